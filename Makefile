@@ -1,0 +1,36 @@
+# fiderate: `make run` rates the bundled sample, `make test` runs the suite.
+# Both create .venv and install the project on first use; nothing else is needed but Python 3.11+.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+OUT    ?= out
+
+.PHONY: help setup run test bench lint clean
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)  ## create .venv and install the project with its dev tools
+
+run: $(STAMP)  ## rate the bundled sample event into ./out
+	$(BIN)/fiderate rate sample_data/games.csv --players sample_data/players.csv --period 2026-11 --out $(OUT)
+
+test: $(STAMP)  ## run the whole test suite
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)  ## run the benchmarks and print the figures
+	$(BIN)/python -m benchmarks
+
+lint: $(STAMP)  ## ruff
+	$(BIN)/ruff check pipeline schemas tests benchmarks
+
+clean:  ## remove the virtual environment and outputs
+	rm -rf $(VENV) $(OUT) *.egg-info

@@ -1,0 +1,29 @@
+"""fiderate: rate chess events exactly the way FIDE does.
+
+readers -> engine -> grouper -> writers. The public API:
+"""
+
+from pipeline.errors import FiderateError, InputError, Problem, RunError
+from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.period import rate_files, rate_inputs, read_inputs
+from pipeline.rules import RULE_SETS, RuleSet, get_rules
+from pipeline.writers import write_outputs
+
+__all__ = [
+    "RULE_SETS",
+    "FiderateError",
+    "GamesInput",
+    "InputError",
+    "PlayerList",
+    "Problem",
+    "RateOptions",
+    "RatedPeriod",
+    "RuleSet",
+    "RunError",
+    "SidesInput",
+    "get_rules",
+    "rate_files",
+    "rate_inputs",
+    "read_inputs",
+    "write_outputs",
+]

@@ -1,0 +1,34 @@
+"""Options shared by several commands."""
+
+from __future__ import annotations
+
+import click
+
+from pipeline.rules import DEFAULT_RULES, RULE_SETS
+
+rules_option = click.option(
+    "--rules",
+    type=click.Choice(sorted(RULE_SETS)),
+    default=DEFAULT_RULES,
+    show_default=True,
+    help="Rule set: standard (from 2025-10-01), standard-2024, rapid, blitz.",
+)
+method_option = click.option(
+    "--method",
+    type=click.Choice(["fide", "formula"]),
+    default="fide",
+    show_default=True,
+    help="fide: table 8.1.2 (the FIDE method). formula: logistic expectation (clubs, not FIDE).",
+)
+k_option = click.option(
+    "--k", "k", type=click.IntRange(1, 100), default=None, help="Force one K for everybody (club use)."
+)
+k_cap_option = click.option(
+    "--k-cap", is_flag=True, help="Apply the 700 rule to a forced --k as well."
+)
+period_option = click.option(
+    "--period",
+    metavar="YYYY-MM",
+    default=None,
+    help="Rating period (decides junior age); default: the current month.",
+)

@@ -1,0 +1,108 @@
+"""Domain errors with stable codes.
+
+Every problem found in the input is a :class:`Problem` (where, what, how to fix). Readers collect
+all problems of a file before raising one :class:`InputError`, so a user fixes a file in one pass.
+The CLI turns :class:`FiderateError` into exit code 1 and prints :func:`format_problems`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+# Stable codes: tests, `--json` consumers and the README refer to these strings.
+CODES = {
+    "bad-result": "a result that is not one of the accepted spellings",
+    "unknown-player": "a player id that is not on the players list",
+    "result-mismatch": "the two sides of one game disagree",
+    "duplicate-game": "the same game appears twice",
+    "self-pairing": "a player paired against themselves",
+    "bad-rating": "a rating that is not a whole number in 0..3500",
+    "bad-id": "a player id that is blank or malformed",
+    "bad-value": "a value of the wrong type (year, count, K, flag, date)",
+    "points-mismatch": "a points column that disagrees with the results",
+    "missing-column": "a required column is absent",
+    "bad-encoding": "the file is not in a text encoding we can read",
+    "not-a-table": "the file is empty, binary or truncated",
+    "inconsistent-k": "one player given two different K values",
+    "duplicate-player": "the same player id twice on the players list",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input, located as precisely as we can."""
+
+    code: str
+    message: str
+    file: str = ""
+    row: int | None = None  # 1-based line/row number in the file as a person sees it
+    column: str = ""
+    value: str | None = None
+    fix: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "row": self.row,
+            "column": self.column,
+            "value": self.value,
+            "code": self.code,
+            "message": self.message,
+            "fix": self.fix,
+        }
+
+
+class FiderateError(Exception):
+    """Base class: anything the CLI reports as a failed run (exit code 1)."""
+
+
+class InputError(FiderateError):
+    """The input is bad. Carries every problem found, not only the first."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems: list[Problem] = list(problems)
+        super().__init__(format_problems(self.problems))
+
+
+class RunError(FiderateError):
+    """A run could not be completed for a reason other than bad input rows."""
+
+
+@dataclass
+class ProblemList:
+    """Collects problems while a reader scans a file."""
+
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, code: str, message: str, **where: object) -> None:
+        self.problems.append(Problem(code, message, **where))  # type: ignore[arg-type]
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        self.problems.extend(problems)
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise InputError(self.problems)
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)
+
+
+def format_problems(problems: Sequence[Problem], limit: int = 200) -> str:
+    """A plain-text table a person can read in a terminal."""
+    if not problems:
+        return "no problems"
+    lines = [f"{len(problems)} problem(s) found:"]
+    for p in problems[:limit]:
+        where = p.file or "<input>"
+        if p.row is not None:
+            where += f", row {p.row}"
+        if p.column:
+            where += f", column {p.column!r}"
+        value = f": value {p.value!r}" if p.value is not None else ""
+        fix = f"\n      fix: {p.fix}" if p.fix else ""
+        lines.append(f"  [{p.code}] {where}{value}\n      {p.message}{fix}")
+    if len(problems) > limit:
+        lines.append(f"  ... and {len(problems) - limit} more")
+    return "\n".join(lines)

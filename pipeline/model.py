@@ -1,0 +1,55 @@
+"""Plain containers passed between the pipeline stages (never attributes hung on DataFrames)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+
+@dataclass
+class GamesInput:
+    """A games file: one row per game (schema ``schemas.games.Games``)."""
+
+    source: str
+    games: pd.DataFrame
+
+
+@dataclass
+class SidesInput:
+    """An individual file: one row per game of the rated player (schema ``schemas.sides.Sides``)."""
+
+    source: str
+    sides: pd.DataFrame
+
+
+@dataclass
+class PlayerList:
+    """The rating list in force (schema ``schemas.players.Players``), indexed by nothing."""
+
+    source: str
+    players: pd.DataFrame
+
+
+@dataclass(frozen=True)
+class RateOptions:
+    """Everything that changes how a period is rated, as chosen on the command line."""
+
+    rules: str = "standard"
+    method: str = "fide"  # "fide" (table 8.1.2) or "formula" (logistic)
+    k: int | None = None  # force one K for everybody
+    k_cap: bool = False  # apply the 700 rule to a forced K as well
+    cap: bool | None = None  # 400-point rule; None = the method's default
+    period: str | None = None  # YYYY-MM; None = the current month
+
+
+@dataclass
+class RatedPeriod:
+    """The result of rating one period: every side of every game, and per-player totals."""
+
+    sides: pd.DataFrame  # schema schemas.sides.RatedSides
+    totals: pd.DataFrame  # schema schemas.totals.RatingList
+    options: RateOptions
+    scale: int  # sides.pd_units / scale is the expected score
+    period: str
+    sources: list[str] = field(default_factory=list)

@@ -1,0 +1,102 @@
+"""Rate one rating period: the library function behind ``fiderate rate``.
+
+readers -> assemble -> engine -> grouper, with a schema check at every boundary. Nothing here
+writes files; see :mod:`pipeline.writers`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from pipeline.assemble import assemble_sides
+from pipeline.engine import SCALES, rate_sides
+from pipeline.errors import InputError, Problem, RunError
+from pipeline.grouper import period_totals
+from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.readers import read_event_file, read_players
+from pipeline.rules import get_rules
+from schemas import Games, Players, RatedSides, RatingList, Sides, validate
+
+
+def resolve_period(period: str | None, today: dt.date | None = None) -> str:
+    """``YYYY-MM``; the current month when not given."""
+    if period is None:
+        today = today or dt.date.today()
+        return f"{today.year:04d}-{today.month:02d}"
+    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
+        raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
+    return period
+
+
+def read_inputs(
+    paths: Sequence[Path | str], players_path: Path | str | None
+) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
+    """Read every file, collecting the problems of all of them before failing."""
+    problems: list[Problem] = []
+    inputs: list[GamesInput | SidesInput] = []
+    players = None
+    if players_path is not None:
+        try:
+            players = read_players(players_path)
+            validate(players.players, Players, players.source)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    for path in paths:
+        try:
+            item = read_event_file(path)
+            if isinstance(item, GamesInput):
+                validate(item.games, Games, item.source)
+            inputs.append(item)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return inputs, players
+
+
+def rate_inputs(
+    inputs: list[GamesInput | SidesInput], players: PlayerList | None, options: RateOptions
+) -> RatedPeriod:
+    if options.method not in SCALES:
+        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
+    rules = get_rules(options.rules)
+    period = resolve_period(options.period)
+    sides = validate(assemble_sides(inputs, players), Sides, internal=True)
+    rated = validate(rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True)
+    totals = period_totals(
+        rated,
+        players,
+        rules,
+        SCALES[options.method],
+        int(period[:4]),
+        forced_k=options.k,
+        k_cap=options.k_cap,
+    )
+    totals = validate(totals, RatingList, internal=True)
+    return RatedPeriod(
+        sides=rated,
+        totals=totals,
+        options=options,
+        scale=SCALES[options.method],
+        period=period,
+        sources=[i.source for i in inputs],
+    )
+
+
+def rate_files(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None = None,
+    options: RateOptions | None = None,
+) -> RatedPeriod:
+    """Read, validate and rate: the whole library path of ``fiderate rate``."""
+    inputs, players = read_inputs(paths, players_path)
+    return rate_inputs(inputs, players, options or RateOptions())
+
+
+def totals_by_id(result: RatedPeriod) -> pd.DataFrame:
+    return result.totals.set_index("id")

@@ -1,0 +1,67 @@
+"""Result spellings as data: each accepted token and what it means.
+
+Scores are carried in hundredths of a point (100 = win, 50 = draw) so that every later sum is an
+exact integer. ``played`` is False for forfeits and other unplayed games: they stay in the data
+(and in games.csv) but are never rated (RULES.md section 5).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class GameResult(NamedTuple):
+    white_h: int
+    black_h: int
+    played: bool
+    canonical: str
+
+
+
+# Games files: one token for both sides, white first.
+GAME_RESULTS: dict[str, GameResult] = {}
+for _tokens, _result in (
+    (("1-0", "1:0"), GameResult(100, 0, True, "1-0")),
+    (("0-1", "0:1"), GameResult(0, 100, True, "0-1")),
+    (
+        ("1/2-1/2", "½-½", "0.5-0.5", "0,5-0,5", "=", "1/2", "½", "½:½", "0.5:0.5", "draw"),
+        GameResult(50, 50, True, "1/2-1/2"),
+    ),
+    (("+-", "+/-", "1-0f", "1-0ff", "+:-"), GameResult(100, 0, False, "+-")),
+    (("-+", "-/+", "0-1f", "0-1ff", "-:+"), GameResult(0, 100, False, "-+")),
+    (("--", "-/-", "0-0", "0-0f", "0:0"), GameResult(0, 0, False, "--")),
+):
+    for _t in _tokens:
+        GAME_RESULTS[_t] = _result
+
+GAME_RESULT_HELP = "1-0, 0-1, 1/2-1/2 (or ½-½, 0.5-0.5, =); unplayed: +-, -+, +/-, -/+, 1-0F, 0-1F, --, 0-0"
+
+
+class SideResult(NamedTuple):
+    score_h: int
+    played: bool
+    canonical: str
+
+
+# Individual files: the player's own result.
+SIDE_RESULTS: dict[str, SideResult] = {}
+for _tokens, _side in (
+    (("1", "1.0", "1,0", "w", "win"), SideResult(100, True, "1")),
+    (("0.5", "0,5", ".5", "½", "=", "1/2", "d", "draw"), SideResult(50, True, "½")),
+    (("0", "0.0", "0,0", "l", "loss"), SideResult(0, True, "0")),
+    (("+", "1f", "+:-"), SideResult(100, False, "+")),
+    (("-", "0f", "-:+"), SideResult(0, False, "-")),
+):
+    for _t in _tokens:
+        SIDE_RESULTS[_t] = _side
+
+SIDE_RESULT_HELP = "1, 0.5 (or ½, =, 1/2), 0; unplayed: + (forfeit win), - (forfeit loss)"
+
+# Canonical text of one side's result in games.csv.
+SIDE_TEXT = {100: "1", 50: "½", 0: "0"}
+UNPLAYED_TEXT = {100: "+", 50: "=", 0: "-"}
+
+
+def normalize_token(token: str) -> str:
+    """Case and spacing do not matter: '1 - 0', '1-0F' and ' ½-½ ' are read alike."""
+    return "".join(token.split()).lower()

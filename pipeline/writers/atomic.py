@@ -1,0 +1,51 @@
+"""Atomic output: every file of a run is written to a temporary name in the output folder and
+renamed into place only when all of them are complete. A run that fails (or is killed) before the
+commit leaves the folder as it was, apart from temporary files it removes on the way out.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from types import TracebackType
+
+
+class OutputBatch:
+    def __init__(self, out_dir: Path | str):
+        self.out_dir = Path(out_dir)
+        self._pending: list[tuple[Path, Path]] = []
+
+    def __enter__(self) -> OutputBatch:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        return self
+
+    def path(self, name: str) -> Path:
+        """A temporary path to write ``name`` to; it becomes ``out_dir/name`` on commit."""
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.out_dir)
+        os.close(fd)
+        final = self.out_dir / name
+        self._pending.append((Path(tmp), final))
+        return Path(tmp)
+
+    def commit(self) -> list[Path]:
+        written = []
+        for tmp, final in self._pending:
+            os.replace(tmp, final)
+            written.append(final)
+        self._pending = []
+        return written
+
+    def discard(self) -> None:
+        for tmp, _ in self._pending:
+            tmp.unlink(missing_ok=True)
+        self._pending = []
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc_type is not None:
+            self.discard()

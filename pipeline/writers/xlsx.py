@@ -1,0 +1,143 @@
+"""Spreadsheets for people: rating_list.xlsx and report.xlsx (summary + one sheet per player).
+
+Numbers are written as numbers (so Excel can sort and sum them) with fixed number formats; the
+values come from the same exact text tables as the CSV files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import pandas as pd
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+INT_COLUMNS = {
+    "rating",
+    "k",
+    "games",
+    "change",
+    "new_rating",
+    "player_rating",
+    "opponent_rating",
+    "diff",
+    "round_no",
+    "rank",
+    "line",
+}
+# Number formats: PD and deviations with two decimals, scores with one.
+DECIMAL_FORMATS = {
+    "score": "0.0",
+    "expected": "0.00",
+    "change_exact": "+0.00;-0.00;0.00",
+    "pd": "0.00",
+    "dev": "+0.00;-0.00;0.00",
+}
+_BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:]")
+
+
+def _value(column: str, text: str) -> object:
+    if text == "":
+        return None
+    if column in INT_COLUMNS:
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if column in DECIMAL_FORMATS:
+        return float(text)  # display only: the exact value is the text in the CSV
+    return text
+
+
+def write_table(ws: Worksheet, table: pd.DataFrame, bold: Font | None = None) -> None:
+    """Header row, typed rows, frozen header, autofilter and column widths (write-only sheet)."""
+    columns = list(table.columns)
+    for i, column in enumerate(columns, start=1):
+        values = table[column].astype(str)
+        longest = max([len(column), *values.str.len().head(2000).tolist()]) if len(values) else len(column)
+        ws.column_dimensions[get_column_letter(i)].width = min(max(longest + 2, 6), 45)
+    ws.freeze_panes = "A2"
+    header = []
+    for column in columns:
+        cell = WriteOnlyCell(ws, value=column)
+        cell.font = bold or Font(bold=True)
+        header.append(cell)
+    ws.append(header)
+    for record in table.itertuples(index=False, name=None):
+        row = []
+        for column, text in zip(columns, record, strict=True):
+            value = _value(column, text)
+            if column in DECIMAL_FORMATS and value is not None:
+                cell = WriteOnlyCell(ws, value=value)
+                cell.number_format = DECIMAL_FORMATS[column]
+                row.append(cell)
+            else:
+                row.append(value)
+        ws.append(row)
+    if len(table):
+        ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(table) + 1}"
+
+
+def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
+    """Unique sheet names within Excel's 31 characters and allowed characters."""
+    names = []
+    used = {t.lower() for t in taken}
+    for raw in ids:
+        base = _BAD_SHEET_CHARS.sub("_", str(raw)).strip("'")[:31] or "player"
+        name, n = base, 2
+        while name.lower() in used:
+            suffix = f"~{n}"
+            name = base[: 31 - len(suffix)] + suffix
+            n += 1
+        used.add(name.lower())
+        names.append(name)
+    return names
+
+
+def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
+    wb = Workbook(write_only=True)
+    write_table(wb.create_sheet("Rating list"), table)
+    wb.save(path)
+
+
+def write_report_xlsx(
+    summary: pd.DataFrame,
+    games: pd.DataFrame,
+    path: Path,
+    per_player: bool,
+) -> None:
+    """Summary sheet, then (if ``per_player``) one sheet per player with games and totals."""
+    wb = Workbook(write_only=True)
+    write_table(wb.create_sheet("Summary"), summary)
+    if per_player:
+        by_player = dict(tuple(games.groupby("player", sort=False)))
+        ids = summary["id"].tolist()
+        for player_id, name in zip(ids, sheet_names(ids, {"Summary"}), strict=True):
+            player_games = by_player.get(player_id)
+            if player_games is None:
+                continue
+            ws = wb.create_sheet(name)
+            body = player_games.drop(columns=["player"])
+            totals = summary[summary["id"] == player_id].iloc[0]
+            write_table(ws, body)
+            ws.append([])
+            for label, key in (
+                ("player", "id"),
+                ("name", "name"),
+                ("rating", "rating"),
+                ("K used", "k"),
+                ("K from", "k_rule"),
+                ("rated games", "games"),
+                ("score", "score"),
+                ("expected (sum of PD)", "expected"),
+                ("change exact (K x sum(S - PD))", "change_exact"),
+                ("change (rounded once, .5 away from zero)", "change"),
+                ("new rating", "new_rating"),
+            ):
+                ws.append([label, _value(key, str(totals[key]))])
+    wb.save(path)

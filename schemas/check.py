@@ -1,0 +1,61 @@
+"""Run a pandera schema lazily and report failures as Problems (grouped, readable)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pandera.pandas as pa
+
+from pipeline.errors import InputError, Problem, RunError, format_problems
+
+
+def validate(
+    frame: pd.DataFrame, model: type[pa.DataFrameModel], source: str = "", internal: bool = False
+) -> pd.DataFrame:
+    """Validate ``frame`` against ``model``; raise InputError with one Problem per failure group.
+
+    Rows are reported by the frame's ``line`` column when it has one (the row number in the file).
+    ``internal`` marks a boundary after the readers: a failure there is a bug, not bad input.
+    """
+    try:
+        return model.validate(frame, lazy=True)
+    except pa.errors.SchemaErrors as exc:
+        problems = _problems(exc.failure_cases, frame, model, source)
+        if internal:
+            raise RunError(
+                "internal consistency check failed (please report this with the input files):\n"
+                + format_problems(problems)
+            ) from None
+        raise InputError(problems) from None
+
+
+def _problems(
+    cases: pd.DataFrame, frame: pd.DataFrame, model: type[pa.DataFrameModel], source: str
+) -> list[Problem]:
+    problems = []
+    lines = frame["line"] if "line" in frame.columns else None
+    # Group pandera's one-row-per-failure report by (column, check): one Problem per bad cell,
+    # at most 20 per group with a count of the rest.
+    for (column, check), group in cases.groupby(["column", "check"], dropna=False, sort=False):
+        col = "" if pd.isna(column) else str(column)
+        shown = group.head(20)
+        for _, case in shown.iterrows():
+            index = case["index"]
+            row = None
+            if lines is not None and pd.notna(index) and index in frame.index:
+                row = int(lines.loc[index])
+            problems.append(
+                Problem(
+                    "missing-column" if "column_in_dataframe" in str(check) else "bad-value",
+                    f"{model.__name__}: {col or 'table'} fails {check}",
+                    file=source or (str(frame["source"].iloc[0]) if "source" in frame and len(frame) else ""),
+                    row=row,
+                    column=col,
+                    value=None if pd.isna(case["failure_case"]) else str(case["failure_case"]),
+                    fix="this is an internal consistency check; please report it with the input file",
+                )
+            )
+        if len(group) > len(shown):
+            problems.append(
+                Problem("bad-value", f"... and {len(group) - len(shown)} more like it", column=col)
+            )
+    return problems
