@@ -17,11 +17,18 @@ PLAYER_INFO = ["id", "name", "rating", "k", "birth_year", "games", "ever_2400", 
 
 
 def natural_order(ids: pd.Series) -> np.ndarray:
-    """Numeric ids in numeric order first, then other ids alphabetically."""
-    text = ids.astype(str).to_numpy()
-    digits = ids.astype(str).str.fullmatch(r"\d+").to_numpy()
-    lengths = np.where(digits, ids.astype(str).str.len().to_numpy(), 0)
-    return np.lexsort((text, lengths, ~digits))
+    """Numeric ids in numeric order first, then other ids alphabetically (a stable order: rows
+    of the same id keep their order)."""
+    # Sort the distinct ids only, then spread their ranks back over the rows: a million sides
+    # of a hundred thousand players sort as integers, not as a million strings.
+    codes, uniques = pd.factorize(pd.Series(ids).astype(str), use_na_sentinel=False)
+    text = pd.Series(uniques, dtype=str)
+    digits = text.str.fullmatch(r"\d+").to_numpy(dtype=bool)
+    lengths = np.where(digits, text.str.len().to_numpy(), 0)
+    unique_order = np.lexsort((text.to_numpy(), lengths, ~digits))
+    rank = np.empty(len(uniques), dtype=np.int64)
+    rank[unique_order] = np.arange(len(uniques))
+    return np.argsort(rank[codes], kind="stable")
 
 
 def player_info(sides: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame:

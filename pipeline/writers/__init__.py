@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pandas as pd
+
 from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch
+from pipeline.writers.csvtext import write_text_csv
 from pipeline.writers.tables import GAMES_COLUMNS, RATING_LIST_COLUMNS, games_table, rating_list_table
 from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
 
@@ -30,9 +33,9 @@ class WriteReport:
     skipped: list[str] = field(default_factory=list)
 
 
-def write_csv(table, path: Path) -> None:  # type: ignore[no-untyped-def]
+def write_csv(table: pd.DataFrame, path: Path) -> None:
     # Fixed format for golden files: UTF-8, LF line endings, every value already text.
-    table.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
+    write_text_csv(table, path)
 
 
 def write_outputs(result: RatedPeriod, out_dir: Path | str, xlsx: bool | None = None) -> WriteReport:

@@ -6,10 +6,20 @@ The CSV and XLSX writers share these so the two never disagree.
 from __future__ import annotations
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.grouper.period import natural_order
 from pipeline.model import RatedPeriod
-from pipeline.writers.format import int_text, pd_decimals, units_text
+from pipeline.writers.format import (
+    arrow_text,
+    int_arrow,
+    int_text,
+    pd_decimals,
+    str_series,
+    units_arrow,
+    units_text,
+)
 
 RATING_LIST_COLUMNS = [
     "id",
@@ -55,11 +65,11 @@ def rating_list_table(result: RatedPeriod) -> pd.DataFrame:
             "name": t["name"],
             "rating": int_text(t["rating"]),
             "k": int_text(t["k"]),
-            "games": t["games"].astype(str),
+            "games": int_text(t["games"]),
             "score": units_text(t["score_h"], 100, 1),
             "expected": units_text(t["expected_units"], scale, pd_decimals(scale)),
             "change_exact": units_text(t["change_units"], scale, 2),
-            "change": t["change"].astype(str),
+            "change": int_text(t["change"]),
             "new_rating": int_text(t["new_rating"]),
             "k_rule": t["k_rule"],
             "federation": t["federation"],
@@ -69,28 +79,29 @@ def rating_list_table(result: RatedPeriod) -> pd.DataFrame:
 
 
 def games_table(result: RatedPeriod) -> pd.DataFrame:
+    """Both sides of every game, grouped by player in the rating list's order (stable)."""
     s = result.sides
     scale = result.scale
     decimals = pd_decimals(scale)
-    order = natural_order(s["player"])
-    s = s.iloc[order]
-    table = pd.DataFrame(
-        {
-            "player": s["player"],
-            "event": s["event"],
-            "round": s["round"],
-            "opponent": s["opponent"],
-            "player_rating": int_text(s["player_rating"]),
-            "opponent_rating": int_text(s["opponent_rating"]),
-            "result": s["result"],
-            "rated": s["rated"].map({True: "true", False: "false"}),
-            "diff": int_text(s["diff"]),
-            "pd": units_text(s["pd_units"], scale, decimals),
-            "dev": units_text(s["dev_units"], scale, decimals),
-            "note": s["note"],
-            "date": s["date"].astype("string").fillna(""),
-            "source": s["source"],
-            "line": s["line"].astype(str),
-        }
-    )
-    return table[GAMES_COLUMNS].reset_index(drop=True)
+    # Built as Arrow text columns and reordered once at the end: a take per column, not a
+    # row-wise reshuffle of the whole sides frame.
+    columns = {
+        "player": arrow_text(s["player"]),
+        "event": arrow_text(s["event"]),
+        "round": arrow_text(s["round"]),
+        "opponent": arrow_text(s["opponent"]),
+        "player_rating": int_arrow(s["player_rating"]),
+        "opponent_rating": int_arrow(s["opponent_rating"]),
+        "result": arrow_text(s["result"]),
+        "rated": pc.if_else(pa.array(s["rated"].to_numpy(dtype=bool)), "true", "false"),
+        "diff": int_arrow(s["diff"]),
+        "pd": units_arrow(s["pd_units"], scale, decimals),
+        "dev": units_arrow(s["dev_units"], scale, decimals),
+        "note": arrow_text(s["note"]),
+        "date": arrow_text(s["date"].astype("string")).fill_null(""),
+        "source": arrow_text(s["source"]),
+        "line": int_arrow(s["line"]),
+    }
+    order = pa.array(natural_order(s["player"]))
+    table = pa.table({name: columns[name] for name in GAMES_COLUMNS}).take(order)
+    return pd.DataFrame({name: str_series(table[name]) for name in GAMES_COLUMNS})
