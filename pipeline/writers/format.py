@@ -20,6 +20,8 @@ STR_DTYPE = pd.StringDtype("pyarrow", na_value=np.nan)
 
 def arrow_ints(values: pd.Series | np.ndarray) -> pa.Array:
     """Nullable integers as an Arrow int64 array (<NA> -> null)."""
+    if isinstance(values, pa.Array):
+        return values.cast(pa.int64())
     series = pd.Series(values)
     if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iub":
         return pa.array(series.to_numpy(dtype=np.int64))
@@ -42,7 +44,7 @@ def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) 
     return pd.Series(pd.arrays.ArrowStringArray(text, dtype=STR_DTYPE), index=index)
 
 
-def units_arrow(units: pd.Series | np.ndarray, scale: int, decimals: int) -> pa.Array:
+def units_arrow(units: pd.Series | np.ndarray | pa.Array, scale: int, decimals: int) -> pa.Array:
     """'2.17', '-0.50', '13.80' as Arrow strings; <NA> -> ''."""
     ints = arrow_ints(units)
     missing = ints.is_null()
@@ -65,7 +67,7 @@ def units_text(units: pd.Series | np.ndarray, scale: int, decimals: int) -> pd.S
     return str_series(units_arrow(units, scale, decimals), pd.Series(units).index)
 
 
-def int_arrow(values: pd.Series | np.ndarray) -> pa.Array:
+def int_arrow(values: pd.Series | np.ndarray | pa.Array) -> pa.Array:
     """Nullable integers as Arrow text, blank for <NA> (never '1650.0')."""
     return pc.cast(arrow_ints(values), pa.string()).fill_null("")
 

@@ -12,6 +12,7 @@ import pyarrow.compute as pc
 from pipeline.grouper.period import natural_order
 from pipeline.model import RatedPeriod
 from pipeline.writers.format import (
+    arrow_ints,
     arrow_text,
     int_arrow,
     int_text,
@@ -78,30 +79,45 @@ def rating_list_table(result: RatedPeriod) -> pd.DataFrame:
     )[RATING_LIST_COLUMNS]
 
 
+def _taken(column: pa.Array | pa.ChunkedArray, order: pa.Array, few_values: bool) -> pa.Array:
+    """``column`` in ``order``. A column with few distinct values (event, result, note) is
+    gathered as dictionary codes and expanded from a small dictionary that stays in cache."""
+    if few_values:
+        return pc.dictionary_encode(column).take(order).cast(column.type)
+    return column.take(order)
+
+
 def games_table(result: RatedPeriod) -> pd.DataFrame:
     """Both sides of every game, grouped by player in the rating list's order (stable)."""
     s = result.sides
     scale = result.scale
     decimals = pd_decimals(scale)
-    # Built as Arrow text columns and reordered once at the end: a take per column, not a
-    # row-wise reshuffle of the whole sides frame.
+    # Reorder first (numbers as numbers, text through dictionary codes), then format: a
+    # row-wise reshuffle of the whole sides frame costs more than everything else here.
+    order_np = natural_order(s["player"])
+    order = pa.array(order_np)
+
+    def ints(name: str) -> pa.Array:
+        return arrow_ints(s[name]).take(order)
+
+    def text(name: str, few_values: bool = True) -> pa.Array:
+        return _taken(arrow_text(s[name]), order, few_values)
+
     columns = {
-        "player": arrow_text(s["player"]),
-        "event": arrow_text(s["event"]),
-        "round": arrow_text(s["round"]),
-        "opponent": arrow_text(s["opponent"]),
-        "player_rating": int_arrow(s["player_rating"]),
-        "opponent_rating": int_arrow(s["opponent_rating"]),
-        "result": arrow_text(s["result"]),
-        "rated": pc.if_else(pa.array(s["rated"].to_numpy(dtype=bool)), "true", "false"),
-        "diff": int_arrow(s["diff"]),
-        "pd": units_arrow(s["pd_units"], scale, decimals),
-        "dev": units_arrow(s["dev_units"], scale, decimals),
-        "note": arrow_text(s["note"]),
-        "date": arrow_text(s["date"].astype("string")).fill_null(""),
-        "source": arrow_text(s["source"]),
-        "line": int_arrow(s["line"]),
+        "player": text("player", few_values=False),
+        "event": text("event"),
+        "round": text("round"),
+        "opponent": text("opponent", few_values=False),
+        "player_rating": int_arrow(ints("player_rating")),
+        "opponent_rating": int_arrow(ints("opponent_rating")),
+        "result": text("result"),
+        "rated": pc.if_else(pa.array(s["rated"].to_numpy(dtype=bool)[order_np]), "true", "false"),
+        "diff": int_arrow(ints("diff")),
+        "pd": units_arrow(ints("pd_units"), scale, decimals),
+        "dev": units_arrow(ints("dev_units"), scale, decimals),
+        "note": text("note"),
+        "date": _taken(arrow_text(s["date"].astype("string")), order, True).fill_null(""),
+        "source": text("source"),
+        "line": int_arrow(ints("line")),
     }
-    order = pa.array(natural_order(s["player"]))
-    table = pa.table({name: columns[name] for name in GAMES_COLUMNS}).take(order)
-    return pd.DataFrame({name: str_series(table[name]) for name in GAMES_COLUMNS})
+    return pd.DataFrame({name: str_series(columns[name]) for name in GAMES_COLUMNS})
