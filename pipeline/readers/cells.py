@@ -48,10 +48,25 @@ def text(table: RawTable, column: str) -> pd.Series:
     return pd.Series([""] * len(table.frame), dtype=str)
 
 
+def distinct(raw: pd.Series) -> tuple[np.ndarray, pd.Series]:
+    """(code of each cell, the distinct values as a str Series). Parsers work on the distinct
+    values, of which a column of a million cells (dates, ratings, results) has a handful, and
+    spread the answers back with the codes: each cell's answer depends only on its text."""
+    codes, uniques = pd.factorize(raw, use_na_sentinel=False)
+    return codes, pd.Series(uniques, dtype=str)
+
+
+def spread(values: pd.Series, codes: np.ndarray, like: pd.Series) -> pd.Series:
+    """The answers for the distinct values, back on every cell of ``like``."""
+    return pd.Series(values.array.take(codes), index=like.index)
+
+
 def parse_ids(problems: ProblemList, table: RawTable, column: str, required: bool = True) -> pd.Series:
     raw = text(table, column)
     # A spreadsheet that stored an id as a number shows it as "4100018.0": take the digits.
-    ids = raw.str.replace(r"^(\d+)\.0+$", r"\1", regex=True)
+    ids = raw
+    if raw.str.contains(".", regex=False).any():
+        ids = raw.str.replace(r"^(\d+)\.0+$", r"\1", regex=True)
     if required:
         report(
             problems,
@@ -78,14 +93,15 @@ def parse_int(
 ) -> pd.Series:
     """Optional integer column: blank -> <NA>; anything else must be a whole number in range."""
     raw = text(table, column)
-    blank = raw.eq("")
-    looks_int = raw.str.match(_INT_RE)
-    numbers = pd.to_numeric(raw.where(looks_int & ~blank), errors="coerce")
-    bad = ~blank & (~looks_int | (numbers < low) | (numbers > high))
+    codes, values = distinct(raw)
+    blank = values.eq("")
+    looks_int = values.str.match(_INT_RE)
+    numbers = pd.to_numeric(values.where(looks_int & ~blank), errors="coerce")
+    bad = (~blank & (~looks_int | (numbers < low) | (numbers > high))).fillna(True)
     report(
         problems,
         table,
-        bad.fillna(True).to_numpy(),
+        bad.to_numpy(dtype=bool)[codes],
         column,
         code,
         f"expected {what} from {low} to {high}",
@@ -94,7 +110,7 @@ def parse_int(
     result = numbers.where(~bad).round().astype("Int64")
     if zero_is_blank:
         result = result.mask(result.eq(0))
-    return result
+    return spread(result, codes, raw)
 
 
 def parse_rating(problems: ProblemList, table: RawTable, column: str) -> pd.Series:
@@ -133,17 +149,18 @@ def parse_bool(problems: ProblemList, table: RawTable, column: str) -> pd.Series
 
 def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series:
     raw = text(table, column)
-    blank = raw.eq("")
-    parsed = pd.to_datetime(raw.where(~blank), format="%Y-%m-%d", errors="coerce")
+    codes, values = distinct(raw)
+    blank = values.eq("")
+    parsed = pd.to_datetime(values.where(~blank), format="%Y-%m-%d", errors="coerce")
     bad = ~blank & parsed.isna()
     report(
         problems,
         table,
-        bad.to_numpy(),
+        bad.to_numpy(dtype=bool)[codes],
         column,
         "bad-value",
         "expected a date as YYYY-MM-DD",
         "write the date as YYYY-MM-DD, e.g. 2026-11-14",
     )
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
-    return raw.astype("string").where(~(bad | blank))
+    return spread(values.astype("string").where(~(bad | blank)), codes, raw)

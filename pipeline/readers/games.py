@@ -18,22 +18,24 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     white = cells.parse_ids(problems, table, "white")
     black = cells.parse_ids(problems, table, "black")
 
-    tokens = cells.text(table, "result").map(normalize_token)
+    # Results are read on the distinct spellings (a handful) and spread back with their codes.
+    codes, spellings = cells.distinct(cells.text(table, "result"))
+    tokens = spellings.map(normalize_token)
     known = tokens.isin(GAME_RESULTS.keys())
     cells.report(
         problems,
         table,
-        (~known).to_numpy(),
+        (~known).to_numpy()[codes],
         "result",
         "bad-result",
         "not a result we know",
         f"write one of {GAME_RESULT_HELP}",
     )
-    parsed = tokens.where(known, "--").map(GAME_RESULTS)
-    white_h = np.fromiter((r.white_h for r in parsed), dtype=np.int64, count=len(parsed))
-    black_h = np.fromiter((r.black_h for r in parsed), dtype=np.int64, count=len(parsed))
-    played = np.fromiter((r.played for r in parsed), dtype=bool, count=len(parsed))
-    canonical = [r.canonical for r in parsed]
+    parsed = [GAME_RESULTS[t] for t in tokens.where(known, "--")]
+    white_h = np.array([r.white_h for r in parsed], dtype=np.int64)[codes]
+    black_h = np.array([r.black_h for r in parsed], dtype=np.int64)[codes]
+    played = np.array([r.played for r in parsed], dtype=bool)[codes]
+    canonical = cells.spread(pd.Series([r.canonical for r in parsed], dtype=str), codes, spellings)
 
     self_paired = white.ne("") & white.eq(black)
     cells.report(
@@ -55,7 +57,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "date": cells.parse_date(problems, table, "date"),
             "white": white.astype(str),
             "black": black.astype(str),
-            "result": pd.Series(canonical, dtype=str),
+            "result": canonical.set_axis(white.index),
             "white_h": white_h,
             "black_h": black_h,
             "played": played,
@@ -74,10 +76,18 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
     with_round = games["round"].ne("")
     if not with_round.any():
         return
-    low = games[["white", "black"]].min(axis=1)
-    high = games[["white", "black"]].max(axis=1)
-    key = pd.DataFrame({"e": games["event"], "r": games["round"], "a": low, "b": high})
-    dup = key.duplicated(keep="first") & with_round
+    # The same pair in either colour order: compare players by integer codes, not as text.
+    ids, _ = pd.factorize(pd.concat([games["white"], games["black"]], ignore_index=True))
+    white, black = ids[: len(games)], ids[len(games) :]
+    key = pd.DataFrame(
+        {
+            "e": pd.factorize(games["event"])[0],
+            "r": pd.factorize(games["round"])[0],
+            "a": np.minimum(white, black),
+            "b": np.maximum(white, black),
+        }
+    )
+    dup = key.duplicated(keep="first").to_numpy() & with_round.to_numpy()
     if not dup.any():
         return
     first_line = (
@@ -86,7 +96,7 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
         .transform("first")
         .to_numpy()
     )
-    for pos in np.flatnonzero(dup.to_numpy()):
+    for pos in np.flatnonzero(dup):
         problems.add(
             "duplicate-game",
             f"the same game (round {games['round'].iat[pos]}: {games['white'].iat[pos]} - "

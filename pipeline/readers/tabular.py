@@ -95,7 +95,16 @@ def read_csv_text(path: Path) -> RawTable:
     return RawTable(frame.reset_index(drop=True), rows, str(path))
 
 
+# Characters other than "\n" that str.splitlines treats as line breaks.
+_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_BLANK_LINE = re.compile(r"(?:^|\n)[^\S\n]*(?:\n|$)")
+
+
 def _data_line_numbers(text: str) -> np.ndarray:
+    body = text[:-1] if text.endswith("\n") else text
+    if not _OTHER_BREAKS.search(body) and not _BLANK_LINE.search(body):
+        # The usual file: "\n" line ends, no blank line. Line k+1 holds data row k.
+        return np.arange(2, body.count("\n") + 2, dtype=np.int64)
     lines = text.splitlines()
     numbers = [i + 1 for i, line in enumerate(lines) if line.strip()]
     return np.asarray(numbers[1:], dtype=np.int64)
