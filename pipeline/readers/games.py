@@ -19,7 +19,8 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     black = cells.parse_ids(problems, table, "black")
 
     # Results are read on the distinct spellings (a handful) and spread back with their codes.
-    codes, spellings = cells.distinct(cells.text(table, "result"))
+    raw_result = cells.text(table, "result")
+    codes, spellings = cells.distinct(raw_result)
     tokens = spellings.map(normalize_token)
     known = tokens.isin(GAME_RESULTS.keys())
     cells.report(
@@ -35,7 +36,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     white_h = np.array([r.white_h for r in parsed], dtype=np.int64)[codes]
     black_h = np.array([r.black_h for r in parsed], dtype=np.int64)[codes]
     played = np.array([r.played for r in parsed], dtype=bool)[codes]
-    canonical = cells.spread(pd.Series([r.canonical for r in parsed], dtype=str), codes, spellings)
+    canonical = cells.spread(pd.Series([r.canonical for r in parsed], dtype=str), codes, raw_result)
 
     self_paired = white.ne("") & white.eq(black)
     cells.report(
@@ -57,7 +58,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "date": cells.parse_date(problems, table, "date"),
             "white": white.astype(str),
             "black": black.astype(str),
-            "result": canonical.set_axis(white.index),
+            "result": canonical,
             "white_h": white_h,
             "black_h": black_h,
             "played": played,
