@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from pipeline.columns import arrow_text
 from pipeline.errors import ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
@@ -32,6 +35,16 @@ SIDE_COLUMNS = [
 ]
 
 
+# Each side's result text by code: played 0 / 50 / 100, then unplayed 0 / 50 / 100.
+_SIDE_TEXTS = [SIDE_TEXT[0], SIDE_TEXT[50], SIDE_TEXT[100], UNPLAYED_TEXT[0], UNPLAYED_TEXT[50], UNPLAYED_TEXT[100]]
+
+
+def side_text_series(score_h: np.ndarray, played: np.ndarray) -> pd.Series:
+    """``side_text`` as a str Series, built from codes (no per-cell text work)."""
+    code = np.asarray(score_h, dtype=np.int64) // 50 + np.where(played, 0, 3)
+    return pd.Series(pd.array(_SIDE_TEXTS, dtype=str).take(code))
+
+
 def side_text(score_h: np.ndarray, played: np.ndarray) -> np.ndarray:
     played_text = np.select([score_h == 100, score_h == 50], [SIDE_TEXT[100], SIDE_TEXT[50]], SIDE_TEXT[0])
     unplayed_text = np.select(
@@ -40,25 +53,45 @@ def side_text(score_h: np.ndarray, played: np.ndarray) -> np.ndarray:
     return np.where(played, played_text, unplayed_text)
 
 
+def list_positions(ids: pd.Series, players: PlayerList | None) -> np.ndarray:
+    """Each id's row on the players list, -1 when it is not there (a hash lookup in Arrow)."""
+    if players is None:
+        return np.full(len(ids), -1, dtype=np.int64)
+    listed = arrow_text(players.players["id"]).cast(pa.large_string())
+    found = pc.index_in(arrow_text(ids).cast(pa.large_string()), value_set=listed)
+    return found.fill_null(-1).to_numpy().astype(np.int64)
+
+
 def _list_ratings(ids: pd.Series, players: PlayerList | None) -> tuple[pd.Series, np.ndarray]:
     """(rating from the list or <NA>, whether the id is on the list)."""
+    positions = list_positions(ids, players)
     if players is None:
-        return pd.Series(pd.NA, index=ids.index, dtype="Int64"), np.zeros(len(ids), dtype=bool)
-    table = players.players.set_index("id")["rating"]
-    on_list = ids.isin(table.index).to_numpy()
-    rating = ids.map(table).astype("Int64")
-    return rating, on_list
+        return pd.Series(pd.NA, index=ids.index, dtype="Int64"), positions >= 0
+    rating = players.players["rating"].astype("Int64").array.take(positions, allow_fill=True)
+    return pd.Series(rating, index=ids.index), positions >= 0
+
+
+def _interleave(white: pd.Series, black: pd.Series) -> pd.Series:
+    """white[0], black[0], white[1], black[1], ...: the two sides of each game, in game order."""
+    n = len(white)
+    idx = np.empty(2 * n, dtype=np.int64)
+    idx[0::2] = np.arange(n)
+    idx[1::2] = np.arange(n) + n
+    both = pd.concat([white, black], ignore_index=True)
+    return pd.Series(both.array.take(idx))
+
+
+def _twice(column: pd.Series) -> pd.Series:
+    """Each game's value on both of its sides."""
+    return pd.Series(column.array.take(np.repeat(np.arange(len(column)), 2)))
 
 
 def sides_from_games(
     games: GamesInput, players: PlayerList | None, problems: ProblemList
 ) -> pd.DataFrame:
     g = games.games
-    halves = []
-    for me, other, my_h, rating_col in (
-        ("white", "black", "white_h", "white_rating"),
-        ("black", "white", "black_h", "black_rating"),
-    ):
+    ratings = {}
+    for me, rating_col in (("white", "white_rating"), ("black", "black_rating")):
         list_rating, on_list = _list_ratings(g[me], players)
         override = g[rating_col]
         unknown = ~on_list & override.isna().to_numpy() & g[me].ne("").to_numpy()
@@ -73,31 +106,30 @@ def sides_from_games(
                 value=g[me].iat[pos],
                 fix=f"add the player to the players file (rating blank if unrated) or fill {rating_col}",
             )
-        halves.append(
-            pd.DataFrame(
-                {
-                    "player": g[me],
-                    "opponent": g[other],
-                    "event": g["event"],
-                    "round": g["round"],
-                    "date": g["date"],
-                    "player_rating": override.fillna(list_rating),
-                    "score_h": g[my_h],
-                    "played": g["played"],
-                    "source": g["source"],
-                    "line": g["line"],
-                    "_order": np.arange(len(g)) * 2 + (me == "black"),
-                }
-            )
-        )
-    white, black = halves
-    white["opponent_rating"] = black["player_rating"].array
-    black["opponent_rating"] = white["player_rating"].array
-    sides = pd.concat([white, black], ignore_index=True).sort_values("_order", kind="stable")
-    sides["result"] = side_text(sides["score_h"].to_numpy(), sides["played"].to_numpy())
-    sides["k"] = pd.Series(pd.NA, index=sides.index, dtype="Int64")
-    sides["name"] = ""
-    return sides[SIDE_COLUMNS].reset_index(drop=True)
+        ratings[me] = override.astype("Int64").fillna(list_rating)
+    # Both sides of game i are rows 2i (white) and 2i+1 (black): built column by column.
+    score_h = _interleave(g["white_h"], g["black_h"])
+    played = _twice(g["played"])
+    sides = pd.DataFrame(
+        {
+            "player": _interleave(g["white"], g["black"]),
+            "opponent": _interleave(g["black"], g["white"]),
+            "event": _twice(g["event"]),
+            "round": _twice(g["round"]),
+            "date": _twice(g["date"]),
+            "player_rating": _interleave(ratings["white"], ratings["black"]),
+            "opponent_rating": _interleave(ratings["black"], ratings["white"]),
+            "score_h": score_h,
+            "played": played,
+            "result": side_text_series(score_h.to_numpy(), played.to_numpy()),
+            # Games files carry no K and no names (the players list does).
+            "k": pd.Series(pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool))),
+            "name": pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64))),
+            "source": _twice(g["source"]),
+            "line": _twice(g["line"]),
+        }
+    )
+    return sides[SIDE_COLUMNS]
 
 
 def sides_from_individual(individual: SidesInput) -> pd.DataFrame:

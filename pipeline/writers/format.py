@@ -12,37 +12,20 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.columns import STR_DTYPE, arrow_ints, arrow_text, str_series
 from pipeline.rounding import rescale_half_away
 
-# pandas 3's default string dtype ("str"): Arrow storage, NaN for missing.
-STR_DTYPE = pd.StringDtype("pyarrow", na_value=np.nan)
-
-
-def arrow_ints(values: pd.Series | np.ndarray) -> pa.Array:
-    """Nullable integers as an Arrow int64 array (<NA> -> null)."""
-    if isinstance(values, pa.Array):
-        return values.cast(pa.int64())
-    series = pd.Series(values)
-    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iub":
-        return pa.array(series.to_numpy(dtype=np.int64))
-    return pa.array(series.astype("Int64").array, type=pa.int64())
-
-
-def arrow_text(values: pd.Series) -> pa.Array | pa.ChunkedArray:
-    """A text column as Arrow strings without copying when it is already Arrow-backed."""
-    if isinstance(values.array, pd.arrays.ArrowStringArray):
-        return values.array._pa_array
-    return values.astype(STR_DTYPE).array._pa_array
-
-
-def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) -> pd.Series:
-    """Arrow strings as a pandas ``str`` Series (no copy)."""
-    if isinstance(text, pa.ChunkedArray):
-        text = text.combine_chunks() if text.num_chunks != 1 else text.chunk(0)
-    if text.type != pa.large_string() and text.type != pa.string():
-        text = text.cast(pa.string())
-    return pd.Series(pd.arrays.ArrowStringArray(text, dtype=STR_DTYPE), index=index)
-
+__all__ = [
+    "STR_DTYPE",
+    "arrow_ints",
+    "arrow_text",
+    "int_arrow",
+    "int_text",
+    "pd_decimals",
+    "str_series",
+    "units_arrow",
+    "units_text",
+]
 
 def units_arrow(units: pd.Series | np.ndarray | pa.Array, scale: int, decimals: int) -> pa.Array:
     """'2.17', '-0.50', '13.80' as Arrow strings; <NA> -> ''."""

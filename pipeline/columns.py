@@ -1,0 +1,40 @@
+"""Columns between pandas and Arrow without copies: pandas 3 keeps text in Arrow arrays, so the
+string kernels of pyarrow.compute (hash lookups, casts, joins) work on them in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+# pandas 3's default string dtype ("str"): Arrow storage, NaN for missing.
+STR_DTYPE = pd.StringDtype("pyarrow", na_value=np.nan)
+
+
+def arrow_ints(values: pd.Series | np.ndarray) -> pa.Array:
+    """Nullable integers as an Arrow int64 array (<NA> -> null)."""
+    if isinstance(values, pa.Array):
+        return values.cast(pa.int64())
+    series = pd.Series(values)
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iub":
+        return pa.array(series.to_numpy(dtype=np.int64))
+    return pa.array(series.astype("Int64").array, type=pa.int64())
+
+
+def arrow_text(values: pd.Series) -> pa.Array | pa.ChunkedArray:
+    """A text column as Arrow strings without copying when it is already Arrow-backed."""
+    if isinstance(values.array, pd.arrays.ArrowStringArray):
+        return values.array._pa_array
+    return values.astype(STR_DTYPE).array._pa_array
+
+
+def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) -> pd.Series:
+    """Arrow strings as a pandas ``str`` Series (no copy)."""
+    if isinstance(text, pa.ChunkedArray):
+        text = text.combine_chunks() if text.num_chunks != 1 else text.chunk(0)
+    if text.type != pa.large_string() and text.type != pa.string():
+        text = text.cast(pa.string())
+    return pd.Series(pd.arrays.ArrowStringArray(text, dtype=STR_DTYPE), index=index)
+
+
