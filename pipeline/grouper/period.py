@@ -1,19 +1,33 @@
 """The grouper: sum each player's rated games over the period, decide K, and compute the change
 K x sum(S - PD) exactly, rounded once (.5 away from zero). Aggregation by integer codes and
 ``np.bincount``: no per-player Python loop.
+
+In two steps so that any number of partitions can be rated apart and summed (the Dask engine):
+``partial_totals`` (one partition of rated sides -> per-player integer sums), ``combine_partials``
+(partials of several partitions -> one partial, exact: integer sums) and ``finish_totals``
+(partials + the players list -> K, the 700 rule, the change and the new rating).
+``period_totals`` is the three in a row on one frame.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
+from pipeline.columns import arrow_text
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, base_k
 from pipeline.model import PlayerList
 from pipeline.rounding import round_half_away
 from pipeline.rules import RuleSet
 
 PLAYER_INFO = ["id", "name", "rating", "k", "birth_year", "games", "ever_2400", "federation", "title"]
+SUMS = ["games", "score_h", "expected_units", "dev_units"]
+# Partials: per player, the sums over rated sides, the player's last row (its position, rating,
+# name and K: what a player missing from the list is rated as) and the first K given on a row.
+PARTIAL_COLUMNS = ["player", *SUMS, "last_pos", "last_rating", "last_name", "last_k", "k_pos", "given_k"]
+NO_K_POS = np.iinfo(np.int64).max
 
 
 def natural_order(ids: pd.Series) -> np.ndarray:
@@ -31,19 +45,108 @@ def natural_order(ids: pd.Series) -> np.ndarray:
     return np.argsort(rank[codes], kind="stable")
 
 
-def player_info(sides: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame:
+def player_sums(
+    codes: np.ndarray,
+    rated: np.ndarray,
+    score_h: np.ndarray,
+    pd_units: np.ndarray,
+    dev_units: np.ndarray,
+    size: int,
+) -> dict[str, np.ndarray]:
+    """Per player code: rated games, score, sum of PD and of S - PD (exact int64)."""
+    idx = np.asarray(codes)[rated]
+
+    def total(values: np.ndarray) -> np.ndarray:
+        # bincount sums in float64: exact for integers below 2**53, far above any real period.
+        weights = np.asarray(values, dtype=np.int64)[rated]
+        return np.rint(np.bincount(idx, weights=weights, minlength=size)).astype(np.int64)
+
+    return {
+        "games": np.bincount(idx, minlength=size).astype(np.int64),
+        "score_h": total(score_h),
+        "expected_units": total(pd_units),
+        "dev_units": total(dev_units),
+    }
+
+
+def partial_totals(rated_sides: pd.DataFrame, first_position: int = 0) -> pd.DataFrame:
+    """Per-player integer sums of one partition of rated sides (schema: PARTIAL_COLUMNS).
+
+    ``first_position`` is the position of the partition's first row among all sides, so that
+    "last row" and "first K" mean the same whichever way the sides were split.
+    """
+    codes, players = pd.factorize(rated_sides["player"], use_na_sentinel=False)
+    size = len(players)
+    rows = np.arange(len(rated_sides), dtype=np.int64)
+    sums = player_sums(
+        codes,
+        rated_sides["rated"].to_numpy(dtype=bool),
+        rated_sides["score_h"].to_numpy(dtype=np.int64),
+        rated_sides["pd_units"].to_numpy(dtype=np.int64, na_value=0),
+        rated_sides["dev_units"].to_numpy(dtype=np.int64, na_value=0),
+        size,
+    )
+    last = np.full(size, -1, dtype=np.int64)
+    np.maximum.at(last, codes, rows)
+    k = rated_sides["k"].astype("Int64")
+    with_k = k.notna().to_numpy()
+    k_row = np.full(size, NO_K_POS, dtype=np.int64)
+    np.minimum.at(k_row, codes[with_k], rows[with_k])
+    has_k = k_row != NO_K_POS
+    return pd.DataFrame(
+        {
+            "player": pd.Series(players, dtype=str),
+            **sums,
+            "last_pos": last + first_position,
+            "last_rating": rated_sides["player_rating"].astype("Int64").array.take(last),
+            "last_name": rated_sides["name"].astype(str).array.take(last),
+            "last_k": k.array.take(last),
+            "k_pos": np.where(has_k, k_row + first_position, NO_K_POS),
+            "given_k": k.array.take(np.where(has_k, k_row, -1), allow_fill=True),
+        }
+    )
+
+
+def combine_partials(parts: pd.DataFrame) -> pd.DataFrame:
+    """Several partials (concatenated) as one: sums added, the latest last row, the first K."""
+    if parts["player"].is_unique:
+        return parts.reset_index(drop=True)
+    sums = parts.groupby("player", sort=False)[SUMS].sum()
+    last = (
+        parts.sort_values("last_pos", kind="stable")
+        .drop_duplicates("player", keep="last")
+        .set_index("player")[["last_pos", "last_rating", "last_name", "last_k"]]
+    )
+    first_k = (
+        parts.sort_values("k_pos", kind="stable")
+        .drop_duplicates("player", keep="first")
+        .set_index("player")[["k_pos", "given_k"]]
+    )
+    combined = sums.join(last).join(first_k).rename_axis("player").reset_index()
+    return combined[PARTIAL_COLUMNS]
+
+
+def positions(ids: pd.Series, among: pd.Series) -> np.ndarray:
+    """Each of ``ids``' row in ``among`` (unique), -1 where absent (Arrow hash lookup)."""
+    found = pc.index_in(
+        arrow_text(ids).cast(pa.large_string()), value_set=arrow_text(among).cast(pa.large_string())
+    )
+    return found.fill_null(-1).to_numpy().astype(np.int64)
+
+
+def info_from_partials(partials: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame:
     """One row per player: everyone on the list, plus anyone rated from the inputs alone."""
     listed = players.players[PLAYER_INFO] if players is not None else None
-    seen = sides.drop_duplicates("player", keep="last")
+    seen = partials
     if listed is not None:
-        seen = seen[~seen["player"].isin(listed["id"])]
+        seen = seen[positions(seen["player"], listed["id"]) < 0]
     extra = pd.DataFrame(
         {
             "id": seen["player"].astype(str),
-            "name": seen["name"].where(seen["name"].ne(""), seen["player"]).astype(str),
+            "name": seen["last_name"].where(seen["last_name"].ne(""), seen["player"]).astype(str),
             # Not on a list: the rating the player's last row was rated with.
-            "rating": seen["player_rating"].astype("Int64"),
-            "k": seen["k"].astype("Int64"),
+            "rating": seen["last_rating"].astype("Int64"),
+            "k": seen["last_k"].astype("Int64"),
             "birth_year": pd.Series(pd.NA, index=seen.index, dtype="Int64"),
             "games": pd.Series(pd.NA, index=seen.index, dtype="Int64"),
             "ever_2400": False,
@@ -58,11 +161,75 @@ def player_info(sides: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame
     else:
         info = pd.concat([listed, extra], ignore_index=True)
     # A K on an individual file row counts as published for a player the list gives none.
-    given_k = sides.loc[sides["k"].notna()].drop_duplicates("player").set_index("player")["k"]
-    if len(given_k):
-        info["k"] = info["k"].fillna(info["id"].map(given_k).astype("Int64"))
+    given = partials[partials["given_k"].notna()]
+    if len(given):
+        where = positions(info["id"], given["player"])
+        given_k = given["given_k"].astype("Int64").array.take(where, allow_fill=True)
+        info["k"] = info["k"].fillna(pd.Series(given_k, index=info.index))
     info = info.iloc[natural_order(info["id"])].reset_index(drop=True)
     return info
+
+
+def player_info(sides: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame:
+    """One row per player: everyone on the list, plus anyone rated from the inputs alone."""
+    return info_from_partials(partial_totals(sides), players)
+
+
+def finish_totals(
+    partials: pd.DataFrame,
+    players: PlayerList | None,
+    rules: RuleSet,
+    scale: int,
+    period_year: int,
+    forced_k: int | None = None,
+    k_cap: bool = False,
+) -> pd.DataFrame:
+    """Per-player totals and the new rating (schema ``schemas.totals.RatingList``) from the
+    combined partials of every side of the period."""
+    info = info_from_partials(partials, players)
+    size = len(info)
+    where = positions(partials["player"], info["id"])
+    sums = {}
+    for column in SUMS:
+        values = np.zeros(size, dtype=np.int64)
+        values[where] = partials[column].to_numpy(dtype=np.int64)
+        sums[column] = values
+    games = sums["games"]
+
+    k_base, k_rule = base_k(info, rules.k, period_year, forced_k)
+    rated_player = k_base.notna().to_numpy()
+    k_base_values = k_base.fillna(0).to_numpy(dtype=np.int64)
+    if forced_k is None or k_cap:
+        k_used = apply_700_rule(k_base_values, games, rules.k.period_cap)
+    else:
+        k_used = k_base_values
+    reduced = k_used != k_base_values
+    k_rule = k_rule.where(~reduced, k_rule + RULE_700_SUFFIX)
+
+    change_units = k_used * sums["dev_units"]
+    change = round_half_away(change_units, scale)
+    rating = info["rating"]
+    new_rating = rating + pd.Series(change, index=info.index)
+
+    return pd.DataFrame(
+        {
+            "id": info["id"].astype(str),
+            "name": info["name"].astype(str),
+            "rating": rating.astype("Int64"),
+            "k": pd.arrays.IntegerArray(k_used, ~rated_player),
+            "games": games,
+            "score_h": sums["score_h"],
+            "expected_units": sums["expected_units"],
+            "dev_units": sums["dev_units"],
+            "change_units": change_units,
+            "change": change.astype(np.int64),
+            "new_rating": new_rating.astype("Int64"),
+            "k_base": k_base,
+            "k_rule": k_rule.astype(str),
+            "federation": info["federation"].astype(str),
+            "title": info["title"].astype(str),
+        }
+    )
 
 
 def period_totals(
@@ -75,53 +242,6 @@ def period_totals(
     k_cap: bool = False,
 ) -> pd.DataFrame:
     """Per-player totals and the new rating (schema ``schemas.totals.RatingList``)."""
-    info = player_info(rated_sides, players)
-    codes = pd.Index(info["id"]).get_indexer(rated_sides["player"])
-    rated = rated_sides["rated"].to_numpy(dtype=bool)
-    idx = codes[rated]
-    size = len(info)
-
-    def total(column: str) -> np.ndarray:
-        values = rated_sides[column].to_numpy(dtype=np.int64, na_value=0)[rated]
-        # bincount sums in float64: exact for integers below 2**53, far above any real period.
-        return np.rint(np.bincount(idx, weights=values, minlength=size)).astype(np.int64)
-
-    games = np.bincount(idx, minlength=size).astype(np.int64)
-    score_h = total("score_h")
-    expected_units = total("pd_units")
-    dev_units = total("dev_units")
-
-    k_base, k_rule = base_k(info, rules.k, period_year, forced_k)
-    rated_player = k_base.notna().to_numpy()
-    k_base_values = k_base.fillna(0).to_numpy(dtype=np.int64)
-    if forced_k is None or k_cap:
-        k_used = apply_700_rule(k_base_values, games, rules.k.period_cap)
-    else:
-        k_used = k_base_values
-    reduced = k_used != k_base_values
-    k_rule = k_rule.where(~reduced, k_rule + RULE_700_SUFFIX)
-
-    change_units = k_used * dev_units
-    change = round_half_away(change_units, scale)
-    rating = info["rating"]
-    new_rating = rating + pd.Series(change, index=info.index)
-
-    return pd.DataFrame(
-        {
-            "id": info["id"].astype(str),
-            "name": info["name"].astype(str),
-            "rating": rating.astype("Int64"),
-            "k": pd.arrays.IntegerArray(k_used, ~rated_player),
-            "games": games,
-            "score_h": score_h,
-            "expected_units": expected_units,
-            "dev_units": dev_units,
-            "change_units": change_units,
-            "change": change.astype(np.int64),
-            "new_rating": new_rating.astype("Int64"),
-            "k_base": k_base,
-            "k_rule": k_rule.astype(str),
-            "federation": info["federation"].astype(str),
-            "title": info["title"].astype(str),
-        }
+    return finish_totals(
+        partial_totals(rated_sides), players, rules, scale, period_year, forced_k, k_cap
     )
