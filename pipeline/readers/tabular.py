@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import InputError, Problem
+from pipeline.readers.fastcsv import read_plain_csv, simple_lines
 
 
 @dataclass
@@ -72,22 +73,24 @@ def read_csv_text(path: Path) -> RawTable:
         )
     text = _decode(path, data)
     delimiter = _sniff_delimiter(text[:65536])
+    frame = read_plain_csv(text, delimiter, normalize_header)
     try:
-        frame = pd.read_csv(
-            io.StringIO(text),
-            sep=delimiter,
-            dtype=str,
-            keep_default_na=False,
-            skipinitialspace=True,
-            quoting=csv.QUOTE_MINIMAL,
-            skip_blank_lines=True,
-        )
+        if frame is None:
+            frame = pd.read_csv(
+                io.StringIO(text),
+                sep=delimiter,
+                dtype=str,
+                keep_default_na=False,
+                skipinitialspace=True,
+                quoting=csv.QUOTE_MINIMAL,
+                skip_blank_lines=True,
+            )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise _problem(
             path, "not-a-table", f"cannot read the file as a table: {exc}", "check the file"
         ) from None
     frame.columns = [normalize_header(c) for c in frame.columns]
-    frame = frame.apply(lambda col: col.str.strip())
+    frame = strip_cells(frame)
     # Row numbers as a person sees them: the header is line 1. Blank lines were skipped by the
     # parser, so count them back in for exact line numbers.
     line_numbers = _data_line_numbers(text)
@@ -95,16 +98,38 @@ def read_csv_text(path: Path) -> RawTable:
     return RawTable(frame.reset_index(drop=True), rows, str(path))
 
 
-# Characters other than "\n" that str.splitlines treats as line breaks.
-_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_BLANK_LINE = re.compile(r"(?:^|\n)[^\S\n]*(?:\n|$)")
+def strip_cells(frame: pd.DataFrame) -> pd.DataFrame:
+    """Trim white space around every cell; columns whose bytes hold no white space at all
+    (ids, results, ratings: most of a games file) are left as they are, without a pass."""
+    out = {}
+    for i, column in enumerate(frame.columns):
+        values = frame.iloc[:, i]
+        out[i] = values.str.strip() if _may_hold_space(values) else values
+    stripped = pd.DataFrame(out)
+    stripped.columns = frame.columns
+    return stripped
+
+
+# UTF-8 bytes that white space can start with: ASCII 9-13 and 28-32, and the lead bytes of
+# U+0085/U+00A0 (0xC2), U+1680 (0xE1), U+2000-U+205F (0xE2) and U+3000 (0xE3).
+_SPACE_BYTES = np.zeros(256, dtype=bool)
+_SPACE_BYTES[[*range(9, 14), *range(28, 33), 0xC2, 0xE1, 0xE2, 0xE3]] = True
+
+
+def _may_hold_space(values: pd.Series) -> bool:
+    if not isinstance(values.array, pd.arrays.ArrowStringArray):
+        return True
+    for chunk in values.array._pa_array.chunks:
+        data = chunk.buffers()[2]
+        if data is not None and _SPACE_BYTES[np.frombuffer(data, dtype=np.uint8)].any():
+            return True
+    return False
 
 
 def _data_line_numbers(text: str) -> np.ndarray:
-    body = text[:-1] if text.endswith("\n") else text
-    if not _OTHER_BREAKS.search(body) and not _BLANK_LINE.search(body):
-        # The usual file: "\n" line ends, no blank line. Line k+1 holds data row k.
-        return np.arange(2, body.count("\n") + 2, dtype=np.int64)
+    if simple_lines(text):
+        # The usual file: no blank line, so line k + 1 holds data row k.
+        return np.arange(2, text.rstrip("\n").count("\n") + 2, dtype=np.int64)
     lines = text.splitlines()
     numbers = [i + 1 for i, line in enumerate(lines) if line.strip()]
     return np.asarray(numbers[1:], dtype=np.int64)

@@ -1,0 +1,62 @@
+"""The fast way to read a plain CSV file: Arrow's multithreaded parser, every column as text.
+
+It is taken only when the file is one the careful reader (pandas' C parser in
+:mod:`pipeline.readers.tabular`) would read the same way: "\\n" or "\\r\\n" line ends, no blank
+lines, no spaces before a quoted field, a header of distinct non-empty names, and every row as
+wide as the header (Arrow stops at the first ragged row). Anything else returns None and the
+careful reader decides, with its own messages. A test reads files of every such kind both ways.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+# Line breaks for str.splitlines other than "\n" (a "\r" is allowed only inside "\r\n").
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_INITIAL_SPACE_QUOTE = "(?:^|[{delim}\\n])[ \\t]+\""
+
+
+def simple_lines(text: str) -> bool:
+    """True when every line of ``text`` is a non-blank line ended by "\\n" or "\\r\\n" (the last
+    line may lack its end): then data row k is on line k + 1."""
+    body = text.removesuffix("\n").removesuffix("\r")
+    if not body or body[0].isspace() or body[-1] in "\r\n":
+        return False
+    if any(c in body for c in _OTHER_BREAKS) or body.count("\r") != body.count("\r\n"):
+        return False
+    # A blank line, or a line that starts with white space (possibly a whitespace-only line).
+    return not any(p in body for p in ("\n\n", "\n\r", "\n ", "\n\t", "\n\xa0", "\n\u3000"))
+
+
+def read_plain_csv(text: str, delimiter: str, normalize) -> pd.DataFrame | None:  # type: ignore[no-untyped-def]
+    """The table of a plain CSV file (all text, columns named by ``normalize``), or None."""
+    if not simple_lines(text):
+        return None
+    quoted = '"' in text
+    if quoted and re.search(_INITIAL_SPACE_QUOTE.format(delim=re.escape(delimiter)), text):
+        return None
+    first_line = text.split("\n", 1)[0].rstrip("\r")
+    header = next(csv.reader([first_line], delimiter=delimiter, skipinitialspace=True))
+    if any(not h.strip() for h in header) or len({normalize(h) for h in header}) != len(header):
+        return None
+    try:
+        table = pacsv.read_csv(
+            pa.py_buffer(text.encode("utf-8")),
+            read_options=pacsv.ReadOptions(column_names=header, skip_rows=1),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter, newlines_in_values=quoted, ignore_empty_lines=False
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={h: pa.string() for h in header},
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowInvalid, UnicodeError):
+        return None
+    return table.to_pandas()
