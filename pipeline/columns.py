@@ -38,3 +38,24 @@ def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) 
     return pd.Series(pd.arrays.ArrowStringArray(text, dtype=STR_DTYPE), index=index)
 
 
+
+
+def factorize_text(values: pd.Series) -> tuple[np.ndarray, pd.Series]:
+    """(int64 code of each cell, the distinct values as a str Series, in order of appearance):
+    ``pd.factorize`` for text, through Arrow's hash kernel (about 3x faster on Arrow strings)."""
+    encoded = pa.chunked_array(arrow_text(values)).fill_null("").dictionary_encode().combine_chunks()
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    return codes, str_series(encoded.dictionary)
+
+
+def small_range_take(values: np.ndarray, formatted_range) -> pa.Array | None:  # type: ignore[no-untyped-def]
+    """Text for int64 ``values`` by formatting each value of their range once and gathering,
+    when the range is small (ratings, differences, PD in hundredths); None when it is not.
+    ``formatted_range(np.ndarray) -> pa.Array`` formats the values lo..hi."""
+    if len(values) == 0:
+        return None
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo > max(4096, len(values) // 8):
+        return None
+    table = formatted_range(np.arange(lo, hi + 1, dtype=np.int64))
+    return table.take(pa.array(values - lo))

@@ -20,7 +20,7 @@ from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.rules import get_rules
-from schemas import Games, Players, RatedSides, RatingList, Sides, validate
+from schemas import Games, Players, RatedSides, RatingList, validate
 
 
 def resolve_period(period: str | None, today: dt.date | None = None) -> str:
@@ -66,7 +66,9 @@ def rate_inputs(
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
     rules = get_rules(options.rules)
     period = resolve_period(options.period)
-    sides = validate(assemble_sides(inputs, players), Sides, internal=True)
+    # Validated once, after the engine: RatedSides extends Sides, so the same checks of the
+    # assembled columns run, on the frame that already carries the engine's columns.
+    sides = assemble_sides(inputs, players)
     rated = validate(rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True)
     totals = period_totals(
         rated,

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columns import arrow_text
+from pipeline.columns import arrow_text, factorize_text
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, base_k
 from pipeline.model import PlayerList
 from pipeline.rounding import round_half_away
@@ -35,8 +35,8 @@ def natural_order(ids: pd.Series) -> np.ndarray:
     of the same id keep their order)."""
     # Sort the distinct ids only, then spread their ranks back over the rows: a million sides
     # of a hundred thousand players sort as integers, not as a million strings.
-    codes, uniques = pd.factorize(pd.Series(ids).astype(str), use_na_sentinel=False)
-    text = pd.Series(uniques, dtype=str)
+    codes, text = factorize_text(pd.Series(ids))
+    uniques = text
     digits = text.str.fullmatch(r"\d+").to_numpy(dtype=bool)
     lengths = np.where(digits, text.str.len().to_numpy(), 0)
     unique_order = np.lexsort((text.to_numpy(), lengths, ~digits))
@@ -75,7 +75,7 @@ def partial_totals(rated_sides: pd.DataFrame, first_position: int = 0) -> pd.Dat
     ``first_position`` is the position of the partition's first row among all sides, so that
     "last row" and "first K" mean the same whichever way the sides were split.
     """
-    codes, players = pd.factorize(rated_sides["player"], use_na_sentinel=False)
+    codes, players = factorize_text(rated_sides["player"])
     size = len(players)
     rows = np.arange(len(rated_sides), dtype=np.int64)
     sums = player_sums(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pipeline.columns import factorize_text
 from pipeline.errors import ProblemList
 from pipeline.readers.tabular import RawTable
 
@@ -52,8 +53,7 @@ def distinct(raw: pd.Series) -> tuple[np.ndarray, pd.Series]:
     """(code of each cell, the distinct values as a str Series). Parsers work on the distinct
     values, of which a column of a million cells (dates, ratings, results) has a handful, and
     spread the answers back with the codes: each cell's answer depends only on its text."""
-    codes, uniques = pd.factorize(raw, use_na_sentinel=False)
-    return codes, pd.Series(uniques, dtype=str)
+    return factorize_text(raw)
 
 
 def spread(values: pd.Series, codes: np.ndarray, like: pd.Series) -> pd.Series:

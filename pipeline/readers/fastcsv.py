@@ -12,25 +12,35 @@ from __future__ import annotations
 import csv
 import re
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
 # Line breaks for str.splitlines other than "\n" (a "\r" is allowed only inside "\r\n").
 _OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# First bytes of a line that make it blank or start with white space: "\n", "\r", space, tab,
+# and the UTF-8 lead bytes of U+00A0 (0xC2) and U+3000 (0xE3) (over-cautious: then pandas reads).
+_LINE_START_SPACE = np.array([10, 13, 32, 9, 0xC2, 0xE3], dtype=np.uint8)
 _INITIAL_SPACE_QUOTE = "(?:^|[{delim}\\n])[ \\t]+\""
 
 
 def simple_lines(text: str) -> bool:
-    """True when every line of ``text`` is a non-blank line ended by "\\n" or "\\r\\n" (the last
+    """True when every line of ``text`` is a non-blank line ended by "\n" or "\r\n" (the last
     line may lack its end): then data row k is on line k + 1."""
     body = text.removesuffix("\n").removesuffix("\r")
     if not body or body[0].isspace() or body[-1] in "\r\n":
         return False
-    if any(c in body for c in _OTHER_BREAKS) or body.count("\r") != body.count("\r\n"):
+    if any(c in body for c in _OTHER_BREAKS):
         return False
+    # Scanned as bytes with numpy (a str search for "\n " is slow when "\n" is everywhere).
+    raw = np.frombuffer(body.encode("utf-8"), dtype=np.uint8)
+    after_newline = raw[np.flatnonzero(raw == 10) + 1]  # body does not end with "\n"
     # A blank line, or a line that starts with white space (possibly a whitespace-only line).
-    return not any(p in body for p in ("\n\n", "\n\r", "\n ", "\n\t", "\n\xa0", "\n\u3000"))
+    if np.isin(after_newline, _LINE_START_SPACE).any():
+        return False
+    carriage = np.flatnonzero(raw == 13)
+    return bool((raw[np.minimum(carriage + 1, len(raw) - 1)] == 10).all()) if len(carriage) else True
 
 
 def read_plain_csv(text: str, delimiter: str, normalize) -> pd.DataFrame | None:  # type: ignore[no-untyped-def]

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.columns import factorize_text
 from pipeline.errors import ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
@@ -78,12 +79,12 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
     if not with_round.any():
         return
     # The same pair in either colour order: compare players by integer codes, not as text.
-    ids, _ = pd.factorize(pd.concat([games["white"], games["black"]], ignore_index=True))
+    ids, _ = factorize_text(pd.concat([games["white"], games["black"]], ignore_index=True))
     white, black = ids[: len(games)], ids[len(games) :]
     key = pd.DataFrame(
         {
-            "e": pd.factorize(games["event"])[0],
-            "r": pd.factorize(games["round"])[0],
+            "e": factorize_text(games["event"])[0],
+            "r": factorize_text(games["round"])[0],
             "a": np.minimum(white, black),
             "b": np.maximum(white, black),
         }

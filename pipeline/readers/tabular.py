@@ -110,18 +110,17 @@ def strip_cells(frame: pd.DataFrame) -> pd.DataFrame:
     return stripped
 
 
-# UTF-8 bytes that white space can start with: ASCII 9-13 and 28-32, and the lead bytes of
-# U+0085/U+00A0 (0xC2), U+1680 (0xE1), U+2000-U+205F (0xE2) and U+3000 (0xE3).
-_SPACE_BYTES = np.zeros(256, dtype=bool)
-_SPACE_BYTES[[*range(9, 14), *range(28, 33), 0xC2, 0xE1, 0xE2, 0xE3]] = True
-
-
 def _may_hold_space(values: pd.Series) -> bool:
+    """False only when no cell can hold white space: no byte 9..32 (ASCII white space and
+    control characters), and no 0xC2/0xE1..0xE3 (the UTF-8 lead bytes of Unicode spaces)."""
     if not isinstance(values.array, pd.arrays.ArrowStringArray):
         return True
     for chunk in values.array._pa_array.chunks:
         data = chunk.buffers()[2]
-        if data is not None and _SPACE_BYTES[np.frombuffer(data, dtype=np.uint8)].any():
+        if data is None:
+            continue
+        raw = np.frombuffer(data, dtype=np.uint8)
+        if ((raw - np.uint8(9)) <= 23).any() or ((raw - np.uint8(0xE1)) <= 2).any() or (raw == 0xC2).any():
             return True
     return False
 

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columns import STR_DTYPE, arrow_ints, arrow_text, str_series
+from pipeline.columns import STR_DTYPE, arrow_ints, arrow_text, small_range_take, str_series
 from pipeline.rounding import rescale_half_away
 
 __all__ = [
@@ -27,21 +27,27 @@ __all__ = [
     "units_text",
 ]
 
-def units_arrow(units: pd.Series | np.ndarray | pa.Array, scale: int, decimals: int) -> pa.Array:
-    """'2.17', '-0.50', '13.80' as Arrow strings; <NA> -> ''."""
-    ints = arrow_ints(units)
-    missing = ints.is_null()
+def _units_digits(values: np.ndarray, scale: int, decimals: int) -> pa.Array:
     step = 10**decimals
-    values = rescale_half_away(ints.fill_null(0).to_numpy(zero_copy_only=False), scale, step)
-    mag = np.abs(values)
+    rescaled = rescale_half_away(values, scale, step)
+    mag = np.abs(rescaled)
     text = pc.cast(pa.array(mag // step), pa.string())
     if decimals:
         frac = pc.utf8_lpad(pc.cast(pa.array(mag % step), pa.string()), decimals, "0")
         text = pc.binary_join_element_wise(text, frac, ".")
-    negative = pa.array(values < 0)
-    text = pc.if_else(negative, pc.binary_join_element_wise("-", text, ""), text)
-    if missing.null_count or pc.any(missing).as_py():
-        text = pc.if_else(missing, "", text)
+    return pc.if_else(pa.array(rescaled < 0), pc.binary_join_element_wise("-", text, ""), text)
+
+
+def units_arrow(units: pd.Series | np.ndarray | pa.Array, scale: int, decimals: int) -> pa.Array:
+    """'2.17', '-0.50', '13.80' as Arrow strings; <NA> -> ''."""
+    ints = arrow_ints(units)
+    values = ints.fill_null(0).to_numpy(zero_copy_only=False)
+    # PD and deviations span a few hundred values: format each once and gather.
+    text = small_range_take(values, lambda r: _units_digits(r, scale, decimals))
+    if text is None:
+        text = _units_digits(values, scale, decimals)
+    if ints.null_count:
+        text = pc.if_else(ints.is_null(), "", text)
     return text
 
 
@@ -52,7 +58,14 @@ def units_text(units: pd.Series | np.ndarray, scale: int, decimals: int) -> pd.S
 
 def int_arrow(values: pd.Series | np.ndarray | pa.Array) -> pa.Array:
     """Nullable integers as Arrow text, blank for <NA> (never '1650.0')."""
-    return pc.cast(arrow_ints(values), pa.string()).fill_null("")
+    ints = arrow_ints(values)
+    filled = ints.fill_null(0).to_numpy(zero_copy_only=False)
+    text = small_range_take(filled, lambda r: pc.cast(pa.array(r), pa.string()))
+    if text is None:
+        text = pc.cast(pa.array(filled), pa.string())
+    if ints.null_count:
+        text = pc.if_else(ints.is_null(), "", text)
+    return text
 
 
 def int_text(values: pd.Series) -> pd.Series:
