@@ -64,6 +64,10 @@ class InputError(FiderateError):
         self.problems: list[Problem] = list(problems)
         super().__init__(format_problems(self.problems))
 
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        # Rebuilt from its problems when it crosses a process boundary (a Dask worker).
+        return (type(self), (self.problems,))
+
 
 class RunError(FiderateError):
     """A run could not be completed for a reason other than bad input rows."""

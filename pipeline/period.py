@@ -19,6 +19,7 @@ from pipeline.errors import InputError, Problem, RunError
 from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
+from pipeline.readers.paths import expand_inputs
 from pipeline.rules import get_rules
 from schemas import Games, Players, RatedSides, RatingList, validate
 
@@ -46,6 +47,11 @@ def read_inputs(
             validate(players.players, Players, players.source)
         except InputError as exc:
             problems.extend(exc.problems)
+    try:
+        paths = expand_inputs(paths)
+    except InputError as exc:
+        problems.extend(exc.problems)
+        paths = []
     for path in paths:
         try:
             item = read_event_file(path)

@@ -205,6 +205,10 @@ def read_tables(path: Path) -> list[RawTable]:
         raise _problem(path, "not-a-table", "the file does not exist", "check the path")
     with path.open("rb") as fh:
         magic = fh.read(4)
+    if magic == b"PAR1" or path.suffix.lower() in {".parquet", ".pq"}:
+        from pipeline.readers.parquet import read_parquet_table
+
+        return [read_parquet_table(path)]
     if magic == b"PK\x03\x04" or path.suffix.lower() in {".xlsx", ".xlsm"}:
         return read_xlsx_sheets(path)
     return [read_csv_text(path)]

@@ -10,6 +10,7 @@ import pandas as pd
 from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch
 from pipeline.writers.csvtext import write_text_csv
+from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
 from pipeline.writers.tables import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
@@ -43,20 +44,34 @@ def write_csv(table: pd.DataFrame, path: Path) -> None:
     write_text_csv(table, path)
 
 
-def write_outputs(result: RatedPeriod, out_dir: Path | str, xlsx: bool | None = None) -> WriteReport:
-    """Write rating_list.csv, games.csv and (by size, or as ``xlsx`` says) the spreadsheets."""
+OUTPUT_FORMATS = ("csv", "parquet")
+
+
+def write_outputs(
+    result: RatedPeriod,
+    out_dir: Path | str,
+    xlsx: bool | None = None,
+    output_format: str = "csv",
+) -> WriteReport:
+    """Write rating_list and games (as ``output_format``: csv or parquet) and (by size, or as
+    ``xlsx`` says) the spreadsheets."""
+    if output_format not in OUTPUT_FORMATS:
+        raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, not {output_format!r}")
     report = WriteReport()
-    rating_list = rating_list_table(result)
-    games = games_table(result)
-    players = len(rating_list)
+    players = len(result.totals)
     want_xlsx = players <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
     want_sheets = players <= SHEETS_MAX_PLAYERS if xlsx is None else xlsx
     with OutputBatch(out_dir) as batch:
-        write_csv(rating_list, batch.path("rating_list.csv"))
-        write_csv(games, batch.path("games.csv"))
+        if output_format == "parquet":
+            write_parquet(rating_list_arrow(result), batch.path("rating_list.parquet"))
+            write_parquet(games_arrow(result), batch.path("games.parquet"))
+        else:
+            write_csv(rating_list_table(result), batch.path("rating_list.csv"))
+            write_csv(games_table(result), batch.path("games.csv"))
         if want_xlsx:
+            rating_list = rating_list_table(result)
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
-            write_report_xlsx(rating_list, games, batch.path("report.xlsx"), per_player=want_sheets)
+            write_report_xlsx(rating_list, games_table(result), batch.path("report.xlsx"), per_player=want_sheets)
             if not want_sheets:
                 report.skipped.append(
                     f"report.xlsx has no per-player sheets: {players:,} players is more than "

@@ -5,6 +5,7 @@ The CSV and XLSX writers share these so the two never disagree.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -87,6 +88,11 @@ def _taken(column: pa.Array | pa.ChunkedArray, order: pa.Array, few_values: bool
     return column.take(order)
 
 
+def games_order(result: RatedPeriod) -> np.ndarray:
+    """Row order of games.csv: grouped by player in the rating list's order, stable."""
+    return natural_order(result.sides["player"])
+
+
 def games_table(result: RatedPeriod) -> pd.DataFrame:
     """Both sides of every game, grouped by player in the rating list's order (stable)."""
     s = result.sides
@@ -94,7 +100,7 @@ def games_table(result: RatedPeriod) -> pd.DataFrame:
     decimals = pd_decimals(scale)
     # Reorder first (numbers as numbers, text through dictionary codes), then format: a
     # row-wise reshuffle of the whole sides frame costs more than everything else here.
-    order_np = natural_order(s["player"])
+    order_np = games_order(result)
     order = pa.array(order_np)
 
     def ints(name: str) -> pa.Array:

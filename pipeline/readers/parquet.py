@@ -1,0 +1,58 @@
+"""Parquet inputs: a games file or a players list with the same columns as the CSV, typed or not.
+
+Each column is turned into the text a CSV would hold (ints as digits, booleans as true/false,
+dates as YYYY-MM-DD, nulls as blank), so the same cell parsers check every value and report
+every bad cell the same way. Row numbers count as in a CSV export: the first data row is row 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from pipeline.columns import str_series
+from pipeline.errors import InputError, Problem
+from pipeline.readers.tabular import RawTable, normalize_header
+
+
+def column_text(column: pa.ChunkedArray) -> pa.Array:
+    kind = column.type
+    if pa.types.is_timestamp(kind) or pa.types.is_date(kind):
+        text = pc.strftime(column, format="%Y-%m-%d")
+    elif pa.types.is_boolean(kind):
+        text = pc.if_else(column, "true", "false")
+    elif pa.types.is_floating(kind):
+        # 1650.0 -> "1650" (a spreadsheet's whole number); anything else as Python prints it.
+        whole = pc.equal(column, pc.floor(column))
+        text = pc.if_else(whole, pc.cast(pc.cast(column, pa.int64(), safe=False), pa.string()),
+                          pc.cast(column, pa.string()))
+    elif pa.types.is_dictionary(kind):
+        text = pc.cast(column, kind.value_type).cast(pa.large_string())
+    else:
+        text = pc.cast(column, pa.large_string())
+    return pc.utf8_trim_whitespace(pa.chunked_array(text).fill_null("")).combine_chunks()
+
+
+def read_parquet_table(path: Path) -> RawTable:
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(
+            [
+                Problem(
+                    "not-a-table",
+                    f"cannot read the Parquet file: {exc}",
+                    file=str(path),
+                    fix="write the file again as Parquet, or give a CSV/XLSX file",
+                )
+            ]
+        ) from None
+    names = [normalize_header(n) for n in table.column_names]
+    frame = {name: str_series(column_text(table.column(i))) for i, name in enumerate(names)}
+    import pandas as pd
+
+    return RawTable(pd.DataFrame(frame), np.arange(2, table.num_rows + 2, dtype=np.int64), str(path))
