@@ -38,6 +38,26 @@ from pipeline.writers import write_outputs
     default=None,
     help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
 )
+@click.option(
+    "--output-format",
+    type=click.Choice(["csv", "parquet"]),
+    default="csv",
+    show_default=True,
+    help="rating_list and games as CSV text or typed Parquet.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["pandas", "dask"]),
+    default="pandas",
+    show_default=True,
+    help="pandas: one process. dask: partitions (one per input file) on a Dask cluster.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="Dask scheduler (e.g. tcp://10.0.0.5:8786); default: a local cluster for the run.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 def rate(
     inputs: tuple[Path, ...],
@@ -50,12 +70,20 @@ def rate(
     period: str | None,
     cap: bool | None,
     xlsx: bool | None,
+    output_format: str,
+    engine: str,
+    scheduler: str | None,
     quiet: bool,
 ) -> None:
     """Rate INPUT files (games, individual) as one rating period and write the new list."""
     options = RateOptions(rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period)
+    if engine == "dask" or scheduler:
+        from pipeline.cli.rate_dask import rate_with_dask
+
+        rate_with_dask(inputs, players, out_dir, options, scheduler, output_format, quiet)
+        return
     result = rate_files(inputs, players, options)
-    report = write_outputs(result, out_dir, xlsx=xlsx)
+    report = write_outputs(result, out_dir, xlsx=xlsx, output_format=output_format)
     if not quiet:
         for line in summary_lines(result, report):
             click.echo(line)
