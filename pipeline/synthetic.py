@@ -14,6 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.columns import str_series
 
 # Result tokens and how often they occur (decisive games, draws, forfeits, double forfeits).
 RESULTS = np.array(["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"])
@@ -73,36 +77,43 @@ def synthetic_games_chunks(
     """The games file in chunks of ``chunk`` rows (text columns). Pairings are random, never
     self-paired; an event has 500 games over 9 rounds, so a pair never meets twice in a round."""
     rng = np.random.default_rng(seed + 1)
-    ids = player_ids(n_players, mixed_ids)
+    # Text columns are gathered from small arrays of labels (Arrow takes), not built per row.
+    ids = pa.array(player_ids(n_players, mixed_ids))
+    events = n_games // 500 + 1
+    event_labels = pa.array(np.char.add("Event ", np.arange(events).astype(str)))
+    # Pairs are random, so a repeated pair in one round would be a duplicate-game error: the
+    # board number in the round label ("3.17") keeps every (event, round, pair) unique.
+    slot = np.arange(9 * 56)
+    round_labels = pa.array(
+        np.char.add(np.char.add((slot // 56 + 1).astype(str), "."), (slot % 56 + 1).astype(str))
+    )
+    date_labels = pa.array(np.char.add("2026-11-", np.char.zfill(np.arange(1, 29).astype(str), 2)))
+    results = pa.array(RESULTS)
+    rating_labels = pa.array(np.arange(4000).astype(str))
     start = 0
     while start < n_games:
         size = min(chunk, n_games - start)
         number = start + np.arange(size)
         white = rng.integers(0, n_players, size)
         black = (white + 1 + rng.integers(0, n_players - 1, size)) % n_players
-        result = RESULTS[rng.choice(len(RESULTS), size, p=RESULT_WEIGHTS)]
+        result = rng.choice(len(RESULTS), size, p=RESULT_WEIGHTS)
         event = number // 500
-        round_no = (number % 500) // 56 + 1
-        day = event % 28 + 1
-        frame = pd.DataFrame(
-            {
-                "event": np.char.add("Event ", event.astype(str)),
-                # Pairs are random, so a repeated pair in one round would be a duplicate-game
-                # error; the game number in the round label keeps every (event, round) pair unique.
-                "round": np.char.add(np.char.add(round_no.astype(str), "."), (number % 56 + 1).astype(str)),
-                "date": np.char.add("2026-11-", np.char.zfill(day.astype(str), 2)),
-                "white": ids[white],
-                "black": ids[black],
-                "result": result,
-            }
-        )
+        columns = {
+            "event": event_labels.take(pa.array(event)),
+            "round": round_labels.take(pa.array((number % 500) // 56 * 56 + number % 56)),
+            "date": date_labels.take(pa.array(event % 28)),
+            "white": ids.take(pa.array(white)),
+            "black": ids.take(pa.array(black)),
+            "result": results.take(pa.array(result)),
+        }
         if overrides:
             # About 1 game in 200 carries the ratings it was played with (overrides the list).
             override = rng.random(size) < 0.005
-            rating = rng.integers(1400, 2700, size).astype(str)
-            frame["white_rating"] = np.where(override, rating, "")
-            frame["black_rating"] = np.where(override, rng.integers(1400, 2700, size).astype(str), "")
-        yield frame
+            for column in ("white_rating", "black_rating"):
+                rating = rng.integers(1400, 2700, size)
+                labels = rating_labels.take(pa.array(rating))
+                columns[column] = pc.if_else(pa.array(override), labels, "")
+        yield pd.DataFrame({name: str_series(values) for name, values in columns.items()})
         start += size
 
 
