@@ -7,7 +7,7 @@ every path, pandas or Dask partition, runs); ``rate_sides`` wraps it for a sides
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cache, cached_property
 
 import numpy as np
 import pandas as pd
@@ -24,15 +24,59 @@ NOTE_GAP = "rating gap of 600+ with a player above 2600 (rapid/blitz rule)"
 NOTES = ("", NOTE_UNPLAYED, NOTE_PLAYER_UNRATED, NOTE_OPPONENT_UNRATED, NOTE_GAP)
 
 
-@dataclass(frozen=True)
-class RatedArrays:
-    """The engine's answer for each side (int64 units of 1/scale; meaningless where not rated)."""
+# Ratings are whole numbers in 0..3500 (schemas), so own - opponent lies in -3500..3500.
+MAX_DIFF = 3500
 
-    rated: np.ndarray  # bool
-    note_code: np.ndarray  # int8 index into NOTES
-    diff: np.ndarray  # difference used, after the 400-point rule
-    pd_units: np.ndarray
-    dev_units: np.ndarray
+
+@cache
+def pd_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
+    """PD in units of 1/scale for every raw difference own - opponent in -MAX_DIFF..MAX_DIFF
+    (index diff + MAX_DIFF), the 400-point cap applied unless ``exempt``: one gather per side
+    replaces clip, abs and the band look-up. Built from ``expected_units``, so each entry is the
+    value the per-side computation gives."""
+    raw = np.arange(-MAX_DIFF, MAX_DIFF + 1, dtype=np.int64)
+    diff = raw if (cap is None or exempt) else np.clip(raw, -cap, cap)
+    table = expected_units(diff, method).astype(np.int64)
+    table.setflags(write=False)
+    return table
+
+
+class RatedArrays:
+    """The engine's answer for each side (int64 units of 1/scale; meaningless where not rated).
+
+    ``rated``, ``pd_units`` and ``dev_units`` are what a rating needs and are computed at once;
+    ``diff`` (after the 400-point rule) and ``note_code`` are for the games table and are only
+    worked out when asked for.
+    """
+
+    def __init__(self, own, opp, played, raw, capped_side, gap_skip, use_cap, rules, rated, pd_units, dev_units):  # type: ignore[no-untyped-def]
+        self._own, self._opp, self._played, self._raw = own, opp, played, raw
+        self._capped_side, self._gap_skip, self._use_cap, self._rules = capped_side, gap_skip, use_cap, rules
+        self.rated: np.ndarray = rated
+        self.pd_units: np.ndarray = pd_units
+        self.dev_units: np.ndarray = dev_units
+
+    @cached_property
+    def diff(self) -> np.ndarray:
+        """The difference used: own - opponent after the 400-point rule."""
+        if not self._use_cap or self._rules.cap is None:
+            return self._raw
+        capped = np.clip(self._raw, -self._rules.cap, self._rules.cap)
+        if self._capped_side is None:
+            return capped
+        return np.where(self._capped_side, capped, self._raw)
+
+    @cached_property
+    def note_code(self) -> np.ndarray:
+        """Index into NOTES of the first reason a side is not rated (0 = rated)."""
+        note_code = np.zeros(len(self._own), dtype=np.int8)
+        # Later reasons written first, earlier ones overwrite them (the order of NOTES).
+        if self._gap_skip is not None:
+            note_code[self._gap_skip] = 4
+        note_code[self._opp <= 0] = 3
+        note_code[self._own <= 0] = 2
+        note_code[~self._played] = 1
+        return note_code
 
 
 def rate_arrays(
@@ -46,8 +90,9 @@ def rate_arrays(
 ) -> RatedArrays:
     """The engine on arrays: ``own``/``opp`` ratings (0 = unrated), ``score_h`` in hundredths."""
     scale = SCALES[method]
-    own = np.asarray(own, dtype=np.int64)
-    opp = np.asarray(opp, dtype=np.int64)
+    # int32: ratings and differences are small, and half the bytes is half the memory traffic.
+    own = np.asarray(own, dtype=np.int32)
+    opp = np.asarray(opp, dtype=np.int32)
     played = np.asarray(played, dtype=bool)
     raw = own - opp
 
@@ -56,34 +101,31 @@ def rate_arrays(
         gap_skip = (np.abs(raw) >= rules.skip_gap) & (
             (own > rules.skip_above) | (opp > rules.skip_above)
         )
-    own_unrated = own <= 0
-    opp_unrated = opp <= 0
-    rated = played & ~own_unrated & ~opp_unrated
+    rated = played & (own > 0) & (opp > 0)
     if gap_skip is not None:
         rated &= ~gap_skip
 
     use_cap = (method == "fide") if cap is None else cap
-    diff = raw
-    if use_cap and rules.cap is not None:
-        capped = np.clip(raw, -rules.cap, rules.cap)
-        if rules.cap_exempt_from is not None:
-            # Decided by the side being rated: a player rated 2650+ uses the real difference.
-            diff = np.where(own < rules.cap_exempt_from, capped, raw)
-        else:
-            diff = capped
-
-    pd_units = expected_units(diff, method)
-    dev_units = np.asarray(score_h, dtype=np.int64) * (scale // 100) - pd_units
-
-    # The first reason that applies, as a small code: later reasons written first, earlier ones
-    # overwrite them (same precedence as the order of NOTES).
-    note_code = np.zeros(len(own), dtype=np.int8)
-    if gap_skip is not None:
-        note_code[gap_skip] = 4
-    note_code[opp_unrated] = 3
-    note_code[own_unrated] = 2
-    note_code[~played] = 1
-    return RatedArrays(rated, note_code, diff, pd_units, dev_units)
+    cap_points = rules.cap if use_cap else None
+    # Which sides the cap applies to is decided by the side being rated: a player rated 2650+
+    # uses the real difference. Two tables (capped, exempt) side by side, one gather.
+    capped_side = None
+    index = raw + MAX_DIFF
+    # Ratings are checked to 0..3500 before the engine; the clip only keeps the gather in bounds.
+    np.clip(index, 0, 2 * MAX_DIFF, out=index)
+    if cap_points is not None and rules.cap_exempt_from is not None:
+        capped_side = own < rules.cap_exempt_from
+        table = np.concatenate([pd_table(method, cap_points, False), pd_table(method, cap_points, True)])
+        index[~capped_side] += 2 * MAX_DIFF + 1
+    else:
+        table = pd_table(method, cap_points, False)
+    pd_units = table[index]
+    score = np.asarray(score_h, dtype=np.int64)
+    dev_units = score * (scale // 100) - pd_units if scale != 100 else score - pd_units
+    return RatedArrays(
+        own, opp, played, raw.astype(np.int64), capped_side, gap_skip, use_cap, rules, rated,
+        pd_units, dev_units,
+    )
 
 
 def note_text(note_code: np.ndarray) -> pd.Series:

@@ -53,20 +53,44 @@ def player_sums(
     dev_units: np.ndarray,
     size: int,
 ) -> dict[str, np.ndarray]:
-    """Per player code: rated games, score, sum of PD and of S - PD (exact int64)."""
+    """Per player code: rated games, score, sum of PD and of S - PD (exact int64).
+
+    ``np.bincount`` sums in float64, exact for integers below 2**53. Score and deviation are
+    summed in one pass, packed into one weight (score in the high bits, deviation shifted to be
+    non-negative in the low bits) when the largest player's games prove that both sums fit in
+    53 bits; the sum of PD is then score - deviation. Otherwise each is summed on its own.
+    """
     idx = np.asarray(codes)[rated]
+    games = np.bincount(idx, minlength=size).astype(np.int64)
+    score = np.asarray(score_h, dtype=np.int64)[rated]
+    dev = np.asarray(dev_units, dtype=np.int64)[rated]
+    most = int(games.max()) if len(games) else 0
+    unit = score_units(rated, score_h, pd_units, dev_units)
+    # |S - PD| <= 1 point = 100 * unit; S <= 1 point = 100 hundredths.
+    dev_bound, score_bound = 100 * unit, 100
+    low_bits = int(2 * dev_bound * most).bit_length()
+    high_bits = int(score_bound * most).bit_length()
+    if low_bits + high_bits <= 52:
+        packed = np.bincount(idx, weights=(score << low_bits) + (dev + dev_bound), minlength=size)
+        total = np.rint(packed).astype(np.int64)
+        score_sum = total >> low_bits
+        dev_sum = (total & ((1 << low_bits) - 1)) - dev_bound * games
+    else:
+        score_sum = np.rint(np.bincount(idx, weights=score, minlength=size)).astype(np.int64)
+        dev_sum = np.rint(np.bincount(idx, weights=dev, minlength=size)).astype(np.int64)
+    # PD + (S - PD) = S on every side, so the sum of PD follows exactly from the other two.
+    expected = score_sum * unit - dev_sum
+    return {"games": games, "score_h": score_sum, "expected_units": expected, "dev_units": dev_sum}
 
-    def total(values: np.ndarray) -> np.ndarray:
-        # bincount sums in float64: exact for integers below 2**53, far above any real period.
-        weights = np.asarray(values, dtype=np.int64)[rated]
-        return np.rint(np.bincount(idx, weights=weights, minlength=size)).astype(np.int64)
 
-    return {
-        "games": np.bincount(idx, minlength=size).astype(np.int64),
-        "score_h": total(score_h),
-        "expected_units": total(pd_units),
-        "dev_units": total(dev_units),
-    }
+def score_units(rated: np.ndarray, score_h: np.ndarray, pd_units: np.ndarray, dev_units: np.ndarray) -> int:
+    """Units of 1/scale per hundredth of a point (1 for the table, 10**4 for the formula), read
+    off a rated side with points: PD + (S - PD) = S there."""
+    with_points = np.asarray(rated) & (np.asarray(score_h) > 0)
+    first = int(np.argmax(with_points)) if len(with_points) else 0
+    if len(with_points) == 0 or not with_points[first]:
+        return 1  # no points scored anywhere: every score sum is 0 and the unit does not matter
+    return int((pd_units[first] + dev_units[first]) // score_h[first])
 
 
 def partial_totals(rated_sides: pd.DataFrame, first_position: int = 0) -> pd.DataFrame:
