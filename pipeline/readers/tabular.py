@@ -102,7 +102,7 @@ def strip_cells(frame: pd.DataFrame) -> pd.DataFrame:
     """Trim white space around every cell; columns whose bytes hold no white space at all
     (ids, results, ratings: most of a games file) are left as they are, without a pass."""
     out = {}
-    for i, column in enumerate(frame.columns):
+    for i in range(frame.shape[1]):
         values = frame.iloc[:, i]
         out[i] = values.str.strip() if _may_hold_space(values) else values
     stripped = pd.DataFrame(out)

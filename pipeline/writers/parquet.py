@@ -26,7 +26,7 @@ def decimal_column(units: object, scale: int, decimals: int) -> pa.Array:
     ints = arrow_ints(units)  # type: ignore[arg-type]
     values = rescale_half_away(ints.fill_null(0).to_numpy(zero_copy_only=False), scale, 10**decimals)
     # The unscaled integers of a decimal with `decimals` places are exactly these values.
-    as_decimal = pa.array(values).cast(pa.decimal128(18, 0)).view(pa.decimal128(18, decimals))
+    as_decimal = pa.array(values).cast(pa.decimal128(19, 0)).view(pa.decimal128(19, decimals))
     return pc.if_else(ints.is_null(), pa.scalar(None, as_decimal.type), as_decimal)
 
 

@@ -1,0 +1,145 @@
+"""The fast paths against plain oracles: each optimized piece gives what the simple way gives.
+
+The oracles are the straightforward implementations (pandas' writer and parser, the original
+lexsort, Decimal arithmetic, Python dict sums), so any difference is a bug in the fast path.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from decimal import ROUND_HALF_UP, Decimal
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.grouper.period import natural_order, player_sums
+from pipeline.readers.fastcsv import read_plain_csv
+from pipeline.readers.tabular import _data_line_numbers, normalize_header
+from pipeline.writers.csvtext import write_text_csv
+from pipeline.writers.format import int_text, units_text
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+cell_text = st.text(alphabet=st.sampled_from(list('ab ,"\n\r;é½1-\t')), max_size=6)
+
+
+@FAST
+@given(st.lists(st.tuples(cell_text, cell_text, cell_text), min_size=0, max_size=8))
+def test_csv_writer_matches_pandas(tmp_path_factory, rows):
+    frame = pd.DataFrame(rows, columns=["a", "b,c", 'd"e'], dtype=str)
+    path = tmp_path_factory.mktemp("w") / "t.csv"
+    write_text_csv(frame, path)
+    expected = io.StringIO()
+    frame.to_csv(expected, index=False, lineterminator="\n")
+    assert path.read_bytes() == expected.getvalue().encode("utf-8")
+
+
+def _pandas_read(text: str, delimiter: str) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(text), sep=delimiter, dtype=str, keep_default_na=False,
+                       skipinitialspace=True, quoting=csv.QUOTE_MINIMAL, skip_blank_lines=True)
+
+
+cell = st.text(alphabet=st.sampled_from(list('ab ,"\n\t1é')), max_size=5)
+row = st.tuples(cell, cell, cell)
+
+
+def _csv_lines(rows, newline: str) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator=newline).writerows(rows)
+    return out.getvalue()
+
+
+@FAST
+@given(st.lists(row, min_size=1, max_size=6), st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_plain_reader_reads_like_pandas_or_declines(rows, newline, ragged):
+    text = "white,black,result" + newline + _csv_lines(rows, newline)
+    if ragged:  # a row one cell short: pandas decides (Arrow declines)
+        text += "x,y" + newline
+    fast = read_plain_csv(text, ",", normalize_header)
+    if fast is None:
+        return  # the careful reader decides
+    slow = _pandas_read(text, ",")
+    assert list(fast.columns) == list(slow.columns)
+    # The readers' callers strip every cell, so compare stripped cells.
+    assert [[c.strip() for c in r] for r in fast.to_numpy().tolist()] == [
+        [c.strip() for c in r] for r in slow.to_numpy().tolist()
+    ]
+
+
+def test_plain_reader_takes_the_usual_files():
+    text = 'white,black,result\n4100018,4100050,1-0\n"Kowalski, A",4100050,"1/2-1/2"\n'
+    fast = read_plain_csv(text, ",", normalize_header)
+    assert fast is not None
+    assert fast.to_numpy().tolist() == [["4100018", "4100050", "1-0"], ["Kowalski, A", "4100050", "1/2-1/2"]]
+
+
+def test_plain_reader_declines_what_it_cannot_read_like_pandas():
+    header = "white,black,result\n"
+    for body in ['1, "a,b",1-0\n', "1,2,1-0\n\n3,4,0-1\n", "1,2\n", "1,2,3,4\n", " 1,2,1-0\n"]:
+        assert read_plain_csv(header + body, ",", normalize_header) is None, body
+    assert read_plain_csv("a,a,b\n1,2,3\n", ",", normalize_header) is None
+
+
+@FAST
+@given(st.text(alphabet=st.sampled_from(list("ab \n\r\t\x0b\u2028")), max_size=60))
+def test_line_numbers_match_splitlines(text):
+    lines = text.splitlines()
+    numbers = [i + 1 for i, line in enumerate(lines) if line.strip()]
+    assert _data_line_numbers(text).tolist() == numbers[1:]
+
+
+def _old_natural_order(ids: pd.Series) -> np.ndarray:
+    text = ids.astype(str).to_numpy()
+    digits = ids.astype(str).str.fullmatch(r"\d+").to_numpy()
+    lengths = np.where(digits, ids.astype(str).str.len().to_numpy(), 0)
+    return np.lexsort((text, lengths, ~digits))
+
+
+@FAST
+@given(st.lists(st.sampled_from(["10", "9", "100", "A", "a", "NAT-1", "09", "", "1a"]), max_size=30))
+def test_natural_order_matches_full_lexsort(ids):
+    series = pd.Series(ids, dtype=str)
+    assert natural_order(series).tolist() == _old_natural_order(series).tolist()
+
+
+@FAST
+@given(
+    st.lists(st.one_of(st.none(), st.integers(-10**9, 10**9)), max_size=20),
+    st.sampled_from([(100, 2), (100, 1), (10**6, 4), (10**6, 2)]),
+)
+def test_units_text_matches_decimal(values, scale_decimals):
+    scale, decimals = scale_decimals
+    series = pd.Series(values, dtype="Int64")
+    quantum = Decimal(1).scaleb(-decimals)
+    expected = []
+    for v in values:
+        if v is None:
+            expected.append("")
+            continue
+        exact = Decimal(v) / Decimal(scale)
+        rounded = abs(exact).quantize(quantum, rounding=ROUND_HALF_UP)
+        expected.append(("-" if exact < 0 and rounded != 0 else "") + f"{rounded:.{decimals}f}")
+    assert units_text(series, scale, decimals).tolist() == expected
+    assert int_text(series).tolist() == ["" if v is None else str(v) for v in values]
+
+
+@pytest.mark.parametrize("unit", [1, 10**4])
+@pytest.mark.parametrize("games_per_player", [3, 40])
+def test_player_sums_match_python_sums(unit, games_per_player):
+    rng = np.random.default_rng(unit + games_per_player)
+    n = 200 * games_per_player
+    codes = rng.integers(0, 200, n)
+    rated = rng.random(n) < 0.8
+    score = rng.choice(np.array([0, 50, 100]), n)
+    pd_units = rng.integers(0, 100 * unit + 1, n)
+    dev = score * unit - pd_units
+    sums = player_sums(codes, rated, score, pd_units, dev, 200)
+    for column, values in (("score_h", score), ("expected_units", pd_units), ("dev_units", dev)):
+        expected = [0] * 200
+        for c, r, v in zip(codes.tolist(), rated.tolist(), values.tolist(), strict=True):
+            expected[c] += v if r else 0
+        assert sums[column].tolist() == expected, column
+    assert sums["games"].tolist() == np.bincount(codes[rated], minlength=200).tolist()
