@@ -70,6 +70,7 @@ def write_text_csv(table: pd.DataFrame, path: Path) -> None:
         fh.write(_header([str(c) for c in table.columns]))
         for start in range(0, len(table), ROWS_PER_BLOCK):
             cells = [c.slice(start, ROWS_PER_BLOCK) for c in columns]
+            # The line end rides on the last cell (a pass over one column, not over the lines).
+            cells[-1] = pc.binary_join_element_wise(cells[-1], empty, newline)
             lines = pc.binary_join_element_wise(*cells, comma)
-            lines = pc.binary_join_element_wise(lines, empty, newline)
             fh.write(_block_bytes(lines))
