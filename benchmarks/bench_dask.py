@@ -1,6 +1,6 @@
 """The Dask engine on a big period from Parquet parts: time and peak memory of the process tree.
 
-Generates (seeded) GAMES games among GAMES/10 players as Parquet parts of PART_GAMES games, then
+Generates (seeded) GAMES games among PLAYERS players as Parquet parts of PART_GAMES games, then
 runs ``fiderate rate games/ --players players.parquet --engine dask --output-format parquet`` in
 a subprocess (a local cluster of one worker process per core) while a thread samples the RSS of
 that process and all its descendants (the workers) every 0.1 s. The baseline, measured in the same
@@ -23,6 +23,7 @@ from pipeline.synthetic import write_period
 
 GAMES = 20_000_000
 QUICK_GAMES = 1_000_000
+PLAYERS = 200_000  # a national federation's list; every worker holds it (broadcast)
 PART_GAMES = 500_000
 
 
@@ -62,7 +63,7 @@ def run_measured(command: list[str]) -> tuple[float, float]:
 
 def main(quick: bool) -> None:
     games = QUICK_GAMES if quick else GAMES
-    players = games // 10
+    players = min(PLAYERS, games // 10)
     fiderate = str(Path(sys.executable).with_name("fiderate"))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
