@@ -23,7 +23,7 @@ def test_outputs_match_golden(name, tmp_path):
     args, keep = make_golden.CASES[name]
     out = tmp_path / "out"
     code, stderr = make_golden.run_case(args, out)
-    expected = GOLDEN / name
+    expected = GOLDEN / "cases" / name
     assert code == int((expected / "exit_code.txt").read_text())
     assert stderr == (expected / "stderr.txt").read_text()
     for file in keep:

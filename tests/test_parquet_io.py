@@ -34,7 +34,7 @@ def test_parquet_inputs_typed_or_text_rate_like_the_csv(tmp_path):
     code, err = _rate(str(tmp_path / "games.parquet"), "--players", str(tmp_path / "players.parquet"),
                       "--out", str(tmp_path / "out"))
     assert code == 0, err
-    expected = GOLDEN / "generated-standard"
+    expected = GOLDEN / "cases" / "generated-standard"
     assert (tmp_path / "out" / "rating_list.csv").read_bytes() == (expected / "rating_list.csv").read_bytes()
     got = [{**r, "source": ""} for r in _csv_rows(tmp_path / "out" / "games.csv")]
     want = [{**r, "source": ""} for r in _csv_rows(expected / "games.csv")]
@@ -90,7 +90,7 @@ def test_folder_and_glob_of_parts_read_as_one_period(tmp_path):
         (parts / f"part-{i}.csv").write_text("\n".join([lines[0], *lines[start:start + 250]]) + "\n")
     (parts / "_SUCCESS").write_text("")  # markers written by Spark-like tools are skipped
     players = str(INPUTS / "players.csv")
-    expected = (GOLDEN / "generated-standard" / "rating_list.csv").read_bytes()
+    expected = (GOLDEN / "cases" / "generated-standard" / "rating_list.csv").read_bytes()
     for given in (str(parts), str(parts / "part-*.csv")):
         out = tmp_path / f"out-{len(given)}"
         code, err = _rate(given, "--players", players, "--out", str(out))

@@ -27,6 +27,7 @@ from pipeline.cli import cli  # noqa: E402
 from pipeline.synthetic import synthetic_games, synthetic_players, write_text_csv  # noqa: E402
 
 INPUTS = HERE / "inputs"
+CASES_DIR = HERE / "cases"
 
 # name -> (arguments after `rate`, outputs to keep)
 CASES: dict[str, tuple[list[str], list[str]]] = {
@@ -107,7 +108,7 @@ def main() -> None:
     for name, (args, keep) in CASES.items():
         shutil.rmtree(tmp, ignore_errors=True)
         code, stderr = run_case(args, tmp)
-        target = HERE / name
+        target = CASES_DIR / name
         shutil.rmtree(target, ignore_errors=True)
         target.mkdir()
         (target / "exit_code.txt").write_text(f"{code}\n")
