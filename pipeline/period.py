@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from pipeline.assemble import assemble_sides
 from pipeline.engine import SCALES, rate_sides
-from pipeline.errors import InputError, Problem, RunError
+from pipeline.errors import InputError, Problem, ProblemList, RunError
 from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
@@ -34,9 +34,19 @@ def resolve_period(period: str | None, today: dt.date | None = None) -> str:
 
 
 def read_inputs(
-    paths: Sequence[Path | str], players_path: Path | str | None
+    paths: Sequence[Path | str],
+    players_path: Path | str | None,
+    *,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
-    """Read every file, collecting the problems of all of them before failing."""
+    """Read every file, collecting the problems of all of them before failing.
+
+    Event files that carry their own players (TRF, crosstables) add them to the players: the list
+    in force (``players_path``) decides for every player on it; the event's own data is used for
+    players the list lacks, and is the whole list when no ``players_path`` is given.
+    """
     problems: list[Problem] = []
     inputs: list[GamesInput | SidesInput] = []
     players = None
@@ -48,7 +58,7 @@ def read_inputs(
             problems.extend(exc.problems)
     for path in paths:
         try:
-            item = read_event_file(path)
+            item = read_event_file(path, sheet, input_format=input_format, columns=columns)
             if isinstance(item, GamesInput):
                 validate(item.games, Games, item.source)
             inputs.append(item)
@@ -56,7 +66,59 @@ def read_inputs(
             problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
+    embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
+    if embedded:
+        players = merge_players(players, embedded)
     return inputs, players
+
+
+def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> PlayerList:
+    """The list in force first, then each event's own players that are not on it yet."""
+    problems = ProblemList()
+    parts = [in_force.players] if in_force is not None else []
+    seen = pd.concat([p["id"] for p in parts], ignore_index=True) if parts else pd.Series([], dtype=str)
+    owners: dict[str, tuple[str, int, object]] = {}
+    for event in embedded:
+        frame = event.players
+        new = frame[~frame["id"].isin(seen)]
+        for row in new[new["id"].isin(list(owners))].itertuples(index=False):
+            source, line, rating = owners[row.id]
+            if not _same(rating, row.rating):
+                problems.add("duplicate-player",
+                             f"player {row.id!r} has rating {rating} in {source} (line {line}) "
+                             f"but {row.rating} here",
+                             file=event.source, row=int(row.line), column="rating",
+                             value=str(row.rating),
+                             fix="rate events with the same list in force, or give --players")
+        for row in new.itertuples(index=False):
+            owners.setdefault(row.id, (event.source, int(row.line), row.rating))
+        new = new[~new["id"].duplicated()]
+        parts.append(new)
+        seen = pd.concat([seen, new["id"]], ignore_index=True)
+    problems.raise_if_any()
+    merged = pd.concat(parts, ignore_index=True)
+    source = in_force.source if in_force is not None else embedded[0].source
+    return PlayerList(source, merged)
+
+
+def _same(a: object, b: object) -> bool:
+    return (pd.isna(a) and pd.isna(b)) or (not pd.isna(a) and not pd.isna(b) and a == b)  # type: ignore[arg-type]
+
+
+def with_byes(
+    inputs: list[GamesInput | SidesInput], players: PlayerList | None
+) -> list[GamesInput | SidesInput]:
+    """Each event's byes as an extra individual input: shown in games.csv, never rated."""
+    expanded: list[GamesInput | SidesInput] = []
+    ratings = players.players.set_index("id")["rating"] if players is not None else None
+    for item in inputs:
+        expanded.append(item)
+        if isinstance(item, GamesInput) and item.byes is not None and len(item.byes):
+            byes = item.byes.copy()
+            if ratings is not None:
+                byes["player_rating"] = byes["player"].map(ratings).astype("Int64")
+            expanded.append(SidesInput(item.source, byes))
+    return expanded
 
 
 def rate_inputs(
@@ -66,7 +128,7 @@ def rate_inputs(
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
     rules = get_rules(options.rules)
     period = resolve_period(options.period)
-    sides = validate(assemble_sides(inputs, players), Sides, internal=True)
+    sides = validate(assemble_sides(with_byes(inputs, players), players), Sides, internal=True)
     rated = validate(rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True)
     totals = period_totals(
         rated,
@@ -92,9 +154,15 @@ def rate_files(
     paths: Sequence[Path | str],
     players_path: Path | str | None = None,
     options: RateOptions | None = None,
+    *,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> RatedPeriod:
     """Read, validate and rate: the whole library path of ``fiderate rate``."""
-    inputs, players = read_inputs(paths, players_path)
+    inputs, players = read_inputs(
+        paths, players_path, input_format=input_format, sheet=sheet, columns=columns
+    )
     return rate_inputs(inputs, players, options or RateOptions())
 
 
