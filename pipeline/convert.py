@@ -22,7 +22,9 @@ BYE_COLUMNS = ["player", "event", "round", "date", "score_h", "code"]
 PEOPLE_COLUMNS = ["id", "name", "rating", "birth_year", "federation", "title", "sex"]
 
 
-def event_people(item: GamesInput, sides: pd.DataFrame, listed: pd.DataFrame | None) -> pd.DataFrame:
+def event_people(
+    item: GamesInput, sides: pd.DataFrame, listed: pd.DataFrame | None
+) -> pd.DataFrame:
     """One row per player of the event, with the rating each side is rated from."""
     own = item.players.players if item.players is not None else None
     ids = pd.concat([sides["player"], own["id"] if own is not None else pd.Series([], dtype=str)])
@@ -39,7 +41,9 @@ def event_people(item: GamesInput, sides: pd.DataFrame, listed: pd.DataFrame | N
     used = sides.dropna(subset=["player_rating"]).drop_duplicates("player")
     used_rating = ids.map(used.set_index("player")["player_rating"]).astype("Int64")
     people["rating"] = used_rating.fillna(people["rating"].astype("Int64")).to_numpy()
-    people["name"] = people["name"].where(people["name"].notna() & people["name"].ne(""), people["id"])
+    people["name"] = people["name"].where(
+        people["name"].notna() & people["name"].ne(""), people["id"]
+    )
     for column in ("federation", "title", "sex"):
         people[column] = people[column].fillna("").astype(str)
     people["birth_year"] = people["birth_year"].astype("Int64")

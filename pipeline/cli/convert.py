@@ -13,12 +13,27 @@ from pipeline.convert import convert_to_trf
 
 @cli.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(path_type=Path))
-@click.option("--to", "to", type=click.Choice(["trf"]), default="trf", show_default=True,
-              help="Output format.")
-@click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
-              help="The file to write (written atomically).")
-@click.option("--players", type=click.Path(path_type=Path), default=None,
-              help="The rating list in force (ratings, names, birth years of the players).")
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(["trf"]),
+    default="trf",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The file to write (written atomically).",
+)
+@click.option(
+    "--players",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The rating list in force (ratings, names, birth years of the players).",
+)
 @input_format_option
 @column_option
 @sheet_option
