@@ -21,6 +21,7 @@ def test_broken_sample_reports_every_problem_and_writes_nothing(sample, tmp_path
     expected = [
         ("bad-result", "row 3", "'result'", "'1:1'"),
         ("self-pairing", "row 4", "'black'", "'4100026'"),
+        ("unknown-player", "row 5", "'black'", "'9999999'"),
         ("bad-value", "row 6", "'date'", "'2026-11-31'"),
         ("bad-rating", "row 6", "'white_rating'", "'18x0'"),
         ("duplicate-game", "row 7", "'white'", "'4100050'"),
