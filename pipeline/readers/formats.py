@@ -185,6 +185,9 @@ def _parse(table: RawTable, fmt: str, overrides: dict[str, str]) -> GamesInput |
         parsed = (
             parse_games(table, problems) if fmt == "games" else parse_individual(table, problems)
         )
+        if problems:
+            # What could be read, so unknown players are reported in the same pass.
+            raise InputError(problems.problems, partial=parsed)
     else:
         layout = find_layout(list(table.frame.columns), overrides)
         parsed = (parse_grid if fmt == "grid" else parse_crosstable)(table, layout, problems)
