@@ -259,7 +259,7 @@ def test_one_sided_pairing(tmp_path):
     with pytest.raises(InputError) as exc:
         read_trf(write(tmp_path, lines))
     problem = next(p for p in exc.value.problems if p.code == "result-mismatch")
-    assert problem.row == 9 and "player 3 has no entry for round 3" in problem.message
+    assert problem.row == 9 and "player 3 has no usable entry for round 3" in problem.message
 
 
 def test_not_a_trf(tmp_path):

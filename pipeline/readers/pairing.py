@@ -155,9 +155,7 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
     )
     for pos in range(len(lost)):
         if pd.isna(lost["sno_o"].iat[pos]):
-            theirs = (
-                f"player {lost['opp'].iat[pos]} has no entry for round {lost['round'].iat[pos]}"
-            )
+            theirs = f"player {lost['opp'].iat[pos]} has no usable entry for round {lost['round'].iat[pos]}"
         else:
             theirs = (
                 f"player {lost['opp'].iat[pos]}'s line {lost['line_o'].iat[pos]} "
