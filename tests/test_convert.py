@@ -112,7 +112,7 @@ def events(draw):
     return ids, ratings, games, byes
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events())
 def test_generated_events_round_trip(event):
     ids, ratings, game_rows, bye_rows = event

@@ -8,8 +8,11 @@ by a name column and round columns) and ``grid`` (round-robin grid: opponent col
 
 from __future__ import annotations
 
+import zipfile
+import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -121,7 +124,24 @@ def full_width_sheets(path: Path, sheet: str | None) -> Iterator[RawTable]:
     """Every sheet with all its rows as data (no header yet), columns named c1, c2, ..."""
     from openpyxl import load_workbook
 
-    workbook = load_workbook(path, read_only=True, data_only=True)
+    try:
+        workbook = load_workbook(path, read_only=True, data_only=True)
+        sheets = list(_sheet_tables(workbook, path, sheet))
+    except (zipfile.BadZipFile, zlib.error, KeyError, OSError, ValueError, EOFError) as exc:
+        raise InputError(
+            [
+                Problem(
+                    "not-a-table",
+                    f"the workbook is damaged ({type(exc).__name__})",
+                    file=str(path),
+                    fix="save the workbook again from Excel or LibreOffice as .xlsx",
+                )
+            ]
+        ) from None
+    yield from sheets
+
+
+def _sheet_tables(workbook: Any, path: Path, sheet: str | None) -> Iterator[RawTable]:
     try:
         for ws in workbook.worksheets:
             if sheet is not None and ws.title != sheet:

@@ -45,6 +45,13 @@ DUMMY_NAMES = {
     "pause",
 }
 
+# PAIR_RESULTS as a table keyed by the two codes ("10", "=="), for vectorized look-ups.
+PAIR_TABLE = pd.DataFrame(
+    [(a + b, r.white_h, r.black_h, r.played, r.canonical) for (a, b), r in PAIR_RESULTS.items()],
+    columns=["key", "own_h", "opp_h", "played", "canonical"],
+).set_index("key")
+FLIPPED = {"1-0": "0-1", "0-1": "1-0", "+-": "-+", "-+": "+-"}
+
 CELL_COLUMNS = ["sno", "round", "opp", "colour", "code", "line", "column", "value"]
 
 
@@ -173,8 +180,7 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
             fix="make both players' lines name each other in that round",
         )
     both = both[pointed_back].reset_index(drop=True)
-    pair = list(zip(both["code"], both["code_o"], strict=True))
-    agree = np.fromiter((p in PAIR_RESULTS for p in pair), dtype=bool, count=len(pair))
+    agree = (both["code"] + both["code_o"]).isin(PAIR_TABLE.index).to_numpy()
     played = both["code"].isin(["1", "=", "0"]).to_numpy()
     colour = both["colour"].to_numpy(dtype=str)
     colour_o = both["colour_o"].to_numpy(dtype=str)
@@ -281,12 +287,11 @@ def build_event(
     event = info.name or Path(source).stem
 
     white_is_opp = (pairs["colour_o"] == "w").to_numpy()
-    results = [PAIR_RESULTS[(c, o)] for c, o in zip(pairs["code"], pairs["code_o"], strict=True)]
-    own_h = np.fromiter((r.white_h for r in results), dtype=np.int64, count=len(results))
-    opp_h = np.fromiter((r.black_h for r in results), dtype=np.int64, count=len(results))
-    flipped = {"1-0": "0-1", "0-1": "1-0", "+-": "-+", "-+": "+-"}
-    canonical = np.array([r.canonical for r in results], dtype=object)
-    canonical = np.where(white_is_opp, [flipped.get(c, c) for c in canonical], canonical)
+    result = PAIR_TABLE.reindex((pairs["code"] + pairs["code_o"]).to_numpy())
+    own_h = result["own_h"].to_numpy(dtype=np.int64)
+    opp_h = result["opp_h"].to_numpy(dtype=np.int64)
+    canonical = result["canonical"].astype(str)
+    canonical = np.where(white_is_opp, canonical.map(FLIPPED).fillna(canonical), canonical)
     white_sno = np.where(white_is_opp, pairs["opp"], pairs["sno"])
     black_sno = np.where(white_is_opp, pairs["sno"], pairs["opp"])
     rounds = pairs["round"].astype(np.int64)
@@ -301,7 +306,7 @@ def build_event(
             "result": pd.Series(canonical, dtype=str).to_numpy(),
             "white_h": np.where(white_is_opp, opp_h, own_h),
             "black_h": np.where(white_is_opp, own_h, opp_h),
-            "played": np.fromiter((r.played for r in results), dtype=bool, count=len(results)),
+            "played": result["played"].to_numpy(dtype=bool),
             "white_rating": pd.Series(pd.NA, index=pairs.index, dtype="Int64"),
             "black_rating": pd.Series(pd.NA, index=pairs.index, dtype="Int64"),
             "source": source,
