@@ -90,3 +90,25 @@ def test_list_in_force_overrides_event_ratings(sample, tmp_path):
     assert ",2712," in line
     line = next(r for r in alone.decode().splitlines() if r.startswith("4100018,"))
     assert ",2650," in line
+
+
+def test_players_missing_from_the_list_come_from_the_event(sample, tmp_path):
+    """The list in force lacks Rossi: his TRF data is used (rating 1760, no published K)."""
+    lines = (sample / "players.csv").read_text(encoding="utf-8").splitlines()
+    short = tmp_path / "players_without_rossi.csv"
+    short.write_text("\n".join(line for line in lines if "Rossi" not in line) + "\n", "utf-8")
+    out = rate(tmp_path, "short", str(sample / "event.trf"), "--players", str(short)).decode()
+    rows = {r["id"]: r for r in csv.DictReader(out.splitlines())}
+    assert rows["4100085"]["rating"] == "1760" and rows["4100085"]["name"] == "Rossi, Marco"
+    # players.csv publishes K 20 for Rossi; the TRF has no K: born 1970, established -> 20 by
+    # the precedence, with the reason saying so.
+    assert rows["4100085"]["k_rule"] == "standard K"
+    assert rows["4100034"]["games"] == "4"  # the list still decides for everybody on it
+
+
+def test_event_problems_returns_instead_of_raising(sample):
+    from pipeline.readers.formats import event_problems
+
+    assert event_problems(sample / "event.trf") == []
+    codes = {p.code for p in event_problems(sample / "broken" / "result-mismatch.trf")}
+    assert codes == {"result-mismatch", "points-mismatch"}
