@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.errors import ProblemList
 from pipeline.model import EventInfo, GamesInput
@@ -202,48 +204,70 @@ def _birth_years(table: RawTable, column: str | None, problems: ProblemList) -> 
     return pd.Series(years, dtype="Int64")
 
 
+def _normalized(raw: pd.Series) -> pd.Series:
+    """Lower case, no spaces: '12 W 1' -> '12w1' (Arrow kernels: one pass over all cells)."""
+    arr = pa.array(raw.to_numpy(dtype=object), type=pa.string())
+    arr = pc.replace_substring_regex(pc.utf8_lower(arr), r"\s+", "")
+    return pd.Series(arr.to_numpy(zero_copy_only=False), index=raw.index, dtype=object)
+
+
+def _game_parts(value: pd.Series) -> pd.DataFrame:
+    """GAME_CELL's groups (opp, colour, res) per cell; <NA> where the cell is not a game."""
+    arr = pa.array(value.to_numpy(dtype=object), type=pa.string())
+    found = pc.extract_regex(arr, GAME_CELL.pattern)
+    matched = pc.is_valid(found).to_numpy(zero_copy_only=False)
+    return pd.DataFrame(
+        {
+            name: pd.Series(found.field(name).to_numpy(zero_copy_only=False), dtype=object).where(
+                matched
+            )
+            for name in ("opp", "colour", "res")
+        },
+        index=value.index,
+    )
+
+
 def swiss_cells(
     table: RawTable, layout: Layout, sno: pd.Series, problems: ProblemList
 ) -> pd.DataFrame:
-    parts = []
-    for column, round_no in layout.rounds.items():
-        raw = cellparse.text(table, column)
-        value = raw.str.lower().str.replace(r"\s+", "", regex=True)
-        game = value.str.extract(GAME_CELL)
-        is_game = game["opp"].notna().to_numpy()
-        bye_code = value.map(CELL_BYES)
-        is_bye = ~is_game & bye_code.notna().to_numpy()
-        blank = value.eq("").to_numpy()
-        bad = ~(is_game | is_bye | blank)
+    columns = list(layout.rounds)
+    if not columns:
+        return pd.DataFrame(columns=CELL_COLUMNS)
+    n = len(table.frame)
+    # All round columns stacked into one long column, parsed in one go.
+    raw = pd.concat([cellparse.text(table, c) for c in columns], ignore_index=True)
+    which = np.repeat(np.arange(len(columns)), n)
+    value = _normalized(raw)
+    game = _game_parts(value)
+    is_game = game["opp"].notna().to_numpy()
+    bye_code = value.map(CELL_BYES)
+    is_bye = ~is_game & bye_code.notna().to_numpy()
+    bad = ~(is_game | is_bye | value.eq("").to_numpy())
+    for k, column in enumerate(columns):
         cellparse.report(
             problems,
             table,
-            bad,
+            bad[which == k],
             column,
             "bad-result",
             "not a crosstable result",
             f"write the cell as one of {CELL_HELP}",
         )
-        keep = is_game | is_bye
-        opp = pd.to_numeric(game["opp"].where(is_game, "0")).astype(np.int64)
-        code = game["res"].map(CELL_RESULTS).where(is_game, bye_code)
-        parts.append(
-            pd.DataFrame(
-                {
-                    "sno": sno.to_numpy()[keep],
-                    "round": round_no,
-                    "opp": opp.to_numpy()[keep],
-                    "colour": game["colour"].fillna("").map(CELL_COLOURS).to_numpy(dtype=str)[keep],
-                    "code": code.to_numpy(dtype=str)[keep],
-                    "line": table.rows[keep],
-                    "column": column,
-                    "value": raw.to_numpy(dtype=str)[keep],
-                }
-            )
-        )
-    if not parts:
-        return pd.DataFrame(columns=CELL_COLUMNS)
-    return pd.concat(parts, ignore_index=True)[CELL_COLUMNS]
+    keep = is_game | is_bye
+    opp = pd.to_numeric(game["opp"].where(is_game, "0")).astype(np.int64)
+    code = game["res"].map(CELL_RESULTS).where(is_game, bye_code)
+    return pd.DataFrame(
+        {
+            "sno": np.tile(sno.to_numpy(), len(columns))[keep],
+            "round": np.array([layout.rounds[c] for c in columns], dtype=np.int64)[which][keep],
+            "opp": opp.to_numpy()[keep],
+            "colour": game["colour"].fillna("").map(CELL_COLOURS).to_numpy(dtype=str)[keep],
+            "code": code.to_numpy(dtype=str)[keep],
+            "line": np.tile(table.rows, len(columns))[keep],
+            "column": np.array(columns, dtype=object)[which][keep].astype(str),
+            "value": raw.to_numpy(dtype=str)[keep],
+        }
+    )[CELL_COLUMNS]
 
 
 def parse_crosstable(table: RawTable, layout: Layout, problems: ProblemList) -> GamesInput:
