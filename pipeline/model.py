@@ -9,7 +9,7 @@ import pandas as pd
 
 @dataclass
 class EventInfo:
-    """What an event file says about the event itself (TRF 012/042/052/XXR/132, crosstable title)."""
+    """What an event file says about the event itself (TRF 012/042/052/XXR/132 records)."""
 
     name: str = ""
     start: str | None = None  # YYYY-MM-DD

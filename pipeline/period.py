@@ -83,7 +83,7 @@ def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> Pl
     """The list in force first, then each event's own players that are not on it yet."""
     problems = ProblemList()
     parts = [in_force.players] if in_force is not None else []
-    seen = pd.concat([p["id"] for p in parts], ignore_index=True) if parts else pd.Series([], dtype=str)
+    seen = parts[0]["id"] if parts else pd.Series([], dtype=str)
     owners: dict[str, tuple[str, int, object]] = {}
     for event in embedded:
         frame = event.players

@@ -7,6 +7,7 @@ overrides win over everything.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.errors import Problem, RunError
@@ -149,11 +150,11 @@ def round_number(header: str) -> int | None:
     return None
 
 
-def parse_overrides(specs: list[str] | tuple[str, ...] | dict[str, str] | None) -> dict[str, str]:
+def parse_overrides(specs: Mapping[str, str] | Sequence[str] | None) -> dict[str, str]:
     """``["Rtg Int=rating", "Punkte=points"]`` -> ``{"rtg_int": "rating", "punkte": "points"}``."""
     if not specs:
         return {}
-    pairs = specs.items() if isinstance(specs, dict) else (_split(s) for s in specs)
+    pairs = specs.items() if isinstance(specs, Mapping) else (_split(s) for s in specs)
     result = {}
     for name, role in pairs:
         if role not in ROLES:
@@ -220,7 +221,8 @@ def missing_problems(source: str, columns: list[str], layout: Layout, what: str)
                 file=source,
                 row=1,
                 column="round",
-                fix="name the columns 1, 2, ... or R1, Rd1, Runde 1, ..., or use --column 'HEADER=round'",
+                fix="name the columns 1, 2, ... or R1, Rd1, Runde 1, ..., "
+                "or use --column 'HEADER=round'",
             )
         )
     return problems

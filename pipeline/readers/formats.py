@@ -234,7 +234,8 @@ def _no_fit(table: RawTable, wanted: Sequence[str], overrides: dict[str, str]) -
             file=table.source,
             row=1,
             column=", ".join(sorted(missing)),
-            fix=f"a {kind} file needs the columns {', '.join(sorted(KINDS[kind][0]))}; a crosstable "
-            "needs Name and round columns (1, 2, ... or R1, Rd1, ...); see --input-format and --column",
+            fix=f"a {kind} file needs the columns {', '.join(sorted(KINDS[kind][0]))}; "
+            "a crosstable needs Name and round columns (1, 2, ... or R1, Rd1, ...); "
+            "see --input-format and --column",
         )
     ]

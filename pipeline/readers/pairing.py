@@ -69,7 +69,7 @@ def _dummies(roster: pd.DataFrame, cells: pd.DataFrame) -> set[int]:
     return {int(s) for s in roster.loc[candidate, "sno"] if int(s) not in played}
 
 
-def _where(cells: pd.DataFrame, pos: int) -> str:
+def _where(cells: pd.DataFrame, pos: int | np.integer) -> str:
     return (
         f"line {cells['line'].iat[pos]} ({cells['column'].iat[pos]}: {cells['value'].iat[pos]!r})"
     )
@@ -162,7 +162,10 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
     )
     for pos in range(len(lost)):
         if pd.isna(lost["sno_o"].iat[pos]):
-            theirs = f"player {lost['opp'].iat[pos]} has no usable entry for round {lost['round'].iat[pos]}"
+            theirs = (
+                f"player {lost['opp'].iat[pos]} has no usable entry "
+                f"for round {lost['round'].iat[pos]}"
+            )
         else:
             theirs = (
                 f"player {lost['opp'].iat[pos]}'s line {lost['line_o'].iat[pos]} "
@@ -187,18 +190,18 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
     same_colour = played & (colour == colour_o) & np.isin(colour, ["w", "b"])
     bad = ~agree | same_colour
     first = (both["sno"] < both["opp"]).to_numpy()
-    for pos in np.flatnonzero(bad & first):
-        what = "results" if not agree[pos] else "colours"
+    for at in np.flatnonzero(bad & first):
+        what = "results" if not agree[at] else "colours"
         problems.add(
             "result-mismatch",
-            f"the two sides of the round-{both['round'].iat[pos]} game "
-            f"{both['sno'].iat[pos]} - {both['opp'].iat[pos]} disagree ({what}): "
-            f"{_where(both, pos)} against line {both['line_o'].iat[pos]} "
-            f"({both['column_o'].iat[pos]}: {both['value_o'].iat[pos]!r})",
+            f"the two sides of the round-{both['round'].iat[at]} game "
+            f"{both['sno'].iat[at]} - {both['opp'].iat[at]} disagree ({what}): "
+            f"{_where(both, at)} against line {both['line_o'].iat[at]} "
+            f"({both['column_o'].iat[at]}: {both['value_o'].iat[at]!r})",
             file=source,
-            row=int(both["line"].iat[pos]),
-            column=str(both["column"].iat[pos]),
-            value=str(both["value"].iat[pos]),
+            row=int(both["line"].iat[at]),
+            column=str(both["column"].iat[at]),
+            value=str(both["value"].iat[at]),
             fix="results must match: 1 against 0, = against =, + against -, W against L, "
             "D against D; colours w against b",
         )
