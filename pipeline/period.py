@@ -80,28 +80,31 @@ def read_inputs(
 
 
 def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> PlayerList:
-    """The list in force first, then each event's own players that are not on it yet."""
+    """The list in force first, then each event's own players that are not on it yet. Two
+    events giving one player (not on the list in force) different ratings is a problem."""
     problems = ProblemList()
     parts = [in_force.players] if in_force is not None else []
-    seen = parts[0]["id"] if parts else pd.Series([], dtype=str)
+    listed = set(in_force.players["id"]) if in_force is not None else set()
     owners: dict[str, tuple[str, int, object]] = {}
     for event in embedded:
-        frame = event.players
-        new = frame[~frame["id"].isin(seen)]
-        for row in new[new["id"].isin(list(owners))].itertuples(index=False):
+        frame = event.players[~event.players["id"].isin(listed)]
+        for row in frame[frame["id"].isin(list(owners))].itertuples(index=False):
             source, line, rating = owners[row.id]
             if not _same(rating, row.rating):
-                problems.add("duplicate-player",
-                             f"player {row.id!r} has rating {rating} in {source} (line {line}) "
-                             f"but {row.rating} here",
-                             file=event.source, row=int(row.line), column="rating",
-                             value=str(row.rating),
-                             fix="rate events with the same list in force, or give --players")
+                problems.add(
+                    "duplicate-player",
+                    f"player {row.id!r} has rating {rating} in {source} (line {line}) "
+                    f"but {row.rating} here",
+                    file=event.source,
+                    row=int(row.line),
+                    column="rating",
+                    value=str(row.rating),
+                    fix="rate events with the same list in force, or give --players",
+                )
+        new = frame[~frame["id"].isin(list(owners)) & ~frame["id"].duplicated()]
         for row in new.itertuples(index=False):
-            owners.setdefault(row.id, (event.source, int(row.line), row.rating))
-        new = new[~new["id"].duplicated()]
+            owners[row.id] = (event.source, int(row.line), row.rating)
         parts.append(new)
-        seen = pd.concat([seen, new["id"]], ignore_index=True)
     problems.raise_if_any()
     merged = pd.concat(parts, ignore_index=True)
     source = in_force.source if in_force is not None else embedded[0].source

@@ -112,3 +112,31 @@ def test_event_problems_returns_instead_of_raising(sample):
     assert event_problems(sample / "event.trf") == []
     codes = {p.code for p in event_problems(sample / "broken" / "result-mismatch.trf")}
     assert codes == {"result-mismatch", "points-mismatch"}
+
+
+def test_two_events_disagreeing_on_a_rating(sample, tmp_path):
+    """Two TRFs of one period give Kowalski different ratings: refused, naming both files."""
+    text = (sample / "event.trf").read_bytes().decode()
+    other = tmp_path / "other.trf"
+    other.write_bytes(
+        text.replace(
+            "Kowalski, Adam                    2712", "Kowalski, Adam                    2700"
+        )
+        .replace("012 Autumn Open 2026", "012 Winter Open 2026")
+        .encode()
+    )
+    result = CliRunner().invoke(
+        cli, ["rate", str(sample / "event.trf"), str(other), "--out", str(tmp_path / "o")]
+    )
+    assert result.exit_code == 1 and not (tmp_path / "o").exists()
+    assert "[duplicate-player]" in result.stderr and "4100018" in result.stderr
+    assert "event.trf (line 12)" in result.stderr and "other.trf" in result.stderr
+    # With the list in force both events are rated from it: no conflict.
+    rate(
+        tmp_path,
+        "both",
+        str(sample / "event.trf"),
+        str(other),
+        "--players",
+        str(sample / "players.csv"),
+    )
