@@ -84,35 +84,51 @@ def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> Pl
     events giving one player (not on the list in force) different ratings is a problem."""
     problems = ProblemList()
     parts = [in_force.players] if in_force is not None else []
-    listed = set(in_force.players["id"]) if in_force is not None else set()
-    owners: dict[str, tuple[str, int, object]] = {}
+    listed = in_force.players["id"] if in_force is not None else pd.Series([], dtype=str)
+    first = pd.DataFrame(
+        {
+            "id": pd.Series([], dtype=str),
+            "first_rating": pd.Series([], dtype="Int64"),
+            "first_line": pd.Series([], dtype="int64"),
+            "first_source": "",
+        }
+    )
     for event in embedded:
         frame = event.players[~event.players["id"].isin(listed)]
-        for row in frame[frame["id"].isin(list(owners))].itertuples(index=False):
-            source, line, rating = owners[row.id]
-            if not _same(rating, row.rating):
-                problems.add(
-                    "duplicate-player",
-                    f"player {row.id!r} has rating {rating} in {source} (line {line}) "
-                    f"but {row.rating} here",
-                    file=event.source,
-                    row=int(row.line),
-                    column="rating",
-                    value=str(row.rating),
-                    fix="rate events with the same list in force, or give --players",
-                )
-        new = frame[~frame["id"].isin(list(owners)) & ~frame["id"].duplicated()]
-        for row in new.itertuples(index=False):
-            owners[row.id] = (event.source, int(row.line), row.rating)
+        seen = frame.merge(first, on="id")
+        rating, earlier = seen["rating"].astype("Int64"), seen["first_rating"].astype("Int64")
+        differ = (rating != earlier).fillna(True) & ~(rating.isna() & earlier.isna())
+        for row in seen[differ.to_numpy(dtype=bool)].itertuples(index=False):
+            problems.add(
+                "duplicate-player",
+                f"player {row.id!r} has rating {row.first_rating} in {row.first_source} "
+                f"(line {row.first_line}) but {row.rating} here",
+                file=event.source,
+                row=int(row.line),
+                column="rating",
+                value=str(row.rating),
+                fix="rate events with the same list in force, or give --players",
+            )
+        new = frame[~frame["id"].isin(first["id"]) & ~frame["id"].duplicated()]
+        first = pd.concat(
+            [
+                first,
+                pd.DataFrame(
+                    {
+                        "id": new["id"],
+                        "first_rating": new["rating"].astype("Int64"),
+                        "first_line": new["line"],
+                        "first_source": event.source,
+                    }
+                ),
+            ],
+            ignore_index=True,
+        )
         parts.append(new)
     problems.raise_if_any()
     merged = pd.concat(parts, ignore_index=True)
     source = in_force.source if in_force is not None else embedded[0].source
     return PlayerList(source, merged)
-
-
-def _same(a: object, b: object) -> bool:
-    return (pd.isna(a) and pd.isna(b)) or (not pd.isna(a) and not pd.isna(b) and a == b)  # type: ignore[arg-type]
 
 
 def with_byes(
@@ -139,7 +155,9 @@ def rate_inputs(
     rules = get_rules(options.rules)
     period = resolve_period(options.period)
     sides = validate(assemble_sides(with_byes(inputs, players), players), Sides, internal=True)
-    rated = validate(rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True)
+    rated = validate(
+        rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True
+    )
     totals = period_totals(
         rated,
         players,

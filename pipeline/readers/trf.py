@@ -250,21 +250,13 @@ def _roster(
     fide_id = id_text.str.lstrip("0").where(id_ok, "")
 
     birth_text = _field(raw, "birth")
-    years, bad_birth = [], []
-    for text in birth_text:
-        try:
-            year = dates.birth_year(text)
-            bad = year is not None and not 1850 <= year <= 2100
-        except ValueError:
-            year, bad = None, True
-        years.append(None if bad else year)
-        bad_birth.append(bad)
+    years, bad_birth = _birth_years(birth_text)
     _report(
         problems,
         source,
         numbers,
         birth_text,
-        np.array(bad_birth, dtype=bool),
+        bad_birth,
         "bad-value",
         _columns("birth"),
         "the birth date is in no layout we know",
@@ -296,7 +288,7 @@ def _roster(
             "id": fide_id.astype(str),
             "name": _field(raw, "name").astype(str),
             "rating": rating,
-            "birth_year": pd.Series(years, dtype="Int64"),
+            "birth_year": years,
             "federation": _field(raw, "federation").str.upper().astype(str),
             "title": title.map(TITLES).fillna(title.str.upper()).astype(str),
             "sex": _field(raw, "sex").str.lower().map(SEXES).fillna("").astype(str),
@@ -309,91 +301,109 @@ def _roster(
     )[lambda f: f["ok"]].reset_index(drop=True)
 
 
+def _birth_years(text: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """(year or <NA>, bad) per birth date; the usual ``YYYY/MM/DD``, ``YYYY.MM.DD``, ``YYYY``
+    in one vectorized pass, anything else through :func:`dates.birth_year` one by one."""
+    common = text.str.extract(r"^(\d{4})(?:[/.\-]\d{1,2}[/.\-]\d{1,2})?$")[0]
+    years = pd.to_numeric(common).astype("Int64")
+    years = years.mask(years.eq(0))  # 0000/00/00: not given
+    bad = np.zeros(len(text), dtype=bool)
+    for pos in np.flatnonzero((common.isna() & text.ne("")).to_numpy()):
+        try:
+            year = dates.birth_year(text.iat[pos])
+        except ValueError:
+            bad[pos] = True
+            continue
+        years.iat[pos] = pd.NA if year is None else year
+    out_of_range = ((years < 1850) | (years > 2100)).fillna(False).to_numpy(dtype=bool)
+    bad |= out_of_range
+    return years.mask(out_of_range).reset_index(drop=True), bad
+
+
 def _cells(
     raw: pd.Series, numbers: np.ndarray, valid_sno: pd.Series, source: str, problems: ProblemList
 ) -> pd.DataFrame:
+    """Every round cell of every 001 line at once: the lines as a matrix of characters, the
+    cells cut out by column (round r at 92 + 10(r - 1)), checked and kept when not blank."""
     sno_text = _field(raw, "sno")
     sno = pd.to_numeric(sno_text.where(sno_text.str.fullmatch(r"\d+"), "0")).astype(np.int64)
     width = int(raw.str.rstrip().str.len().max())
-    parts = []
-    for r, start in enumerate(range(ROUND_START, max(width, ROUND_START), ROUND_WIDTH), start=1):
-        value = raw.str.slice(start, start + 8)
-        opp_text = value.str.slice(0, 4).str.strip()
-        colour = value.str.slice(5, 6).str.strip().str.lower()
-        code = value.str.slice(7, 8).str.strip().str.upper()
-        present = (opp_text.ne("") | colour.ne("") | code.ne("")).to_numpy()
-        column = f"round {r} (columns {start + 1}-{start + 8})"
-        opp_ok = opp_text.str.fullmatch(r"\d*").to_numpy()
-        _report(
-            problems,
-            source,
-            numbers,
-            value,
-            present & ~opp_ok,
-            "bad-value",
-            column,
-            "the opponent's starting rank is not a number",
-            "write the opponent's starting rank, or 0000 for a bye",
-        )
-        colour_ok = colour.isin(["w", "b", "-", ""]).to_numpy()
-        _report(
-            problems,
-            source,
-            numbers,
-            value,
-            present & ~colour_ok,
-            "bad-value",
-            column,
-            "the colour is not w, b or -",
-            "write w (white), b (black) or - (no game)",
-        )
-        opp = pd.to_numeric(opp_text.where(opp_ok & opp_text.ne(""), "0")).astype(np.int64)
-        missing = present & (opp > 0).to_numpy() & code.eq("").to_numpy()
-        _report(
-            problems,
-            source,
-            numbers,
-            value,
-            missing,
-            "bad-result",
-            column,
-            "the game has no result",
-            f"enter the result ({CODE_HELP}) or remove the pairing",
-        )
-        code_ok = code.isin(ALL_CODES).to_numpy() | code.eq("").to_numpy()
-        _report(
-            problems,
-            source,
-            numbers,
-            value,
-            present & ~code_ok,
-            "bad-result",
-            column,
-            "not a TRF result code",
-            f"write one of {CODE_HELP}",
-        )
-        keep = present & opp_ok & colour_ok & code_ok & ~missing & sno.isin(valid_sno).to_numpy()
-        parts.append(
-            pd.DataFrame(
-                {
-                    "sno": sno[keep].to_numpy(),
-                    "round": r,
-                    "opp": opp[keep].to_numpy(),
-                    "colour": colour[keep].replace("-", "").to_numpy(dtype=str),
-                    "code": code[keep]
-                    .replace("", "Z")
-                    .to_numpy(dtype=str),  # blank with 0000 = absent
-                    "line": numbers[keep],
-                    "column": column,
-                    "value": value[keep].to_numpy(dtype=str),
-                }
-            )
-        )
-    if not parts:
+    rounds = max(0, -(-(width - ROUND_START) // ROUND_WIDTH))
+    if rounds == 0:
         return pd.DataFrame(
             {
                 c: pd.Series(dtype=np.int64 if c in ("sno", "round", "opp", "line") else str)
                 for c in CELL_COLUMNS
             }
         )
-    return pd.concat(parts, ignore_index=True)[CELL_COLUMNS]
+    full = ROUND_START + ROUND_WIDTH * rounds
+    text = raw.str.slice(0, full).str.pad(full, side="right").to_numpy(dtype=f"<U{full}")
+    chars = text.view("<U1").reshape(len(raw), full)
+    at = ROUND_START + ROUND_WIDTH * np.arange(rounds)[:, None] + np.arange(8)[None, :]
+    block = np.ascontiguousarray(chars[:, at].transpose(1, 0, 2))  # (round, player, 8)
+    value = block.view("<U8").reshape(-1)
+    opp_text = np.strings.strip(np.ascontiguousarray(block[:, :, :4]).view("<U4").reshape(-1))
+    colour = np.strings.lower(block[:, :, 5].reshape(-1))
+    code = np.strings.upper(block[:, :, 7].reshape(-1))
+    round_no = np.repeat(np.arange(1, rounds + 1), len(raw))
+    line = np.tile(numbers, rounds)
+    player = np.tile(sno.to_numpy(), rounds)
+    columns = np.array(
+        [
+            f"round {r} (columns {92 + 10 * (r - 1)}-{99 + 10 * (r - 1)})"
+            for r in range(1, rounds + 1)
+        ]
+    )[round_no - 1]
+
+    present = (opp_text != "") | (colour != " ") | (code != " ")
+    opp_ok = np.strings.isdigit(opp_text) | (opp_text == "")
+    colour_ok = np.isin(colour, ["w", "b", "-", " "])
+    opp = np.where(opp_ok & (opp_text != ""), opp_text, "0").astype(np.int64)
+    missing = present & (opp > 0) & (code == " ")
+    code_ok = np.isin(code, sorted(ALL_CODES)) | (code == " ")
+    checks = [
+        (
+            present & ~opp_ok,
+            "bad-value",
+            "the opponent's starting rank is not a number",
+            "write the opponent's starting rank, or 0000 for a bye",
+        ),
+        (
+            present & ~colour_ok,
+            "bad-value",
+            "the colour is not w, b or -",
+            "write w (white), b (black) or - (no game)",
+        ),
+        (
+            missing,
+            "bad-result",
+            "the game has no result",
+            f"enter the result ({CODE_HELP}) or remove the pairing",
+        ),
+        (present & ~code_ok, "bad-result", "not a TRF result code", f"write one of {CODE_HELP}"),
+    ]
+    for bad, code_name, message, fix in checks:
+        for pos in np.flatnonzero(bad):
+            problems.add(
+                code_name,
+                message,
+                file=source,
+                row=int(line[pos]),
+                column=str(columns[pos]),
+                value=str(value[pos]),
+                fix=fix,
+            )
+    keep = present & opp_ok & colour_ok & code_ok & ~missing & np.isin(player, valid_sno)
+    return pd.DataFrame(
+        {
+            "sno": player[keep],
+            "round": round_no[keep],
+            "opp": opp[keep],
+            "colour": np.where(np.isin(colour[keep], ["-", " "]), "", colour[keep]).astype(str),
+            # A cell with 0000 and no result is a known absence (TRF.md: blank = Z).
+            "code": np.where(code[keep] == " ", "Z", code[keep]).astype(str),
+            "line": line[keep],
+            "column": columns[keep].astype(str),
+            "value": value[keep].astype(str),
+        }
+    )[CELL_COLUMNS]
