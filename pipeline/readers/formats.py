@@ -127,7 +127,15 @@ def full_width_sheets(path: Path, sheet: str | None) -> Iterator[RawTable]:
     try:
         workbook = load_workbook(path, read_only=True, data_only=True)
         sheets = list(_sheet_tables(workbook, path, sheet))
-    except (zipfile.BadZipFile, zlib.error, KeyError, OSError, ValueError, EOFError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        KeyError,
+        OSError,
+        ValueError,
+        EOFError,
+        NotImplementedError,
+    ) as exc:
         raise InputError(
             [
                 Problem(
