@@ -229,3 +229,57 @@ def test_broken_samples_fail_with_their_codes(sample):
     with pytest.raises(InputError) as exc:
         read_event_file(sample / "broken" / "result-mismatch.trf")
     assert {p.code for p in exc.value.problems} == {"result-mismatch", "points-mismatch"}
+
+
+def test_rate_options_reach_the_readers(tmp_path):
+    """--column, --input-format and --sheet on `fiderate rate` (CLI, real XLSX)."""
+    from click.testing import CliRunner
+
+    from pipeline.cli import cli
+
+    path = write_xlsx(
+        tmp_path / "ct.xlsx",
+        {
+            "Other": [
+                ["Start", "Spieler", "Wertung", "A"],
+                [1, "Ann", 1900, "2w1"],
+                [2, "Bob", 1700, "1b0"],
+            ],
+            "Wanted": [
+                ["Start", "Spieler", "Wertung", "A"],
+                [1, "Ann", 2000, "2w1"],
+                [2, "Bob", 1800, "1b0"],
+            ],
+        },
+    )
+    args = [
+        "rate",
+        str(path),
+        "--out",
+        str(tmp_path / "o"),
+        "--no-xlsx",
+        "-q",
+        "--period",
+        "2026-11",
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1 and "[missing-column]" in result.stderr
+    columns = [
+        "--column",
+        "Start=number",
+        "--column",
+        "Spieler=name",
+        "--column",
+        "Wertung=rating",
+        "--column",
+        "A=round",
+    ]
+    result = CliRunner().invoke(
+        cli, [*args, *columns, "--sheet", "Wanted", "--input-format", "crosstable"]
+    )
+    assert result.exit_code == 0, result.stderr
+    rows = (tmp_path / "o" / "rating_list.csv").read_text(encoding="utf-8").splitlines()
+    # 2000 beats 1800 (PD 0.76 at K 20): +4.8 -> +5; the sheet "Other" (1900/1700) was not read.
+    assert rows[1].startswith("ct#1,Ann,2000,20,1,1.0,0.76,4.80,5,2005")
+    result = CliRunner().invoke(cli, [*args, "--input-format", "nonsense"])
+    assert result.exit_code == 2

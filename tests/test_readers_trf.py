@@ -215,6 +215,13 @@ def test_free_text_dates(text, iso):
     assert parse_date(text) == iso
 
 
+@pytest.mark.parametrize(
+    "text, iso", [("2010/09/24 - 2010/10/02", "2010-09-24"), ("Start: 28.07.2005", "2005-07-28")]
+)
+def test_start_date_inside_free_text(tmp_path, text, iso):
+    assert read_trf(write(tmp_path, TRF_LINES, date=text)).info.start == iso
+
+
 def test_bad_start_date_is_reported(tmp_path):
     with pytest.raises(InputError) as exc:
         read_trf(write(tmp_path, TRF_LINES, date="next tuesday"))

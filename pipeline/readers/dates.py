@@ -77,6 +77,20 @@ def parse_date(text: str) -> str | None:
     return None
 
 
+def find_date(text: str) -> str | None:
+    """:func:`parse_date`, or else the first date inside free text such as
+    ``2010/09/24 - 2010/10/02`` or ``Start: 28.07.2005``."""
+    exact = parse_date(text)
+    if exact is not None:
+        return exact
+    for pattern, _ in DATE_LAYOUTS:
+        for match in re.finditer(pattern, text):
+            found = parse_date(match.group(0))
+            if found is not None:
+                return found
+    return None
+
+
 def birth_year(text: str) -> int | None:
     """The year of a birth date given as ``1978/04/23``, ``1978.04.23``, ``1978/00/00``, ``1978``,
     ``23.04.1978``; None when blank. Raises ValueError for anything else."""

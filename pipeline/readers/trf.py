@@ -138,7 +138,7 @@ def _header(
                 fix="write e.g. 'XXR 9'",
             )
     elif value:
-        parsed = dates.parse_date(value)
+        parsed = dates.find_date(value)
         if parsed is None:
             problems.add(
                 "bad-value",
