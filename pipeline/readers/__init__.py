@@ -14,7 +14,6 @@ from pipeline.readers.tabular import RawTable, read_tables
 __all__ = ["read_event_file", "read_players", "read_table_of_kind"]
 
 
-
 def read_table_of_kind(path: Path, wanted: set[str], sheet: str | None = None) -> tuple[str, RawTable]:
     """The first table (sheet) in ``path`` whose header makes it one of the ``wanted`` kinds."""
     tables = read_tables(path)
