@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.columns import arrow_text
-from pipeline.errors import ProblemList
+from pipeline.errors import Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
 
@@ -86,17 +86,15 @@ def _twice(column: pd.Series) -> pd.Series:
     return pd.Series(column.array.take(np.repeat(np.arange(len(column)), 2)))
 
 
-def sides_from_games(
-    games: GamesInput, players: PlayerList | None, problems: ProblemList
-) -> pd.DataFrame:
+def unknown_players(games: GamesInput, players: PlayerList | None) -> list[Problem]:
+    """Every white/black cell whose player is neither on the list nor given a rating on the row."""
+    problems = ProblemList()
     g = games.games
-    ratings = {}
     for me, rating_col in (("white", "white_rating"), ("black", "black_rating")):
-        list_rating, on_list = _list_ratings(g[me], players)
-        override = g[rating_col]
-        unknown = ~on_list & override.isna().to_numpy() & g[me].ne("").to_numpy()
+        _, on_list = _list_ratings(g[me], players)
+        unknown = ~on_list & g[rating_col].isna().to_numpy() & g[me].ne("").to_numpy()
+        where = "on the players list" if players is not None else "given (no --players file)"
         for pos in np.flatnonzero(unknown):
-            where = "on the players list" if players is not None else "given (no --players file)"
             problems.add(
                 "unknown-player",
                 f"player {g[me].iat[pos]!r} is not {where} and the row has no {rating_col}",
@@ -106,7 +104,15 @@ def sides_from_games(
                 value=g[me].iat[pos],
                 fix=f"add the player to the players file (rating blank if unrated) or fill {rating_col}",
             )
-        ratings[me] = override.astype("Int64").fillna(list_rating)
+    return problems.problems
+
+
+def sides_from_games(games: GamesInput, players: PlayerList | None) -> pd.DataFrame:
+    g = games.games
+    ratings = {}
+    for me, rating_col in (("white", "white_rating"), ("black", "black_rating")):
+        list_rating, _ = _list_ratings(g[me], players)
+        ratings[me] = g[rating_col].astype("Int64").fillna(list_rating)
     # Both sides of game i are rows 2i (white) and 2i+1 (black): built column by column.
     score_h = _interleave(g["white_h"], g["black_h"])
     played = _twice(g["played"])
@@ -144,7 +150,8 @@ def assemble_sides(
     parts = []
     for item in inputs:
         if isinstance(item, GamesInput):
-            parts.append(sides_from_games(item, players, problems))
+            problems.extend(unknown_players(item, players))
+            parts.append(sides_from_games(item, players))
         else:
             parts.append(sides_from_individual(item))
     problems.raise_if_any()

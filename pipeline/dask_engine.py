@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.assemble import sides_from_games
+from pipeline.assemble import sides_from_games, unknown_players
 from pipeline.engine import SCALES, rate_sides
 from pipeline.errors import InputError, ProblemList, RunError
 from pipeline.grouper.period import PARTIAL_COLUMNS, combine_partials, finish_totals, partial_totals
@@ -96,10 +96,12 @@ def rate_partition(
     if len(games) == 0:
         return _empty_partials()
     source = str(games["source"].iat[0])
-    problems = ProblemList()
     player_list = PlayerList("players", players) if players is not None else None
-    sides = sides_from_games(GamesInput(source, games.reset_index(drop=True)), player_list, problems)
-    problems.raise_if_any()
+    item = GamesInput(source, games.reset_index(drop=True))
+    problems = unknown_players(item, player_list)
+    if problems:
+        raise InputError(problems)
+    sides = sides_from_games(item, player_list)
     rated = validate(
         rate_sides(sides, get_rules(options.rules), options.method, options.cap), RatedSides, internal=True
     )
@@ -146,7 +148,7 @@ def _client(scheduler: str | None):  # type: ignore[no-untyped-def]
         n_workers=os.cpu_count() or 1,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
     )
     return Client(cluster), cluster
 

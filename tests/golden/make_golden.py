@@ -13,6 +13,7 @@ must stay the same.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -96,10 +97,16 @@ def write_inputs() -> None:
 
 
 def run_case(args: list[str], out: Path) -> tuple[int, str]:
-    argv = [a.format(sample=ROOT / "sample_data", inputs=INPUTS) for a in args]
-    result = CliRunner().invoke(cli, ["rate", *argv, "--out", str(out), "--quiet", "--no-xlsx"])
-    # Paths differ between machines: golden texts hold them relative to the repository.
-    return result.exit_code, result.stderr.replace(str(ROOT) + "/", "")
+    """Run one case from the repository root with relative paths: the ``source`` column of
+    games.csv and the messages then read the same on every machine."""
+    argv = [a.format(sample="sample_data", inputs="tests/golden/inputs") for a in args]
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(cli, ["rate", *argv, "--out", str(out), "--quiet", "--no-xlsx"])
+    finally:
+        os.chdir(here)
+    return result.exit_code, result.stderr
 
 
 def main() -> None:
