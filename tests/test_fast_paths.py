@@ -127,13 +127,15 @@ def test_units_text_matches_decimal(values, scale_decimals):
 
 
 @pytest.mark.parametrize("unit", [1, 10**4])
-@pytest.mark.parametrize("games_per_player", [3, 40])
-def test_player_sums_match_python_sums(unit, games_per_player):
+@pytest.mark.parametrize("games_per_player", [1, 3, 40])
+@pytest.mark.parametrize("points", [True, False], ids=["points", "all-lost"])
+def test_player_sums_match_python_sums(unit, games_per_player, points):
     rng = np.random.default_rng(unit + games_per_player)
     n = 200 * games_per_player
     codes = rng.integers(0, 200, n)
     rated = rng.random(n) < 0.8
-    score = rng.choice(np.array([0, 50, 100]), n)
+    # All lost: no side with points, the case where the scale cannot be read off a score.
+    score = rng.choice(np.array([0, 50, 100]), n) if points else np.zeros(n, dtype=np.int64)
     pd_units = rng.integers(0, 100 * unit + 1, n)
     dev = score * unit - pd_units
     sums = player_sums(codes, rated, score, pd_units, dev, 200)

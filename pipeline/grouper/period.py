@@ -66,8 +66,9 @@ def player_sums(
     dev = np.asarray(dev_units, dtype=np.int64)[rated]
     most = int(games.max()) if len(games) else 0
     unit = score_units(rated, score_h, pd_units, dev_units)
-    # |S - PD| <= 1 point = 100 * unit; S <= 1 point = 100 hundredths.
-    dev_bound, score_bound = 100 * unit, 100
+    # The bounds are read off the data (one pass), not assumed from the scale.
+    dev_bound = int(np.abs(dev).max()) if len(dev) else 0
+    score_bound = int(score.max()) if len(score) else 0
     low_bits = int(2 * dev_bound * most).bit_length()
     high_bits = int(score_bound * most).bit_length()
     if low_bits + high_bits <= 52:
