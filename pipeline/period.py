@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.assemble import assemble_sides
+from pipeline.calculator.sequential import MODES, sequential_sides
 from pipeline.engine import SCALES, rate_sides
 from pipeline.errors import InputError, Problem, RunError
 from pipeline.grouper import period_totals
@@ -64,6 +65,8 @@ def rate_inputs(
 ) -> RatedPeriod:
     if options.method not in SCALES:
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
+    if options.mode not in MODES:
+        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
     rules = get_rules(options.rules)
     period = resolve_period(options.period)
     sides = validate(assemble_sides(inputs, players), Sides, internal=True)
@@ -77,6 +80,12 @@ def rate_inputs(
         forced_k=options.k,
         k_cap=options.k_cap,
     )
+    if options.mode == "sequential":  # not the FIDE method: see pipeline.calculator.sequential
+        rated = sequential_sides(rated, totals.set_index("id")["k"], rules, options.method, options.cap)
+        totals = period_totals(
+            rated, players, rules, SCALES[options.method], int(period[:4]),
+            forced_k=options.k, k_cap=options.k_cap,
+        )
     totals = validate(totals, RatingList, internal=True)
     return RatedPeriod(
         sides=rated,
