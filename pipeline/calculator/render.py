@@ -8,7 +8,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-
 from pipeline.calculator.calc import Calculation
 from pipeline.calculator.expectancy import ExpectancyTable, formula_gap_for
 from pipeline.calculator.performance import LINEAR_LABEL, Performance
