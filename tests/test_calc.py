@@ -100,7 +100,10 @@ def test_whole_event_junior_golden():
     assert fide["totals"]["change_exact"] == 53.2
     assert (fide["totals"]["change"], fide["totals"]["new_rating"]) == (53, 1553)
     formula = run("1500", *games, "--junior", "--method", "formula")
-    e = [Decimal(str(g["expected_formula"])).quantize(Decimal("0.0001"), ROUND_HALF_UP) for g in formula["games"]]
+    e = [
+        Decimal(str(g["expected_formula"])).quantize(Decimal("0.0001"), ROUND_HALF_UP)
+        for g in formula["games"]
+    ]
     assert e == [Decimal(x) for x in ("0.3339", "0.5288", "0.2299", "0.4215", "0.6532")]
     assert d2(formula["totals"]["change_exact"]) == Decimal("53.31")
     assert formula["totals"]["new_rating"] == 1553
@@ -112,7 +115,10 @@ def test_whole_event_two_games_golden():
     assert fide["totals"]["change_exact"] == 13.8
     assert (fide["totals"]["change"], fide["totals"]["new_rating"]) == (14, 1614)
     formula = run("1600", *vs("1800:1", "1550:0.5"), "--method", "formula")
-    one = [Decimal(str(g["k_x_s_minus_e"])).quantize(Decimal("0.1"), ROUND_HALF_UP) for g in formula["games"]]
+    one = [
+        Decimal(str(g["k_x_s_minus_e"])).quantize(Decimal("0.1"), ROUND_HALF_UP)
+        for g in formula["games"]
+    ]
     assert one == [Decimal("15.2"), Decimal("-1.4")]  # EXAMPLES.md shows one decimal
     assert d2(formula["totals"]["change_exact"]) == Decimal("13.77")
 
@@ -179,7 +185,11 @@ def test_every_possible_result_table():
     result = CliRunner().invoke(cli, ["calc", "1650", "--vs", "1800"])
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
-    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines() if line.split()[:1] in (["win"], ["draw"], ["loss"])}
+    rows = {
+        line.split()[0]: line.split()
+        for line in result.stdout.splitlines()
+        if line.split()[:1] in (["win"], ["draw"], ["loss"])
+    }
     # EXAMPLES.md: +14 / +4 / -6 -> 1664 / 1654 / 1644; the 1800 side (K 20) the opposite.
     assert rows["win"][1:] == ["+14.00", "+14", "1664", "-14.00", "-14", "1786"]
     assert rows["draw"][1:] == ["+4.00", "+4", "1654", "-4.00", "-4", "1796"]
@@ -198,7 +208,16 @@ def test_text_breakdown_shows_every_column():
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     header = next(line for line in lines if line.lstrip().startswith("game"))
-    for column in ("opponent", "gap", "gap used", "E table", "E formula", "S - E", "K x (S - E)", "opp change"):
+    for column in (
+        "opponent",
+        "gap",
+        "gap used",
+        "E table",
+        "E formula",
+        "S - E",
+        "K x (S - E)",
+        "opp change",
+    ):
         assert column in header
     first = next(line for line in lines if line.split()[:2] == ["1", "2100"]).split()
     # gap -450 counts as -400 for a 1650 player: PD 0.08, +0.92 x 20 = +18.40. The formula
@@ -220,7 +239,11 @@ def test_sequential_mode_updates_after_each_game(shared_fide):
     import csv
 
     with (shared_fide / "table_8_1_2.csv").open() as fh:
-        table = [(int(r["d_min"]), int(r["d_max"]), int(Decimal(r["pd_higher"]) * 100)) for r in csv.DictReader(fh) if r["d_max"]]
+        table = [
+            (int(r["d_min"]), int(r["d_max"]), int(Decimal(r["pd_higher"]) * 100))
+            for r in csv.DictReader(fh)
+            if r["d_max"]
+        ]
     out = run("1600", *vs("1800:1", "1550:0.5"), "--mode", "sequential")
     assert out["mode"] == "sequential" and out["fide_method"] is False
     g1, g2 = out["games"]
@@ -230,7 +253,11 @@ def test_sequential_mode_updates_after_each_game(shared_fide):
     pd65 = 100 - _pd_lower(65, table)
     exact = Decimal("15.2") + 20 * (Decimal(50 - pd65) / 100)
     assert Decimal(str(out["totals"]["change_exact"])) == exact
-    text = CliRunner().invoke(cli, ["calc", "1600", *vs("1800:1", "1550:0.5"), "--mode", "sequential"]).stdout
+    text = (
+        CliRunner()
+        .invoke(cli, ["calc", "1600", *vs("1800:1", "1550:0.5"), "--mode", "sequential"])
+        .stdout
+    )
     assert "NOT the FIDE method" in text
     assert "rating before" in text
 
@@ -238,7 +265,11 @@ def test_sequential_mode_updates_after_each_game(shared_fide):
 @settings(max_examples=12, deadline=None)
 @given(
     st.integers(1400, 2600),
-    st.lists(st.tuples(st.integers(-400, 400), st.sampled_from(["1", "0.5", "0"])), min_size=1, max_size=6),
+    st.lists(
+        st.tuples(st.integers(-400, 400), st.sampled_from(["1", "0.5", "0"])),
+        min_size=1,
+        max_size=6,
+    ),
 )
 def test_zero_sum_and_order_independence(rating, games):
     # Equal K (--k 20 for both), gaps within the cap: each game moves the two sides by exactly

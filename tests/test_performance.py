@@ -38,8 +38,15 @@ def test_fide_performance_junior_event(shared_fide):
     with (shared_fide / "table_8_1_1.csv").open() as fh:
         dp = {Decimal(r["p"]): int(r["dp"]) for r in csv.DictReader(fh)}
     out = perf("--score", "3.5", "--opponents", "1620,1480,1710,1555,1390")
-    assert out["fide"] == {"ra": 1551, "p": 0.7, "dp": dp[Decimal("0.70")], "rp": 1551 + dp[Decimal("0.70")]}
-    same = perf(*[a for g in ("1620:1", "1480:0.5", "1710:0", "1555:1", "1390:1") for a in ("--vs", g)])
+    assert out["fide"] == {
+        "ra": 1551,
+        "p": 0.7,
+        "dp": dp[Decimal("0.70")],
+        "rp": 1551 + dp[Decimal("0.70")],
+    }
+    same = perf(
+        *[a for g in ("1620:1", "1480:0.5", "1710:0", "1555:1", "1390:1") for a in ("--vs", g)]
+    )
     assert same["fide"] == out["fide"]
 
 
@@ -96,7 +103,9 @@ def test_bad_input(args, code, message):
 
 
 def test_text_output_labels_the_approximation():
-    result = CliRunner().invoke(cli, ["performance", "--score", "3.5", "--opponents", "1620,1480,1710,1555,1390"])
+    result = CliRunner().invoke(
+        cli, ["performance", "--score", "3.5", "--opponents", "1620,1480,1710,1555,1390"]
+    )
     assert result.exit_code == 0
     assert "Rp                                1700" in result.stdout
     assert "linear approximation (not FIDE)" in result.stdout

@@ -85,7 +85,14 @@ def _sides(request: CalcRequest) -> pd.DataFrame:
     mine_h = np.array(request.scores_h, dtype=np.int64)
     rounds = [str(i) for i in range(1, n + 1)]
 
-    def half(player: list[str], opponent: list[str], own: list[int], other: list[int], h: np.ndarray, order: np.ndarray) -> pd.DataFrame:
+    def half(
+        player: list[str],
+        opponent: list[str],
+        own: list[int],
+        other: list[int],
+        h: np.ndarray,
+        order: np.ndarray,
+    ) -> pd.DataFrame:
         return pd.DataFrame(
             {
                 "player": pd.Series(player, dtype=str),
@@ -107,8 +114,17 @@ def _sides(request: CalcRequest) -> pd.DataFrame:
         )
 
     order = np.arange(n) * 2
-    mine = half([PLAYER_ID] * n, opp_ids, [request.rating] * n, list(request.opponents), mine_h, order)
-    theirs = half(opp_ids, [PLAYER_ID] * n, list(request.opponents), [request.rating] * n, 100 - mine_h, order + 1)
+    mine = half(
+        [PLAYER_ID] * n, opp_ids, [request.rating] * n, list(request.opponents), mine_h, order
+    )
+    theirs = half(
+        opp_ids,
+        [PLAYER_ID] * n,
+        list(request.opponents),
+        [request.rating] * n,
+        100 - mine_h,
+        order + 1,
+    )
     sides = pd.concat([mine, theirs], ignore_index=True).sort_values("_order", kind="stable")
     return sides[SIDE_COLUMNS].reset_index(drop=True)
 
@@ -144,9 +160,7 @@ def calculate(request: CalcRequest) -> Calculation:
         rules=request.rules, method=request.method, period=period, mode=request.mode
     )
     sides = _sides(request)
-    result = rate_inputs(
-        [SidesInput("calc", sides)], _players(request, int(period[:4])), options
-    )
+    result = rate_inputs([SidesInput("calc", sides)], _players(request, int(period[:4])), options)
     totals = result.totals.set_index("id")
     return Calculation(request, result, _game_rows(result, totals), totals.loc[PLAYER_ID])
 
@@ -193,8 +207,14 @@ def every_result(request: CalcRequest) -> dict[str, Calculation]:
     return {
         name: calculate(
             CalcRequest(
-                request.rating, request.opponents, (h,), request.k, request.rules,
-                request.method, request.mode, request.period,
+                request.rating,
+                request.opponents,
+                (h,),
+                request.k,
+                request.rules,
+                request.method,
+                request.mode,
+                request.period,
             )
         )
         for name, h in RESULTS_H.items()

@@ -45,7 +45,9 @@ def _pairs(gaps: np.ndarray, fav_h: int) -> pd.DataFrame:
             "player_rating": pd.array(np.concatenate([fav, under]), dtype="Int64"),
             "opponent_rating": pd.array(np.concatenate([under, fav]), dtype="Int64"),
             "played": np.ones(2 * n, dtype=bool),
-            "score_h": np.concatenate([np.full(n, fav_h), np.full(n, 100 - fav_h)]).astype(np.int64),
+            "score_h": np.concatenate([np.full(n, fav_h), np.full(n, 100 - fav_h)]).astype(
+                np.int64
+            ),
         }
     )
 

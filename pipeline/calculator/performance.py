@@ -70,6 +70,8 @@ def performance(opponents: list[int], score_h: int) -> Performance:
             f"(got {score_h / 100:g})"
         )
     total = sum(opponents)
-    ra, p_h, rp = (int(v[0]) for v in fide_performance(np.array([total]), np.array([n]), np.array([score_h])))
+    ra, p_h, rp = (
+        int(v[0]) for v in fide_performance(np.array([total]), np.array([n]), np.array([score_h]))
+    )
     linear = Fraction(total, n) + 400 * (2 * Fraction(score_h, 100 * n) - 1)
     return Performance(n, score_h, total, ra, p_h, rp - ra, rp, linear)

@@ -44,11 +44,14 @@ def signed_int(value: int) -> str:
 
 def text_table(headers: list[str], rows: list[list[str]], left: int = 0) -> list[str]:
     """Aligned columns: the first ``left`` columns left-aligned, the rest right-aligned."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)
+    ]
 
     def line(cells: list[str]) -> str:
         return "  ".join(
-            c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            c.ljust(w) if i < left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
     return [line(headers)] + [line(r) for r in rows]
@@ -80,16 +83,33 @@ def calc_lines(c: Calculation) -> list[str]:
     method = c.request.method
     dec = 2 if method == "fide" else 4
     sequential = c.request.mode == "sequential"
-    headers = ["game", "opponent", "result", "gap", "gap used", "E table", "E formula",
-               "S - E", "K x (S - E)", "opp K", "opp change"]
+    headers = [
+        "game",
+        "opponent",
+        "result",
+        "gap",
+        "gap used",
+        "E table",
+        "E formula",
+        "S - E",
+        "K x (S - E)",
+        "opp K",
+        "opp change",
+    ]
     if sequential:
         headers.insert(1, "rating before")
     rows = []
     for r in g.itertuples(index=False):
         row = [
-            str(r.round), str(r.opponent), _score(r.score_h), str(r.gap), str(r.gap_used),
-            fixed(r.pd_fide_h, 100, 2), fixed(r.e_formula_u, SCALES["formula"], 4),
-            fixed(r.dev_units, scale, dec, sign=True), fixed(r.k_dev_units, scale, 2, sign=True),
+            str(r.round),
+            str(r.opponent),
+            _score(r.score_h),
+            str(r.gap),
+            str(r.gap_used),
+            fixed(r.pd_fide_h, 100, 2),
+            fixed(r.e_formula_u, SCALES["formula"], 4),
+            fixed(r.dev_units, scale, dec, sign=True),
+            fixed(r.k_dev_units, scale, 2, sign=True),
             str(r.opp_k),
             f"{fixed(r.opp_change_units, scale, 2, sign=True)} -> {signed_int(r.opp_change)}",
         ]
@@ -98,10 +118,17 @@ def calc_lines(c: Calculation) -> list[str]:
         rows.append(row)
     p = c.player
     total = [
-        "total", "", _score(int(p["score_h"])), "", "",
-        fixed(int(g["pd_fide_h"].sum()), 100, 2), fixed(int(g["e_formula_u"].sum()), SCALES["formula"], 4),
-        fixed(int(p["dev_units"]), scale, dec, sign=True), fixed(int(p["change_units"]), scale, 2, sign=True),
-        "", "",
+        "total",
+        "",
+        _score(int(p["score_h"])),
+        "",
+        "",
+        fixed(int(g["pd_fide_h"].sum()), 100, 2),
+        fixed(int(g["e_formula_u"].sum()), SCALES["formula"], 4),
+        fixed(int(p["dev_units"]), scale, dec, sign=True),
+        fixed(int(p["change_units"]), scale, 2, sign=True),
+        "",
+        "",
     ]
     if sequential:
         total.insert(1, "")
@@ -173,14 +200,26 @@ def every_result_lines(outcomes: dict[str, Calculation]) -> list[str]:
     rows = []
     for name, c in outcomes.items():
         p, o = c.player, c.games.iloc[0]
-        rows.append([
-            name,
-            fixed(int(p["change_units"]), scale, 2, sign=True), signed_int(int(p["change"])),
-            str(int(p["new_rating"])),
-            fixed(int(o["opp_change_units"]), scale, 2, sign=True), signed_int(int(o["opp_change"])),
-            str(int(o["opp_new"])),
-        ])
-    headers = ["result", "your change", "rounded", "new rating", "opp change", "rounded", "opp new rating"]
+        rows.append(
+            [
+                name,
+                fixed(int(p["change_units"]), scale, 2, sign=True),
+                signed_int(int(p["change"])),
+                str(int(p["new_rating"])),
+                fixed(int(o["opp_change_units"]), scale, 2, sign=True),
+                signed_int(int(o["opp_change"])),
+                str(int(o["opp_new"])),
+            ]
+        )
+    headers = [
+        "result",
+        "your change",
+        "rounded",
+        "new rating",
+        "opp change",
+        "rounded",
+        "opp new rating",
+    ]
     return lines + [""] + text_table(headers, rows, left=1)
 
 
@@ -190,10 +229,16 @@ def every_result_json(outcomes: dict[str, Calculation]) -> dict[str, Any]:
 
 # -- table ---------------------------------------------------------------------------------------
 
+
 def _worth(t: ExpectancyTable, method: str, side: str, i: int) -> str:
     scale = SCALES[method]
     return " / ".join(
-        fixed(int(t.worth_units(method, side, res)[i]), scale, 1 if method == "formula" else 2, sign=True)
+        fixed(
+            int(t.worth_units(method, side, res)[i]),
+            scale,
+            1 if method == "formula" else 2,
+            sign=True,
+        )
         for res in ("win", "draw", "loss")
     )
 
@@ -201,18 +246,30 @@ def _worth(t: ExpectancyTable, method: str, side: str, i: int) -> str:
 def table_lines(t: ExpectancyTable) -> list[str]:
     rows = []
     for i, r in enumerate(t.rows.itertuples(index=False)):
-        rows.append([
-            str(r.gap),
-            fixed(r.e_formula_u * 100, SCALES["formula"], 1) + "%",
-            fixed(r.pd_fide_h, 100, 2),
-            _worth(t, "formula", "favourite", i), _worth(t, "formula", "underdog", i),
-            _worth(t, "fide", "favourite", i), _worth(t, "fide", "underdog", i),
-        ])
-    headers = ["gap", "formula", "FIDE", "favourite W/D/L (formula)", "underdog W/D/L (formula)",
-               "favourite W/D/L (FIDE)", "underdog W/D/L (FIDE)"]
+        rows.append(
+            [
+                str(r.gap),
+                fixed(r.e_formula_u * 100, SCALES["formula"], 1) + "%",
+                fixed(r.pd_fide_h, 100, 2),
+                _worth(t, "formula", "favourite", i),
+                _worth(t, "formula", "underdog", i),
+                _worth(t, "fide", "favourite", i),
+                _worth(t, "fide", "underdog", i),
+            ]
+        )
+    headers = [
+        "gap",
+        "formula",
+        "FIDE",
+        "favourite W/D/L (formula)",
+        "underdog W/D/L (formula)",
+        "favourite W/D/L (FIDE)",
+        "underdog W/D/L (FIDE)",
+    ]
     cap = (
         f"400-point rule of rule set {t.rules!r} applied to both sides"
-        if t.cap else "table 8.1.2 for the real gap (no 400-point rule; --cap applies it)"
+        if t.cap
+        else "table 8.1.2 for the real gap (no 400-point rule; --cap applies it)"
     )
     return [
         f"favourite's expected score and what each result is worth at K {t.k}; {cap};",
@@ -246,12 +303,14 @@ def expect_lines(p: float) -> list[str]:
     bands = [b for b in expectancy_table().bands if b[2] == p_h]
     fide = (
         f"FIDE table 8.1.2: gaps {bands[0][0]}-{bands[0][1]} give {fixed(p_h, 100, 2)}"
-        if bands else f"FIDE table 8.1.2: no band gives exactly {p}"
+        if bands
+        else f"FIDE table 8.1.2: no band gives exactly {p}"
     )
     return [f"formula: a gap of {gap:.1f} gives {p}", fide]
 
 
 # -- performance -----------------------------------------------------------------------------
+
 
 def performance_lines(perf: Performance) -> list[str]:
     avg = perf.average
@@ -273,7 +332,9 @@ def performance_lines(perf: Performance) -> list[str]:
 
 def _frac_units(value: Any) -> int:
     """A Fraction in hundredths, .5 away from zero (display)."""
-    return int(rescale_half_away(value.numerator, value.denominator, 100)) if value.denominator else 0
+    return (
+        int(rescale_half_away(value.numerator, value.denominator, 100)) if value.denominator else 0
+    )
 
 
 def performance_json(perf: Performance) -> dict[str, Any]:
@@ -291,6 +352,13 @@ def performance_json(perf: Performance) -> dict[str, Any]:
 
 
 __all__ = [
-    "calc_json", "calc_lines", "every_result_json", "every_result_lines", "expect_lines",
-    "performance_json", "performance_lines", "table_json", "table_lines",
+    "calc_json",
+    "calc_lines",
+    "every_result_json",
+    "every_result_lines",
+    "expect_lines",
+    "performance_json",
+    "performance_lines",
+    "table_json",
+    "table_lines",
 ]

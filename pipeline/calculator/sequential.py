@@ -64,9 +64,7 @@ def sequential_sides(
         pos = np.flatnonzero(step == j)
         who = codes[pos]
         current = start[pos] + round_half_away(delta[who], scale)
-        sub = rated.iloc[pos].assign(
-            player_rating=pd.array(current, dtype="Int64"), played=True
-        )
+        sub = rated.iloc[pos].assign(player_rating=pd.array(current, dtype="Int64"), played=True)
         r = rate_sides(sub, rules, method, cap)
         game_dev = r["dev_units"].to_numpy(dtype=np.int64, na_value=0)
         rating_used[pos] = current
@@ -79,5 +77,7 @@ def sequential_sides(
     out["diff"] = pd.arrays.IntegerArray(diff, mask)
     out["pd_units"] = pd.arrays.IntegerArray(pd_units, mask)
     out["dev_units"] = pd.arrays.IntegerArray(dev_units, mask)
-    out["rating_used"] = pd.arrays.IntegerArray(rating_used, rated["player_rating"].isna().to_numpy())
+    out["rating_used"] = pd.arrays.IntegerArray(
+        rating_used, rated["player_rating"].isna().to_numpy()
+    )
     return out

@@ -15,15 +15,33 @@ from pipeline.cli.options import method_option, mode_option, period_option, rule
 @cli.command()
 @click.argument("rating", type=click.IntRange(1, 3500))
 @vs_option
-@click.option("--k", "k", type=click.IntRange(1, 100), default=None,
-              help="K on the player's card (the 700 rule still applies). Default: from the "
-                   "options below by FIDE's precedence: 20, or 10 at 2400+.")
-@click.option("--opp-k", type=click.IntRange(1, 100), default=None,
-              help="Opponents' K (default: --k if given, else by precedence from their rating).")
-@click.option("--junior", is_flag=True, help="The player is 18 or younger this year (K 40 below 2300).")
-@click.option("--birth-year", type=click.IntRange(1850, 2100), default=None, help="Decides junior K.")
-@click.option("--games", "career_games", type=click.IntRange(0, None), default=None,
-              help="Rated games completed before (fewer than 30: K 40).")
+@click.option(
+    "--k",
+    "k",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="K on the player's card (the 700 rule still applies). Default: from the "
+    "options below by FIDE's precedence: 20, or 10 at 2400+.",
+)
+@click.option(
+    "--opp-k",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="Opponents' K (default: --k if given, else by precedence from their rating).",
+)
+@click.option(
+    "--junior", is_flag=True, help="The player is 18 or younger this year (K 40 below 2300)."
+)
+@click.option(
+    "--birth-year", type=click.IntRange(1850, 2100), default=None, help="Decides junior K."
+)
+@click.option(
+    "--games",
+    "career_games",
+    type=click.IntRange(0, None),
+    default=None,
+    help="Rated games completed before (fewer than 30: K 40).",
+)
 @click.option("--ever-2400", is_flag=True, help="The published rating has reached 2400 (K 10).")
 @method_option
 @rules_option
@@ -56,11 +74,17 @@ def calc(
     results = [s for _, s in vs]
     if any(s is None for s in results):
         if len(vs) != 1:
-            raise click.UsageError("only a single --vs may leave out the result (every possible result)")
-        outcomes = every_result(CalcRequest(rating, opponents, (), kin, rules, method, mode, period))
+            raise click.UsageError(
+                "only a single --vs may leave out the result (every possible result)"
+            )
+        outcomes = every_result(
+            CalcRequest(rating, opponents, (), kin, rules, method, mode, period)
+        )
         out = every_result_json(outcomes) if as_json else every_result_lines(outcomes)
     else:
-        c = calculate(CalcRequest(rating, opponents, tuple(results), kin, rules, method, mode, period))  # type: ignore[arg-type]
+        c = calculate(
+            CalcRequest(rating, opponents, tuple(results), kin, rules, method, mode, period)
+        )  # type: ignore[arg-type]
         out = calc_json(c) if as_json else calc_lines(c)
     if as_json:
         click.echo(json.dumps(out, indent=2))

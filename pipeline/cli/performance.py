@@ -14,7 +14,9 @@ from pipeline.cli.options import parse_score_h, vs_option
 
 @cli.command()
 @click.option("--score", default=None, help="Points scored, e.g. 3.5 (with --opponents).")
-@click.option("--opponents", default=None, help="Opponents' ratings, comma-separated: 1620,1480,...")
+@click.option(
+    "--opponents", default=None, help="Opponents' ratings, comma-separated: 1620,1480,..."
+)
 @vs_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def performance(
@@ -33,10 +35,15 @@ def performance(
             ratings = [int(x) for x in opponents.split(",") if x.strip()]
         except ValueError:
             raise click.BadParameter(
-                f"{opponents!r}: write whole-number ratings separated by commas", param_hint="--opponents"
+                f"{opponents!r}: write whole-number ratings separated by commas",
+                param_hint="--opponents",
             ) from None
         score_h = parse_score_h(score, "--score")
     else:
         raise click.UsageError("give --score and --opponents, or --vs RATING:RESULT for each game")
     perf = compute(ratings, score_h)
-    click.echo(json.dumps(performance_json(perf), indent=2) if as_json else "\n".join(performance_lines(perf)))
+    click.echo(
+        json.dumps(performance_json(perf), indent=2)
+        if as_json
+        else "\n".join(performance_lines(perf))
+    )
