@@ -29,6 +29,10 @@ INT_COLUMNS = {
     "round_no",
     "rank",
     "line",
+    "gap",
+    "gap_used",
+    "performance",
+    "rating_used",
 }
 # Number formats: PD and deviations with two decimals, scores with one.
 DECIMAL_FORMATS = {
@@ -37,7 +41,11 @@ DECIMAL_FORMATS = {
     "change_exact": "+0.00;-0.00;0.00",
     "pd": "0.00",
     "dev": "+0.00;-0.00;0.00",
+    "k_dev": "+0.00;-0.00;0.00",
+    "points": "0.0",
 }
+# Columns kept for the HTML charts only.
+CHART_COLUMNS = ["cum_expected", "cum_score"]
 _BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:]")
 
 
@@ -52,6 +60,16 @@ def _value(column: str, text: str) -> object:
     if column in DECIMAL_FORMATS:
         return float(text)  # display only: the exact value is the text in the CSV
     return text
+
+
+def _cell(ws: Worksheet, column: str, text: str) -> object:
+    """A typed value, with its number format when the column has one."""
+    value = _value(column, text)
+    if column in DECIMAL_FORMATS and value is not None:
+        cell = WriteOnlyCell(ws, value=value)
+        cell.number_format = DECIMAL_FORMATS[column]
+        return cell
+    return value
 
 
 def write_table(ws: Worksheet, table: pd.DataFrame, bold: Font | None = None) -> None:
@@ -71,13 +89,7 @@ def write_table(ws: Worksheet, table: pd.DataFrame, bold: Font | None = None) ->
     for record in table.itertuples(index=False, name=None):
         row = []
         for column, text in zip(columns, record, strict=True):
-            value = _value(column, text)
-            if column in DECIMAL_FORMATS and value is not None:
-                cell = WriteOnlyCell(ws, value=value)
-                cell.number_format = DECIMAL_FORMATS[column]
-                row.append(cell)
-            else:
-                row.append(value)
+            row.append(_cell(ws, column, text))
         ws.append(row)
     if len(table):
         ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(table) + 1}"
@@ -110,10 +122,16 @@ def write_report_xlsx(
     games: pd.DataFrame,
     path: Path,
     per_player: bool,
+    note: str = "",
 ) -> None:
-    """Summary sheet, then (if ``per_player``) one sheet per player with games and totals."""
+    """Summary sheet (standings), then (if ``per_player``) one sheet per player with the
+    game-by-game breakdown and the totals under it. ``note`` labels a non-FIDE mode."""
     wb = Workbook(write_only=True)
-    write_table(wb.create_sheet("Summary"), summary)
+    ws = wb.create_sheet("Summary")
+    write_table(ws, summary)
+    if note:
+        ws.append([])
+        ws.append([f"NOTE: {note}"])
     if per_player:
         by_player = dict(tuple(games.groupby("player", sort=False)))
         ids = summary["id"].tolist()
@@ -122,7 +140,7 @@ def write_report_xlsx(
             if player_games is None:
                 continue
             ws = wb.create_sheet(name)
-            body = player_games.drop(columns=["player"])
+            body = player_games.drop(columns=["player", *CHART_COLUMNS], errors="ignore")
             totals = summary[summary["id"] == player_id].iloc[0]
             write_table(ws, body)
             ws.append([])
@@ -131,13 +149,16 @@ def write_report_xlsx(
                 ("name", "name"),
                 ("rating", "rating"),
                 ("K used", "k"),
-                ("K from", "k_rule"),
+                ("K explained", "k_rule"),
                 ("rated games", "games"),
                 ("score", "score"),
                 ("expected (sum of PD)", "expected"),
+                ("performance (FIDE: Ra + dp(p))", "performance"),
                 ("change exact (K x sum(S - PD))", "change_exact"),
                 ("change (rounded once, .5 away from zero)", "change"),
                 ("new rating", "new_rating"),
             ):
-                ws.append([label, _value(key, str(totals[key]))])
+                ws.append([label, _cell(ws, key, str(totals[key]))])
+            if note:
+                ws.append(["NOTE", note])
     wb.save(path)
