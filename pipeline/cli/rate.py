@@ -10,8 +10,16 @@ from pipeline.cli import cli
 from pipeline.cli.options import k_cap_option, k_option, method_option, period_option, rules_option
 from pipeline.model import RateOptions
 from pipeline.period import rate_files
-from pipeline.summary import summary_lines
 from pipeline.writers import write_outputs
+
+# Reports and console (issue 6): --mode, --player, --json, and the rich summary/progress.
+import json  # noqa: E402
+
+from rich.console import Console  # noqa: E402
+
+from pipeline.cli.options import mode_option  # noqa: E402
+from pipeline.console import DelayedProgress, render_summary  # noqa: E402
+from pipeline.summary import summary_data  # noqa: E402
 
 
 @cli.command()
@@ -39,6 +47,10 @@ from pipeline.writers import write_outputs
     help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@mode_option
+@click.option("--player", "player_ids", multiple=True, metavar="ID",
+              help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (JSON).")
 def rate(
     inputs: tuple[Path, ...],
     players: Path | None,
@@ -51,13 +63,26 @@ def rate(
     cap: bool | None,
     xlsx: bool | None,
     quiet: bool,
+    mode: str,
+    player_ids: tuple[str, ...],
+    as_json: bool,
 ) -> None:
     """Rate INPUT files (games, individual) as one rating period and write the new list."""
-    options = RateOptions(rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period)
-    result = rate_files(inputs, players, options)
-    report = write_outputs(result, out_dir, xlsx=xlsx)
-    if not quiet:
-        for line in summary_lines(result, report):
-            click.echo(line)
+    options = RateOptions(rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period, mode=mode)
+    with DelayedProgress(enabled=not quiet) as progress:
+        progress.stage("reading and rating")
+        result = rate_files(inputs, players, options)
+        progress.stage("writing reports")
+        report = write_outputs(result, out_dir, xlsx=xlsx, players=player_ids)
+    if as_json:
+        click.echo(json.dumps(summary_data(result, report), indent=2, ensure_ascii=False))
+    elif not quiet:
+        render_summary(result, report, _stdout_console())
     for message in report.skipped:
         click.echo(f"note: {message}", err=True)
+
+
+def _stdout_console() -> Console:
+    """A rich console on click's stdout (so CliRunner captures it); plain when not a terminal."""
+    stream = click.get_text_stream("stdout")
+    return Console(file=stream, highlight=False, width=None if stream.isatty() else 200)
