@@ -14,6 +14,7 @@ from pipeline.writers import write_outputs
 
 # Reports and console (issue 6): --mode, --player, --json, and the rich summary/progress.
 import json  # noqa: E402
+import sys  # noqa: E402
 
 from rich.console import Console  # noqa: E402
 
@@ -84,5 +85,5 @@ def rate(
 
 def _stdout_console() -> Console:
     """A rich console on click's stdout (so CliRunner captures it); plain when not a terminal."""
-    stream = click.get_text_stream("stdout")
+    stream = sys.stdout
     return Console(file=stream, highlight=False, width=None if stream.isatty() else 200)
