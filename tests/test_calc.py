@@ -262,7 +262,7 @@ def test_sequential_mode_updates_after_each_game(shared_fide):
     assert "rating before" in text
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(
     st.integers(1400, 2600),
     st.lists(

@@ -23,7 +23,8 @@ ARGS = ["rate", str(SAMPLE / "games.csv"), "--players", str(SAMPLE / "players.cs
 
 
 def invoke(tmp_path, *extra):
-    return CliRunner().invoke(cli, [*ARGS, "--out", str(tmp_path), *extra])
+    # report.html is tested in test_report_html; its charts are the slow part of a run.
+    return CliRunner().invoke(cli, [*ARGS, "--out", str(tmp_path), "--no-html", *extra])
 
 
 def test_plain_summary_when_not_a_terminal(tmp_path):
@@ -34,7 +35,8 @@ def test_plain_summary_when_not_a_terminal(tmp_path):
     assert "\x1b[" not in out and "━" not in out and "─" not in out
     assert "players: 10" in out
     assert "rating changes:" in out
-    assert f"  {tmp_path / 'report.html'}" in out
+    assert f"  {tmp_path / 'report.xlsx'}" in out
+    assert "report.html" not in out  # --no-html
 
 
 def test_quiet_prints_nothing(tmp_path):
@@ -57,7 +59,7 @@ def test_json_summary(tmp_path):
     assert data["movers"][0]["id"] == best["id"]
     assert float(data["movers"][-1]["change_exact"]) == float(worst["change_exact"])
     assert data["fide_method"] is True and data["mode"] == "fide"
-    assert str(tmp_path / "report.html") in data["written"]
+    assert str(tmp_path / "rating_list.csv") in data["written"]
     games = read_csv(tmp_path / "games.csv")
     assert data["rated_game_sides"] == sum(g["rated"] == "true" for g in games)
 
@@ -92,7 +94,8 @@ def test_sequential_rate_matches_hand_derivation(tmp_path):
     (tmp_path / "p.csv").write_text("id,name,rating,games\n1,A,1600,100\n2,B,1800,100\n3,C,1550,100\n")
     (tmp_path / "g.csv").write_text("event,round,white,black,result\nE,1,1,2,1-0\nE,2,3,1,1/2-1/2\n")
     result = CliRunner().invoke(cli, ["rate", str(tmp_path / "g.csv"), "--players", str(tmp_path / "p.csv"),
-                                      "--period", "2026-11", "--out", str(tmp_path / "o"), "--mode", "sequential"])
+                                      "--period", "2026-11", "--out", str(tmp_path / "o"), "--mode", "sequential",
+                                      "--no-html"])
     assert result.exit_code == 0, result.stderr
     row = next(r for r in read_csv(tmp_path / "o" / "rating_list.csv") if r["id"] == "1")
     assert (row["change_exact"], row["change"], row["new_rating"]) == ("13.40", "13", "1613")

@@ -146,11 +146,15 @@ def test_player_page_on_its_own(out):
     assert sections == ["p-4100042"]
 
 
-def test_sequential_mode_is_labelled(tmp_path):
+def test_sequential_mode_is_labelled(tmp_path, monkeypatch):
+    import pipeline.writers.html as page_module
+
+    monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 0)  # charts are tested above; speed
     rate_into(tmp_path, SAMPLE / "games.csv", players=SAMPLE / "players.csv", extra=("--mode", "sequential"))
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "NOT the FIDE method" in html
     assert "mode sequential" in html
+    assert "expected-vs-actual charts are drawn for the first 0 players" in html
 
 
 def _browser() -> str | None:

@@ -19,7 +19,7 @@ def out(tmp_path_factory):
     from tests.conftest import SAMPLE
 
     folder = tmp_path_factory.mktemp("xlsx")
-    rate_into(folder, SAMPLE / "games.csv", players=SAMPLE / "players.csv", extra=("--player", "4100085"))
+    rate_into(folder, SAMPLE / "games.csv", players=SAMPLE / "players.csv", extra=("--player", "4100085", "--no-html"))
     return folder
 
 
@@ -111,7 +111,7 @@ def test_player_sheets(out, book):
 
 def test_700_rule_explained(tmp_path):
     games, players = junior_event(tmp_path / "in")
-    rate_into(tmp_path / "out", games, players=players)
+    rate_into(tmp_path / "out", games, players=players, extra=("--no-html",))
     ws = load_workbook(tmp_path / "out" / "report.xlsx")["1"]
     labels = {r[0]: r[1] for r in ws.iter_rows(values_only=True) if r and r[0] in ("K used", "K explained")}
     assert labels["K used"] == 38

@@ -52,6 +52,8 @@ from pipeline.summary import summary_data  # noqa: E402
 @click.option("--player", "player_ids", multiple=True, metavar="ID",
               help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (JSON).")
+@click.option("--html/--no-html", "want_html", default=True, show_default=True,
+              help="Write report.html (the event report with charts).")
 def rate(
     inputs: tuple[Path, ...],
     players: Path | None,
@@ -67,6 +69,7 @@ def rate(
     mode: str,
     player_ids: tuple[str, ...],
     as_json: bool,
+    want_html: bool,
 ) -> None:
     """Rate INPUT files (games, individual) as one rating period and write the new list."""
     options = RateOptions(rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period, mode=mode)
@@ -74,7 +77,7 @@ def rate(
         progress.stage("reading and rating")
         result = rate_files(inputs, players, options)
         progress.stage("writing reports")
-        report = write_outputs(result, out_dir, xlsx=xlsx, players=player_ids)
+        report = write_outputs(result, out_dir, xlsx=xlsx, html=want_html, players=player_ids)
     if as_json:
         click.echo(json.dumps(summary_data(result, report), indent=2, ensure_ascii=False))
     elif not quiet:

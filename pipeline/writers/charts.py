@@ -15,6 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 
 RASTERIZE_ABOVE = 2_000  # points in one scatter plot
@@ -55,7 +56,7 @@ class ExpectedVsActual:
                                        label="expected (sum of PD)")
             ax.set_xlabel("rated game")
             ax.set_ylabel("points (cumulative)")
-            ax.grid(alpha=0.3)
+            ax.yaxis.set_major_locator(MaxNLocator(5))
             ax.legend(frameon=False, fontsize=8, loc="upper left")
             self.fig.tight_layout()
 
@@ -66,7 +67,7 @@ class ExpectedVsActual:
         top = max(float(np.max(cum_score, initial=0)), float(np.max(cum_expected, initial=0)), 1.0)
         self.ax.set_xlim(0.5, len(x) + 0.5)
         self.ax.set_ylim(0, top * 1.15)
-        self.ax.set_xticks(x if len(x) <= 15 else np.unique(np.linspace(1, len(x), 8).round()))
+        self.ax.set_xticks(x if len(x) <= 10 else np.unique(np.linspace(1, len(x), 6).round()))
         with plt.rc_context(_STYLE):
             return _svg(self.fig, salt, close=False)
 
