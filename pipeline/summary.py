@@ -35,8 +35,9 @@ def headline(result: RatedPeriod) -> list[str]:
     sides = result.sides
     rated = int(sides["rated"].sum())
     o = result.options
+    mode = f", mode {o.mode!r}" if o.mode != "fide" else ""
     lines = [
-        f"rated period {result.period}: rules {o.rules!r}, method {o.method!r}, mode {o.mode!r}",
+        f"rated period {result.period}: rules {o.rules!r}, method {o.method!r}{mode}",
         f"players: {len(result.totals):,}   rated game sides: {rated:,}   "
         f"unrated game sides: {len(sides) - rated:,}",
     ]

@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 
 from pipeline.model import RatedPeriod
-from pipeline.writers.charts import ExpectedVsActual, changes_vs_rating_svg
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -194,6 +193,9 @@ def render_report(
     only: list[str] | None = None,
 ) -> str:
     """The whole page. ``only`` = player ids: a report for those players alone."""
+    # matplotlib is imported only when a page is drawn: it is slow to import.
+    from pipeline.writers.charts import ExpectedVsActual, changes_vs_rating_svg
+
     options = result.options
     if only is not None:
         standings = standings[standings["id"].isin(only)]
