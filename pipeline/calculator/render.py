@@ -267,13 +267,13 @@ def table_lines(t: ExpectancyTable) -> list[str]:
         "underdog W/D/L (FIDE)",
     ]
     cap = (
-        f"400-point rule of rule set {t.rules!r} applied to both sides"
+        f"the 400-point rule of {t.rules!r} applied to both sides"
         if t.cap
         else "table 8.1.2 for the real gap (no 400-point rule; --cap applies it)"
     )
     return [
-        f"favourite's expected score and what each result is worth at K {t.k}; {cap};",
-        "formula values rounded for display (one decimal), FIDE values exact",
+        f"favourite's expected score, and what each result is worth at K {t.k}",
+        f"FIDE: {cap}; formula values rounded for display (one decimal)",
         "",
     ] + text_table(headers, rows)
 

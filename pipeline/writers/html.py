@@ -67,7 +67,7 @@ tr.unrated td { color: var(--muted); }
 @media (max-width: 640px) {
   body { font-size: 14px; padding: .5rem; }
   th, td { padding: .25rem .3rem; }
-  .opt { display: none; }
+  .opt, .pid { display: none; }
 }
 @media print {
   body { max-width: none; font-size: 10pt; }
@@ -121,7 +121,7 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
         for key, label, cls in STANDINGS_HEAD
     )
     ids = table["id"].astype(str)
-    name = _esc(table["name"]) + ' <span class="muted">' + _esc(ids) + "</span>"
+    name = _esc(table["name"]) + ' <span class="muted pid">' + _esc(ids) + "</span>"
     has_link = ids.isin(linked).to_numpy()
     anchors = ids.map(anchor)
     name = pd.Series(
