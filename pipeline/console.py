@@ -22,7 +22,9 @@ from pipeline.writers import WriteReport
 PROGRESS_AFTER_SECONDS = 1.0
 
 
-def render_summary(result: RatedPeriod, report: WriteReport, console: Console, count: int = 5) -> None:
+def render_summary(
+    result: RatedPeriod, report: WriteReport, console: Console, count: int = 5
+) -> None:
     """The summary on ``console``: a table when it is a terminal, plain lines otherwise."""
     if not console.is_terminal:
         for line in summary_lines(result, report, count):
@@ -34,22 +36,46 @@ def render_summary(result: RatedPeriod, report: WriteReport, console: Console, c
     table = movers(result, count)
     if len(table):
         title = "biggest gains and losses" if len(table) == 2 * count else "rating changes"
-        grid = Table(title=title, title_justify="left", header_style="bold", box=box.SIMPLE_HEAD,
-                     padding=(0, 1), pad_edge=False, collapse_padding=True)
-        for header, justify in (("id", "right"), ("name", "left"), ("rating", "right"), ("K", "right"),
-                                ("games", "right"), ("score", "right"), ("exp.", "right"),
-                                ("exact", "right"), ("change", "right"), ("new", "right")):
-            grid.add_column(header, justify=justify, no_wrap=True,  # type: ignore[arg-type]
-                            min_width=12 if header == "name" else None,
-                            overflow="ellipsis" if header == "name" else "fold")
+        grid = Table(
+            title=title,
+            title_justify="left",
+            header_style="bold",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1),
+            pad_edge=False,
+            collapse_padding=True,
+        )
+        for header, justify in (
+            ("id", "right"),
+            ("name", "left"),
+            ("rating", "right"),
+            ("K", "right"),
+            ("games", "right"),
+            ("score", "right"),
+            ("exp.", "right"),
+            ("exact", "right"),
+            ("change", "right"),
+            ("new", "right"),
+        ):
+            grid.add_column(
+                header,
+                justify=justify,
+                no_wrap=True,  # type: ignore[arg-type]
+                min_width=12 if header == "name" else None,
+                overflow="ellipsis" if header == "name" else "fold",
+            )
         for record in table.to_dict("records"):
             colour = "red" if record["change_exact"].startswith("-") else "green"
             if record["change_exact"] in ("0.00", ""):
                 colour = ""
-            cells = [str(record[c]) for c in ("id", "name", "rating", "k", "games", "score", "expected")]
-            cells += [f"[{colour}]{record['change_exact']}[/]" if colour else record["change_exact"],
-                      f"[{colour}]{record['change']}[/]" if colour else record["change"],
-                      record["new_rating"]]
+            cells = [
+                str(record[c]) for c in ("id", "name", "rating", "k", "games", "score", "expected")
+            ]
+            cells += [
+                f"[{colour}]{record['change_exact']}[/]" if colour else record["change_exact"],
+                f"[{colour}]{record['change']}[/]" if colour else record["change"],
+                record["new_rating"],
+            ]
             grid.add_row(*cells)
         console.print(grid)
     console.print("written:", style="bold")
@@ -64,8 +90,12 @@ class DelayedProgress:
     when disabled, when stderr is not a terminal, or when the run ends within a second.
     """
 
-    def __init__(self, enabled: bool = True, console: Console | None = None,
-                 delay: float = PROGRESS_AFTER_SECONDS) -> None:
+    def __init__(
+        self,
+        enabled: bool = True,
+        console: Console | None = None,
+        delay: float = PROGRESS_AFTER_SECONDS,
+    ) -> None:
         self.console = console or Console(stderr=True)
         self.enabled = enabled and self.console.is_terminal
         self.delay = delay
@@ -81,8 +111,11 @@ class DelayedProgress:
             if self._timer is None:  # already stopped
                 return
             self._progress = Progress(
-                SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                console=self.console, transient=True,
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=self.console,
+                transient=True,
             )
             self._task = self._progress.add_task(self._label, total=None)
             self._progress.start()
@@ -101,8 +134,12 @@ class DelayedProgress:
             self._timer.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         with self._lock:
             if self._timer is not None:
                 self._timer.cancel()

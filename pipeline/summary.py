@@ -15,8 +15,16 @@ from pipeline.writers import WriteReport, rating_list_table
 from pipeline.writers.report_tables import mode_note
 
 _COLUMNS = [
-    ("id", ">10"), ("name", "<"), ("rating", ">6"), ("k", ">3"), ("games", ">5"), ("score", ">5"),
-    ("expected", ">8"), ("change_exact", ">12"), ("change", ">6"), ("new_rating", ">10"),
+    ("id", ">10"),
+    ("name", "<"),
+    ("rating", ">6"),
+    ("k", ">3"),
+    ("games", ">5"),
+    ("score", ">5"),
+    ("expected", ">8"),
+    ("change_exact", ">12"),
+    ("change", ">6"),
+    ("new_rating", ">10"),
 ]
 
 
@@ -74,9 +82,15 @@ def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> di
 
     players = [
         {
-            "id": r["id"], "name": r["name"], "rating": as_int(r["rating"]), "k": as_int(r["k"]),
-            "games": int(r["games"]), "score": r["score"], "expected": r["expected"],
-            "change_exact": r["change_exact"], "change": int(r["change"]),
+            "id": r["id"],
+            "name": r["name"],
+            "rating": as_int(r["rating"]),
+            "k": as_int(r["k"]),
+            "games": int(r["games"]),
+            "score": r["score"],
+            "expected": r["expected"],
+            "change_exact": r["change_exact"],
+            "change": int(r["change"]),
             "new_rating": as_int(r["new_rating"]),
         }
         for r in table.to_dict("records")

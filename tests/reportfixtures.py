@@ -10,7 +10,9 @@ from click.testing import CliRunner
 from pipeline.cli import cli
 
 
-def rate_into(out: Path, *inputs: Path, players: Path | None = None, extra: tuple[str, ...] = ()) -> str:
+def rate_into(
+    out: Path, *inputs: Path, players: Path | None = None, extra: tuple[str, ...] = ()
+) -> str:
     args = ["rate", *map(str, inputs), "--period", "2026-11", "--out", str(out), *extra]
     if players is not None:
         args += ["--players", str(players)]

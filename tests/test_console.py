@@ -19,7 +19,14 @@ from pipeline.writers import WriteReport
 from tests.conftest import SAMPLE
 from tests.reportfixtures import read_csv
 
-ARGS = ["rate", str(SAMPLE / "games.csv"), "--players", str(SAMPLE / "players.csv"), "--period", "2026-11"]
+ARGS = [
+    "rate",
+    str(SAMPLE / "games.csv"),
+    "--players",
+    str(SAMPLE / "players.csv"),
+    "--period",
+    "2026-11",
+]
 
 
 def invoke(tmp_path, *extra):
@@ -65,7 +72,9 @@ def test_json_summary(tmp_path):
 
 
 def test_rich_table_on_a_terminal(tmp_path):
-    result = rate_files([SAMPLE / "games.csv"], SAMPLE / "players.csv", RateOptions(period="2026-11"))
+    result = rate_files(
+        [SAMPLE / "games.csv"], SAMPLE / "players.csv", RateOptions(period="2026-11")
+    )
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, width=120, color_system="standard")
     render_summary(result, WriteReport(written=[tmp_path / "report.html"]), console)
@@ -91,11 +100,28 @@ def test_sequential_run_is_labelled_and_differs(tmp_path):
 def test_sequential_rate_matches_hand_derivation(tmp_path):
     # 1600 beats 1800 (+15.2 at PD 0.24), then draws 1550 from 1615 (gap 65: PD 0.59 in table
     # 8.1.2's band 62-68): 20 x (0.5 - 0.59) = -1.8. Exact +13.40 -> +13, not the FIDE +14.
-    (tmp_path / "p.csv").write_text("id,name,rating,games\n1,A,1600,100\n2,B,1800,100\n3,C,1550,100\n")
-    (tmp_path / "g.csv").write_text("event,round,white,black,result\nE,1,1,2,1-0\nE,2,3,1,1/2-1/2\n")
-    result = CliRunner().invoke(cli, ["rate", str(tmp_path / "g.csv"), "--players", str(tmp_path / "p.csv"),
-                                      "--period", "2026-11", "--out", str(tmp_path / "o"), "--mode", "sequential",
-                                      "--no-html"])
+    (tmp_path / "p.csv").write_text(
+        "id,name,rating,games\n1,A,1600,100\n2,B,1800,100\n3,C,1550,100\n"
+    )
+    (tmp_path / "g.csv").write_text(
+        "event,round,white,black,result\nE,1,1,2,1-0\nE,2,3,1,1/2-1/2\n"
+    )
+    result = CliRunner().invoke(
+        cli,
+        [
+            "rate",
+            str(tmp_path / "g.csv"),
+            "--players",
+            str(tmp_path / "p.csv"),
+            "--period",
+            "2026-11",
+            "--out",
+            str(tmp_path / "o"),
+            "--mode",
+            "sequential",
+            "--no-html",
+        ],
+    )
     assert result.exit_code == 0, result.stderr
     row = next(r for r in read_csv(tmp_path / "o" / "rating_list.csv") if r["id"] == "1")
     assert (row["change_exact"], row["change"], row["new_rating"]) == ("13.40", "13", "1613")

@@ -71,7 +71,9 @@ class Page(HTMLParser):
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
     folder = tmp_path_factory.mktemp("html")
-    rate_into(folder, SAMPLE / "games.csv", players=SAMPLE / "players.csv", extra=("--player", "4100042"))
+    rate_into(
+        folder, SAMPLE / "games.csv", players=SAMPLE / "players.csv", extra=("--player", "4100042")
+    )
     return folder
 
 
@@ -93,7 +95,11 @@ def test_standings_match_rating_list(out, page):
         want = rating_list[player_id]
         seen.add(player_id)
         assert (rating, k, games, score, expected) == (
-            want["rating"], want["k"], want["games"], want["score"], want["expected"]
+            want["rating"],
+            want["k"],
+            want["games"],
+            want["score"],
+            want["expected"],
         )
         assert (exact, change, new) == (want["change_exact"], want["change"], want["new_rating"])
     assert seen == set(rating_list)
@@ -129,7 +135,9 @@ def test_charts_exist(out, page):
 
 def test_self_contained_no_external_urls(out, page):
     html = (out / "report.html").read_text(encoding="utf-8")
-    assert all(u.startswith("#") for u in page.urls), [u for u in page.urls if not u.startswith("#")]
+    assert all(u.startswith("#") for u in page.urls), [
+        u for u in page.urls if not u.startswith("#")
+    ]
     assert "@import" not in html
     assert not re.search(r"url\(\s*['\"]?(https?:)?//", html)
     assert "<link" not in html and "<img" not in html.replace("<image", "")
@@ -150,7 +158,12 @@ def test_sequential_mode_is_labelled(tmp_path, monkeypatch):
     import pipeline.writers.html as page_module
 
     monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 0)  # charts are tested above; speed
-    rate_into(tmp_path, SAMPLE / "games.csv", players=SAMPLE / "players.csv", extra=("--mode", "sequential"))
+    rate_into(
+        tmp_path,
+        SAMPLE / "games.csv",
+        players=SAMPLE / "players.csv",
+        extra=("--mode", "sequential"),
+    )
     html = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "NOT the FIDE method" in html
     assert "mode sequential" in html
@@ -171,18 +184,30 @@ def test_renders_in_headless_browser(out, tmp_path):
         pytest.skip("no headless browser (chromium) installed")
     shot = tmp_path / "shot.png"
     flags = [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
         f"--user-data-dir={tmp_path / 'profile'}",
     ]
     url = (out / "report.html").resolve().as_uri()
     subprocess.run(
         [browser, *flags, "--window-size=1000,1400", f"--screenshot={shot}", url],
-        check=True, capture_output=True, timeout=120,
+        check=True,
+        capture_output=True,
+        timeout=120,
     )
     assert shot.stat().st_size > 10_000
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     dom = subprocess.run(
-        [browser, *flags, "--dump-dom", url], check=True, capture_output=True, timeout=120, text=True
+        [browser, *flags, "--dump-dom", url],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        text=True,
     ).stdout
     assert 'id="standings"' in dom and "Kowalski, Adam" in dom

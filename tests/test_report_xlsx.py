@@ -19,7 +19,12 @@ def out(tmp_path_factory):
     from tests.conftest import SAMPLE
 
     folder = tmp_path_factory.mktemp("xlsx")
-    rate_into(folder, SAMPLE / "games.csv", players=SAMPLE / "players.csv", extra=("--player", "4100085", "--no-html"))
+    rate_into(
+        folder,
+        SAMPLE / "games.csv",
+        players=SAMPLE / "players.csv",
+        extra=("--player", "4100085", "--no-html"),
+    )
     return folder
 
 
@@ -59,7 +64,9 @@ def test_summary_ranking_by_points_then_rating(book):
 def test_performance_is_fide_rp(out, book, shared_fide):
     with (shared_fide / "table_8_1_1.csv").open() as fh:
         dp = {int(Decimal(r["p"]) * 100): int(r["dp"]) for r in csv.DictReader(fh)}
-    games = [g for g in read_csv(out / "games.csv") if g["player"] == "4100085" and g["rated"] == "true"]
+    games = [
+        g for g in read_csv(out / "games.csv") if g["player"] == "4100085" and g["rated"] == "true"
+    ]
     n = len(games)
     total = sum(int(g["opponent_rating"]) for g in games)
     score = sum(Decimal({"1": "1", "½": "0.5", "0": "0"}[g["result"]]) for g in games)
@@ -92,7 +99,17 @@ def test_player_sheets(out, book):
     ws = book["4100026"]
     assert ws.freeze_panes == "A2"
     header = [c.value for c in ws[1]]
-    for column in ("round", "opponent", "opponent_name", "opponent_rating", "gap", "gap_used", "pd", "dev", "k_dev"):
+    for column in (
+        "round",
+        "opponent",
+        "opponent_name",
+        "opponent_rating",
+        "gap",
+        "gap_used",
+        "pd",
+        "dev",
+        "k_dev",
+    ):
         assert column in header
     mine = [g for g in games if g["player"] == "4100026"]
     body = [r for r in ws.iter_rows(min_row=2, max_row=1 + len(mine), values_only=True)]
@@ -104,7 +121,9 @@ def test_player_sheets(out, book):
     # gap 682 against 1523 is counted as 400 for a 2205 player (the 400-point rule).
     first = dict(zip(header, body[0], strict=True))
     assert (first["gap"], first["gap_used"], first["pd"]) == (682, 400, 0.92)
-    labels = {r[0]: r[1] for r in ws.iter_rows(min_row=len(mine) + 2, values_only=True) if r and r[0]}
+    labels = {
+        r[0]: r[1] for r in ws.iter_rows(min_row=len(mine) + 2, values_only=True) if r and r[0]
+    }
     assert labels["K explained"] == "K 20: standard K"
     assert labels["new rating"] == 2194
 
@@ -113,9 +132,16 @@ def test_700_rule_explained(tmp_path):
     games, players = junior_event(tmp_path / "in")
     rate_into(tmp_path / "out", games, players=players, extra=("--no-html",))
     ws = load_workbook(tmp_path / "out" / "report.xlsx")["1"]
-    labels = {r[0]: r[1] for r in ws.iter_rows(values_only=True) if r and r[0] in ("K used", "K explained")}
+    labels = {
+        r[0]: r[1]
+        for r in ws.iter_rows(values_only=True)
+        if r and r[0] in ("K used", "K explained")
+    }
     assert labels["K used"] == 38
-    assert "700 rule: K 40 x 18 games = 720 > 700, so K = floor(700 / 18) = 38" in labels["K explained"]
+    assert (
+        "700 rule: K 40 x 18 games = 720 > 700, so K = floor(700 / 18) = 38"
+        in labels["K explained"]
+    )
     assert labels["K explained"].startswith("K 38: junior")
 
 

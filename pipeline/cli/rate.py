@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 import click
+from rich.console import Console
 
 from pipeline.cli import cli
-from pipeline.cli.options import k_cap_option, k_option, method_option, period_option, rules_option
+from pipeline.cli.options import (
+    k_cap_option,
+    k_option,
+    method_option,
+    mode_option,
+    period_option,
+    rules_option,
+)
+from pipeline.console import DelayedProgress, render_summary
 from pipeline.model import RateOptions
 from pipeline.period import rate_files
+from pipeline.summary import summary_data
 from pipeline.writers import write_outputs
-
-# Reports and console (issue 6): --mode, --player, --json, and the rich summary/progress.
-import json  # noqa: E402
-import sys  # noqa: E402
-
-from rich.console import Console  # noqa: E402
-
-from pipeline.cli.options import mode_option  # noqa: E402
-from pipeline.console import DelayedProgress, render_summary  # noqa: E402
-from pipeline.summary import summary_data  # noqa: E402
 
 
 @cli.command()
@@ -72,7 +74,9 @@ def rate(
     want_html: bool,
 ) -> None:
     """Rate INPUT files (games, individual) as one rating period and write the new list."""
-    options = RateOptions(rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period, mode=mode)
+    options = RateOptions(
+        rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period, mode=mode
+    )
     with DelayedProgress(enabled=not quiet) as progress:
         progress.stage("reading and rating")
         result = rate_files(inputs, players, options)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from pipeline.errors import RunError
 from pipeline.model import RatedPeriod

@@ -15,8 +15,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 RASTERIZE_ABOVE = 2_000  # points in one scatter plot
 _STYLE = {
@@ -50,10 +50,19 @@ class ExpectedVsActual:
         with plt.rc_context(_STYLE):
             self.fig, self.ax = plt.subplots(figsize=(4.2, 2.3))
             ax = self.ax
-            (self.actual,) = ax.plot([], [], marker="o", ms=3, lw=1.6, color="#1f6fb2",
-                                     label="actual score")
-            (self.expected,) = ax.plot([], [], marker="s", ms=3, lw=1.2, ls="--", color="#d9822b",
-                                       label="expected (sum of PD)")
+            (self.actual,) = ax.plot(
+                [], [], marker="o", ms=3, lw=1.6, color="#1f6fb2", label="actual score"
+            )
+            (self.expected,) = ax.plot(
+                [],
+                [],
+                marker="s",
+                ms=3,
+                lw=1.2,
+                ls="--",
+                color="#d9822b",
+                label="expected (sum of PD)",
+            )
             ax.set_xlabel("rated game")
             ax.set_ylabel("points (cumulative)")
             ax.yaxis.set_major_locator(MaxNLocator(5))
@@ -84,8 +93,15 @@ def changes_vs_rating_svg(rating: np.ndarray, change: np.ndarray, salt: str = "e
         fig, ax = plt.subplots(figsize=(7.5, 3.4))
         dense = len(rating) > RASTERIZE_ABOVE
         colors = np.where(change >= 0, "#2a8a4a", "#c0392b")
-        ax.scatter(rating, change, s=4 if dense else 18, c=colors, alpha=0.6 if dense else 0.85,
-                   linewidths=0, rasterized=dense)
+        ax.scatter(
+            rating,
+            change,
+            s=4 if dense else 18,
+            c=colors,
+            alpha=0.6 if dense else 0.85,
+            linewidths=0,
+            rasterized=dense,
+        )
         ax.axhline(0, color="#555", lw=0.8)
         ax.set_xlabel("rating at the start of the period")
         ax.set_ylabel("rating change (exact)")

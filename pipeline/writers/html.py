@@ -26,19 +26,44 @@ SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
 
 STANDINGS_HEAD = [
-    ("rank", "#", ""), ("name", "player", ""), ("rating", "rating", ""), ("k", "K", ""),
-    ("games", "games", ""), ("points", "points", "opt"), ("score", "score", ""),
-    ("expected", "expected", ""), ("performance", "perf.", "opt"),
-    ("change_exact", "change (exact)", "opt"), ("change", "change", ""),
+    ("rank", "#", ""),
+    ("name", "player", ""),
+    ("rating", "rating", ""),
+    ("k", "K", ""),
+    ("games", "games", ""),
+    ("points", "points", "opt"),
+    ("score", "score", ""),
+    ("expected", "expected", ""),
+    ("performance", "perf.", "opt"),
+    ("change_exact", "change (exact)", "opt"),
+    ("change", "change", ""),
     ("new_rating", "new", ""),
 ]
 GAMES_HEAD = [
-    ("round", "rd", ""), ("opponent_name", "opponent", ""), ("opponent_rating", "rating", ""),
-    ("result", "result", ""), ("gap", "gap", "opt"), ("gap_used", "gap used", ""),
-    ("pd", "PD", ""), ("dev", "S - PD", ""), ("k_dev", "K x (S - PD)", ""), ("note", "note", "opt"),
+    ("round", "rd", ""),
+    ("opponent_name", "opponent", ""),
+    ("opponent_rating", "rating", ""),
+    ("result", "result", ""),
+    ("gap", "gap", "opt"),
+    ("gap_used", "gap used", ""),
+    ("pd", "PD", ""),
+    ("dev", "S - PD", ""),
+    ("k_dev", "K x (S - PD)", ""),
+    ("note", "note", "opt"),
 ]
-NUMERIC = {"rank", "rating", "k", "games", "points", "score", "expected", "performance",
-           "change_exact", "change", "new_rating"}
+NUMERIC = {
+    "rank",
+    "rating",
+    "k",
+    "games",
+    "points",
+    "score",
+    "expected",
+    "performance",
+    "change_exact",
+    "change",
+    "new_rating",
+}
 
 CSS = """
 :root { --fg:#1d2327; --muted:#5f6b73; --line:#d9dee2; --head:#f2f5f7; --up:#1e7d3c; --down:#b3261e; }
@@ -110,7 +135,9 @@ def _esc(series: pd.Series) -> pd.Series:
 
 
 def _change_class(text: pd.Series) -> pd.Series:
-    return np.where(text.str.startswith("-"), "down", np.where(text.isin(["", "0", "0.00"]), "", "up"))
+    return np.where(
+        text.str.startswith("-"), "down", np.where(text.isin(["", "0", "0.00"]), "", "up")
+    )
 
 
 def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
@@ -146,39 +173,52 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     )
 
 
-def _games_html(games: pd.DataFrame) -> str:
-    head = "".join(f'<th class="{cls}{" t" if key in ("opponent_name", "note") else ""}">{label}</th>'
-                   for key, label, cls in GAMES_HEAD)
-    rows = []
-    for record in games.to_dict("records"):
-        cells = []
-        for key, _, cls in GAMES_HEAD:
-            text = str(record[key])
-            if key == "opponent_name":
-                text = (text or record["opponent"] or "-")
-            klass = (cls + (" t" if key in ("opponent_name", "note") else "")).strip()
-            cells.append(f'<td class="{klass}">{html.escape(text)}</td>')
-        unrated = ' class="unrated"' if record["rated"] != "yes" else ""
-        rows.append(f"<tr{unrated}>{''.join(cells)}</tr>")
-    return (f'<div class="scroll"><table class="games"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table></div>")
+GAMES_HEADER = "".join(
+    f'<th class="{(cls + (" t" if key in ("opponent_name", "note") else "")).strip()}">{label}</th>'
+    for key, label, cls in GAMES_HEAD
+)
 
 
-def _player_section(row: pd.Series, games: pd.DataFrame, chart: str) -> str:
+def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
+    """Every game row as HTML, built column-wise once for the whole event."""
+    name = breakdown["opponent_name"].where(breakdown["opponent_name"] != "", breakdown["opponent"])
+    name = name.where(name != "", "-")
+    row = pd.Series("", index=breakdown.index)
+    for key, _, cls in GAMES_HEAD:
+        klass = (cls + (" t" if key in ("opponent_name", "note") else "")).strip()
+        value = _esc(name if key == "opponent_name" else breakdown[key])
+        row = row + f'<td class="{klass}">' + value + "</td>"
+    opening = pd.Series(
+        np.where(breakdown["rated"] == "yes", "<tr>", '<tr class="unrated">'), index=breakdown.index
+    )
+    return opening + row + "</tr>"
+
+
+def _games_html(rows: pd.Series) -> str:
+    return (
+        f'<div class="scroll"><table class="games"><thead><tr>{GAMES_HEADER}</tr></thead>'
+        f"<tbody>{''.join(rows.tolist())}</tbody></table></div>"
+    )
+
+
+def _player_section(row: pd.Series, games: pd.Series, chart: str) -> str:
     totals = [
         ("rating", row["rating"] or "unrated"),
         ("K", row["k_rule"]),
         ("rated games", row["games"]),
         ("score / expected", f"{row['score']} / {row['expected']}"),
         ("performance (FIDE)", row["performance"] or "-"),
-        ("change", f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)"),
+        (
+            "change",
+            f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)",
+        ),
         ("new rating", row["new_rating"] or "-"),
     ]
     dl = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in totals)
     chart_html = f'<div class="chart">{chart}</div>' if chart else ""
     return (
         f'<section class="player" id="{anchor(str(row["id"]))}">'
-        f'<h3>{html.escape(str(row["rank"]))}. {html.escape(str(row["name"]))} '
+        f"<h3>{html.escape(str(row['rank']))}. {html.escape(str(row['name']))} "
         f'<span class="muted">{html.escape(str(row["id"]))}</span></h3>'
         f'<div class="cols"><div><dl class="totals">{dl}</dl></div>{chart_html}</div>'
         f"{_games_html(games)}</section>"
@@ -200,7 +240,9 @@ def render_report(
     if only is not None:
         standings = standings[standings["id"].isin(only)]
     section_rows = standings.head(SECTIONS_MAX_PLAYERS)
-    by_player = dict(tuple(breakdown[breakdown["player"].isin(section_rows["id"])].groupby("player", sort=False)))
+    shown = breakdown[breakdown["player"].isin(section_rows["id"])]
+    html_rows = game_rows_html(shown)
+    by_player = dict(tuple(shown.groupby("player", sort=False)))
     sections = []
     with ExpectedVsActual() as drawer:
         for i, row in enumerate(section_rows.to_dict("records")):
@@ -210,20 +252,33 @@ def render_report(
             rated = games[games["rated"] == "yes"]
             chart = ""
             if i < CHARTS_MAX_PLAYERS and len(rated):
-                chart = drawer.svg(rated["cum_expected"].to_numpy(), rated["cum_score"].to_numpy(), f"p{i}")
-            sections.append(_player_section(pd.Series(row), games, _METADATA.sub("", chart)))
+                chart = drawer.svg(
+                    rated["cum_expected"].to_numpy(), rated["cum_score"].to_numpy(), f"p{i}"
+                )
+            sections.append(
+                _player_section(
+                    pd.Series(row), html_rows.loc[games.index], _METADATA.sub("", chart)
+                )
+            )
     linked = set(section_rows["id"].astype(str)) & set(by_player)
 
-    title = "Rating report" if only is None else "Player report: " + ", ".join(
-        f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True)
+    title = (
+        "Rating report"
+        if only is None
+        else "Player report: "
+        + ", ".join(f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True))
     )
     mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
     limits = []
     if len(standings) > SECTIONS_MAX_PLAYERS:
-        limits.append(f"player sections are shown for the first {SECTIONS_MAX_PLAYERS:,} players "
-                      f"of {len(standings):,} (all are in the standings and in games.csv)")
+        limits.append(
+            f"player sections are shown for the first {SECTIONS_MAX_PLAYERS:,} players "
+            f"of {len(standings):,} (all are in the standings and in games.csv)"
+        )
     if len(section_rows) > CHARTS_MAX_PLAYERS:
-        limits.append(f"expected-vs-actual charts are drawn for the first {CHARTS_MAX_PLAYERS:,} players")
+        limits.append(
+            f"expected-vs-actual charts are drawn for the first {CHARTS_MAX_PLAYERS:,} players"
+        )
     limit_html = "".join(f'<p class="muted">{html.escape(t)}.</p>' for t in limits)
     played = standings[standings["games"] != "0"]
     event_chart = ""

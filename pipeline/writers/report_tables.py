@@ -22,12 +22,38 @@ from pipeline.model import RatedPeriod
 from pipeline.writers.format import int_text, pd_decimals, units_text
 
 STANDINGS_COLUMNS = [
-    "rank", "id", "name", "rating", "k", "games", "points", "score", "expected", "performance",
-    "change_exact", "change", "new_rating", "k_rule", "federation", "title",
+    "rank",
+    "id",
+    "name",
+    "rating",
+    "k",
+    "games",
+    "points",
+    "score",
+    "expected",
+    "performance",
+    "change_exact",
+    "change",
+    "new_rating",
+    "k_rule",
+    "federation",
+    "title",
 ]
 BREAKDOWN_COLUMNS = [
-    "player", "round", "event", "opponent", "opponent_name", "opponent_rating", "result", "rated",
-    "gap", "gap_used", "pd", "dev", "k_dev", "note",
+    "player",
+    "round",
+    "event",
+    "opponent",
+    "opponent_name",
+    "opponent_rating",
+    "result",
+    "rated",
+    "gap",
+    "gap_used",
+    "pd",
+    "dev",
+    "k_dev",
+    "note",
 ]
 
 
@@ -69,7 +95,9 @@ def standings(result: RatedPeriod) -> pd.DataFrame:
             "points": units_text(pd.Series(points_h), 100, 1).to_numpy(),
             "score": units_text(t["score_h"], 100, 1),
             "expected": units_text(t["expected_units"], scale, pd_decimals(scale)),
-            "performance": int_text(pd.Series(pd.array(rp, dtype="Int64")).where(games > 0)).to_numpy(),
+            "performance": int_text(
+                pd.Series(pd.array(rp, dtype="Int64")).where(games > 0)
+            ).to_numpy(),
             "change_exact": units_text(t["change_units"], scale, 2),
             "change": t["change"].astype(str),
             "new_rating": int_text(t["new_rating"]),
@@ -93,8 +121,17 @@ def k_explanations(result: RatedPeriod) -> pd.Series:
     reduced = t["k_rule"].str.endswith(RULE_700_SUFFIX)
     plain = "K " + k + ": " + rule
     seven = (
-        plain + "; 700 rule: K " + base + " x " + games + " games = " + product
-        + " > 700, so K = floor(700 / " + games + ") = " + k
+        plain
+        + "; 700 rule: K "
+        + base
+        + " x "
+        + games
+        + " games = "
+        + product
+        + " > 700, so K = floor(700 / "
+        + games
+        + ") = "
+        + k
     )
     text = plain.where(~reduced, seven).where(t["k"].notna(), rule)
     return text.astype(str)
@@ -137,6 +174,10 @@ def breakdown(result: RatedPeriod) -> pd.DataFrame:
     # Running sums over each player's rated games, for the expected-vs-actual charts.
     pd_units = s["pd_units"].to_numpy(dtype=np.int64, na_value=0) * rated
     score_h = s["score_h"].to_numpy(dtype=np.int64) * rated
-    table["cum_expected"] = pd.Series(pd_units, index=s.index).groupby(s["player"].to_numpy()).cumsum() / scale
-    table["cum_score"] = pd.Series(score_h, index=s.index).groupby(s["player"].to_numpy()).cumsum() / 100
+    table["cum_expected"] = (
+        pd.Series(pd_units, index=s.index).groupby(s["player"].to_numpy()).cumsum() / scale
+    )
+    table["cum_score"] = (
+        pd.Series(score_h, index=s.index).groupby(s["player"].to_numpy()).cumsum() / 100
+    )
     return table.reset_index(drop=True)

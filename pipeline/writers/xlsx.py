@@ -72,13 +72,30 @@ def _cell(ws: Worksheet, column: str, text: str) -> object:
     return value
 
 
-def write_table(ws: Worksheet, table: pd.DataFrame, bold: Font | None = None) -> None:
-    """Header row, typed rows, frozen header, autofilter and column widths (write-only sheet)."""
+def column_widths(table: pd.DataFrame) -> dict[str, float]:
+    """Excel column widths from the header and (the first 2,000) values, 6 to 45 characters."""
+    widths = {}
+    for column in table.columns:
+        values = table[column].head(2000).astype(str)
+        longest = max([len(column), *values.str.len().tolist()]) if len(values) else len(column)
+        widths[column] = min(max(longest + 2, 6), 45)
+    return widths
+
+
+def write_table(
+    ws: Worksheet,
+    table: pd.DataFrame,
+    bold: Font | None = None,
+    widths: dict[str, float] | None = None,
+) -> None:
+    """Header row, typed rows, frozen header, autofilter and column widths (write-only sheet).
+
+    ``widths``: precomputed (e.g. once for all per-player sheets, which share their columns).
+    """
     columns = list(table.columns)
+    widths = widths or column_widths(table)
     for i, column in enumerate(columns, start=1):
-        values = table[column].astype(str)
-        longest = max([len(column), *values.str.len().head(2000).tolist()]) if len(values) else len(column)
-        ws.column_dimensions[get_column_letter(i)].width = min(max(longest + 2, 6), 45)
+        ws.column_dimensions[get_column_letter(i)].width = widths[column]
     ws.freeze_panes = "A2"
     header = []
     for column in columns:
@@ -135,6 +152,7 @@ def write_report_xlsx(
     if per_player:
         by_player = dict(tuple(games.groupby("player", sort=False)))
         ids = summary["id"].tolist()
+        shared = column_widths(games.drop(columns=["player", *CHART_COLUMNS], errors="ignore"))
         for player_id, name in zip(ids, sheet_names(ids, {"Summary"}), strict=True):
             player_games = by_player.get(player_id)
             if player_games is None:
@@ -142,7 +160,7 @@ def write_report_xlsx(
             ws = wb.create_sheet(name)
             body = player_games.drop(columns=["player", *CHART_COLUMNS], errors="ignore")
             totals = summary[summary["id"] == player_id].iloc[0]
-            write_table(ws, body)
+            write_table(ws, body, widths=shared)
             ws.append([])
             for label, key in (
                 ("player", "id"),
