@@ -168,6 +168,28 @@ def test_sequential_mode_is_labelled(tmp_path, monkeypatch):
     assert "NOT the FIDE method" in html
     assert "mode sequential" in html
     assert "expected-vs-actual charts are drawn for the first 0 players" in html
+    assert "<th class=\"\">rating before</th>" in html  # the running rating each game used
+
+
+def test_large_event_caps_sections_and_charts(monkeypatch):
+    import pipeline.writers.html as page_module
+    from pipeline.model import RateOptions
+    from pipeline.period import rate_files
+    from pipeline.writers.report_tables import breakdown, standings
+
+    monkeypatch.setattr(page_module, "SECTIONS_MAX_PLAYERS", 3)
+    monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 1)
+    result = rate_files([SAMPLE / "games.csv"], SAMPLE / "players.csv", RateOptions(period="2026-11"))
+    table = standings(result)
+    parser = Page()
+    parser.feed(page_module.render_report(result, table, breakdown(result)))
+    assert len(parser.rows["standings"]) == 10  # every player in the standings
+    sections = [k for k in parser.rows if k.startswith("p-")]
+    assert sections == [f"p-{i}" for i in table["id"].head(3)]
+    assert sum(v for k, v in parser.svgs.items() if k.startswith("p-")) == 1
+    text = "".join(parser.text)
+    assert "player sections are shown for the first 3 players of 10" in text
+    assert "charts are drawn for the first 1 players" in text
 
 
 def _browser() -> str | None:

@@ -173,10 +173,18 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     )
 
 
-GAMES_HEADER = "".join(
-    f'<th class="{(cls + (" t" if key in ("opponent_name", "note") else "")).strip()}">{label}</th>'
-    for key, label, cls in GAMES_HEAD
-)
+def _games_head(breakdown: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """The game table's columns; sequential mode adds the running rating each game used."""
+    if "rating_used" not in breakdown:
+        return GAMES_HEAD
+    return [GAMES_HEAD[0], ("rating_used", "rating before", ""), *GAMES_HEAD[1:]]
+
+
+def games_header(breakdown: pd.DataFrame) -> str:
+    return "".join(
+        f'<th class="{(cls + (" t" if key in ("opponent_name", "note") else "")).strip()}">{label}</th>'
+        for key, label, cls in _games_head(breakdown)
+    )
 
 
 def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
@@ -184,7 +192,7 @@ def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
     name = breakdown["opponent_name"].where(breakdown["opponent_name"] != "", breakdown["opponent"])
     name = name.where(name != "", "-")
     row = pd.Series("", index=breakdown.index)
-    for key, _, cls in GAMES_HEAD:
+    for key, _, cls in _games_head(breakdown):
         klass = (cls + (" t" if key in ("opponent_name", "note") else "")).strip()
         value = _esc(name if key == "opponent_name" else breakdown[key])
         row = row + f'<td class="{klass}">' + value + "</td>"
@@ -194,14 +202,14 @@ def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
     return opening + row + "</tr>"
 
 
-def _games_html(rows: pd.Series) -> str:
+def _games_html(rows: pd.Series, header: str) -> str:
     return (
-        f'<div class="scroll"><table class="games"><thead><tr>{GAMES_HEADER}</tr></thead>'
+        f'<div class="scroll"><table class="games"><thead><tr>{header}</tr></thead>'
         f"<tbody>{''.join(rows.tolist())}</tbody></table></div>"
     )
 
 
-def _player_section(row: pd.Series, games: pd.Series, chart: str) -> str:
+def _player_section(row: pd.Series, games: pd.Series, chart: str, header: str) -> str:
     totals = [
         ("rating", row["rating"] or "unrated"),
         ("K", row["k_rule"]),
@@ -221,7 +229,7 @@ def _player_section(row: pd.Series, games: pd.Series, chart: str) -> str:
         f"<h3>{html.escape(str(row['rank']))}. {html.escape(str(row['name']))} "
         f'<span class="muted">{html.escape(str(row["id"]))}</span></h3>'
         f'<div class="cols"><div><dl class="totals">{dl}</dl></div>{chart_html}</div>'
-        f"{_games_html(games)}</section>"
+        f"{_games_html(games, header)}</section>"
     )
 
 
@@ -242,6 +250,7 @@ def render_report(
     section_rows = standings.head(SECTIONS_MAX_PLAYERS)
     shown = breakdown[breakdown["player"].isin(section_rows["id"])]
     html_rows = game_rows_html(shown)
+    header = games_header(shown)
     by_player = dict(tuple(shown.groupby("player", sort=False)))
     sections = []
     with ExpectedVsActual() as drawer:
@@ -257,7 +266,7 @@ def render_report(
                 )
             sections.append(
                 _player_section(
-                    pd.Series(row), html_rows.loc[games.index], _METADATA.sub("", chart)
+                    pd.Series(row), html_rows.loc[games.index], _METADATA.sub("", chart), header
                 )
             )
     linked = set(section_rows["id"].astype(str)) & set(by_player)
