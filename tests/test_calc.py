@@ -311,3 +311,16 @@ def test_bad_opponent_rating_is_exit_1():
     assert result.exit_code == 1
     assert "1..3500" in result.stderr and "5000" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_game_not_rated_by_the_rules_is_shown_not_counted():
+    # Rapid: |D| >= 600 with a player above 2600 is not rated for either side (RULES.md 2).
+    out = run("2700", *vs("2000:1", "2500:0.5"), "--rules", "rapid")
+    first, second = out["games"]
+    assert first["rated"] is False and "600" in first["note"]
+    assert first["k_x_s_minus_e"] is None and first["opponent_change"] == 0
+    # Only the draw counts: PD 0.76 at gap 200, K 10: -2.6 -> -3.
+    assert out["totals"]["games"] == 1
+    assert (out["totals"]["change_exact"], out["totals"]["change"]) == (-2.6, -3)
+    text = CliRunner().invoke(cli, ["calc", "2700", *vs("2000:1", "2500:0.5"), "--rules", "rapid"])
+    assert "game 1 is not rated" in text.stdout

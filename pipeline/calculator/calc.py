@@ -174,24 +174,32 @@ def _game_rows(result: RatedPeriod, totals: pd.DataFrame) -> pd.DataFrame:
     # The other method, from the same engine and the same rating the game was scored against.
     probe = mine.assign(player_rating=used)
     both = {
-        m: rate_sides(probe, rules, m, result.options.cap)["pd_units"].to_numpy(dtype=np.int64)
+        m: rate_sides(probe, rules, m, result.options.cap)["pd_units"].to_numpy(
+            dtype=np.int64, na_value=0
+        )
         for m in SCALES
     }
-    both[result.options.method] = mine["pd_units"].to_numpy(dtype=np.int64)
+    # A game the rules do not rate (e.g. rapid: gap 600+ with a player above 2600) carries no
+    # gap, PD or deviation: zeros here, flagged by ``rated`` and explained by ``note``.
+    rated = mine["rated"].to_numpy(dtype=bool)
+    both[result.options.method] = mine["pd_units"].to_numpy(dtype=np.int64, na_value=0)
     k = int(totals.loc[PLAYER_ID, "k"])
     opp = totals.loc[mine["opponent"]]
+    dev = mine["dev_units"].to_numpy(dtype=np.int64, na_value=0)
     return pd.DataFrame(
         {
             "round": mine["round"].astype(int),
             "rating_used": used.astype(int).to_numpy(),
             "opponent": mine["opponent_rating"].astype(int).to_numpy(),
             "score_h": mine["score_h"].to_numpy(dtype=np.int64),
+            "rated": rated,
+            "note": mine["note"].astype(str).to_numpy(),
             "gap": (used - mine["opponent_rating"]).astype(int).to_numpy(),
-            "gap_used": mine["diff"].astype(int).to_numpy(),
-            "pd_fide_h": both["fide"],
-            "e_formula_u": both["formula"],
-            "dev_units": mine["dev_units"].astype(int).to_numpy(),
-            "k_dev_units": k * mine["dev_units"].astype(int).to_numpy(),
+            "gap_used": mine["diff"].to_numpy(dtype=np.int64, na_value=0),
+            "pd_fide_h": both["fide"] * rated,
+            "e_formula_u": both["formula"] * rated,
+            "dev_units": dev,
+            "k_dev_units": k * dev,
             "opp_k": opp["k"].astype(int).to_numpy(),
             "opp_change_units": opp["change_units"].to_numpy(dtype=np.int64),
             "opp_change": opp["change"].to_numpy(dtype=np.int64),

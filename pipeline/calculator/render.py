@@ -99,6 +99,7 @@ def calc_lines(c: Calculation) -> list[str]:
     if sequential:
         headers.insert(1, "rating before")
     rows = []
+    unrated: list[str] = []
     for r in g.itertuples(index=False):
         row = [
             str(r.round),
@@ -113,6 +114,9 @@ def calc_lines(c: Calculation) -> list[str]:
             str(r.opp_k),
             f"{fixed(r.opp_change_units, scale, 2, sign=True)} -> {signed_int(r.opp_change)}",
         ]
+        if not r.rated:  # not rated by the rules: no gap used, PD or change (said below)
+            row[4:11] = ["-", "-", "-", "-", "-", str(r.opp_k), "-"]
+            unrated.append(f"game {r.round} is not rated: {r.note}")
         if sequential:
             row.insert(1, str(r.rating_used))
         rows.append(row)
@@ -133,7 +137,7 @@ def calc_lines(c: Calculation) -> list[str]:
     if sequential:
         total.insert(1, "")
     rows.append(total)
-    lines = _header(c) + [""] + text_table(headers, rows)
+    lines = _header(c) + [""] + text_table(headers, rows) + unrated
     lines += [
         "",
         f"change: exact {fixed(int(p['change_units']), scale, 2, sign=True)}"
@@ -154,11 +158,13 @@ def calc_json(c: Calculation) -> dict[str, Any]:
             "opponent": int(r.opponent),
             "result": exact(r.score_h, 100),
             "gap": int(r.gap),
-            "gap_used": int(r.gap_used),
-            "expected_fide": exact(r.pd_fide_h, 100),
-            "expected_formula": exact(r.e_formula_u, SCALES["formula"]),
-            "s_minus_e": exact(r.dev_units, scale),
-            "k_x_s_minus_e": exact(r.k_dev_units, scale),
+            "rated": bool(r.rated),
+            "note": r.note,
+            "gap_used": int(r.gap_used) if r.rated else None,
+            "expected_fide": exact(r.pd_fide_h, 100) if r.rated else None,
+            "expected_formula": exact(r.e_formula_u, SCALES["formula"]) if r.rated else None,
+            "s_minus_e": exact(r.dev_units, scale) if r.rated else None,
+            "k_x_s_minus_e": exact(r.k_dev_units, scale) if r.rated else None,
             "opponent_k": int(r.opp_k),
             "opponent_change_exact": exact(r.opp_change_units, scale),
             "opponent_change": int(r.opp_change),
