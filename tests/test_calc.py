@@ -126,7 +126,8 @@ def test_whole_event_two_games_golden():
 @pytest.mark.parametrize(
     ("args", "exact", "change"),
     [
-        # 2440 v 2405: D 35 is in the 0.55 band (33-39); a win is +0.45 x 10 = 4.5 -> +5, a loss -5.5 -> -6.
+        # 2440 v 2405: D 35 is in the 0.55 band (33-39); a win is +0.45 x 10 = 4.5 -> +5,
+        # a loss -5.5 -> -6.
         (["2440", *vs("2405:1")], "4.50", 5),
         (["2440", *vs("2405:0")], "-5.50", -6),
         # 2450 v 2486, a draw at PD 0.45 (K 10 at 2400+): +0.5 -> +1.

@@ -168,7 +168,7 @@ def test_sequential_mode_is_labelled(tmp_path, monkeypatch):
     assert "NOT the FIDE method" in html
     assert "mode sequential" in html
     assert "expected-vs-actual charts are drawn for the first 0 players" in html
-    assert "<th class=\"\">rating before</th>" in html  # the running rating each game used
+    assert '<th class="">rating before</th>' in html  # the running rating each game used
 
 
 def test_large_event_caps_sections_and_charts(monkeypatch):
@@ -179,7 +179,9 @@ def test_large_event_caps_sections_and_charts(monkeypatch):
 
     monkeypatch.setattr(page_module, "SECTIONS_MAX_PLAYERS", 3)
     monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 1)
-    result = rate_files([SAMPLE / "games.csv"], SAMPLE / "players.csv", RateOptions(period="2026-11"))
+    result = rate_files(
+        [SAMPLE / "games.csv"], SAMPLE / "players.csv", RateOptions(period="2026-11")
+    )
     table = standings(result)
     parser = Page()
     parser.feed(page_module.render_report(result, table, breakdown(result)))

@@ -201,7 +201,8 @@ def every_result_lines(outcomes: dict[str, Calculation]) -> list[str]:
     lines = _header(first)
     lines.append(
         f"opponent {int(g['opponent'])} (K {int(g['opp_k'])}); expected score: table "
-        f"{fixed(int(g['pd_fide_h']), 100, 2)}, formula {fixed(int(g['e_formula_u']), SCALES['formula'], 4)}"
+        f"{fixed(int(g['pd_fide_h']), 100, 2)}, "
+        f"formula {fixed(int(g['e_formula_u']), SCALES['formula'], 4)}"
     )
     rows = []
     for name, c in outcomes.items():

@@ -57,7 +57,9 @@ def parse_score_h(text: str, hint: str) -> int:
     return int(halves) * 50
 
 
-def _parse_vs(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> list[tuple[int, int | None]]:
+def _parse_vs(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> list[tuple[int, int | None]]:
     games = []
     for value in values:
         rating_text, _, result_text = value.partition(":")
@@ -65,7 +67,8 @@ def _parse_vs(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
             rating = int(rating_text)
         except ValueError:
             raise click.BadParameter(
-                f"{value!r}: write RATING:RESULT, e.g. 1800:1, 1800:0.5 or 1800:0", param_hint="--vs"
+                f"{value!r}: write RATING:RESULT, e.g. 1800:1, 1800:0.5 or 1800:0",
+                param_hint="--vs",
             ) from None
         if not result_text:
             games.append((rating, None))

@@ -81,7 +81,9 @@ def write_outputs(
         write_csv(games, batch.path("games.csv"))
         if want_xlsx:
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
-            write_report_xlsx(table, detail, batch.path("report.xlsx"), per_player=want_sheets, note=note)
+            write_report_xlsx(
+                table, detail, batch.path("report.xlsx"), per_player=want_sheets, note=note
+            )
             if not want_sheets:
                 report.skipped.append(
                     f"report.xlsx has no per-player sheets: {count:,} players is more than "

@@ -66,16 +66,19 @@ NUMERIC = {
 }
 
 CSS = """
-:root { --fg:#1d2327; --muted:#5f6b73; --line:#d9dee2; --head:#f2f5f7; --up:#1e7d3c; --down:#b3261e; }
+:root { --fg:#1d2327; --muted:#5f6b73; --line:#d9dee2; --head:#f2f5f7;
+        --up:#1e7d3c; --down:#b3261e; }
 * { box-sizing: border-box; }
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
        margin: 0 auto; padding: 1rem; max-width: 1100px; }
 h1 { font-size: 1.5rem; margin: .2rem 0; } h2 { font-size: 1.2rem; margin-top: 2rem; }
 h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
-.muted { color: var(--muted); } .note { background:#fff4e0; border-left:4px solid #d9822b; padding:.5rem .8rem; }
+.muted { color: var(--muted); }
+.note { background:#fff4e0; border-left:4px solid #d9822b; padding:.5rem .8rem; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
-th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
+th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: right;
+         white-space: nowrap; }
 th { background: var(--head); position: sticky; top: 0; }
 td.t, th.t { text-align: left; white-space: normal; }
 table.sortable th { cursor: pointer; user-select: none; }
@@ -86,7 +89,8 @@ section.player { border-top: 2px solid var(--line); padding-top: .8rem; margin-t
 .cols { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .cols > div { flex: 1 1 360px; min-width: 0; }
 .chart svg { max-width: 100%; height: auto; }
-dl.totals { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8rem; margin: .4rem 0; }
+dl.totals { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8rem;
+            margin: .4rem 0; }
 dl.totals dt { color: var(--muted); } dl.totals dd { margin: 0; }
 tr.unrated td { color: var(--muted); }
 @media (max-width: 640px) {
@@ -113,7 +117,8 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
       th.setAttribute("aria-sort", asc ? "ascending" : "descending");
       var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
       var key = function (r) { var t = r.cells[col].textContent.trim().replace("\\u2212", "-");
-        var n = parseFloat(t); return t === "" ? null : (isNaN(n) || !th.dataset.num ? t.toLowerCase() : n); };
+        var n = parseFloat(t);
+        return t === "" ? null : (isNaN(n) || !th.dataset.num ? t.toLowerCase() : n); };
       rows.sort(function (a, b) { var x = key(a), y = key(b);
         if (x === null) return 1; if (y === null) return -1;
         return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1); });
@@ -143,7 +148,8 @@ def _change_class(text: pd.Series) -> pd.Series:
 def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     """The standings table; every row built column-wise (no per-player loop)."""
     head = "".join(
-        f'<th class="{cls}{" t" if key == "name" else ""}"{" data-num=1" if key in NUMERIC else ""}>'
+        f'<th class="{cls}{" t" if key == "name" else ""}"'
+        f"{' data-num=1' if key in NUMERIC else ''}>"
         f"{label}</th>"
         for key, label, cls in STANDINGS_HEAD
     )
@@ -173,6 +179,11 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     )
 
 
+def _text_class(key: str, cls: str) -> str:
+    """Text columns are left-aligned (class t); numbers right-aligned."""
+    return (cls + (" t" if key in ("opponent_name", "note") else "")).strip()
+
+
 def _games_head(breakdown: pd.DataFrame) -> list[tuple[str, str, str]]:
     """The game table's columns; sequential mode adds the running rating each game used."""
     if "rating_used" not in breakdown:
@@ -182,7 +193,7 @@ def _games_head(breakdown: pd.DataFrame) -> list[tuple[str, str, str]]:
 
 def games_header(breakdown: pd.DataFrame) -> str:
     return "".join(
-        f'<th class="{(cls + (" t" if key in ("opponent_name", "note") else "")).strip()}">{label}</th>'
+        f'<th class="{_text_class(key, cls)}">{label}</th>'
         for key, label, cls in _games_head(breakdown)
     )
 
@@ -308,13 +319,15 @@ def render_report(
 <style>{CSS}</style></head>
 <body>
 <header><h1>{html.escape(title)}</h1>
-<p class="muted">period {html.escape(result.period)} &middot; rules {html.escape(options.rules)} &middot;
+<p class="muted">period {html.escape(result.period)} &middot;
+rules {html.escape(options.rules)} &middot;
 method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &middot;
 {len(standings):,} players &middot; {rated_sides:,} rated game sides &middot; from {sources}</p>
 {mode}</header>
 <main>
 <h2>Standings</h2>
-<p class="muted noprint">Click a column header to sort. Ranked by points (all games), then rating.</p>
+<p class="muted noprint">Click a column header to sort.
+Ranked by points (all games), then rating.</p>
 {standings_html(standings, linked)}
 {event_chart}
 <h2>Players</h2>
@@ -322,7 +335,8 @@ method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &
 {"".join(sections)}
 </main>
 <footer><p class="muted">Each game: PD from FIDE table 8.1.2 (or the formula, if chosen) with the
-400-point rule; the change is K x sum(S - PD) over the period, rounded once, .5 away from zero.</p></footer>
+400-point rule; the change is K x sum(S - PD) over the period, rounded once, .5 away from
+zero.</p></footer>
 <script>{SCRIPT}</script>
 </body></html>
 """
