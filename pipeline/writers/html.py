@@ -136,7 +136,17 @@ def anchor(player_id: str) -> str:
 
 
 def _esc(series: pd.Series) -> pd.Series:
-    return series.astype(str).map(html.escape)
+    """``html.escape`` column-wise (same five replacements, & first)."""
+    text = series.astype(str)
+    for char, entity in (
+        ("&", "&amp;"),
+        ("<", "&lt;"),
+        (">", "&gt;"),
+        ('"', "&quot;"),
+        ("'", "&#x27;"),
+    ):
+        text = text.str.replace(char, entity, regex=False)
+    return text
 
 
 def _change_class(text: pd.Series) -> pd.Series:
@@ -213,14 +223,14 @@ def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
     return opening + row + "</tr>"
 
 
-def _games_html(rows: pd.Series, header: str) -> str:
+def _games_html(rows: str, header: str) -> str:
     return (
         f'<div class="scroll"><table class="games"><thead><tr>{header}</tr></thead>'
-        f"<tbody>{''.join(rows.tolist())}</tbody></table></div>"
+        f"<tbody>{rows}</tbody></table></div>"
     )
 
 
-def _player_section(row: pd.Series, games: pd.Series, chart: str, header: str) -> str:
+def _player_section(row: dict[str, str], games: str, chart: str, header: str) -> str:
     totals = [
         ("rating", row["rating"] or "unrated"),
         ("K", row["k_rule"]),
@@ -260,26 +270,31 @@ def render_report(
         standings = standings[standings["id"].isin(only)]
     section_rows = standings.head(SECTIONS_MAX_PLAYERS)
     shown = breakdown[breakdown["player"].isin(section_rows["id"])]
-    html_rows = game_rows_html(shown)
     header = games_header(shown)
-    by_player = dict(tuple(shown.groupby("player", sort=False)))
+    # Plain arrays and one slice per player: a DataFrame per player costs more than its HTML.
+    players = shown["player"].to_numpy()
+    row_html = game_rows_html(shown).to_numpy()
+    rated_mask = (shown["rated"] == "yes").to_numpy()
+    cum_expected = shown["cum_expected"].to_numpy()
+    cum_score = shown["cum_score"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, players[1:] != players[:-1]]) if len(players) else []
+    bounds = dict(
+        zip(players[starts], zip(starts, [*starts[1:], len(players)], strict=True), strict=True)
+    )
     sections = []
     with ExpectedVsActual() as drawer:
         for i, row in enumerate(section_rows.to_dict("records")):
-            games = by_player.get(row["id"])
-            if games is None:
+            if row["id"] not in bounds:
                 continue
-            rated = games[games["rated"] == "yes"]
+            lo, hi = bounds[row["id"]]
             chart = ""
-            if i < CHARTS_MAX_PLAYERS and len(rated):
-                chart = drawer.svg(
-                    rated["cum_expected"].to_numpy(), rated["cum_score"].to_numpy(), f"p{i}"
-                )
+            mine = rated_mask[lo:hi]
+            if i < CHARTS_MAX_PLAYERS and mine.any():
+                chart = drawer.svg(cum_expected[lo:hi][mine], cum_score[lo:hi][mine], f"p{i}")
             sections.append(
-                _player_section(
-                    pd.Series(row), html_rows.loc[games.index], _METADATA.sub("", chart), header
-                )
+                _player_section(row, "".join(row_html[lo:hi]), _METADATA.sub("", chart), header)
             )
+    by_player = bounds
     linked = set(section_rows["id"].astype(str)) & set(by_player)
 
     title = (
