@@ -41,8 +41,8 @@ STANDINGS_COLUMNS = [
 ]
 BREAKDOWN_COLUMNS = [
     "player",
-    "round",
     "event",
+    "round",
     "opponent",
     "opponent_name",
     "opponent_rating",
@@ -154,8 +154,8 @@ def breakdown(result: RatedPeriod) -> pd.DataFrame:
     table = pd.DataFrame(
         {
             "player": s["player"],
-            "round": s["round"],
             "event": s["event"],
+            "round": s["round"],
             "opponent": s["opponent"],
             "opponent_name": names,
             "opponent_rating": int_text(s["opponent_rating"]),
