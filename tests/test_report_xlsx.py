@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from openpyxl import load_workbook
 
-from pipeline.writers.report_tables import STANDINGS_COLUMNS
+from pipeline.writers.report_tables import BREAKDOWN_COLUMNS, STANDINGS_COLUMNS
 from pipeline.writers.xlsx import sheet_names
 from tests.reportfixtures import junior_event, rate_into, read_csv
 
@@ -99,6 +99,7 @@ def test_player_sheets(out, book):
     ws = book["4100026"]
     assert ws.freeze_panes == "A2"
     header = [c.value for c in ws[1]]
+    assert header == BREAKDOWN_COLUMNS[1:]  # everything but the player id
     for column in (
         "round",
         "opponent",
