@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -150,17 +151,24 @@ def write_report_xlsx(
         ws.append([])
         ws.append([f"NOTE: {note}"])
     if per_player:
-        by_player = dict(tuple(games.groupby("player", sort=False)))
+        # Each player's games as one slice of a frame grouped by player (stable: game order
+        # kept), and the totals from a dict: no per-player filtering of whole frames.
+        codes, uniques = pd.factorize(games["player"])
+        order = np.argsort(codes, kind="stable")
+        body_all = games.drop(columns=["player", *CHART_COLUMNS], errors="ignore").iloc[order]
+        counts = np.bincount(codes, minlength=len(uniques))
+        ends = np.cumsum(counts)
+        bounds = dict(zip(uniques, zip(ends - counts, ends, strict=True), strict=True))
+        records = {r["id"]: r for r in summary.to_dict("records")}
         ids = summary["id"].tolist()
-        shared = column_widths(games.drop(columns=["player", *CHART_COLUMNS], errors="ignore"))
+        shared = column_widths(body_all)
         for player_id, name in zip(ids, sheet_names(ids, {"Summary"}), strict=True):
-            player_games = by_player.get(player_id)
-            if player_games is None:
+            if player_id not in bounds:
                 continue
+            lo, hi = bounds[player_id]
             ws = wb.create_sheet(name)
-            body = player_games.drop(columns=["player", *CHART_COLUMNS], errors="ignore")
-            totals = summary[summary["id"] == player_id].iloc[0]
-            write_table(ws, body, widths=shared)
+            totals = records[player_id]
+            write_table(ws, body_all.iloc[lo:hi], widths=shared)
             ws.append([])
             for label, key in (
                 ("player", "id"),
