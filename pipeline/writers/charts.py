@@ -66,7 +66,8 @@ class ExpectedVsActual:
             ax.set_xlabel("rated game")
             ax.set_ylabel("points (cumulative)")
             ax.yaxis.set_major_locator(MaxNLocator(5))
-            ax.legend(frameon=False, fontsize=8, loc="upper left")
+            # No matplotlib legend: it nearly doubles the drawing time of every chart. The page
+            # prints the legend under each chart as HTML (see html.CHART_LEGEND).
             self.fig.tight_layout()
 
     def svg(self, cum_expected: np.ndarray, cum_score: np.ndarray, salt: str) -> str:

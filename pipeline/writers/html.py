@@ -93,6 +93,10 @@ dl.totals { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8
             margin: .4rem 0; }
 dl.totals dt { color: var(--muted); } dl.totals dd { margin: 0; }
 tr.unrated td { color: var(--muted); }
+.legend { font-size: .85rem; color: var(--muted); margin: 0; }
+.sw { display: inline-block; width: 1.6em; margin: 0 .3em 0 .6em; vertical-align: middle;
+      border-top: 2px solid #1f6fb2; }
+.sw.expected { border-top: 2px dashed #d9822b; }
 @media (max-width: 640px) {
   body { font-size: 14px; padding: .5rem; }
   th, td { padding: .25rem .3rem; }
@@ -128,6 +132,10 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
 });
 """
 
+CHART_LEGEND = (
+    '<p class="legend"><span class="sw actual"></span>actual score '
+    '<span class="sw expected"></span>expected score (sum of PD)</p>'
+)
 _METADATA = re.compile(r"<metadata>.*?</metadata>", re.S)
 
 
@@ -244,7 +252,7 @@ def _player_section(row: dict[str, str], games: str, chart: str, header: str) ->
         ("new rating", row["new_rating"] or "-"),
     ]
     dl = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in totals)
-    chart_html = f'<div class="chart">{chart}</div>' if chart else ""
+    chart_html = f'<div class="chart">{chart}{CHART_LEGEND}</div>' if chart else ""
     return (
         f'<section class="player" id="{anchor(str(row["id"]))}">'
         f"<h3>{html.escape(str(row['rank']))}. {html.escape(str(row['name']))} "
