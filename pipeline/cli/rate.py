@@ -11,12 +11,15 @@ from rich.console import Console
 
 from pipeline.cli import cli
 from pipeline.cli.options import (
+    column_option,
+    input_format_option,
     k_cap_option,
     k_option,
     method_option,
     mode_option,
     period_option,
     rules_option,
+    sheet_option,
 )
 from pipeline.console import DelayedProgress, render_summary
 from pipeline.model import RateOptions
@@ -31,7 +34,8 @@ from pipeline.writers import write_outputs
     "--players",
     type=click.Path(path_type=Path),
     default=None,
-    help="The rating list in force (CSV/XLSX: id, name, rating, ...).",
+    help="The rating list in force (CSV/XLSX: id, name, rating, ...); it decides over the "
+    "ratings an event file carries.",
 )
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder.")
 @rules_option
@@ -50,6 +54,9 @@ from pipeline.writers import write_outputs
     help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@input_format_option
+@column_option
+@sheet_option
 @mode_option
 @click.option("--player", "player_ids", multiple=True, metavar="ID",
               help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.")
@@ -68,18 +75,24 @@ def rate(
     cap: bool | None,
     xlsx: bool | None,
     quiet: bool,
+    input_format: str | None,
+    columns: tuple[str, ...],
+    sheet: str | None,
     mode: str,
     player_ids: tuple[str, ...],
     as_json: bool,
     want_html: bool,
 ) -> None:
-    """Rate INPUT files (games, individual) as one rating period and write the new list."""
+    """Rate INPUT files (games, individual, TRF, crosstable, grid) as one rating period and
+    write the new list. A TRF or crosstable brings its own players: --players is optional."""
     options = RateOptions(
         rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period, mode=mode
     )
     with DelayedProgress(enabled=not quiet) as progress:
         progress.stage("reading and rating")
-        result = rate_files(inputs, players, options)
+        result = rate_files(
+            inputs, players, options, input_format=input_format, sheet=sheet, columns=columns
+        )
         progress.stage("writing reports")
         report = write_outputs(result, out_dir, xlsx=xlsx, html=want_html, players=player_ids)
     if as_json:
