@@ -171,10 +171,16 @@ def rate_inputs(
         k_cap=options.k_cap,
     )
     if options.mode == "sequential":  # not the FIDE method: see pipeline.calculator.sequential
-        rated = sequential_sides(rated, totals.set_index("id")["k"], rules, options.method, options.cap)
+        k_used = totals.set_index("id")["k"]
+        rated = sequential_sides(rated, k_used, rules, options.method, options.cap)
         totals = period_totals(
-            rated, players, rules, SCALES[options.method], int(period[:4]),
-            forced_k=options.k, k_cap=options.k_cap,
+            rated,
+            players,
+            rules,
+            SCALES[options.method],
+            int(period[:4]),
+            forced_k=options.k,
+            k_cap=options.k_cap,
         )
     totals = validate(totals, RatingList, internal=True)
     return RatedPeriod(
