@@ -20,8 +20,9 @@ from pipeline.cli.options import method_option, mode_option, period_option, rule
     "k",
     type=click.IntRange(1, 100),
     default=None,
-    help="K on the player's card (the 700 rule still applies). Default: from the "
-    "options below by FIDE's precedence: 20, or 10 at 2400+.",
+    help="K on the player's card (the 700 rule still applies). Default: FIDE's precedence "
+    "from the options below (10 once 2400 is reached, 40 for a junior below 2300 or with "
+    "fewer than 30 games, else 20).",
 )
 @click.option(
     "--opp-k",
