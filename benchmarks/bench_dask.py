@@ -74,7 +74,7 @@ def main(quick: bool) -> None:
         print(f"generated {games:,} games among {players:,} players in {len(parts)} Parquet parts "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
         common = ["--players", str(players_path), "--period", "2026-11", "--output-format", "parquet",
-                  "--quiet", "--no-xlsx"]
+                  "--quiet", "--no-xlsx", "--no-html"]
         rows = []
         base_s, base_mb = run_measured([fiderate, "rate", str(parts[0]), *common, "--out", str(folder / "p")])
         rows.append(("pandas (1 part)", PART_GAMES if games >= PART_GAMES else games, base_s, base_mb))

@@ -110,7 +110,7 @@ def end_to_end(n_games: int, folder: Path) -> tuple[float, float]:
     games, players = write_period(folder, n_games, max(n_games // 10, 100), seed=1)
     fiderate = Path(sys.executable).with_name("fiderate")
     command = [str(fiderate), "rate", str(games[0]), "--players", str(players),
-               "--period", "2026-11", "--out", str(folder / "out"), "--quiet", "--no-xlsx"]
+               "--period", "2026-11", "--out", str(folder / "out"), "--quiet", "--no-xlsx", "--no-html"]
     # A wrapper process so that ru_maxrss of its children is this one run's peak.
     wrapper = (
         "import resource, subprocess, sys, time\n"

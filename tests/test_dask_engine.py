@@ -61,7 +61,7 @@ def _period(folder, fmt):
 
 
 def _pandas_list(games, players, options, out):
-    write_outputs(rate_files([games], players, options), out, xlsx=False)
+    write_outputs(rate_files([games], players, options), out, xlsx=False, html=False)
     return (out / "rating_list.csv").read_bytes()
 
 

@@ -18,7 +18,7 @@ INPUTS = GOLDEN / "inputs"
 
 
 def _rate(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["rate", *args, "--period", "2026-11", "--quiet", "--no-xlsx"])
+    result = CliRunner().invoke(cli, ["rate", *args, "--period", "2026-11", "--quiet", "--no-xlsx", "--no-html"])
     return result.exit_code, result.stderr
 
 

@@ -103,7 +103,7 @@ def run_case(args: list[str], out: Path) -> tuple[int, str]:
     here = os.getcwd()
     os.chdir(ROOT)
     try:
-        result = CliRunner().invoke(cli, ["rate", *argv, "--out", str(out), "--quiet", "--no-xlsx"])
+        result = CliRunner().invoke(cli, ["rate", *argv, "--out", str(out), "--quiet", "--no-xlsx", "--no-html"])
     finally:
         os.chdir(here)
     return result.exit_code, result.stderr
