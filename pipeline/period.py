@@ -33,27 +33,77 @@ def resolve_period(period: str | None, today: dt.date | None = None) -> str:
     return period
 
 
-def read_inputs(
-    paths: Sequence[Path | str], players_path: Path | str | None
-) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
-    """Read every file, collecting the problems of all of them before failing."""
+def gather_inputs(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None,
+    *,
+    rules: str | None = None,
+    sheet: str | None = None,
+) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
+    """Read every file, collecting the problems of all of them (nothing raised for bad input).
+
+    ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players;
+    ``sheet`` names the sheet of workbook inputs (default: the sheet whose header fits).
+    """
     problems: list[Problem] = []
     inputs: list[GamesInput | SidesInput] = []
     players = None
     if players_path is not None:
         try:
-            players = read_players(players_path)
+            players = read_players(players_path, rules=rules)
             validate(players.players, Players, players.source)
         except InputError as exc:
+            players = None
             problems.extend(exc.problems)
     for path in paths:
         try:
-            item = read_event_file(path)
+            item = read_event_file(path, sheet)
             if isinstance(item, GamesInput):
                 validate(item.games, Games, item.source)
             inputs.append(item)
         except InputError as exc:
             problems.extend(exc.problems)
+    return inputs, players, problems
+
+
+def assembly_problems(
+    inputs: list[GamesInput | SidesInput], players: PlayerList | None
+) -> list[Problem]:
+    """What putting games and players together finds (unknown players), as a list."""
+    try:
+        assemble_sides(inputs, players)
+    except InputError as exc:
+        return exc.problems
+    return []
+
+
+def check_inputs(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None,
+    *,
+    rules: str | None = None,
+    sheet: str | None = None,
+) -> list[Problem]:
+    """Every problem ``rate`` would stop on, without rating: the checks of ``fiderate validate``.
+
+    Players are looked up only when the players file itself was readable: an unreadable list
+    would make every player look unknown.
+    """
+    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, sheet=sheet)
+    if players_path is None or players is not None:
+        problems.extend(assembly_problems(inputs, players))
+    return problems
+
+
+def read_inputs(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None,
+    *,
+    rules: str | None = None,
+    sheet: str | None = None,
+) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
+    """Read every file, collecting the problems of all of them before failing."""
+    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, sheet=sheet)
     if problems:
         raise InputError(problems)
     return inputs, players
@@ -92,10 +142,23 @@ def rate_files(
     paths: Sequence[Path | str],
     players_path: Path | str | None = None,
     options: RateOptions | None = None,
+    *,
+    sheet: str | None = None,
 ) -> RatedPeriod:
-    """Read, validate and rate: the whole library path of ``fiderate rate``."""
-    inputs, players = read_inputs(paths, players_path)
-    return rate_inputs(inputs, players, options or RateOptions())
+    """Read, validate and rate: the whole library path of ``fiderate rate``.
+
+    Bad input stops the run with the same problems ``fiderate validate`` lists (one set of
+    checks): reading problems of every file plus, when the players list was readable, the
+    players the games name but the list lacks.
+    """
+    options = options or RateOptions()
+    get_rules(options.rules)  # an unknown rule set is a usage error before any reading
+    inputs, players, problems = gather_inputs(paths, players_path, rules=options.rules, sheet=sheet)
+    if problems:
+        if players_path is None or players is not None:
+            problems.extend(assembly_problems(inputs, players))
+        raise InputError(problems)
+    return rate_inputs(inputs, players, options)
 
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:

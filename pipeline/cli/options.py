@@ -32,3 +32,9 @@ period_option = click.option(
     default=None,
     help="Rating period (decides junior age); default: the current month.",
 )
+sheet_option = click.option(
+    "--sheet",
+    default=None,
+    metavar="NAME",
+    help="Sheet of XLSX inputs to read (name or 1-based number); default: the sheet whose header fits.",
+)

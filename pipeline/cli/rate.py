@@ -7,7 +7,14 @@ from pathlib import Path
 import click
 
 from pipeline.cli import cli
-from pipeline.cli.options import k_cap_option, k_option, method_option, period_option, rules_option
+from pipeline.cli.options import (
+    k_cap_option,
+    k_option,
+    method_option,
+    period_option,
+    rules_option,
+    sheet_option,
+)
 from pipeline.model import RateOptions
 from pipeline.period import rate_files
 from pipeline.summary import summary_lines
@@ -20,7 +27,7 @@ from pipeline.writers import write_outputs
     "--players",
     type=click.Path(path_type=Path),
     default=None,
-    help="The rating list in force (CSV/XLSX: id, name, rating, ...).",
+    help="The rating list in force: CSV/XLSX (id, name, rating, ...) or a FIDE TXT/XML list.",
 )
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder.")
 @rules_option
@@ -28,6 +35,7 @@ from pipeline.writers import write_outputs
 @k_option
 @k_cap_option
 @period_option
+@sheet_option
 @click.option(
     "--cap/--no-cap",
     default=None,
@@ -48,13 +56,14 @@ def rate(
     k: int | None,
     k_cap: bool,
     period: str | None,
+    sheet: str | None,
     cap: bool | None,
     xlsx: bool | None,
     quiet: bool,
 ) -> None:
     """Rate INPUT files (games, individual) as one rating period and write the new list."""
     options = RateOptions(rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period)
-    result = rate_files(inputs, players, options)
+    result = rate_files(inputs, players, options, sheet=sheet)
     report = write_outputs(result, out_dir, xlsx=xlsx)
     if not quiet:
         for line in summary_lines(result, report):

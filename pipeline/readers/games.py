@@ -70,7 +70,9 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
 
 
 def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemList) -> None:
-    """The same two players in the same round of the same event twice is a copy-paste error."""
+    """The same two players twice in one round of one event: a copy-paste error
+    (``duplicate-game``) when both rows say the same, ``result-mismatch`` when they disagree
+    (``A-B 1-0`` and ``B-A 1-0`` cannot both be true)."""
     with_round = games["round"].ne("")
     if not with_round.any():
         return
@@ -80,20 +82,39 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
     dup = key.duplicated(keep="first") & with_round
     if not dup.any():
         return
-    first_line = (
-        pd.Series(games["line"].to_numpy())
-        .groupby([key["e"], key["r"], key["a"], key["b"]])
-        .transform("first")
-        .to_numpy()
-    )
+    # The outcome seen from the lower id, so that A-B 1-0 and B-A 0-1 compare equal.
+    white_is_low = games["white"].eq(low).to_numpy()
+    low_h = np.where(white_is_low, games["white_h"], games["black_h"])
+    high_h = np.where(white_is_low, games["black_h"], games["white_h"])
+    outcome = pd.Series(low_h * 1000 + high_h * 2 + games["played"].to_numpy(dtype=np.int64))
+    groups = [key["e"], key["r"], key["a"], key["b"]]
+    first_pos = pd.Series(np.arange(len(games))).groupby(groups).transform("first").to_numpy()
+    lines = games["line"].to_numpy()
+    results = games["result"].to_numpy()
     for pos in np.flatnonzero(dup.to_numpy()):
-        problems.add(
-            "duplicate-game",
-            f"the same game (round {games['round'].iat[pos]}: {games['white'].iat[pos]} - "
-            f"{games['black'].iat[pos]}) already appears at row {first_line[pos]}",
-            file=table.source,
-            row=int(table.rows[pos]),
-            column="white",
-            value=str(games["white"].iat[pos]),
-            fix="delete one of the two rows",
+        first = first_pos[pos]
+        game = (
+            f"round {games['round'].iat[pos]}: {games['white'].iat[pos]} - "
+            f"{games['black'].iat[pos]}"
         )
+        if outcome.iat[pos] == outcome.iat[first]:
+            problems.add(
+                "duplicate-game",
+                f"the same game ({game}) already appears at row {lines[first]}",
+                file=table.source,
+                row=int(table.rows[pos]),
+                column="white",
+                value=str(games["white"].iat[pos]),
+                fix="delete one of the two rows",
+            )
+        else:
+            problems.add(
+                "result-mismatch",
+                f"the game ({game}) is also at row {lines[first]} with a result that disagrees "
+                f"({results[first]} with {games['white'].iat[first]} as white)",
+                file=table.source,
+                row=int(table.rows[pos]),
+                column="result",
+                value=str(results[pos]),
+                fix=f"keep one row for this game, with the right result (see row {lines[first]})",
+            )
