@@ -37,7 +37,13 @@ def validate_files(
     sheet: str | None = None,
 ) -> ValidationReport:
     problems = check_inputs(paths, players_path, rules=rules, sheet=sheet)
-    files = [str(p) for p in paths] + ([str(players_path)] if players_path is not None else [])
+    files = ([str(players_path)] if players_path is not None else []) + [str(p) for p in paths]
+    # File by file in the order given, top to bottom within a file (stable: same-row problems
+    # keep the order the checks found them).
+    order = {name: i for i, name in enumerate(files)}
+    problems = sorted(
+        problems, key=lambda p: (order.get(p.file, len(order)), p.row is not None, p.row or 0)
+    )
     return ValidationReport(files, problems)
 
 
@@ -69,7 +75,7 @@ def problems_table(problems: Sequence[Problem]) -> str:
         for p in problems
     ]
     header = ("file", "row", "column", "value", "code", "problem and fix")
-    limits = (48, 8, 20, 24, 18, 10_000)
+    limits = (10_000, 8, 24, 24, 18, 10_000)  # cut long values only: a path must stay whole
     widths = [
         min(limit, max(len(_cell(r[i], limit)) for r in [header, *rows]))
         for i, limit in enumerate(limits)

@@ -171,7 +171,8 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
                 "birth_year": frame["birth_year"],
                 "ever_2400": np.where(ever, "true", "false"),
                 "federation": frame["federation"],
-                "title": frame["title"],
+                # One title column for reports: the open title, else the women's title.
+                "title": frame["title"].where(frame["title"].ne(""), frame["w_title"]),
                 "sex": frame["sex"],
             }
         ),
@@ -328,7 +329,7 @@ def _read_txt(data: bytes, source: str, list_column: str) -> tuple[RawTable, str
     width = max(len(header), int(np.bincount(lengths).argmax()) if len(lengths) else 0)
     for pos in np.flatnonzero(lengths > width):
         line = body[int(pos)].as_py().decode("utf-8").rstrip("\r\n")
-        for field, value in _recut(line, columns, wanted).items():
+        for field, value in _recut(line, columns, wanted, width).items():
             frame.iat[int(pos), frame.columns.get_loc(field)] = value
     keep = lengths > 0  # blank lines (a trailing one is common) are not players
     line_numbers = np.flatnonzero(keep).astype(np.int64) + 2
@@ -382,11 +383,10 @@ _VALID = {
 }
 
 
-def _recut(line: str, columns: list, wanted: dict) -> dict[str, str]:
+def _recut(line: str, columns: list, wanted: dict, width: int) -> dict[str, str]:
     """Cut an overlong line: shift every column from some point on by the overflow, choosing the
     point where the most fields look right (the name is free text and always 'looks right')."""
-    shift = len(line) - max(end or start for start, end, _, _ in columns)
-    shift = max(shift, 1)
+    shift = len(line) - width
     starts = [c[0] for c in columns]
     best: tuple[int, dict[str, str]] | None = None
     for j in range(1, len(starts)):
