@@ -66,12 +66,12 @@ def _find_header(table: RawTable, wanted: set[str], scan: int = 20) -> tuple[str
 def read_table_of_kind(path: Path, wanted: set[str], sheet: str | None = None) -> tuple[str, RawTable]:
     """The first table (sheet) in ``path`` whose header makes it one of the ``wanted`` kinds."""
     tables = select_sheet(read_tables(path), sheet, path)
-    for table in tables:
+    for table in tables:  # sheets in workbook order; in each, the header row or a later one
         table.frame.columns = canonical_columns(list(table.frame.columns))
         kind = detect_kind(list(table.frame.columns))
         if kind in wanted:
+            table.frame = table.frame.loc[:, ~table.frame.columns.str.startswith("column_")]
             return kind, table
-    for table in tables:
         found = _find_header(table, wanted)
         if found is not None:
             return found
