@@ -10,7 +10,7 @@ import pandas as pd
 from pipeline.errors import ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
-from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS, normalize_token
+from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
 
 
@@ -18,22 +18,20 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     white = cells.parse_ids(problems, table, "white")
     black = cells.parse_ids(problems, table, "black")
 
-    tokens = cells.text(table, "result").map(normalize_token)
-    known = tokens.isin(GAME_RESULTS.keys())
+    tokens = normalize_tokens(cells.text(table, "result"))
+    known, (white_h, black_h, played, canonical) = lookup(tokens, GAME_RESULTS)
     cells.report(
         problems,
         table,
-        (~known).to_numpy(),
+        ~known,
         "result",
         "bad-result",
         "not a result we know",
         f"write one of {GAME_RESULT_HELP}",
     )
-    parsed = tokens.where(known, "--").map(GAME_RESULTS)
-    white_h = np.fromiter((r.white_h for r in parsed), dtype=np.int64, count=len(parsed))
-    black_h = np.fromiter((r.black_h for r in parsed), dtype=np.int64, count=len(parsed))
-    played = np.fromiter((r.played for r in parsed), dtype=bool, count=len(parsed))
-    canonical = [r.canonical for r in parsed]
+    white_h = white_h.astype(np.int64)
+    black_h = black_h.astype(np.int64)
+    played = played.astype(bool)
 
     self_paired = white.ne("") & white.eq(black)
     cells.report(
@@ -55,7 +53,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "date": cells.parse_date(problems, table, "date"),
             "white": white.astype(str),
             "black": black.astype(str),
-            "result": pd.Series(canonical, dtype=str),
+            "result": pd.Series(canonical.astype(str), dtype=str),
             "white_h": white_h,
             "black_h": black_h,
             "played": played,

@@ -39,6 +39,7 @@ def _problem(path: Path, code: str, message: str, fix: str) -> InputError:
     return InputError([Problem(code, message, file=str(path), fix=fix)])
 
 
+_BLANK_LINE = re.compile(r"(?:\r\n|\n|\r)[ \t]*(?:\r\n|\n|\r)")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -146,6 +147,9 @@ def read_csv_text(path: Path) -> RawTable:
 
 
 def _data_line_numbers(text: str) -> np.ndarray:
+    if not _BLANK_LINE.search(text) and text[:1].strip():
+        # No blank line anywhere (the usual case): data rows are lines 2, 3, ... with no loop.
+        return np.arange(2, text.count("\n") + 3, dtype=np.int64)
     lines = text.splitlines()
     numbers = [i + 1 for i, line in enumerate(lines) if line.strip()]
     return np.asarray(numbers[1:], dtype=np.int64)
@@ -173,7 +177,7 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
 
     try:
         workbook = load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
             path,
             "not-a-table",
@@ -204,7 +208,7 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
             records = [(r + [""] * width)[:width] for r in records]
             frame = pd.DataFrame(records, columns=header, dtype=str)
             tables.append(RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title))
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
             path,
             "not-a-table",
