@@ -39,7 +39,7 @@ def _problem(path: Path, code: str, message: str, fix: str) -> InputError:
     return InputError([Problem(code, message, file=str(path), fix=fix)])
 
 
-_BLANK_LINE = re.compile(r"(?:\r\n|\n|\r)[ \t]*(?:\r\n|\n|\r)")
+_BLANK_LINE = re.compile(r"(?>\r\n|\n|\r)[ \t]*(?>\r\n|\n|\r)")  # atomic: CRLF is one break
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
