@@ -100,8 +100,8 @@ def test_a_fraction_in_a_rating_is_an_error_not_rounded(tmp_path):
 def test_integer_spellings_round_trip(number, style):
     """Any spreadsheet spelling of a whole number reads back as that number, in either locale."""
     point = {"plain": f"{number}", "float": f"{number}.0", "group": f"{number:,}"}[style]
-    comma = {"plain": f"{number}", "float": f"{number},0", "group": f"{number:,}".replace(",", ".")}[
-        style]
+    european = f"{number:,}".replace(",", ".")
+    comma = {"plain": f"{number}", "float": f"{number},0", "group": european}[style]
     assert integer_text(pd.Series([point], dtype=str), ".").iloc[0] == str(number)
     assert integer_text(pd.Series([comma], dtype=str), ",").iloc[0] == str(number)
 

@@ -156,7 +156,8 @@ def test_single_type_xml(tmp_path):
     tags = ["fideid", "name", "country", "sex", "title", "w_title", "o_title", "foa_title",
             "rating", "games", "k", "birthday", "flag"]
     values = [1503014, "Carlsen, Magnus", "NOR", "M", "GM", "", "", "", 2810, 3, 20, 1990, ""]
-    path.write_text(f"<playerslist>\n{xml_player(zip(tags, values))}\n</playerslist>\n")
+    player = xml_player(zip(tags, values, strict=True))
+    path.write_text(f"<playerslist>\n{player}\n</playerslist>\n")
     frame = by_id(read_players(path, rules="rapid"))
     assert frame.loc["1503014", "rating"] == 2810
     assert frame.loc["1503014", "period_games"] == 3

@@ -36,5 +36,5 @@ sheet_option = click.option(
     "--sheet",
     default=None,
     metavar="NAME",
-    help="Sheet of XLSX inputs to read (name or 1-based number); default: the sheet whose header fits.",
+    help="Sheet of XLSX inputs (name or number, 1 = first); default: the sheet whose header fits.",
 )

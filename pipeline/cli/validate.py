@@ -17,11 +17,13 @@ from pipeline.validate import problems_json, problems_table, validate_files
     "--players",
     type=click.Path(path_type=Path),
     default=None,
-    help="The rating list in force (CSV/XLSX, or a FIDE TXT/XML list): unknown players are checked.",
+    help="The rating list in force (CSV/XLSX or a FIDE TXT/XML list): checks unknown players.",
 )
 @rules_option
 @sheet_option
-@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON (a list of objects).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the problems as JSON (a list of objects)."
+)
 def validate(
     files: tuple[Path, ...], players: Path | None, rules: str, sheet: str | None, as_json: bool
 ) -> None:

@@ -63,7 +63,9 @@ def _find_header(table: RawTable, wanted: set[str], scan: int = 20) -> tuple[str
     return None
 
 
-def read_table_of_kind(path: Path, wanted: set[str], sheet: str | None = None) -> tuple[str, RawTable]:
+def read_table_of_kind(
+    path: Path, wanted: set[str], sheet: str | None = None
+) -> tuple[str, RawTable]:
     """The first table (sheet) in ``path`` whose header makes it one of the ``wanted`` kinds."""
     tables = select_sheet(read_tables(path), sheet, path)
     for table in tables:  # sheets in workbook order; in each, the header row or a later one

@@ -84,7 +84,8 @@ def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:
     some = raw.iloc[odd].str.strip().str.removeprefix("+")
     grouped = some.str.fullmatch(rf"\d{{1,3}}(?:{group}\d{{3}})+(?:{re.escape(decimal)}0*)?")
     if grouped.any():
-        some = some.mask(grouped, some.str.replace(r"[^\d" + re.escape(decimal) + "]", "", regex=True))
+        digits_only = some.str.replace(r"[^\d" + re.escape(decimal) + "]", "", regex=True)
+        some = some.mask(grouped, digits_only)
     some = some.str.replace(rf"^(\d+){re.escape(decimal)}0*$", r"\1", regex=True)
     result = raw.copy()
     result.iloc[odd] = some.to_numpy()

@@ -251,7 +251,8 @@ def _line_offsets(data: bytes) -> np.ndarray:
     parts = [np.zeros(1, dtype=np.int64)]
     step = 1 << 24
     for start in range(0, len(buf), step):
-        parts.append(np.flatnonzero(buf[start : start + step] == newline).astype(np.int64) + start + 1)
+        found = np.flatnonzero(buf[start : start + step] == newline).astype(np.int64)
+        parts.append(found + start + 1)
     offsets = np.concatenate(parts)
     if offsets[-1] != len(data):
         offsets = np.append(offsets, len(data))
@@ -411,14 +412,17 @@ def _read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTabl
     numbers: list[np.ndarray] = []
     list_type = list_column
     try:
-        for frame, rows, list_type in _xml_chunks(stream, list_column, COMMON + TYPED):
+        for frame, rows, chunk_type in _xml_chunks(stream, list_column, COMMON + TYPED):
             frames.append(frame)
             numbers.append(rows)
+            list_type = chunk_type
     except etree.XMLSyntaxError as exc:
         text = str(exc)
-        code = "bad-encoding" if "utf-8" in text.lower() or "encoding" in text.lower() else "not-a-table"
-        raise _problem(source, code, f"the XML list is damaged: {text}",
-                       "download the list again (or unzip it again)", row=exc.lineno or None) from None
+        encoding = "utf-8" in text.lower() or "encoding" in text.lower()
+        raise _problem(source, "bad-encoding" if encoding else "not-a-table",
+                       f"the XML list is damaged: {text}",
+                       "download the list again (or unzip it again)",
+                       row=exc.lineno or None) from None
     except _ListTypeError as exc:
         raise _problem(source, "missing-column", f"the list has no {exc.args[0]} rating",
                        f"download the {exc.args[0]} or the combined list") from None

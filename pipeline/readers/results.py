@@ -75,7 +75,9 @@ def normalize_tokens(cells: pd.Series) -> pd.Series:
     return cells.astype(str).str.replace(r"\s+", "", regex=True).str.lower()
 
 
-def lookup(tokens: pd.Series, table: dict[str, tuple]) -> tuple[np.ndarray, list[np.ndarray]]:
+def lookup(
+    tokens: pd.Series, table: dict[str, GameResult] | dict[str, SideResult]
+) -> tuple[np.ndarray, list[np.ndarray]]:
     """(known mask, one array per field of the table's tuples) for normalized ``tokens``;
     unknown tokens get the fields of the table's first entry (callers report them as errors)."""
     keys = list(table)

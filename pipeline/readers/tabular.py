@@ -171,8 +171,6 @@ def _cell_text(value: object) -> str:
 
 def read_xlsx_sheets(path: Path) -> list[RawTable]:
     """Every non-empty sheet of a workbook as a RawTable (header = first non-empty row)."""
-    import zipfile
-
     from openpyxl import load_workbook
 
     try:
