@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.assemble import assemble_sides
+from pipeline.assemble import assemble_sides, unknown_players
 from pipeline.engine import SCALES, rate_sides
 from pipeline.errors import InputError, Problem, RunError
 from pipeline.grouper import period_totals
@@ -55,6 +55,7 @@ def gather_inputs(
         except InputError as exc:
             players = None
             problems.extend(exc.problems)
+    players_ok = not problems
     for path in paths:
         try:
             item = read_event_file(path, sheet)
@@ -63,13 +64,24 @@ def gather_inputs(
             inputs.append(item)
         except InputError as exc:
             problems.extend(exc.problems)
+            # Report unknown players of a file with other problems in the same pass.
+            if isinstance(exc.partial, GamesInput) and players_ok:
+                problems.extend(unknown_players(exc.partial, players))
     return inputs, players, problems
+
+
+def sort_problems(
+    problems: list[Problem], paths: Sequence[Path | str], players_path: Path | str | None
+) -> list[Problem]:
+    """One table per file, in file order, top to bottom: the order a person fixes them in."""
+    order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
+    return sorted(problems, key=lambda p: (order.get(p.file, len(order)), p.row or 0))
 
 
 def assembly_problems(
     inputs: list[GamesInput | SidesInput], players: PlayerList | None
 ) -> list[Problem]:
-    """What putting games and players together finds (unknown players), as a list."""
+    """What putting the readable games and the players together finds (unknown players)."""
     try:
         assemble_sides(inputs, players)
     except InputError as exc:
@@ -92,7 +104,7 @@ def check_inputs(
     inputs, players, problems = gather_inputs(paths, players_path, rules=rules, sheet=sheet)
     if players_path is None or players is not None:
         problems.extend(assembly_problems(inputs, players))
-    return problems
+    return sort_problems(problems, paths, players_path)
 
 
 def read_inputs(
@@ -105,7 +117,7 @@ def read_inputs(
     """Read every file, collecting the problems of all of them before failing."""
     inputs, players, problems = gather_inputs(paths, players_path, rules=rules, sheet=sheet)
     if problems:
-        raise InputError(problems)
+        raise InputError(sort_problems(problems, paths, players_path))
     return inputs, players
 
 
@@ -157,7 +169,7 @@ def rate_files(
     if problems:
         if players_path is None or players is not None:
             problems.extend(assembly_problems(inputs, players))
-        raise InputError(problems)
+        raise InputError(sort_problems(problems, paths, players_path))
     return rate_inputs(inputs, players, options)
 
 

@@ -38,12 +38,6 @@ def validate_files(
 ) -> ValidationReport:
     problems = check_inputs(paths, players_path, rules=rules, sheet=sheet)
     files = ([str(players_path)] if players_path is not None else []) + [str(p) for p in paths]
-    # File by file in the order given, top to bottom within a file (stable: same-row problems
-    # keep the order the checks found them).
-    order = {name: i for i, name in enumerate(files)}
-    problems = sorted(
-        problems, key=lambda p: (order.get(p.file, len(order)), p.row is not None, p.row or 0)
-    )
     return ValidationReport(files, problems)
 
 

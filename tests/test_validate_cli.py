@@ -149,16 +149,3 @@ def test_players_list_checks_use_the_rules_column(sample, tmp_path):
              "rapid")
     assert ok.exit_code == 0, ok.output
 
-
-def test_readme_shows_the_real_output(sample, monkeypatch):
-    """The README's example is this command's real output (paths relative to the project)."""
-    root = sample.parent
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    block = readme.split("```console\n$ fiderate validate sample_data/broken/", 1)[1]
-    command, shown = block.split("```", 1)[0].split("\n", 1)
-    monkeypatch.chdir(root)
-    args = ["validate", "sample_data/broken/" + command.split()[0], *command.split()[1:]]
-    result = run(*args)
-    assert result.exit_code == 1
-    assert result.stdout == shown
-    assert result.stderr.strip() in readme
