@@ -74,12 +74,20 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
     with_round = games["round"].ne("")
     if not with_round.any():
         return
-    low = games[["white", "black"]].min(axis=1)
-    high = games[["white", "black"]].max(axis=1)
+    white_first = (games["white"] <= games["black"]).to_numpy()
+    low = games["white"].where(white_first, games["black"])
+    high = games["black"].where(white_first, games["white"])
     key = pd.DataFrame({"e": games["event"], "r": games["round"], "a": low, "b": high})
     dup = key.duplicated(keep="first") & with_round
     if not dup.any():
         return
+    # Only the rows of repeated games are looked at from here on (few, in a real file).
+    involved = np.flatnonzero((key.duplicated(keep=False) & with_round).to_numpy())
+    games = games.iloc[involved].reset_index(drop=True)
+    key = key.iloc[involved].reset_index(drop=True)
+    low = low.iloc[involved].reset_index(drop=True)
+    dup = dup.iloc[involved].reset_index(drop=True)
+    rows = table.rows[involved]
     # The outcome seen from the lower id, so that A-B 1-0 and B-A 0-1 compare equal.
     white_is_low = games["white"].eq(low).to_numpy()
     low_h = np.where(white_is_low, games["white_h"], games["black_h"])
@@ -100,7 +108,7 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
                 "duplicate-game",
                 f"the same game ({game}) already appears at row {lines[first]}",
                 file=table.source,
-                row=int(table.rows[pos]),
+                row=int(rows[pos]),
                 column="white",
                 value=str(games["white"].iat[pos]),
                 fix="delete one of the two rows",
@@ -111,7 +119,7 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
                 f"the game ({game}) is also at row {lines[first]} with a result that disagrees "
                 f"({results[first]} with {games['white'].iat[first]} as white)",
                 file=table.source,
-                row=int(table.rows[pos]),
+                row=int(rows[pos]),
                 column="result",
                 value=str(results[pos]),
                 fix=f"keep one row for this game, with the right result (see row {lines[first]})",

@@ -72,7 +72,11 @@ def normalize_token(token: str) -> str:
 
 def normalize_tokens(cells: pd.Series) -> pd.Series:
     """:func:`normalize_token` for a whole column at once (no Python call per cell)."""
-    return cells.astype(str).str.replace(r"\s+", "", regex=True).str.lower()
+    # Literal replacements run in Arrow; a regex here would fall back to a Python call per cell.
+    text = cells.astype(str)
+    for space in (" ", "\t", "\u00a0"):
+        text = text.str.replace(space, "", regex=False)
+    return text.str.lower()
 
 
 def lookup(

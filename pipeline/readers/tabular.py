@@ -39,7 +39,8 @@ def _problem(path: Path, code: str, message: str, fix: str) -> InputError:
     return InputError([Problem(code, message, file=str(path), fix=fix)])
 
 
-_BLANK_LINE = re.compile(r"(?>\r\n|\n|\r)[ \t]*(?>\r\n|\n|\r)")  # atomic: CRLF is one break
+# A blank line (LF or CRLF). Starting with a literal "\n" lets the scan skip ahead quickly.
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -147,7 +148,8 @@ def read_csv_text(path: Path) -> RawTable:
 
 
 def _data_line_numbers(text: str) -> np.ndarray:
-    if not _BLANK_LINE.search(text) and text[:1].strip():
+    cr_only = "\r" in text and "\n" not in text
+    if not cr_only and not _BLANK_LINE.search(text) and text[:1].strip():
         # No blank line anywhere (the usual case): data rows are lines 2, 3, ... with no loop.
         return np.arange(2, text.count("\n") + 3, dtype=np.int64)
     lines = text.splitlines()
