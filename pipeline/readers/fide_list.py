@@ -453,17 +453,19 @@ def _xml_chunks(
     pick: Callable[[list[str | None]], tuple[str | None, ...]] | None = None
     list_type = list_column
     for _, elem in context:
-        tags = tuple(str(child.tag) for child in elem)
+        children = list(elem)  # one proxy object per child, reused for tags and texts
+        tags = tuple([child.tag for child in children])
         if tags != layout:
-            tag_of = _xml_fields(tags, list_column)
-            if layout is None and not any(t.startswith(("rapid_", "blitz_")) for t in tags):
+            names = tuple(t if isinstance(t, str) else "" for t in tags)  # entities have no name
+            tag_of = _xml_fields(names, list_column)
+            if layout is None and not any(t.startswith(("rapid_", "blitz_")) for t in names):
                 list_type = "single"
             layout = tags
             # A field this layout lacks reads the None appended after the children.
             pick = operator.itemgetter(
-                *[tags.index(tag_of[f]) if f in tag_of else len(tags) for f in fields]
+                *[names.index(tag_of[f]) if f in tag_of else len(names) for f in fields]
             )
-        values = [child.text for child in elem]
+        values = [child.text for child in children]
         values.append(None)
         rows.append(pick(values))  # type: ignore[misc]
         lines.append(elem.sourceline or 0)
