@@ -59,7 +59,8 @@ elif kind == "txt_loop":
     rows = len(out[0])
 elif kind == "xml_etree":
     import xml.etree.ElementTree as ET
-    wanted = ("fideid", "name", "country", "sex", "title", "rating", "games", "k", "birthday", "flag")
+    wanted = ("fideid", "name", "country", "sex", "title", "rating", "games", "k", "birthday",
+              "flag")
     out = {t: [] for t in wanted}
     for _, elem in ET.iterparse(path, events=("end",)):
         if elem.tag == "player":
@@ -71,7 +72,8 @@ seconds = time.perf_counter() - start
 # VmHWM: this process's own peak RSS (ru_maxrss would carry the parent's over fork + exec).
 with open("/proc/self/status") as fh:
     hwm = [line for line in fh if line.startswith("VmHWM")]
-peak = (int(hwm[0].split()[1]) if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) / 1024
+kb = int(hwm[0].split()[1]) if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = kb / 1024
 print(json.dumps({"rows": rows, "seconds": seconds, "peak_mb": peak}))
 """
 
