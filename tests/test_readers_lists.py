@@ -280,3 +280,27 @@ def test_rapid_rules_rate_from_the_rapid_column(sample, tmp_path):
         rows = {r["id"]: r for r in csv.DictReader(fh)}
     assert rows["4100018"]["rating"] == "2655"  # RRtng of Kowalski in the sample list
     assert rows["4100050"]["rating"] == ""  # no rapid rating
+
+
+def test_zipped_single_type_xml_names_its_type_inside_the_zip(tmp_path):
+    tags = ["fideid", "name", "country", "sex", "title", "w_title", "o_title", "foa_title",
+            "rating", "games", "k", "birthday", "flag"]
+    values = [1503014, "Carlsen, Magnus", "NOR", "M", "GM", "", "", "", 2880, 0, 20, 1990, ""]
+    player = xml_player(zip(tags, values, strict=True))
+    archive = tmp_path / "download.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("blitz_rating_list_xml.xml", f"<playerslist>\n{player}\n</playerslist>\n")
+    assert by_id(read_players(archive, rules="blitz")).loc["1503014", "rating"] == 2880
+    with pytest.raises(InputError) as info:
+        read_players(archive, rules="standard")
+    assert [p.code for p in info.value.problems] == ["missing-column"]
+
+
+def test_undecodable_list_is_bad_encoding_with_its_line(tmp_path):
+    path = write_combined(tmp_path / "list.txt")
+    lines = path.read_bytes().split(b"\r\n")
+    lines[2] = lines[2][:20] + b"\x81\x8d" + lines[2][22:]  # not UTF-8, not Windows-1252
+    path.write_bytes(b"\r\n".join(lines))
+    with pytest.raises(InputError) as info:
+        read_players(path)
+    assert [(p.code, p.row) for p in info.value.problems] == [("bad-encoding", 3)]

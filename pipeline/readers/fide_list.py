@@ -145,7 +145,7 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
             [Problem("not-a-table", f"cannot read the zipped list ({type(exc).__name__}: {exc})",
                      file=source, fix="download the list again")]
         ) from None
-    _check_list_type(path, list_type, list_column, problems)
+    _check_list_type(found.member or path.name, str(path), list_type, list_column, problems)
     players = players_from_list(table, problems, list_type)
     problems.raise_if_any()
     return players
@@ -196,16 +196,18 @@ def _check_fide_ids(table: RawTable, problems: ProblemList) -> None:
                  "a FIDE id is a whole number", "correct the id (digits only)")
 
 
-def _check_list_type(path: Path, list_type: str, wanted: str, problems: ProblemList) -> None:
+def _check_list_type(
+    name: str, source: str, list_type: str, wanted: str, problems: ProblemList
+) -> None:
     """A single-type list names its type only in the file name (standard_rating_list.txt)."""
     if list_type != "single":
         return
-    hinted = [t for t in LIST_TYPES if t in path.name.lower()]
+    hinted = [t for t in LIST_TYPES if t in Path(name).name.lower()]
     if hinted and hinted[0] != wanted:
         problems.add(
             "missing-column",
             f"this is the {hinted[0]} list but the rule set rates {wanted} games",
-            file=str(path), column="rating",
+            file=source, column="rating",
             fix=f"give the {wanted} list (or the combined list), or choose --rules {hinted[0]}",
         )
 
