@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from pipeline.assemble import assemble_sides, unknown_players
 from pipeline.engine import SCALES, rate_sides
-from pipeline.errors import InputError, Problem, RunError
+from pipeline.errors import InputError, Problem, ProblemList, RunError
 from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
@@ -38,12 +38,16 @@ def gather_inputs(
     players_path: Path | str | None,
     *,
     rules: str | None = None,
+    input_format: str | None = None,
     sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
-    """Read every file, collecting the problems of all of them (nothing raised for bad input).
+    """Read every file, collecting the problems of all of them (bad input raises nothing here).
 
-    ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players;
-    ``sheet`` names the sheet of workbook inputs (default: the sheet whose header fits).
+    ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players.
+    Event files that carry their own players (TRF, crosstables) add them to the players: the list
+    in force (``players_path``) decides for every player on it; the event's own data is used for
+    players the list lacks, and is the whole list when no ``players_path`` is given.
     """
     problems: list[Problem] = []
     inputs: list[GamesInput | SidesInput] = []
@@ -58,7 +62,7 @@ def gather_inputs(
     players_ok = not problems
     for path in paths:
         try:
-            item = read_event_file(path, sheet)
+            item = read_event_file(path, sheet, input_format=input_format, columns=columns)
             if isinstance(item, GamesInput):
                 validate(item.games, Games, item.source)
             inputs.append(item)
@@ -67,6 +71,12 @@ def gather_inputs(
             # Report unknown players of a file with other problems in the same pass.
             if isinstance(exc.partial, GamesInput) and players_ok:
                 problems.extend(unknown_players(exc.partial, players))
+    embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
+    if embedded and players_ok:
+        try:
+            players = merge_players(players, embedded)
+        except InputError as exc:
+            problems.extend(exc.problems)
     return inputs, players, problems
 
 
@@ -81,9 +91,9 @@ def sort_problems(
 def assembly_problems(
     inputs: list[GamesInput | SidesInput], players: PlayerList | None
 ) -> list[Problem]:
-    """What putting the readable games and the players together finds (unknown players)."""
+    """What putting the readable events and the players together finds (unknown players)."""
     try:
-        assemble_sides(inputs, players)
+        assemble_sides(with_byes(inputs, players), players)
     except InputError as exc:
         return exc.problems
     return []
@@ -94,14 +104,18 @@ def check_inputs(
     players_path: Path | str | None,
     *,
     rules: str | None = None,
+    input_format: str | None = None,
     sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> list[Problem]:
     """Every problem ``rate`` would stop on, without rating: the checks of ``fiderate validate``.
 
     Players are looked up only when the players file itself was readable: an unreadable list
     would make every player look unknown.
     """
-    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, sheet=sheet)
+    inputs, players, problems = gather_inputs(
+        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
+    )
     if players_path is None or players is not None:
         problems.extend(assembly_problems(inputs, players))
     return sort_problems(problems, paths, players_path)
@@ -112,13 +126,85 @@ def read_inputs(
     players_path: Path | str | None,
     *,
     rules: str | None = None,
+    input_format: str | None = None,
     sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
     """Read every file, collecting the problems of all of them before failing."""
-    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, sheet=sheet)
+    inputs, players, problems = gather_inputs(
+        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
+    )
     if problems:
         raise InputError(sort_problems(problems, paths, players_path))
     return inputs, players
+
+
+def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> PlayerList:
+    """The list in force first, then each event's own players that are not on it yet. Two
+    events giving one player (not on the list in force) different ratings is a problem."""
+    problems = ProblemList()
+    parts = [in_force.players] if in_force is not None else []
+    listed = in_force.players["id"] if in_force is not None else pd.Series([], dtype=str)
+    first = pd.DataFrame(
+        {
+            "id": pd.Series([], dtype=str),
+            "first_rating": pd.Series([], dtype="Int64"),
+            "first_line": pd.Series([], dtype="int64"),
+            "first_source": "",
+        }
+    )
+    for event in embedded:
+        frame = event.players[~event.players["id"].isin(listed)]
+        seen = frame.merge(first, on="id")
+        rating, earlier = seen["rating"].astype("Int64"), seen["first_rating"].astype("Int64")
+        differ = (rating != earlier).fillna(True) & ~(rating.isna() & earlier.isna())
+        for row in seen[differ.to_numpy(dtype=bool)].itertuples(index=False):
+            problems.add(
+                "duplicate-player",
+                f"player {row.id!r} has rating {row.first_rating} in {row.first_source} "
+                f"(line {row.first_line}) but {row.rating} here",
+                file=event.source,
+                row=int(row.line),
+                column="rating",
+                value=str(row.rating),
+                fix="rate events with the same list in force, or give --players",
+            )
+        new = frame[~frame["id"].isin(first["id"]) & ~frame["id"].duplicated()]
+        first = pd.concat(
+            [
+                first,
+                pd.DataFrame(
+                    {
+                        "id": new["id"],
+                        "first_rating": new["rating"].astype("Int64"),
+                        "first_line": new["line"],
+                        "first_source": event.source,
+                    }
+                ),
+            ],
+            ignore_index=True,
+        )
+        parts.append(new)
+    problems.raise_if_any()
+    merged = pd.concat(parts, ignore_index=True)
+    source = in_force.source if in_force is not None else embedded[0].source
+    return PlayerList(source, merged)
+
+
+def with_byes(
+    inputs: list[GamesInput | SidesInput], players: PlayerList | None
+) -> list[GamesInput | SidesInput]:
+    """Each event's byes as an extra individual input: shown in games.csv, never rated."""
+    expanded: list[GamesInput | SidesInput] = []
+    ratings = players.players.set_index("id")["rating"] if players is not None else None
+    for item in inputs:
+        expanded.append(item)
+        if isinstance(item, GamesInput) and item.byes is not None and len(item.byes):
+            byes = item.byes.copy()
+            if ratings is not None:
+                byes["player_rating"] = byes["player"].map(ratings).astype("Int64")
+            expanded.append(SidesInput(item.source, byes))
+    return expanded
 
 
 def rate_inputs(
@@ -128,8 +214,10 @@ def rate_inputs(
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
     rules = get_rules(options.rules)
     period = resolve_period(options.period)
-    sides = validate(assemble_sides(inputs, players), Sides, internal=True)
-    rated = validate(rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True)
+    sides = validate(assemble_sides(with_byes(inputs, players), players), Sides, internal=True)
+    rated = validate(
+        rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True
+    )
     totals = period_totals(
         rated,
         players,
@@ -155,17 +243,22 @@ def rate_files(
     players_path: Path | str | None = None,
     options: RateOptions | None = None,
     *,
+    input_format: str | None = None,
     sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> RatedPeriod:
     """Read, validate and rate: the whole library path of ``fiderate rate``.
 
     Bad input stops the run with the same problems ``fiderate validate`` lists (one set of
-    checks): reading problems of every file plus, when the players list was readable, the
-    players the games name but the list lacks.
+    checks, :func:`check_inputs`): reading problems of every file plus, when the players list
+    was readable, the players the events name but the list lacks.
     """
     options = options or RateOptions()
-    get_rules(options.rules)  # an unknown rule set is a usage error before any reading
-    inputs, players, problems = gather_inputs(paths, players_path, rules=options.rules, sheet=sheet)
+    get_rules(options.rules)  # an unknown rule set is a usage error, before any reading
+    inputs, players, problems = gather_inputs(
+        paths, players_path, rules=options.rules, input_format=input_format, sheet=sheet,
+        columns=columns,
+    )
     if problems:
         if players_path is None or players is not None:
             problems.extend(assembly_problems(inputs, players))

@@ -8,7 +8,7 @@ them, as a table for people or JSON for programs.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,9 +34,13 @@ def validate_files(
     players_path: Path | str | None = None,
     *,
     rules: str | None = None,
+    input_format: str | None = None,
     sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> ValidationReport:
-    problems = check_inputs(paths, players_path, rules=rules, sheet=sheet)
+    problems = check_inputs(
+        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
+    )
     files = ([str(players_path)] if players_path is not None else []) + [str(p) for p in paths]
     return ValidationReport(files, problems)
 

@@ -133,12 +133,14 @@ NOTES = [["Autumn Open 2026 - results"], ["exported by hand"]]
 
 def test_xlsx_sheet_found_by_header_and_by_option(tmp_path, sample):
     titled = [["Autumn Open 2026"], [], *GAMES]  # a title row above the header
-    book = workbook(tmp_path / "event.xlsx", [("Notes", NOTES), ("Games", titled),
-                                              ("Old", GAMES[:2])])
+    found = read_event_file(workbook(tmp_path / "titled.xlsx", [("Notes", NOTES),
+                                                                ("Games", titled)]))
     reference = games_frame(write(tmp_path / "ref.csv", GAMES))
-    found = read_event_file(book).games.drop(columns=["source"])
+    found = found.games.drop(columns=["source"])
     pd.testing.assert_frame_equal(found.drop(columns=["line"]), reference.drop(columns=["line"]))
     assert list(found["line"]) == [4, 5, 6]  # rows as Excel numbers them
+    book = workbook(tmp_path / "event.xlsx", [("Notes", NOTES), ("Games", titled),
+                                              ("Old", GAMES[:2])])
     by_name = read_event_file(book, sheet="Old").games
     assert len(by_name) == 1
     by_number = read_event_file(book, sheet="3").games
@@ -166,3 +168,12 @@ def test_sheet_option_on_rate_and_validate(tmp_path, sample):
                         str(sample / "players.csv"), "--period", "2026-11", "--out",
                         str(reference), "-q"])
     assert (out / "rating_list.csv").read_bytes() == (reference / "rating_list.csv").read_bytes()
+
+
+def test_players_workbook_with_a_title_row(tmp_path):
+    rows = [["Rating list November 2026"], ["id", "name", "rating"], ["4100018", "Kowalski", 2712]]
+    book = workbook(tmp_path / "players.xlsx", [("Notes", NOTES), ("List", rows)])
+    players = read_players(book).players
+    assert list(players["id"]) == ["4100018"]
+    assert list(players["rating"]) == [2712]
+    assert list(players["line"]) == [3]

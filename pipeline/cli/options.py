@@ -32,9 +32,25 @@ period_option = click.option(
     default=None,
     help="Rating period (decides junior age); default: the current month.",
 )
+
+input_format_option = click.option(
+    "--input-format",
+    type=click.Choice(["games", "individual", "trf", "crosstable", "grid"]),
+    default=None,
+    help="Read the inputs as this format (default: detected from content and extension).",
+)
+column_option = click.option(
+    "--column",
+    "columns",
+    multiple=True,
+    metavar="NAME=ROLE",
+    help="Crosstables: the role of a column whose header is not recognized, e.g. 'Rtg Int=rating' "
+    "(roles: number, name, rating, id, federation, birth_year, title, sex, points, round, ignore). "
+    "Repeatable.",
+)
 sheet_option = click.option(
     "--sheet",
     default=None,
     metavar="NAME",
-    help="Sheet of XLSX inputs (name or number, 1 = first); default: the sheet whose header fits.",
+    help="XLSX: the sheet to read, by name or number (1 = first); default: the first that fits.",
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from pipeline.cli import cli
-from pipeline.cli.options import rules_option, sheet_option
+from pipeline.cli.options import column_option, input_format_option, rules_option, sheet_option
 from pipeline.validate import problems_json, problems_table, validate_files
 
 
@@ -20,19 +20,29 @@ from pipeline.validate import problems_json, problems_table, validate_files
     help="The rating list in force (CSV/XLSX or a FIDE TXT/XML list): checks unknown players.",
 )
 @rules_option
+@input_format_option
+@column_option
 @sheet_option
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the problems as JSON (a list of objects)."
 )
 def validate(
-    files: tuple[Path, ...], players: Path | None, rules: str, sheet: str | None, as_json: bool
+    files: tuple[Path, ...],
+    players: Path | None,
+    rules: str,
+    input_format: str | None,
+    columns: tuple[str, ...],
+    sheet: str | None,
+    as_json: bool,
 ) -> None:
-    """Check FILES (games, individual) and the players list without rating.
+    """Check FILES (games, individual, TRF, crosstable, grid) and the players list without rating.
 
     Runs the same checks as `fiderate rate` and prints every problem at once: file, row, column,
     value, a stable code and how to fix it. Exit code 0 when everything is valid, 1 otherwise.
     """
-    report = validate_files(files, players, rules=rules, sheet=sheet)
+    report = validate_files(
+        files, players, rules=rules, input_format=input_format, sheet=sheet, columns=columns
+    )
     if as_json:
         click.echo(problems_json(report.problems))
     elif report.ok:

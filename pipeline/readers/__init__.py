@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-import pandas as pd
 
 from pipeline.errors import InputError, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers import fide_list
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
-from pipeline.readers.games import parse_games
-from pipeline.readers.individual import parse_individual
 from pipeline.readers.players import parse_players
-from pipeline.readers.tabular import RawTable, normalize_header, read_tables
+from pipeline.readers.tabular import RawTable, read_tables
 from pipeline.rules import RuleSet, get_rules
 
 __all__ = ["read_event_file", "read_players", "read_table_of_kind"]
@@ -43,40 +40,26 @@ def select_sheet(tables: list[RawTable], sheet: str | None, path: Path) -> list[
     return named
 
 
-def _find_header(table: RawTable, wanted: set[str], scan: int = 20) -> tuple[str, RawTable] | None:
-    """Title lines above the header (an event name, a date) are common in exported workbooks:
-    look for a row among the first ``scan`` whose cells make the header of a ``wanted`` kind."""
-    frame = table.frame
-    for i in range(min(scan, len(frame))):
-        names = canonical_columns([normalize_header(v) for v in frame.iloc[i].tolist()])
-        kind = detect_kind(names)
-        if kind in wanted:
-            body = frame.iloc[i + 1 :].copy()
-            body.columns = names
-            body = body.loc[:, [c != "" for c in body.columns]]
-            body = body.loc[:, ~pd.Index(body.columns).duplicated()]
-            found = RawTable(
-                body.reset_index(drop=True), table.rows[i + 1 :], table.source, table.sheet,
-                table.decimal,
-            )
-            return kind, found
-    return None
-
-
 def read_table_of_kind(
     path: Path, wanted: set[str], sheet: str | None = None
 ) -> tuple[str, RawTable]:
     """The first table (sheet) in ``path`` whose header makes it one of the ``wanted`` kinds."""
     tables = select_sheet(read_tables(path), sheet, path)
-    for table in tables:  # sheets in workbook order; in each, the header row or a later one
+    for table in tables:
         table.frame.columns = canonical_columns(list(table.frame.columns))
         kind = detect_kind(list(table.frame.columns))
         if kind in wanted:
-            table.frame = table.frame.loc[:, ~table.frame.columns.str.startswith("column_")]
             return kind, table
-        found = _find_header(table, wanted)
-        if found is not None:
-            return found
+    if tables[0].sheet is not None:
+        # Workbooks often carry title rows above the header: the same search as event files.
+        from pipeline.readers.formats import _with_header_search, full_width_sheets
+
+        for sheet_table in full_width_sheets(path, tables[0].sheet if sheet is not None else None):
+            for candidate in _with_header_search(sheet_table):
+                candidate.frame.columns = canonical_columns(list(candidate.frame.columns))
+                kind = detect_kind(list(candidate.frame.columns))
+                if kind in wanted:
+                    return kind, candidate
     # Nothing fits: say what the first table is closest to and which columns it lacks.
     first = tables[0]
     kind, missing = closest_kind(list(first.frame.columns))
@@ -97,14 +80,21 @@ def read_table_of_kind(
     )
 
 
-def read_event_file(path: Path | str, sheet: str | None = None) -> GamesInput | SidesInput:
-    path = Path(path)
-    kind, table = read_table_of_kind(path, {"games", "individual"}, sheet)
-    problems = ProblemList()
-    parsed = parse_games(table, problems) if kind == "games" else parse_individual(table, problems)
-    if problems:
-        raise InputError(problems.problems, partial=parsed)
-    return parsed
+def read_event_file(
+    path: Path | str,
+    sheet: str | None = None,
+    *,
+    input_format: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
+) -> GamesInput | SidesInput:
+    """Any event file: games, individual, TRF, crosstable or grid (see :mod:`.formats`).
+
+    A TRF or crosstable comes back as a GamesInput that also carries the event's own players
+    (``.players``), byes (``.byes``) and header facts (``.info``).
+    """
+    from pipeline.readers.formats import read_event
+
+    return read_event(path, input_format=input_format, sheet=sheet, columns=columns)
 
 
 def read_players(

@@ -201,12 +201,10 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
                 numbers.append(number)
             if header is None:
                 continue
-            # Keep every column, even under a blank or short header: the real header may be a
-            # later row (title lines above it); unnamed columns are dropped once it is known.
-            width = max([len(header), *(len(r) for r in records)])
-            header = [h or f"column_{i + 1}" for i, h in enumerate(header + [""] * width)][:width]
+            width = len(header)
             records = [(r + [""] * width)[:width] for r in records]
             frame = pd.DataFrame(records, columns=header, dtype=str)
+            frame = frame.loc[:, [c != "" for c in frame.columns]]
             tables.append(RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title))
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
