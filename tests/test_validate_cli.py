@@ -149,3 +149,16 @@ def test_players_list_checks_use_the_rules_column(sample, tmp_path):
              "rapid")
     assert ok.exit_code == 0, ok.output
 
+
+
+def test_event_formats_are_validated_too(sample):
+    """TRF and crosstable checks (from the event readers) reach validate unchanged."""
+    result = run("validate", sample / "broken" / "result-mismatch.trf",
+                 sample / "broken" / "crosstable-points.csv", "--json")
+    assert result.exit_code == 1
+    codes = [(p["file"].rsplit("/", 1)[-1], p["code"]) for p in json.loads(result.stdout)]
+    assert ("result-mismatch.trf", "result-mismatch") in codes
+    assert ("result-mismatch.trf", "points-mismatch") in codes
+    assert ("crosstable-points.csv", "points-mismatch") in codes
+    clean = run("validate", sample / "event.trf", sample / "crosstable.csv")
+    assert clean.exit_code == 0, clean.output
