@@ -161,12 +161,12 @@ def test_sheet_option_on_rate_and_validate(tmp_path, sample):
     out = tmp_path / "out"
     rated = runner.invoke(cli, ["rate", str(book), "--sheet", "All", "--players",
                                 str(sample / "players.csv"), "--period", "2026-11", "--out",
-                                str(out), "-q"])
+                                str(out), "-q", "--no-html", "--no-xlsx"])
     assert rated.exit_code == 0, rated.output
     reference = tmp_path / "ref"
     runner.invoke(cli, ["rate", str(sample / "games.csv"), "--players",
                         str(sample / "players.csv"), "--period", "2026-11", "--out",
-                        str(reference), "-q"])
+                        str(reference), "-q", "--no-html", "--no-xlsx"])
     assert (out / "rating_list.csv").read_bytes() == (reference / "rating_list.csv").read_bytes()
 
 

@@ -259,7 +259,7 @@ def test_rating_with_a_fide_list_equals_rating_with_the_players_csv(sample, tmp_
         out = tmp_path / name
         result = CliRunner().invoke(cli, ["rate", str(sample / "games.csv"), "--players",
                                           str(sample / name), "--period", "2026-11", "--out",
-                                          str(out), "-q"])
+                                          str(out), "-q", "--no-html", "--no-xlsx"])
         assert result.exit_code == 0, result.output
         with (out / "rating_list.csv").open(encoding="utf-8") as fh:
             outputs[name] = [
@@ -274,7 +274,8 @@ def test_rapid_rules_rate_from_the_rapid_column(sample, tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["rate", str(sample / "games.csv"), "--players",
                                       str(sample / "players_list_foa.txt"), "--rules", "rapid",
-                                      "--period", "2026-11", "--out", str(out), "-q"])
+                                      "--period", "2026-11", "--out", str(out), "-q",
+                                      "--no-html", "--no-xlsx"])
     assert result.exit_code == 0, result.output
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         rows = {r["id"]: r for r in csv.DictReader(fh)}
