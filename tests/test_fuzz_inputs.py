@@ -123,8 +123,8 @@ def test_corrupted_inputs_never_crash(tmp_path):
             check(runner.invoke(cli, ["validate", *args]), "validate " + label)
             out = tmp_path / f"out{runs}"
             check(
-                runner.invoke(cli, ["rate", *args, "--period", "2026-11", "--no-xlsx", "--no-html", "-q",
-                                    "--out", str(out)]),
+                runner.invoke(cli, ["rate", *args, "--period", "2026-11", "--no-xlsx", "--no-html",
+                                    "-q", "--out", str(out)]),
                 "rate " + label,
             )
             runs += 1
