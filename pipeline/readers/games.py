@@ -19,7 +19,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     black = cells.parse_ids(problems, table, "black")
 
     tokens = normalize_tokens(cells.text(table, "result"))
-    known, (white_h, black_h, played, canonical) = lookup(tokens, GAME_RESULTS)
+    known, (white_h, black_h, played, canonical) = lookup(tokens, GAME_RESULTS, "--")
     cells.report(
         problems,
         table,

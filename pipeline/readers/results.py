@@ -80,13 +80,13 @@ def normalize_tokens(cells: pd.Series) -> pd.Series:
 
 
 def lookup(
-    tokens: pd.Series, table: dict[str, GameResult] | dict[str, SideResult]
+    tokens: pd.Series, table: dict[str, GameResult] | dict[str, SideResult], default: str
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """(known mask, one array per field of the table's tuples) for normalized ``tokens``;
-    unknown tokens get the fields of the table's first entry (callers report them as errors)."""
+    unknown tokens get the fields of ``default`` (an unplayed result: callers report them)."""
     keys = list(table)
     position = pd.Index(keys).get_indexer(tokens.to_numpy(dtype=object))
     known = position >= 0
-    position = np.where(known, position, 0)
+    position = np.where(known, position, keys.index(default))
     values = list(zip(*table.values(), strict=True))
     return known, [np.asarray(field, dtype=object)[position] for field in values]
