@@ -6,15 +6,15 @@ value, fix). Nothing loops over good rows; only the bad ones are visited to buil
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
-from pipeline.columns import factorize_text
 from pipeline.errors import ProblemList
 from pipeline.readers.tabular import RawTable
 
 MAX_RATING = 3500
-_INT_RE = r"^[+]?\d+(?:\.0*)?$"
 
 
 def report(
@@ -49,24 +49,10 @@ def text(table: RawTable, column: str) -> pd.Series:
     return pd.Series([""] * len(table.frame), dtype=str)
 
 
-def distinct(raw: pd.Series) -> tuple[np.ndarray, pd.Series]:
-    """(code of each cell, the distinct values as a str Series). Parsers work on the distinct
-    values, of which a column of a million cells (dates, ratings, results) has a handful, and
-    spread the answers back with the codes: each cell's answer depends only on its text."""
-    return factorize_text(raw)
-
-
-def spread(values: pd.Series, codes: np.ndarray, like: pd.Series) -> pd.Series:
-    """The answers for the distinct values, back on every cell of ``like``."""
-    return pd.Series(values.array.take(codes), index=like.index)
-
-
 def parse_ids(problems: ProblemList, table: RawTable, column: str, required: bool = True) -> pd.Series:
     raw = text(table, column)
     # A spreadsheet that stored an id as a number shows it as "4100018.0": take the digits.
-    ids = raw
-    if raw.str.contains(".", regex=False).any():
-        ids = raw.str.replace(r"^(\d+)\.0+$", r"\1", regex=True)
+    ids = raw.str.replace(r"^(\d+)\.0+$", r"\1", regex=True)
     if required:
         report(
             problems,
@@ -78,6 +64,32 @@ def parse_ids(problems: ProblemList, table: RawTable, column: str, required: boo
             "give every player an id (a FIDE id or any unique text)",
         )
     return ids
+
+
+def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:
+    """Spreadsheet spellings of a whole number as plain digits, by the file's decimal mark.
+
+    ``1650.0`` (a number cell saved as float), ``1.650`` or ``1650,0`` in a decimal-comma file
+    (European Excel), ``1,650`` or ``1 650`` as thousands. Ratings, years and counts never have a
+    fraction, so a separator followed by exactly three digits is grouping, and a fraction is
+    accepted only when it is zero. Anything else is left as it is (and reported by the caller).
+    """
+    thousands = "." if decimal == "," else ","
+    group = rf"[{re.escape(thousands)} \u00a0\u202f]"
+    # Plain digits (nearly every cell) need nothing: only cells with another character are
+    # rewritten, so a 2-million-row list pays for one scan.
+    odd = np.flatnonzero(raw.str.contains(r"[^0-9]", regex=True).to_numpy(dtype=bool))
+    if not len(odd):
+        return raw
+    some = raw.iloc[odd].str.strip().str.removeprefix("+")
+    grouped = some.str.fullmatch(rf"\d{{1,3}}(?:{group}\d{{3}})+(?:{re.escape(decimal)}0*)?")
+    if grouped.any():
+        digits_only = some.str.replace(r"[^\d" + re.escape(decimal) + "]", "", regex=True)
+        some = some.mask(grouped, digits_only)
+    some = some.str.replace(rf"^(\d+){re.escape(decimal)}0*$", r"\1", regex=True)
+    result = raw.copy()
+    result.iloc[odd] = some.to_numpy()
+    return result
 
 
 def parse_int(
@@ -93,24 +105,26 @@ def parse_int(
 ) -> pd.Series:
     """Optional integer column: blank -> <NA>; anything else must be a whole number in range."""
     raw = text(table, column)
-    codes, values = distinct(raw)
-    blank = values.eq("")
-    looks_int = values.str.match(_INT_RE)
-    numbers = pd.to_numeric(values.where(looks_int & ~blank), errors="coerce")
+    blank = raw.str.strip().eq("")
+    digits = integer_text(raw, table.decimal)
+    looks_int = digits.str.fullmatch(r"\d{1,9}")
+    numbers = digits.where(looks_int & ~blank).astype("Int64")
+    if zero_is_blank:
+        # 0 is how lists write "unknown" (birth year) or "unrated": blank, whatever the range.
+        zero = numbers.eq(0).fillna(False)
+        blank = blank | zero
+        numbers = numbers.mask(zero)
     bad = (~blank & (~looks_int | (numbers < low) | (numbers > high))).fillna(True)
     report(
         problems,
         table,
-        bad.to_numpy(dtype=bool)[codes],
+        bad.to_numpy(dtype=bool),
         column,
         code,
         f"expected {what} from {low} to {high}",
         f"write {what} from {low} to {high}, or leave the cell blank",
     )
-    result = numbers.where(~bad).round().astype("Int64")
-    if zero_is_blank:
-        result = result.mask(result.eq(0))
-    return spread(result, codes, raw)
+    return numbers.mask(bad)
 
 
 def parse_rating(problems: ProblemList, table: RawTable, column: str) -> pd.Series:
@@ -149,18 +163,17 @@ def parse_bool(problems: ProblemList, table: RawTable, column: str) -> pd.Series
 
 def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series:
     raw = text(table, column)
-    codes, values = distinct(raw)
-    blank = values.eq("")
-    parsed = pd.to_datetime(values.where(~blank), format="%Y-%m-%d", errors="coerce")
+    blank = raw.eq("")
+    parsed = pd.to_datetime(raw.where(~blank), format="%Y-%m-%d", errors="coerce")
     bad = ~blank & parsed.isna()
     report(
         problems,
         table,
-        bad.to_numpy(dtype=bool)[codes],
+        bad.to_numpy(),
         column,
         "bad-value",
         "expected a date as YYYY-MM-DD",
         "write the date as YYYY-MM-DD, e.g. 2026-11-14",
     )
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
-    return spread(values.astype("string").where(~(bad | blank)), codes, raw)
+    return raw.astype("string").where(~(bad | blank))
