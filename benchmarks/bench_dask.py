@@ -24,7 +24,7 @@ from pipeline.synthetic import write_period
 GAMES = 20_000_000
 QUICK_GAMES = 1_000_000
 PLAYERS = 200_000  # a national federation's list; every worker holds it (broadcast)
-PART_GAMES = 500_000
+PART_GAMES = 250_000
 
 
 def tree_rss(process: psutil.Process) -> int:

@@ -1,7 +1,9 @@
 """Regenerate the golden files: ``python tests/golden/make_golden.py``.
 
-The expected outputs here were produced by the core path as it stood before the performance work
-(commit a48cd30), so every optimization since is checked against that code's results byte for byte
+The expected outputs in ``cases/`` were produced by code without the performance work: first by
+the core path at commit a48cd30, then (after merging main, whose own changes alter some texts)
+by running these same cases against an export of main at debbd1c, before main's changes met the
+optimized modules. Every optimization is thus checked against that code's results byte for byte
 (``tests/test_golden_outputs.py``). Only rerun this script for an intended change of the outputs,
 and say why in the commit.
 
