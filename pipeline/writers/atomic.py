@@ -28,6 +28,15 @@ class OutputBatch:
         self._pending.append((Path(tmp), final))
         return Path(tmp)
 
+    def planned(self) -> list[tuple[Path, Path]]:
+        """(temporary, final) for every file not yet renamed into place."""
+        return list(self._pending)
+
+    def forget(self) -> None:
+        """Hand the temporary files over to the caller (e.g. a journal that renames them later):
+        the batch neither renames nor deletes them from now on."""
+        self._pending = []
+
     def commit(self) -> list[Path]:
         written = []
         for tmp, final in self._pending:
