@@ -44,9 +44,12 @@ def _list_ratings(ids: pd.Series, players: PlayerList | None) -> tuple[pd.Series
     """(rating from the list or <NA>, whether the id is on the list)."""
     if players is None:
         return pd.Series(pd.NA, index=ids.index, dtype="Int64"), np.zeros(len(ids), dtype=bool)
-    table = players.players.set_index("id")["rating"]
-    on_list = ids.isin(table.index).to_numpy()
-    rating = ids.map(table).astype("Int64")
+    # A hash look-up (get_indexer): Series.isin/map on str columns is far slower (pipeline.frames).
+    listed = pd.Index(players.players["id"])
+    pos = listed.get_indexer(ids)
+    on_list = pos >= 0
+    ratings = players.players["rating"].astype("Int64").array
+    rating = pd.Series(ratings.take(pos, allow_fill=True), index=ids.index, dtype="Int64")
     return rating, on_list
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pipeline.frames import member
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, base_k
 from pipeline.model import PlayerList
 from pipeline.rounding import round_half_away
@@ -29,7 +30,7 @@ def player_info(sides: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame
     listed = players.players[PLAYER_INFO] if players is not None else None
     seen = sides.drop_duplicates("player", keep="last")
     if listed is not None:
-        seen = seen[~seen["player"].isin(listed["id"])]
+        seen = seen[~member(seen["player"], listed["id"])]
     extra = pd.DataFrame(
         {
             "id": seen["player"].astype(str),

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.frames import member
 from pipeline.periodrun.months import month_index, month_indexes
 from pipeline.rounding import rescale_half_away, round_half_up
 from pipeline.tables import dp_table
@@ -52,7 +53,7 @@ def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) 
         s["played"].to_numpy(dtype=bool)
         & s["player_rating"].isna().to_numpy()
         & s["opponent_rating"].notna().to_numpy()
-        & s["player"].isin(candidates).to_numpy()
+        & member(s["player"], candidates)
     )
     part = s.loc[mask, ["player", "event_sha256", "event", "start_date", "score_h", "opponent_rating"]]
     if part.empty:
@@ -84,7 +85,7 @@ def mark_zero_first_events(current: pd.DataFrame, earlier: pd.DataFrame) -> pd.D
         return current
     order = current.sort_values(["player_id", "start_date", "event"], kind="stable")
     first = ~order["player_id"].duplicated(keep="first")
-    new_player = ~order["player_id"].isin(earlier["player_id"])
+    new_player = ~member(order["player_id"], earlier["player_id"])
     zero = order["points_h"].eq(0)
     out = current.copy()
     out.loc[order.index[(first & new_player & zero).to_numpy()], "disregarded"] = True
@@ -106,7 +107,7 @@ def first_ratings(
     """Pool this period's results with the earlier ones still in the window and rate the pool."""
     current = mark_zero_first_events(current, earlier)
     window_start = month_index(period) - (rules.pool_months - 1)
-    earlier = earlier[earlier["player_id"].isin(current["player_id"])]
+    earlier = earlier[member(earlier["player_id"], current["player_id"])]
     in_window = month_indexes(earlier["period"]) >= window_start
     pool = pd.concat([earlier[in_window], current], ignore_index=True)
     pool = pool[~pool["disregarded"].to_numpy(dtype=bool)]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pipeline.frames import member
 from pipeline.grouper import base_k
 from pipeline.periodrun.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.periodrun.months import add_months, month_index, month_indexes
@@ -129,7 +130,7 @@ def next_list(
     pool = first.ratings.index
     status = np.select(
         [got_first, dropped, rated_before & (games_period > 0),
-         ~rated_before & info.index.isin(pool), info.index.isin(new_ids)],
+         ~rated_before & member(info.index, pool), member(info.index, new_ids)],
         [STATUS_FIRST, STATUS_DROPPED, STATUS_RATED, STATUS_POOL, STATUS_NEW],
         STATUS_IDLE,
     )  # fmt: skip

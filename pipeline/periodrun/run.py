@@ -37,6 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.errors import FiderateError, InputError, Problem
+from pipeline.frames import member
 from pipeline.model import PlayerList, RateOptions
 from pipeline.period import rate_inputs, resolve_period
 from pipeline.periodrun import history
@@ -124,7 +125,7 @@ def _empty_players(ids: pd.Series, names: pd.Series) -> pd.DataFrame:
 
 
 def _with_new_players(frame: pd.DataFrame, ids: pd.Series, names: pd.Series) -> pd.DataFrame:
-    missing = ids[~ids.isin(frame["id"])]
+    missing = ids[~member(ids, frame["id"])]
     if missing.empty:
         return frame
     return pd.concat([frame, _empty_players(missing, names)], ignore_index=True)
@@ -315,7 +316,7 @@ def _rate_and_publish(
         base.loc[blank, "last_played"] = base.loc[blank, "id"].map(known).fillna("").astype(str)
     ids = player_ids(units)
     names = player_names(units)
-    new_ids = pd.Index(ids[~ids.isin(base["id"])])
+    new_ids = pd.Index(ids[~member(ids, base["id"])])
     base = _with_new_players(base, ids, names)
     base_list = PlayerList(listed.source, base)
     unit_lists = lists_for_units(units, period, base_list, con, ids, names)
