@@ -61,6 +61,7 @@ def generate(root: Path, players: int, games: int, seed: int = 7) -> tuple[Path,
 def child(mode: str, list_path: str, events: str, out: str) -> None:
     """Runs in its own process: one measurement, printed as JSON."""
     start = time.perf_counter()
+    laps: dict[str, float] = {}
     files = sorted(str(p) for p in Path(events).iterdir())
     if mode == "read":
         from pipeline.period import read_inputs
@@ -76,11 +77,11 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
     else:
         from pipeline.periodrun import PeriodRequest, run_period
 
-        run_period(PeriodRequest(list_path=Path(list_path), events=(Path(events),), period="2026-11",
-                                 out_dir=Path(out), xlsx=False))  # fmt: skip
+        laps = run_period(PeriodRequest(list_path=Path(list_path), events=(Path(events),), period="2026-11",
+                                 out_dir=Path(out), xlsx=False)).timings  # fmt: skip
     seconds = time.perf_counter() - start
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024}))
+    print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "laps": laps}))
 
 
 def measure(mode: str, list_path: Path, events: Path, out: Path) -> dict[str, float]:
@@ -106,6 +107,8 @@ def main(quick: bool) -> None:
             figures[mode] = measure(mode, list_path, events, root / f"out_{mode}")
             f = figures[mode]
             print(f"  {mode:<7} {f['seconds']:8.1f} s   peak RSS {f['peak_mib']:8.0f} MiB", flush=True)
+            for stage, seconds in f.get("laps", {}).items():
+                print(f"      {stage:<34} {seconds:7.1f} s")
         db = root / "out_period" / "ratings.db"
         print(f"  history database: {db.stat().st_size / 2**20:.1f} MiB")
         p, r, b = figures["period"], figures["rate"], figures["read"]

@@ -225,18 +225,16 @@ def pending_results(con: sqlite3.Connection) -> pd.DataFrame:
     return frame
 
 
-def _none(value: object) -> object:
-    """numpy/pandas scalars -> plain Python for sqlite3; <NA> -> NULL."""
-    if value is pd.NA or value is None:
-        return None
-    if isinstance(value, np.integer | np.bool_):
-        return int(value)
-    return value
-
-
 def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, ...]]:
-    data = frame[list(columns)].astype(object).where(frame[list(columns)].notna(), None)
-    return [tuple(_none(v) for v in row) for row in data.itertuples(index=False, name=None)]
+    """Rows as tuples of plain Python values for sqlite3 (<NA> -> NULL), column by column."""
+    values = []
+    for column in columns:
+        series = frame[column]
+        if series.dtype == bool:
+            values.append(series.astype(np.int64).tolist())
+        else:
+            values.append(series.astype(object).where(series.notna(), None).tolist())
+    return list(zip(*values, strict=True))
 
 
 def insert_run(con: sqlite3.Connection, **fields: object) -> int:

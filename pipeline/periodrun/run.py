@@ -97,6 +97,7 @@ class PeriodOutcome:
     notes: list[str] = field(default_factory=list)
     report: PeriodReport | None = None
     recovered: bool = False
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage (benchmarks)
 
 
 def _now() -> str:
@@ -279,6 +280,17 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
             con.close()
 
 
+class _Clock:
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = now - self._last
+        self._last = now
+
+
 def _user() -> str:
     try:
         return getpass.getuser()
@@ -295,6 +307,7 @@ def _rate_and_publish(
     inputs_record: list[dict[str, str]],
     replaced: int | None,
 ) -> PeriodOutcome:
+    clock = _Clock()
     rules = get_rules(request.rules)
     problems: list[Problem] = []
     try:
@@ -308,6 +321,7 @@ def _rate_and_publish(
     if problems:
         raise InputError(problems)
 
+    clock.lap("read")
     base = listed.players.drop(columns=["line"], errors="ignore")
     if con is not None:
         # A list without last_played (an outside list): the history knows when players last played.
@@ -329,6 +343,7 @@ def _rate_and_publish(
             inputs.append(untrusted(unit.data, players.players.set_index("id")["rating"]))
     options = RateOptions(rules=request.rules, method="fide", period=period)
     result = rate_inputs(inputs, base_list, options, event_players=unit_lists)
+    clock.lap("rate")
     pause_point("rated")
 
     keys = pd.DataFrame(
@@ -346,11 +361,13 @@ def _rate_and_publish(
 
     new, status = next_list(base, result.totals, first, period, rules, new_ids)
     report = build_report(base, new, status, result.totals, result.sides, first, result.scale, period)
+    clock.lap("first ratings, next list, report")
     notes = [f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
              for u in units if not u.dated]  # fmt: skip
 
     with write_period_outputs(request.out_dir, period, new, report, result, request.xlsx) as batch:
         notes += batch.notes
+        clock.lap("write files")
         pause_point("temp-files")
         if con is None:
             con = history.connect(request.database)
@@ -364,6 +381,7 @@ def _rate_and_publish(
         except BaseException:
             con.execute("ROLLBACK")
             raise
+        clock.lap("store in database")
         # Committed: the temporary files now belong to the rename journal; never delete them.
         batch.forget()
     pause_point("committed")
@@ -376,7 +394,9 @@ def _rate_and_publish(
     _fsync_dir(request.out_dir)
     con.execute("DELETE FROM file_moves WHERE run_id = ?", (run_id,))
     con.close()
-    return PeriodOutcome(period, run_id, written=written, notes=notes, report=report)
+    clock.lap("rename")
+    return PeriodOutcome(period, run_id, written=written, notes=notes, report=report,
+                         timings=clock.laps)
 
 
 def _fsync_dir(path: Path) -> None:
