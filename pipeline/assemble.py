@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
 
@@ -53,20 +53,15 @@ def _list_ratings(ids: pd.Series, players: PlayerList | None) -> tuple[pd.Series
     return rating, on_list
 
 
-def sides_from_games(
-    games: GamesInput, players: PlayerList | None, problems: ProblemList
-) -> pd.DataFrame:
+def unknown_players(games: GamesInput, players: PlayerList | None) -> list[Problem]:
+    """Every white/black cell whose player is neither on the list nor given a rating on the row."""
+    problems = ProblemList()
     g = games.games
-    halves = []
-    for me, other, my_h, rating_col in (
-        ("white", "black", "white_h", "white_rating"),
-        ("black", "white", "black_h", "black_rating"),
-    ):
-        list_rating, on_list = _list_ratings(g[me], players)
-        override = g[rating_col]
-        unknown = ~on_list & override.isna().to_numpy() & g[me].ne("").to_numpy()
+    for me, rating_col in (("white", "white_rating"), ("black", "black_rating")):
+        _, on_list = _list_ratings(g[me], players)
+        unknown = ~on_list & g[rating_col].isna().to_numpy() & g[me].ne("").to_numpy()
+        where = "on the players list" if players is not None else "given (no --players file)"
         for pos in np.flatnonzero(unknown):
-            where = "on the players list" if players is not None else "given (no --players file)"
             problems.add(
                 "unknown-player",
                 f"player {g[me].iat[pos]!r} is not {where} and the row has no {rating_col}",
@@ -76,6 +71,18 @@ def sides_from_games(
                 value=g[me].iat[pos],
                 fix=f"add the player to the players file (rating blank if unrated) or fill {rating_col}",
             )
+    return problems.problems
+
+
+def sides_from_games(games: GamesInput, players: PlayerList | None) -> pd.DataFrame:
+    g = games.games
+    halves = []
+    for me, other, my_h, rating_col in (
+        ("white", "black", "white_h", "white_rating"),
+        ("black", "white", "black_h", "black_rating"),
+    ):
+        list_rating, _ = _list_ratings(g[me], players)
+        override = g[rating_col]
         halves.append(
             pd.DataFrame(
                 {
@@ -115,7 +122,8 @@ def assemble_sides(
     parts = []
     for item in inputs:
         if isinstance(item, GamesInput):
-            parts.append(sides_from_games(item, players, problems))
+            problems.extend(unknown_players(item, players))
+            parts.append(sides_from_games(item, players))
         else:
             parts.append(sides_from_individual(item))
     problems.raise_if_any()

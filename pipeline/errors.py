@@ -65,8 +65,11 @@ class FiderateError(Exception):
 class InputError(FiderateError):
     """The input is bad. Carries every problem found, not only the first."""
 
-    def __init__(self, problems: Sequence[Problem]):
+    def __init__(self, problems: Sequence[Problem], partial: object = None):
         self.problems: list[Problem] = list(problems)
+        # What could be read despite the problems (e.g. a GamesInput with its bad cells blanked),
+        # so later checks (unknown players) can still report in the same pass.
+        self.partial = partial
         super().__init__(format_problems(self.problems))
 
 

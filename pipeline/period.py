@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.assemble import assemble_sides
+from pipeline.assemble import assemble_sides, unknown_players
 from pipeline.engine import SCALES, rate_sides
 from pipeline.errors import InputError, Problem, RunError
 from pipeline.grouper import period_totals
@@ -46,6 +46,7 @@ def read_inputs(
             validate(players.players, Players, players.source)
         except InputError as exc:
             problems.extend(exc.problems)
+    players_ok = not problems
     for path in paths:
         try:
             item = read_event_file(path)
@@ -54,7 +55,13 @@ def read_inputs(
             inputs.append(item)
         except InputError as exc:
             problems.extend(exc.problems)
+            # Report unknown players of a file with other problems in the same pass.
+            if isinstance(exc.partial, GamesInput) and players_ok:
+                problems.extend(unknown_players(exc.partial, players))
     if problems:
+        # One table per file, in file order, top to bottom: the order a person fixes them in.
+        order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
+        problems.sort(key=lambda p: (order.get(p.file, len(order)), p.row or 0))
         raise InputError(problems)
     return inputs, players
 

@@ -10,7 +10,7 @@ import pandas as pd
 from pipeline.rules import KPrecedence
 
 RULE_FORCED = "forced (--k)"
-RULE_PUBLISHED = "published on the list"
+RULE_PUBLISHED = "published K (used as given)"
 RULE_EVER_2400 = "rating has reached 2400"
 RULE_JUNIOR = "junior (18 or younger this year) below 2300"
 RULE_NEW = "fewer than 30 rated games"

@@ -54,7 +54,8 @@ def read_event_file(path: Path | str, sheet: str | None = None) -> GamesInput | 
     kind, table = read_table_of_kind(path, {"games", "individual"}, sheet)
     problems = ProblemList()
     parsed = parse_games(table, problems) if kind == "games" else parse_individual(table, problems)
-    problems.raise_if_any()
+    if problems:
+        raise InputError(problems.problems, partial=parsed)
     return parsed
 
 

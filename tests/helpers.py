@@ -1,0 +1,53 @@
+"""Small builders for tests: write real input files and rate them through the library or the CLI."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pipeline import RateOptions, rate_files
+from pipeline.cli import cli
+from pipeline.writers import rating_list_table
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[object]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def individual_file(path: Path, rating: int, games: list[tuple[int, object]], k: int | None = None) -> Path:
+    rows = [["P", rating, opp, result, "" if k is None else k] for opp, result in games]
+    return write_csv(path, ["player", "rating", "opponent_rating", "result", "k"], rows)
+
+
+def rate_rows(
+    tmp_path: Path,
+    inputs: list[Path],
+    players: Path | None = None,
+    via: str = "library",
+    **options: object,
+) -> dict[str, dict[str, str]]:
+    """Rate and return rating_list.csv rows by id, through the library or the real CLI."""
+    if via == "library":
+        result = rate_files(inputs, players, RateOptions(**options))  # type: ignore[arg-type]
+        table = rating_list_table(result)
+        return {row["id"]: row for row in table.to_dict("records")}
+    out = tmp_path / "out"
+    args = ["rate", *map(str, inputs), "--out", str(out), "--no-xlsx"]
+    if players is not None:
+        args += ["--players", str(players)]
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif value is not None and value is not False:
+            args += [flag, str(value)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.stderr
+    with (out / "rating_list.csv").open(encoding="utf-8") as fh:
+        return {row["id"]: row for row in csv.DictReader(fh)}
