@@ -175,8 +175,8 @@ def check_history(
         if not replace:
             problems.append(
                 Problem("period-published",
-                        f"period {period} was already published by run #{published.run_id} "
-                        f"({published.finished_at}); nothing was changed",
+                        f"period {period} was already published by run #{published.run_id}; "
+                        "nothing was changed",
                         fix="use --replace to rate it again (the old list is kept, marked superseded)")
             )  # fmt: skip
         else:
