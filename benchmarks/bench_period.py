@@ -43,11 +43,18 @@ def generate(root: Path, players: int, games: int, seed: int = 7) -> tuple[Path,
     per_file = games // EVENT_FILES
     results = np.array(["1-0", "0-1", "1/2-1/2"])
     for e in range(EVENT_FILES):
-        white = rng.integers(0, players, per_file)
-        black = (white + rng.integers(1, players, per_file)) % players
+        # Nine rounds; each player at most once per round (no duplicate games).
+        per_round = -(-per_file // 9)
+        white, black, rounds = [], [], []
+        for r in range(9):
+            size = min(per_round, per_file - r * per_round)
+            picked = rng.choice(players, 2 * size, replace=False)
+            white.append(picked[:size])
+            black.append(picked[size:])
+            rounds.append(np.full(size, r + 1))
+        white, black, rounds = np.concatenate(white), np.concatenate(black), np.concatenate(rounds)
         res = results[rng.integers(0, 3, per_file)]
         day = 1 + e % 28
-        rounds = np.arange(per_file) // max(1, per_file // 9) + 1
         with (events / f"event_{e:03d}.csv").open("w", encoding="utf-8") as fh:
             fh.write("event,round,date,white,black,result\n")
             prefix = f"Event {e},"

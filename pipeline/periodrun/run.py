@@ -161,7 +161,11 @@ def _same_inputs(a: list[dict[str, str]], b: list[dict[str, str]]) -> bool:
 
 
 def check_history(
-    con: sqlite3.Connection | None, period: str, files: Sequence[EventFile], replace: bool
+    con: sqlite3.Connection | None,
+    period: str,
+    files: Sequence[EventFile],
+    replace: bool,
+    database: Path | str = "",
 ) -> int | None:
     """Refuse an event already rated and a period already published (unless --replace).
     Returns the run being replaced, if any."""
@@ -176,7 +180,7 @@ def check_history(
             problems.append(
                 Problem("period-published",
                         f"period {period} was already published by run #{published.run_id}; "
-                        "nothing was changed",
+                        "nothing was changed", file=str(database),
                         fix="use --replace to rate it again (the old list is kept, marked superseded)")
             )  # fmt: skip
         else:
@@ -191,8 +195,8 @@ def check_history(
     for f in files:
         if f.sha256 in live:
             path, rated_in = live[f.sha256]
-            if replaced is not None and rated_in == period:
-                continue  # it belongs to the run being replaced
+            if rated_in == period and published is not None:
+                continue  # it belongs to the published period: replaced, or refused above
             problems.append(
                 Problem("already-rated",
                         f"this event was already rated in period {rated_in} (from {path!r}); "
@@ -264,7 +268,7 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
                 return PeriodOutcome(period, run_id, recovered=True, notes=[
                     f"run #{run_id} of period {period} had been interrupted after it was committed; "
                     "its output files are now complete"])  # fmt: skip
-        replaced = check_history(con, period, files, request.replace)
+        replaced = check_history(con, period, files, request.replace, db_path)
         pause_point("checked")
         return _rate_and_publish(request, period, started, con, files, inputs_record, replaced)
     except FiderateError as exc:
