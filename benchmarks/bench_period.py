@@ -59,8 +59,10 @@ def generate(root: Path, players: int, games: int, seed: int = 7) -> tuple[Path,
             fh.write("event,round,date,white,black,result\n")
             prefix = f"Event {e},"
             date = f",2026-11-{day:02d},"
-            lines = [f"{prefix}{r}{date}{ids[w]},{ids[b]},{x}\n"
-                     for r, w, b, x in zip(rounds, white, black, res, strict=True)]  # fmt: skip
+            lines = [
+                f"{prefix}{r}{date}{ids[w]},{ids[b]},{x}\n"
+                for r, w, b, x in zip(rounds, white, black, res, strict=True)
+            ]
             fh.writelines(lines)
     return list_path, events
 
@@ -84,8 +86,15 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
     else:
         from pipeline.periodrun import PeriodRequest, run_period
 
-        laps = run_period(PeriodRequest(list_path=Path(list_path), events=(Path(events),), period="2026-11",
-                                 out_dir=Path(out), xlsx=False)).timings  # fmt: skip
+        laps = run_period(
+            PeriodRequest(
+                list_path=Path(list_path),
+                events=(Path(events),),
+                period="2026-11",
+                out_dir=Path(out),
+                xlsx=False,
+            )
+        ).timings
     seconds = time.perf_counter() - start
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "laps": laps}))
@@ -93,9 +102,19 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
 
 def measure(mode: str, list_path: Path, events: Path, out: Path) -> dict[str, float]:
     proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks.bench_period", mode, str(list_path), str(events), str(out)],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.bench_period",
+            mode,
+            str(list_path),
+            str(events),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if proc.returncode != 0:
         raise SystemExit(f"{mode} failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -107,20 +126,30 @@ def main(quick: bool) -> None:
     try:
         t0 = time.perf_counter()
         list_path, events = generate(root, players, games)
-        print(f"generated {players:,} players, {games:,} games in {EVENT_FILES} event files "
-              f"({time.perf_counter() - t0:.1f} s)")  # fmt: skip
+        print(
+            f"generated {players:,} players, {games:,} games in {EVENT_FILES} event files "
+            f"({time.perf_counter() - t0:.1f} s)"
+        )
         figures = {}
         for mode in ("read", "rate", "period"):
             figures[mode] = measure(mode, list_path, events, root / f"out_{mode}")
             f = figures[mode]
-            print(f"  {mode:<7} {f['seconds']:8.1f} s   peak RSS {f['peak_mib']:8.0f} MiB", flush=True)
+            print(
+                f"  {mode:<7} {f['seconds']:8.1f} s   peak RSS {f['peak_mib']:8.0f} MiB", flush=True
+            )
             for stage, seconds in f.get("laps", {}).items():
                 print(f"      {stage:<34} {seconds:7.1f} s")
         db = root / "out_period" / "ratings.db"
         print(f"  history database: {db.stat().st_size / 2**20:.1f} MiB")
         p, r, b = figures["period"], figures["rate"], figures["read"]
-        print(f"period / rate: time x{p['seconds'] / r['seconds']:.2f}, memory x{p['peak_mib'] / r['peak_mib']:.2f}")
-        print(f"period / read: time x{p['seconds'] / b['seconds']:.2f}, memory x{p['peak_mib'] / b['peak_mib']:.2f}")
+        print(
+            f"period / rate: time x{p['seconds'] / r['seconds']:.2f}, "
+            f"memory x{p['peak_mib'] / r['peak_mib']:.2f}"
+        )
+        print(
+            f"period / read: time x{p['seconds'] / b['seconds']:.2f}, "
+            f"memory x{p['peak_mib'] / b['peak_mib']:.2f}"
+        )
         print(f"period throughput: {games / p['seconds']:,.0f} games/s")
     finally:
         shutil.rmtree(root, ignore_errors=True)

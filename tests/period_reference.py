@@ -87,15 +87,20 @@ def first_rating(n: int, points: Fraction, opp_sum: int) -> tuple[int, bool]:
     return ru, n >= 5 and ru >= 1400
 
 
-SCORES = {"1-0": (Fraction(1), Fraction(0)), "0-1": (Fraction(0), Fraction(1)),
-          "1/2-1/2": (Fraction(1, 2), Fraction(1, 2))}  # fmt: skip
+SCORES = {
+    "1-0": (Fraction(1), Fraction(0)),
+    "0-1": (Fraction(0), Fraction(1)),
+    "1/2-1/2": (Fraction(1, 2), Fraction(1, 2)),
+}
 
 
 class ReferenceRun:
     """State across periods: the players, the lists in force by month, the first-rating pools."""
 
     def __init__(self, players: dict[str, dict], first_month: str):
-        self.players = players  # id -> {name, rating|None, k|None, birth, games, ever, sex, last, flags...}
+        self.players = (
+            players  # id -> {name, rating|None, k|None, birth, games, ever, sex, last, flags...}
+        )
         self.lists = {first_month: {i: p["rating"] for i, p in players.items()}}
         self.pool: dict[str, list[dict]] = {}
         self.changes: dict[str, dict[str, int]] = {}
@@ -106,9 +111,19 @@ class ReferenceRun:
             for w, b, _ in event["games"]:
                 for pid in (w, b):
                     if pid not in self.players:
-                        self.players[pid] = {"name": pid, "rating": None, "k": None, "birth": None,
-                                             "games": None, "ever": False, "sex": "", "last": "",
-                                             "flags": "", "federation": "", "title": ""}  # fmt: skip
+                        self.players[pid] = {
+                            "name": pid,
+                            "rating": None,
+                            "k": None,
+                            "birth": None,
+                            "games": None,
+                            "ever": False,
+                            "sex": "",
+                            "last": "",
+                            "flags": "",
+                            "federation": "",
+                            "title": "",
+                        }
         n_games: dict[str, int] = {}
         dev: dict[str, Fraction] = {}
         current: dict[str, list[dict]] = {}
@@ -122,8 +137,16 @@ class ReferenceRun:
                         n_games[me] = n_games.get(me, 0) + 1
                         dev[me] = dev.get(me, Fraction(0)) + score - expected(own, opp)
                     elif own is None and opp is not None:
-                        row = per_player.setdefault(me, {"start": event["start"], "name": event["name"],
-                                                         "n": 0, "points": Fraction(0), "opp": 0})  # fmt: skip
+                        row = per_player.setdefault(
+                            me,
+                            {
+                                "start": event["start"],
+                                "name": event["name"],
+                                "n": 0,
+                                "points": Fraction(0),
+                                "opp": 0,
+                            },
+                        )
                         row["n"] += 1
                         row["points"] += score
                         row["opp"] += opp
@@ -161,11 +184,17 @@ class ReferenceRun:
                     r["period"] = period
                 if rows:
                     self.pool[pid] = earlier + rows
-                window = [r for r in self.pool.get(pid, [])
-                          if not r["disregarded"] and month_number(r["period"]) >= month_number(period) - 25]  # fmt: skip
+                window = [
+                    r
+                    for r in self.pool.get(pid, [])
+                    if not r["disregarded"]
+                    and month_number(r["period"]) >= month_number(period) - 25
+                ]
                 if rows:
                     n = sum(r["n"] for r in window)
-                    ru, published = first_rating(n, sum(r["points"] for r in window), sum(r["opp"] for r in window))
+                    ru, published = first_rating(
+                        n, sum(r["points"] for r in window), sum(r["opp"] for r in window)
+                    )
                     if published:
                         p["rating"] = ru
                         p["games"] = (p["games"] or 0) + n
@@ -177,8 +206,11 @@ class ReferenceRun:
                 p["last"] = period
             p["period_games"] = played
             p["k"] = None if p["rating"] is None else k_for(p, next_year)
-            inactive = (p["rating"] is not None and p["last"] != ""
-                        and month_number(period) - month_number(p["last"]) >= 12)  # fmt: skip
+            inactive = (
+                p["rating"] is not None
+                and p["last"] != ""
+                and month_number(period) - month_number(p["last"]) >= 12
+            )
             p["flags"] = ("w" if p["sex"].lower() in ("w", "f") else "") + ("i" if inactive else "")
             result_rows[pid] = self.row(pid)
         self.lists[next_month(period)] = {i: p["rating"] for i, p in self.players.items()}
@@ -191,8 +223,17 @@ class ReferenceRun:
             return "" if v is None else str(v)
 
         return {
-            "id": pid, "name": p["name"], "federation": p["federation"], "sex": p["sex"],
-            "title": p["title"], "birth_year": text(p["birth"]), "rating": text(p["rating"]),
-            "period_games": str(p["period_games"]), "games": text(p["games"]), "k": text(p["k"]),
-            "ever_2400": "true" if p["ever"] else "false", "flags": p["flags"], "last_played": p["last"],
-        }  # fmt: skip
+            "id": pid,
+            "name": p["name"],
+            "federation": p["federation"],
+            "sex": p["sex"],
+            "title": p["title"],
+            "birth_year": text(p["birth"]),
+            "rating": text(p["rating"]),
+            "period_games": str(p["period_games"]),
+            "games": text(p["games"]),
+            "k": text(p["k"]),
+            "ever_2400": "true" if p["ever"] else "false",
+            "flags": p["flags"],
+            "last_played": p["last"],
+        }

@@ -31,13 +31,26 @@ def sample(tmp_path) -> Path:
 
 
 def period_args(sample: Path, out: Path, *extra: str) -> list[str]:
-    return ["period", "--list", str(sample / "list_2026-11.csv"), "--events", str(sample / "events"),
-            "--period", "2026-11", "--out", str(out), *extra]  # fmt: skip
+    return [
+        "period",
+        "--list",
+        str(sample / "list_2026-11.csv"),
+        "--events",
+        str(sample / "events"),
+        "--period",
+        "2026-11",
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def hashes(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def rows(path: Path) -> dict[str, dict[str, str]]:
@@ -52,10 +65,16 @@ def test_sample_run_writes_everything_and_leaves_inputs_alone(sample, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert hashes(sample) == before
     assert sorted(p.name for p in out.iterdir()) == [
-        "breakdown_2026-11.csv", "changes_2026-11.csv", "first_ratings_2026-11.csv",
-        "games_2026-11.csv", "rating_list_2026-12.csv", "rating_list_2026-12.txt",
-        "rating_list_2026-12.xlsx", "ratings.db", "report_2026-11.xlsx",
-    ]  # fmt: skip
+        "breakdown_2026-11.csv",
+        "changes_2026-11.csv",
+        "first_ratings_2026-11.csv",
+        "games_2026-11.csv",
+        "rating_list_2026-12.csv",
+        "rating_list_2026-12.txt",
+        "rating_list_2026-12.xlsx",
+        "ratings.db",
+        "report_2026-11.xlsx",
+    ]
     new = rows(out / "rating_list_2026-12.csv")
     # Jansen 1408 loses all 8 games (K 20): 1387 is below the floor -> unrated on the next list.
     assert new["5100100"]["rating"] == "" and new["5100100"]["period_games"] == "8"
@@ -100,10 +119,22 @@ def test_fide_txt_columns_at_the_documented_offsets(sample, tmp_path):
     lines = [line.decode("utf-8") for line in lines[:-1]]
     assert all(len(line) == 136 for line in lines)
     header = lines[0]
-    for token, start in [("ID Number", 0), ("Name", 15), ("Fed", 76), ("Sex", 80), ("Tit", 84),
-                         ("WTit", 89), ("OTit", 94), ("FOA", 109), ("DEC26", 113), ("Gms", 119),
-                         ("K", 123), ("B-day", 126), ("Flag", 132)]:  # fmt: skip
-        assert header[start:start + len(token)] == token
+    for token, start in [
+        ("ID Number", 0),
+        ("Name", 15),
+        ("Fed", 76),
+        ("Sex", 80),
+        ("Tit", 84),
+        ("WTit", 89),
+        ("OTit", 94),
+        ("FOA", 109),
+        ("DEC26", 113),
+        ("Gms", 119),
+        ("K", 123),
+        ("B-day", 126),
+        ("Flag", 132),
+    ]:
+        assert header[start : start + len(token)] == token
     written = rows(out / "rating_list_2026-12.csv")
     by_id = {line[0:15].strip(): line for line in lines[1:]}
     assert set(by_id) == set(written)
@@ -117,22 +148,34 @@ def test_fide_txt_columns_at_the_documented_offsets(sample, tmp_path):
         assert line[126:132].strip() == (row["birth_year"] or "0")
         assert line[132:136].strip() == row["flags"]
     costa = by_id["5100037"]
-    assert costa[80:84].strip() == "F" and costa[89:94].strip() == "WFM" and costa[84:89].strip() == ""
+    assert (
+        costa[80:84].strip() == "F" and costa[89:94].strip() == "WFM" and costa[84:89].strip() == ""
+    )
 
 
 def test_same_event_twice_is_refused_and_named(sample, tmp_path):
     out = tmp_path / "out"
     assert run(*period_args(sample, out)).exit_code == 0
     before = hashes(out)
-    result = run("period", "--list", str(out / "rating_list_2026-12.csv"), "--events",
-                 str(sample / "events" / "weekend_open.csv"), "--period", "2026-12", "--out", str(out))  # fmt: skip
+    result = run(
+        "period",
+        "--list",
+        str(out / "rating_list_2026-12.csv"),
+        "--events",
+        str(sample / "events" / "weekend_open.csv"),
+        "--period",
+        "2026-12",
+        "--out",
+        str(out),
+    )
     assert result.exit_code == 1
     assert "[already-rated]" in result.stderr and "weekend_open.csv" in result.stderr
     assert "already rated in period 2026-11" in result.stderr
     assert "Traceback" not in result.stderr
     after = hashes(out)
     assert {k: v for k, v in after.items() if k != "ratings.db"} == {
-        k: v for k, v in before.items() if k != "ratings.db"}  # fmt: skip
+        k: v for k, v in before.items() if k != "ratings.db"
+    }
     con = sqlite3.connect(out / "ratings.db")
     outcomes = [r[0] for r in con.execute("SELECT outcome FROM runs ORDER BY id")]
     assert outcomes == ["published", "refused"]  # the refusal is in the audit log
@@ -147,12 +190,15 @@ def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path
     assert "[period-published]" in refused.stderr and "--replace" in refused.stderr
     # A corrected event: the replaced run is rated again from scratch.
     open_file = sample / "events" / "weekend_open.csv"
-    open_file.write_text(open_file.read_text().replace("5100100,5100061,0-1", "5100100,5100061,1-0"))
+    open_file.write_text(
+        open_file.read_text().replace("5100100,5100061,0-1", "5100100,5100061,1-0")
+    )
     replaced = run(*period_args(sample, out, "--replace"))
     assert replaced.exit_code == 0, replaced.stderr
     con = sqlite3.connect(out / "ratings.db")
     lists = con.execute(
-        "SELECT superseded FROM lists WHERE kind = 'published' AND effective = '2026-12' ORDER BY id"
+        "SELECT superseded FROM lists WHERE kind = 'published' AND effective = '2026-12' "
+        "ORDER BY id"
     ).fetchall()
     assert lists == [(1,), (0,)]
     live = con.execute("SELECT COUNT(*) FROM events WHERE superseded = 0").fetchone()[0]
@@ -164,7 +210,8 @@ def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path
     # period total moves from -20.60 by +20.00 to -0.60 -> -1 -> 1407, published this time.
     old_rating = con.execute(
         "SELECT r.rating FROM list_rows r JOIN lists l ON l.id = r.list_id "
-        "WHERE r.id = '5100100' AND l.kind = 'published' ORDER BY l.id").fetchall()  # fmt: skip
+        "WHERE r.id = '5100100' AND l.kind = 'published' ORDER BY l.id"
+    ).fetchall()
     assert old_rating == [(None,), (1407,)]
 
 
@@ -181,7 +228,9 @@ def test_bad_event_stops_before_writing_and_names_it(sample, tmp_path):
 
 def test_event_from_an_unrecorded_month_is_refused(sample, tmp_path):
     late = sample / "events" / "late.csv"
-    late.write_text("event,round,date,white,black,result\nOctober Open,1,2026-10-30,5100010,5100029,1-0\n")
+    late.write_text(
+        "event,round,date,white,black,result\nOctober Open,1,2026-10-30,5100010,5100029,1-0\n"
+    )
     result = run(*period_args(sample, tmp_path / "out"))
     assert result.exit_code == 1
     assert "[no-list-in-force]" in result.stderr and "late.csv" in result.stderr
@@ -196,8 +245,18 @@ def test_event_ratings_used_only_when_trusted(sample, tmp_path):
     )
     for flag, white, black in (((), "1987", "1755"), (("--trust-event-ratings",), "2000", "1500")):
         out = tmp_path / f"out{len(flag)}"
-        result = run("period", "--list", str(sample / "list_2026-11.csv"), "--events", str(events),
-                     "--period", "2026-11", "--out", str(out), *flag)  # fmt: skip
+        result = run(
+            "period",
+            "--list",
+            str(sample / "list_2026-11.csv"),
+            "--events",
+            str(events),
+            "--period",
+            "2026-11",
+            "--out",
+            str(out),
+            *flag,
+        )
         assert result.exit_code == 0, result.stderr
         with (out / "games_2026-11.csv").open(encoding="utf-8") as fh:
             sides = {r["player"]: r for r in csv.DictReader(fh)}
@@ -216,6 +275,22 @@ def test_history_prints_the_ratings_over_the_periods(sample, tmp_path):
     assert lines[2].split()[:2] == ["2026-11", "2391"]  # the list given, in force in November
     assert lines[3].split()[:5] == ["2026-12", "2026-11", new, "5", "10"]
     data = json.loads(run("history", "5100029", "--db", str(out / "ratings.db"), "--json").stdout)
-    assert [(r["list"], r["rating"]) for r in data["lists"]] == [("2026-11", 2391), ("2026-12", int(new))]
+    assert [(r["list"], r["rating"]) for r in data["lists"]] == [
+        ("2026-11", 2391),
+        ("2026-12", int(new)),
+    ]
     missing = run("history", "999", "--db", str(out / "ratings.db"))
     assert missing.exit_code == 1 and "999" in missing.stderr
+
+
+def test_a_list_other_than_the_published_one_is_noted(sample, tmp_path):
+    out = tmp_path / "out"
+    assert run(*period_args(sample, out)).exit_code == 0
+    december = tmp_path / "dec.csv"
+    december.write_text(
+        "event,round,date,white,black,result\nDecember Cup,1,2026-12-04,5100010,5100029,1-0\n"
+    )
+    result = run("period", "--list", str(sample / "list_2026-11.csv"), "--events", str(december),
+                 "--period", "2026-12", "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "not the 2026-12 list this database published" in result.stderr

@@ -15,7 +15,9 @@ from pipeline.periodrun.first_rating import compute, first_ratings
 
 
 def totals(games: int, points_h: int, opp_sum: int) -> pd.DataFrame:
-    return pd.DataFrame({"games": [games], "points_h": [points_h], "opp_sum": [opp_sum]}, index=["p1"])
+    return pd.DataFrame(
+        {"games": [games], "points_h": [points_h], "opp_sum": [opp_sum]}, index=["p1"]
+    )
 
 
 def test_golden_case_1922():
@@ -66,15 +68,30 @@ def test_matches_the_fraction_reference(n, data):
 def pool(rows):
     frame = pd.DataFrame(
         rows,
-        columns=["player_id", "event_sha256", "event", "period", "start_date", "games", "points_h",
-                 "opp_sum", "disregarded"],
-    )  # fmt: skip
-    return frame.astype({"games": "int64", "points_h": "int64", "opp_sum": "int64", "disregarded": bool})
+        columns=[
+            "player_id",
+            "event_sha256",
+            "event",
+            "period",
+            "start_date",
+            "games",
+            "points_h",
+            "opp_sum",
+            "disregarded",
+        ],
+    )
+    return frame.astype(
+        {"games": "int64", "points_h": "int64", "opp_sum": "int64", "disregarded": bool}
+    )
 
 
 def test_zero_score_in_the_first_event_is_disregarded():
-    current = pool([("p", "h1", "A", "2026-05", "2026-05-01", 4, 0, 7200, False),
-                    ("p", "h2", "B", "2026-05", "2026-05-20", 5, 250, 9000, False)])  # fmt: skip
+    current = pool(
+        [
+            ("p", "h1", "A", "2026-05", "2026-05-01", 4, 0, 7200, False),
+            ("p", "h2", "B", "2026-05", "2026-05-20", 5, 250, 9000, False),
+        ]
+    )
     result = first_ratings(current, pool([]), "2026-05")
     assert result.current["disregarded"].tolist() == [True, False]
     assert result.ratings.loc["p", "games"] == 5

@@ -43,8 +43,14 @@ def template(tmp_path_factory) -> Path:
     """November published (list + database), December's event ready: the state before the run."""
     root = tmp_path_factory.mktemp("kill")
     out = root / "out"
-    run_period(PeriodRequest(list_path=SAMPLE / "list_2026-11.csv", events=(SAMPLE / "events",),
-                             period="2026-11", out_dir=out))  # fmt: skip
+    run_period(
+        PeriodRequest(
+            list_path=SAMPLE / "list_2026-11.csv",
+            events=(SAMPLE / "events",),
+            period="2026-11",
+            out_dir=out,
+        )
+    )
     (root / "december.csv").write_text(DECEMBER, encoding="utf-8")
     return root
 
@@ -57,17 +63,31 @@ def fresh(template: Path, tmp_path: Path) -> Path:
 
 def command(state: Path) -> list[str]:
     out = state / "out"
-    return [sys.executable, "-m", "pipeline", "period", "--list", str(out / "rating_list_2026-12.csv"),
-            "--events", str(state / "december.csv"), "--period", "2026-12", "--out", str(out)]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "pipeline",
+        "period",
+        "--list",
+        str(out / "rating_list_2026-12.csv"),
+        "--events",
+        str(state / "december.csv"),
+        "--period",
+        "2026-12",
+        "--out",
+        str(out),
+    ]
 
 
 def snapshot(state: Path) -> tuple[dict[str, str], list[str]]:
     """Every visible file's hash, and the database's rows (opening it rolls back an open
     transaction a killed process left, exactly as the next run would)."""
     out = state / "out"
-    files = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-             for p in sorted(out.iterdir()) if not p.name.startswith(".") and p.suffix != ".db"
-             and not p.name.endswith("-journal")}  # fmt: skip
+    files = {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.iterdir())
+        if not p.name.startswith(".") and p.suffix != ".db" and not p.name.endswith("-journal")
+    }
     files["december.csv"] = hashlib.sha256((state / "december.csv").read_bytes()).hexdigest()
     con = sqlite3.connect(out / "ratings.db")
     try:
@@ -79,7 +99,9 @@ def snapshot(state: Path) -> tuple[dict[str, str], list[str]]:
 
 def kill_at(state: Path, stage: str) -> None:
     env = dict(os.environ, FIDERATE_TEST_PAUSE_AT=stage)
-    proc = subprocess.Popen(command(state), env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        command(state), env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL
+    )
     assert proc.stderr is not None
     seen = b""
     deadline = time.monotonic() + 60
@@ -141,14 +163,22 @@ def test_killed_after_the_commit_is_completed_by_the_next_run(template, tmp_path
     assert "interrupted after it was committed" in done.stdout
     assert temporaries(state) == []
     out = state / "out"
-    for name in ("rating_list_2027-01.csv", "rating_list_2027-01.txt", "changes_2026-12.csv",
-                 "breakdown_2026-12.csv", "games_2026-12.csv"):  # fmt: skip
+    for name in (
+        "rating_list_2027-01.csv",
+        "rating_list_2027-01.txt",
+        "changes_2026-12.csv",
+        "breakdown_2026-12.csv",
+        "games_2026-12.csv",
+    ):
         assert (out / name).is_file(), name
     con = sqlite3.connect(out / "ratings.db")
     assert con.execute("SELECT COUNT(*) FROM file_moves").fetchone()[0] == 0
-    assert con.execute(
-        "SELECT COUNT(*) FROM runs WHERE period = '2026-12' AND outcome = 'published'"
-    ).fetchone()[0] == 1
+    assert (
+        con.execute(
+            "SELECT COUNT(*) FROM runs WHERE period = '2026-12' AND outcome = 'published'"
+        ).fetchone()[0]
+        == 1
+    )
     con.close()
     # A further run of the same period is now an ordinary repeat: refused.
     again = rerun(state)

@@ -19,18 +19,48 @@ from period_reference import ReferenceRun, next_month
 from pipeline.periodrun import PeriodRequest, run_period
 
 PERIODS = ["2026-01", "2026-02", "2026-03", "2026-04"]
-LIST_COLUMNS = ["id", "name", "federation", "sex", "title", "birth_year", "rating", "period_games",
-                "games", "k", "ever_2400", "flags", "last_played"]  # fmt: skip
+LIST_COLUMNS = [
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "period_games",
+    "games",
+    "k",
+    "ever_2400",
+    "flags",
+    "last_played",
+]
 
 
 def initial_players(rng: random.Random) -> dict[str, dict]:
     players: dict[str, dict] = {}
 
-    def add(pid: str, rating: int | None, birth: int | None, games: int | None, sex: str = "m",
-            ever: bool = False, last: str = "2025-12") -> None:  # fmt: skip
-        players[pid] = {"name": f"Player {pid}", "rating": rating, "k": None, "birth": birth,
-                        "games": games, "ever": ever, "sex": sex, "last": last, "flags": "",
-                        "federation": "ENG", "title": ""}  # fmt: skip
+    def add(
+        pid: str,
+        rating: int | None,
+        birth: int | None,
+        games: int | None,
+        sex: str = "m",
+        ever: bool = False,
+        last: str = "2025-12",
+    ) -> None:
+        players[pid] = {
+            "name": f"Player {pid}",
+            "rating": rating,
+            "k": None,
+            "birth": birth,
+            "games": games,
+            "ever": ever,
+            "sex": sex,
+            "last": last,
+            "flags": "",
+            "federation": "ENG",
+            "title": "",
+        }
 
     for i in range(30):  # fillers: adults, juniors, newcomers with few games, blank counts
         birth = rng.choice([1970, 1985, 1999, 2009, 2011, 2012, None])
@@ -52,7 +82,7 @@ def initial_players(rng: random.Random) -> dict[str, dict]:
 def round_robin(ids: list[str], rng: random.Random, start: str, name: str) -> dict:
     games = []
     for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
+        for b in ids[i + 1 :]:
             games.append((a, b, rng.choice(["1-0", "0-1", "1/2-1/2"])))
     return {"name": name, "start": start, "games": games}
 
@@ -63,32 +93,76 @@ def scripted(name: str, start: str, games: list[tuple[str, str, str]]) -> dict:
 
 def period_events(period: str, rng: random.Random, fillers: list[str]) -> list[dict]:
     day = f"{period}-10"
-    events = [round_robin(rng.sample(fillers, 8), rng, f"{period}-03", f"Open {period}"),
-              round_robin(rng.sample(fillers, 6), rng, f"{period}-15", f"Cup {period}")]  # fmt: skip
+    events = [
+        round_robin(rng.sample(fillers, 8), rng, f"{period}-03", f"Open {period}"),
+        round_robin(rng.sample(fillers, 6), rng, f"{period}-15", f"Cup {period}"),
+    ]
     if period == "2026-01":
-        events.append(scripted("Crossing", day, [("3001", "310", "1-0"), ("311", "3001", "0-1"),
-                                                 ("3001", "312", "1-0")]))  # fmt: skip
+        events.append(
+            scripted(
+                "Crossing",
+                day,
+                [("3001", "310", "1-0"), ("311", "3001", "0-1"), ("3001", "312", "1-0")],
+            )
+        )
         events.append(scripted("Falling", day, [("3002", f"32{i}", "0-1") for i in range(5)]))
-        events.append(scripted("Newcomers A", day, [("4001", "2000", "1-0"), ("2001", "4001", "1/2-1/2"),
-                                                    ("4001", "2002", "0-1"),  # 4001: 1.5 / 3
-                                                    ("4002", "2003", "0-1"), ("2004", "4002", "1-0"),
-                                                    ("4002", "2005", "0-1"), ("2006", "4002", "1-0")]))  # fmt: skip
-        events.append(scripted("Low", day, [("3006", f"32{i}", "0-1") for i in range(4)]
-                               + [("3006", "320", "1/2-1/2")]))  # fmt: skip
+        events.append(
+            scripted(
+                "Newcomers A",
+                day,
+                [
+                    ("4001", "2000", "1-0"),
+                    ("2001", "4001", "1/2-1/2"),
+                    ("4001", "2002", "0-1"),  # 4001: 1.5 / 3
+                    ("4002", "2003", "0-1"),
+                    ("2004", "4002", "1-0"),
+                    ("4002", "2005", "0-1"),
+                    ("2006", "4002", "1-0"),
+                ],
+            )
+        )
+        events.append(
+            scripted(
+                "Low",
+                day,
+                [("3006", f"32{i}", "0-1") for i in range(4)] + [("3006", "320", "1/2-1/2")],
+            )
+        )
     if period == "2026-02":
-        events.append(scripted("Newcomers B", day, [("4001", "2007", "1-0"), ("2008", "4001", "0-1"),
-                                                    ("4001", "2009", "1/2-1/2"),
-                                                    ("4002", "2010", "1-0"), ("2011", "4002", "1/2-1/2"),
-                                                    ("4002", "2012", "0-1"), ("2013", "4002", "1-0"),
-                                                    ("4002", "2014", "1-0")]))  # fmt: skip
+        events.append(
+            scripted(
+                "Newcomers B",
+                day,
+                [
+                    ("4001", "2007", "1-0"),
+                    ("2008", "4001", "0-1"),
+                    ("4001", "2009", "1/2-1/2"),
+                    ("4002", "2010", "1-0"),
+                    ("2011", "4002", "1/2-1/2"),
+                    ("4002", "2012", "0-1"),
+                    ("2013", "4002", "1-0"),
+                    ("4002", "2014", "1-0"),
+                ],
+            )
+        )
         # Started in January: rated with the January list (3001 still 2395 there).
-        events.append(scripted("Late January", "2026-01-30", [("3001", "2015", "1/2-1/2"),
-                                                              ("2016", "3001", "1/2-1/2")]))  # fmt: skip
+        events.append(
+            scripted(
+                "Late January",
+                "2026-01-30",
+                [("3001", "2015", "1/2-1/2"), ("2016", "3001", "1/2-1/2")],
+            )
+        )
         events.append(scripted("Comeback", day, [("3002", f"32{i}", "1/2-1/2") for i in range(5)]))
     if period == "2026-03":
-        events.append(scripted("Marathon", day, [("3003", fillers[i % len(fillers)], "1-0")
-                                                 for i in range(20)]))  # fmt: skip
-        events.append(scripted("Low again", day, [("3006", "2017", "1-0"), ("3006", "2018", "1/2-1/2")]))
+        events.append(
+            scripted(
+                "Marathon", day, [("3003", fillers[i % len(fillers)], "1-0") for i in range(20)]
+            )
+        )
+        events.append(
+            scripted("Low again", day, [("3006", "2017", "1-0"), ("3006", "2018", "1/2-1/2")])
+        )
     return events
 
 
@@ -103,12 +177,37 @@ def write_event(path: Path, event: dict) -> None:
 def write_list(path: Path, players: dict[str, dict]) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["id", "name", "rating", "k", "birth_year", "games", "ever_2400", "federation",
-                    "title", "sex", "last_played"])  # fmt: skip
+        w.writerow(
+            [
+                "id",
+                "name",
+                "rating",
+                "k",
+                "birth_year",
+                "games",
+                "ever_2400",
+                "federation",
+                "title",
+                "sex",
+                "last_played",
+            ]
+        )
         for pid, p in players.items():
-            w.writerow([pid, p["name"], p["rating"] or "", "", p["birth"] or "", "" if p["games"] is None
-                        else p["games"], "true" if p["ever"] else "false", p["federation"], p["title"],
-                        p["sex"], p["last"]])  # fmt: skip
+            w.writerow(
+                [
+                    pid,
+                    p["name"],
+                    p["rating"] or "",
+                    "",
+                    p["birth"] or "",
+                    "" if p["games"] is None else p["games"],
+                    "true" if p["ever"] else "false",
+                    p["federation"],
+                    p["title"],
+                    p["sex"],
+                    p["last"],
+                ]
+            )
 
 
 def read_csv(path: Path) -> dict[str, dict[str, str]]:

@@ -14,8 +14,14 @@ from pipeline.periodrun.history import connect, player_history
 
 @cli.command()
 @click.argument("player_id")
-@click.option("--db", "db_path", type=click.Path(path_type=Path), default=Path("ratings.db"),
-              show_default=True, help="History database written by `fiderate period`.")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(path_type=Path),
+    default=Path("ratings.db"),
+    show_default=True,
+    help="History database written by `fiderate period`.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def history(player_id: str, db_path: Path, as_json: bool) -> None:
     """Print PLAYER_ID's rating on every list in the history database."""
@@ -38,5 +44,7 @@ def history(player_id: str, db_path: Path, as_json: bool) -> None:
         rating = "" if r["rating"] is None else r["rating"]
         k = "" if r["k"] is None else r["k"]
         games = "" if r["period_games"] is None else r["period_games"]
-        click.echo(f"{r['list']:<8} {r['period'] or '':<8} {rating!s:>6} {games!s:>5} {k!s:>3} "
-                   f"{r['flags']:<5} {note}".rstrip())  # fmt: skip
+        click.echo(
+            f"{r['list']:<8} {r['period'] or '':<8} {rating!s:>6} {games!s:>5} {k!s:>3} "
+            f"{r['flags']:<5} {note}".rstrip()
+        )

@@ -1,4 +1,4 @@
-"""``fiderate period``: publish the next rating list from the list in force and a period's events."""
+"""``fiderate period``: the next rating list from the list in force and a period's events."""
 
 from __future__ import annotations
 
@@ -13,23 +13,52 @@ from pipeline.periodrun import PeriodRequest, run_period
 
 
 @cli.command()
-@click.option("--list", "list_path", required=True, type=click.Path(path_type=Path),
-              help="The rating list in force at the start of the period (CSV/XLSX; a list this "
-                   "command wrote reads back).")
-@click.option("--events", required=True, multiple=True, type=click.Path(path_type=Path),
-              help="Event files, or folders of them (repeat the option or list several paths).")
+@click.option(
+    "--list",
+    "list_path",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The rating list in force at the start of the period (CSV/XLSX; a list this "
+    "command wrote reads back).",
+)
+@click.option(
+    "--events",
+    required=True,
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Event files, or folders of them (repeat the option or list several paths).",
+)
 @click.option("--period", required=True, metavar="YYYY-MM", help="The rating period to rate.")
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
-              help="Output folder (the new list, the report, and ratings.db by default).")
-@click.option("--db", "db_path", type=click.Path(path_type=Path), default=None,
-              help="History database (default: OUT/ratings.db).")
-@click.option("--replace", is_flag=True,
-              help="Rate a period that was already published again; the old list stays in the "
-                   "history, marked superseded.")
-@click.option("--trust-event-ratings", is_flag=True,
-              help="Use ratings printed on the event files instead of the list in force.")
-@click.option("--xlsx/--no-xlsx", default=None,
-              help="Write the spreadsheets regardless of size (default: up to 10,000 players).")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Output folder (the new list, the report, and ratings.db by default).",
+)
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="History database (default: OUT/ratings.db).",
+)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Rate a period that was already published again; the old list stays in the "
+    "history, marked superseded.",
+)
+@click.option(
+    "--trust-event-ratings",
+    is_flag=True,
+    help="Use ratings printed on the event files instead of the list in force.",
+)
+@click.option(
+    "--xlsx/--no-xlsx",
+    default=None,
+    help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
+)
 @rules_option
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 @click.argument("more_events", nargs=-1, type=click.Path(path_type=Path))

@@ -7,4 +7,11 @@ events to the next list, with first ratings, a change report and an SQLite histo
 from pipeline.periodrun.first_rating import FIRST_RATING, FirstRatingRules, compute
 from pipeline.periodrun.run import PeriodOutcome, PeriodRequest, run_period
 
-__all__ = ["FIRST_RATING", "FirstRatingRules", "PeriodOutcome", "PeriodRequest", "compute", "run_period"]
+__all__ = [
+    "FIRST_RATING",
+    "FirstRatingRules",
+    "PeriodOutcome",
+    "PeriodRequest",
+    "compute",
+    "run_period",
+]

@@ -69,22 +69,31 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
         path = Path(argument)
         if path.is_dir():
             found = sorted(
-                p for p in path.iterdir()
+                p
+                for p in path.iterdir()
                 if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in EVENT_SUFFIXES
-            )  # fmt: skip
+            )
             if not found:
                 problems.append(
-                    Problem("not-a-table", "the folder holds no event files", file=str(path),
-                            fix=f"put the events ({', '.join(sorted(EVENT_SUFFIXES))}) in it")
-                )  # fmt: skip
+                    Problem(
+                        "not-a-table",
+                        "the folder holds no event files",
+                        file=str(path),
+                        fix=f"put the events ({', '.join(sorted(EVENT_SUFFIXES))}) in it",
+                    )
+                )
             paths.extend(found)
         elif path.is_file():
             paths.append(path)
         else:
             problems.append(
-                Problem("not-a-table", "the event file does not exist", file=str(path),
-                        fix="check the path given to --events")
-            )  # fmt: skip
+                Problem(
+                    "not-a-table",
+                    "the event file does not exist",
+                    file=str(path),
+                    fix="check the path given to --events",
+                )
+            )
     if problems:
         raise InputError(problems)
     files = [EventFile(p, sha256_of(p)) for p in paths]
@@ -92,11 +101,14 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
     for f in files:
         if f.sha256 in first_by_hash:
             problems.append(
-                Problem("duplicate-event",
-                        f"this file has the same content as {str(first_by_hash[f.sha256])!r}: "
-                        "the same event would be rated twice",
-                        file=str(f.path), fix="give each event once")
-            )  # fmt: skip
+                Problem(
+                    "duplicate-event",
+                    f"this file has the same content as {str(first_by_hash[f.sha256])!r}: "
+                    "the same event would be rated twice",
+                    file=str(f.path),
+                    fix="give each event once",
+                )
+            )
         first_by_hash.setdefault(f.sha256, f.path)
     if problems:
         raise InputError(problems)
@@ -114,7 +126,9 @@ def split_units(file: EventFile, data: GamesInput | SidesInput, period: str) -> 
     for name, part in frame.groupby("event", sort=False):
         part = part.copy()
         item: GamesInput | SidesInput = (
-            GamesInput(data.source, part) if isinstance(data, GamesInput) else SidesInput(data.source, part)
+            GamesInput(data.source, part)
+            if isinstance(data, GamesInput)
+            else SidesInput(data.source, part)
         )
         dates = part["date"].dropna() if "date" in part.columns else pd.Series([], dtype=str)
         if metadata_start:
@@ -172,7 +186,11 @@ def player_names(units: Sequence[EventUnit]) -> pd.Series:
     parts = []
     for unit in units:
         frame = _frame(unit.data)
-        for id_col, name_col in (("white", "white_name"), ("black", "black_name"), ("player", "name")):
+        for id_col, name_col in (
+            ("white", "white_name"),
+            ("black", "black_name"),
+            ("player", "name"),
+        ):
             if id_col in frame.columns and name_col in frame.columns:
                 named = frame[frame[name_col].astype(str).ne("")]
                 parts.append(pd.Series(named[name_col].astype(str).to_numpy(), index=named[id_col]))

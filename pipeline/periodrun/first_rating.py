@@ -40,8 +40,17 @@ class FirstRatingRules:
 
 FIRST_RATING = FirstRatingRules()
 
-POOL_COLUMNS = ["player_id", "event_sha256", "event", "period", "start_date", "games", "points_h",
-                "opp_sum", "disregarded"]  # fmt: skip
+POOL_COLUMNS = [
+    "player_id",
+    "event_sha256",
+    "event",
+    "period",
+    "start_date",
+    "games",
+    "points_h",
+    "opp_sum",
+    "disregarded",
+]
 
 
 def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) -> pd.DataFrame:
@@ -55,7 +64,9 @@ def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) 
         & s["opponent_rating"].notna().to_numpy()
         & member(s["player"], candidates)
     )
-    part = s.loc[mask, ["player", "event_sha256", "event", "start_date", "score_h", "opponent_rating"]]
+    part = s.loc[
+        mask, ["player", "event_sha256", "event", "start_date", "score_h", "opponent_rating"]
+    ]
     if part.empty:
         return pd.DataFrame({c: pd.Series(dtype=t) for c, t in _POOL_DTYPES.items()})
     grouped = part.groupby(["player", "event_sha256", "event", "start_date"], sort=False)
@@ -73,9 +84,16 @@ def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) 
 
 
 _POOL_DTYPES = {
-    "player_id": str, "event_sha256": str, "event": str, "period": str, "start_date": str,
-    "games": np.int64, "points_h": np.int64, "opp_sum": np.int64, "disregarded": bool,
-}  # fmt: skip
+    "player_id": str,
+    "event_sha256": str,
+    "event": str,
+    "period": str,
+    "start_date": str,
+    "games": np.int64,
+    "points_h": np.int64,
+    "opp_sum": np.int64,
+    "disregarded": bool,
+}
 
 
 def mark_zero_first_events(current: pd.DataFrame, earlier: pd.DataFrame) -> pd.DataFrame:
@@ -95,7 +113,9 @@ def mark_zero_first_events(current: pd.DataFrame, earlier: pd.DataFrame) -> pd.D
 @dataclass
 class FirstRatings:
     current: pd.DataFrame  # this period's pool rows (with the disregarded flag)
-    ratings: pd.DataFrame  # one row per player with pooled results: the computation, published or not
+    ratings: (
+        pd.DataFrame
+    )  # one row per player with pooled results: the computation, published or not
 
 
 def first_ratings(

@@ -44,7 +44,7 @@ MIGRATIONS: list[list[str]] = [
         """CREATE TABLE lists (
             id INTEGER PRIMARY KEY,
             run_id INTEGER NOT NULL REFERENCES runs(id),
-            kind TEXT NOT NULL,       -- published (made by a run) | input (the list a run started from)
+            kind TEXT NOT NULL,       -- published (by a run) | input (the list a run started from)
             effective TEXT NOT NULL,  -- the month the list is in force, YYYY-MM
             period TEXT,              -- the rating period that produced a published list
             source TEXT NOT NULL,
@@ -100,13 +100,31 @@ MIGRATIONS: list[list[str]] = [
 ]
 
 LIST_COLUMNS = [
-    "id", "name", "federation", "sex", "title", "birth_year", "rating", "period_games",
-    "games", "k", "ever_2400", "flags", "last_played",
-]  # fmt: skip
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "period_games",
+    "games",
+    "k",
+    "ever_2400",
+    "flags",
+    "last_played",
+]
 PENDING_COLUMNS = [
-    "player_id", "event_sha256", "event", "period", "start_date", "games", "points_h",
-    "opp_sum", "disregarded",
-]  # fmt: skip
+    "player_id",
+    "event_sha256",
+    "event",
+    "period",
+    "start_date",
+    "games",
+    "points_h",
+    "opp_sum",
+    "disregarded",
+]
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
@@ -185,6 +203,16 @@ def list_in_force(con: sqlite3.Connection, month: str) -> tuple[str, pd.DataFram
     if row is None:
         return None
     return row[1], list_rows(con, row[0])
+
+
+def published_list_file(con: sqlite3.Connection, month: str) -> tuple[str, str] | None:
+    """(file, sha256) of the live list this database published for ``month``, if any."""
+    row = con.execute(
+        "SELECT source, sha256 FROM lists WHERE effective = ? AND kind = 'published' "
+        "AND superseded = 0 ORDER BY id DESC LIMIT 1",
+        (month,),
+    ).fetchone()
+    return (row[0], row[1]) if row else None
 
 
 def list_rows(con: sqlite3.Connection, list_id: int) -> pd.DataFrame:
@@ -302,8 +330,18 @@ def player_history(con: sqlite3.Connection, player_id: str) -> list[dict[str, ob
         "WHERE r.id = ? ORDER BY l.effective, l.superseded DESC, l.id",
         (player_id,),
     ).fetchall()
-    keys = ["list", "period", "kind", "superseded", "name", "rating", "period_games", "games", "k",
-            "flags"]  # fmt: skip
+    keys = [
+        "list",
+        "period",
+        "kind",
+        "superseded",
+        "name",
+        "rating",
+        "period_games",
+        "games",
+        "k",
+        "flags",
+    ]
     out = []
     for row in rows:
         record = dict(zip(keys, row, strict=True))

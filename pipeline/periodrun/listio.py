@@ -39,8 +39,15 @@ def read_list(path: Path | str) -> PlayerList:
         players = parse_players(table, problems)
         last = cells.text(table, "last_played")
         bad = last.ne("") & ~last.str.fullmatch(r"\d{4}-(0[1-9]|1[0-2])")
-        cells.report(problems, table, bad.to_numpy(), "last_played", "bad-value",
-                     "expected a period as YYYY-MM", "write the period as YYYY-MM, e.g. 2026-11, or leave it blank")  # fmt: skip
+        cells.report(
+            problems,
+            table,
+            bad.to_numpy(),
+            "last_played",
+            "bad-value",
+            "expected a period as YYYY-MM",
+            "write the period as YYYY-MM, e.g. 2026-11, or leave it blank",
+        )
         players.players["last_played"] = last.where(~bad, "").astype(str)
         players.players["flags"] = cells.text(table, "flags").astype(str)
         problems.raise_if_any()
@@ -49,9 +56,20 @@ def read_list(path: Path | str) -> PlayerList:
 
 
 LIST_TEXT_COLUMNS = [
-    "id", "name", "federation", "sex", "title", "birth_year", "rating", "period_games",
-    "games", "k", "ever_2400", "flags", "last_played",
-]  # fmt: skip
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "period_games",
+    "games",
+    "k",
+    "ever_2400",
+    "flags",
+    "last_played",
+]
 
 
 def list_text_table(rows: pd.DataFrame) -> pd.DataFrame:

@@ -26,7 +26,9 @@ def month_indexes(periods: pd.Series) -> np.ndarray:
     out = np.full(len(text), -1, dtype=np.int64)
     if ok.any():
         valid = text[ok]
-        out[ok] = valid.str[:4].astype(int).to_numpy() * 12 + valid.str[5:7].astype(int).to_numpy() - 1
+        out[ok] = (
+            valid.str[:4].astype(int).to_numpy() * 12 + valid.str[5:7].astype(int).to_numpy() - 1
+        )
     return out
 
 

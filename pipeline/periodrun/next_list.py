@@ -67,9 +67,13 @@ def next_list(
     got_first = fr["published"].fillna(False).to_numpy(dtype=bool) & ~rated_before
     rating = np.where(got_first, fr["rating"].fillna(0).to_numpy(dtype=np.int64), rating)
     current_games = (
-        first.current[~first.current["disregarded"]].groupby("player_id")["games"].sum()
-        .reindex(info.index).fillna(0).to_numpy(dtype=np.int64)
-    )  # fmt: skip
+        first.current[~first.current["disregarded"]]
+        .groupby("player_id")["games"]
+        .sum()
+        .reindex(info.index)
+        .fillna(0)
+        .to_numpy(dtype=np.int64)
+    )
     period_games = np.where(got_first, current_games, np.where(rated_before, games_period, 0))
 
     previous_games = info["games"].astype("Int64")
@@ -91,7 +95,9 @@ def next_list(
     months_idle = month_index(period) - month_indexes(last)
     known = last.ne("").to_numpy()
     old_flag_i = info["flags"].fillna("").astype(str).str.contains("i").to_numpy()
-    inactive = published & np.where(known, months_idle >= INACTIVE_AFTER_MONTHS, old_flag_i & ~played)
+    inactive = published & np.where(
+        known, months_idle >= INACTIVE_AFTER_MONTHS, old_flag_i & ~played
+    )
     woman = info["sex"].fillna("").astype(str).str.lower().isin(WOMAN).to_numpy()
     flags = np.char.add(np.where(woman, "w", ""), np.where(inactive, "i", ""))
 
@@ -129,9 +135,14 @@ def next_list(
 
     pool = first.ratings.index
     status = np.select(
-        [got_first, dropped, rated_before & (games_period > 0),
-         ~rated_before & member(info.index, pool), member(info.index, new_ids)],
+        [
+            got_first,
+            dropped,
+            rated_before & (games_period > 0),
+            ~rated_before & member(info.index, pool),
+            member(info.index, new_ids),
+        ],
         [STATUS_FIRST, STATUS_DROPPED, STATUS_RATED, STATUS_POOL, STATUS_NEW],
         STATUS_IDLE,
-    )  # fmt: skip
+    )
     return rows, pd.Series(status, index=info.index.astype(str), dtype=str)

@@ -98,7 +98,9 @@ def write_period_outputs(
         write_csv(table, list_tmp)
         files.list_csv_final = out_dir / names["list_csv"]
         files.list_csv_sha256 = sha256_of(list_tmp)
-        write_fide_txt(table, batch.path(names["list_txt"]), fide_month_label(add_months(period, 1)))
+        write_fide_txt(
+            table, batch.path(names["list_txt"]), fide_month_label(add_months(period, 1))
+        )
         write_csv(report.changes, batch.path(names["changes"]))
         write_csv(report.breakdown, batch.path(names["breakdown"]))
         write_csv(report.first, batch.path(names["first"]))
@@ -109,7 +111,8 @@ def write_period_outputs(
             write_report_xlsx(report, batch.path(names["report_xlsx"]))
         else:
             files.notes.append(
-                f"{names['list_xlsx']} and {names['report_xlsx']} not written: {len(new):,} players "
+                f"{names['list_xlsx']} and {names['report_xlsx']} not written: "
+                f"{len(new):,} players "
                 f"is more than {XLSX_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
             )
         for tmp, _ in batch.planned():

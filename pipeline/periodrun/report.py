@@ -36,8 +36,19 @@ class PeriodReport:
 def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int) -> pd.DataFrame:
     """One row per (player, event) with rated games, then one TOTAL row per player."""
     s = rated_sides[rated_sides["rated"].to_numpy(dtype=bool)]
-    columns = ["player", "name", "event", "source", "games", "score", "expected", "sum_dev", "k",
-               "k_x_sum_dev", "change"]  # fmt: skip
+    columns = [
+        "player",
+        "name",
+        "event",
+        "source",
+        "games",
+        "score",
+        "expected",
+        "sum_dev",
+        "k",
+        "k_x_sum_dev",
+        "change",
+    ]
     if s.empty:
         return pd.DataFrame({c: pd.Series(dtype=str) for c in columns})
     parts = s.assign(
@@ -45,10 +56,14 @@ def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int)
     )
     per_event = (
         parts.groupby(["player", "event", "source"], sort=False)
-        .agg(games=("score_h", "size"), score_h=("score_h", "sum"),
-             expected=("pd_units", "sum"), dev=("dev_units", "sum"))
+        .agg(
+            games=("score_h", "size"),
+            score_h=("score_h", "sum"),
+            expected=("pd_units", "sum"),
+            dev=("dev_units", "sum"),
+        )
         .reset_index()
-    )  # fmt: skip
+    )
     t = totals.set_index("id")
     k = t["k"].reindex(per_event["player"]).fillna(0).to_numpy(dtype=np.int64)
     per_event["k"] = k
@@ -115,7 +130,9 @@ def build_report(
             "k": int_text(t["k"].reindex(ids)).to_numpy(),
             "games": t["games"].reindex(ids).astype(str).to_numpy(),
             "score": units_text(t["score_h"].reindex(ids).to_numpy(), 100, 1).to_numpy(),
-            "change_exact": units_text(t["change_units"].reindex(ids).to_numpy(), scale, 2).to_numpy(),
+            "change_exact": units_text(
+                t["change_units"].reindex(ids).to_numpy(), scale, 2
+            ).to_numpy(),
             "change": t["change"].reindex(ids).astype(str).to_numpy(),
             "new_rating": int_text(t["new_rating"].reindex(ids)).to_numpy(),
             "published_rating": int_text(n["rating"].reindex(ids)).to_numpy(),
@@ -143,23 +160,40 @@ def build_report(
             "dp": fr["dp"].astype(str).to_numpy(),
             "ru": fr["ru"].astype(str).to_numpy(),
             "rating": fr["rating"].astype(str).to_numpy(),
-            "published": np.where(fr["published"].to_numpy(dtype=bool), "yes",
-                                  np.where(fr["enough_games"].to_numpy(dtype=bool),
-                                           "no: below 1400", "no: fewer than 5 games")),
+            "published": np.where(
+                fr["published"].to_numpy(dtype=bool),
+                "yes",
+                np.where(
+                    fr["enough_games"].to_numpy(dtype=bool),
+                    "no: below 1400",
+                    "no: fewer than 5 games",
+                ),
+            ),
         }
-    )  # fmt: skip
+    )
     counts = status.value_counts()
     summary = pd.DataFrame(
         {
-            "item": ["period", "players on the new list", "rated players with games",
-                     "first ratings", "dropped below 1400", "new players (unrated)",
-                     "events (units) rated"],
-            "value": [period, str(int(n["rating"].notna().sum())), str(int((t["games"] > 0).sum())),
-                      str(int(counts.get(STATUS_FIRST, 0))), str(int(counts.get(STATUS_DROPPED, 0))),
-                      str(int(counts.get(STATUS_NEW, 0))),
-                      str(rated_sides[["source", "event"]].drop_duplicates().shape[0])],
+            "item": [
+                "period",
+                "players on the new list",
+                "rated players with games",
+                "first ratings",
+                "dropped below 1400",
+                "new players (unrated)",
+                "events (units) rated",
+            ],
+            "value": [
+                period,
+                str(int(n["rating"].notna().sum())),
+                str(int((t["games"] > 0).sum())),
+                str(int(counts.get(STATUS_FIRST, 0))),
+                str(int(counts.get(STATUS_DROPPED, 0))),
+                str(int(counts.get(STATUS_NEW, 0))),
+                str(rated_sides[["source", "event"]].drop_duplicates().shape[0]),
+            ],
         }
-    )  # fmt: skip
+    )
     return PeriodReport(
         changes=changes,
         breakdown=event_breakdown(rated_sides, totals, scale),

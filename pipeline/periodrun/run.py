@@ -50,7 +50,7 @@ from pipeline.periodrun.events import (
     read_events,
     sha256_of,
     untrusted,
-)  # fmt: skip
+)
 from pipeline.periodrun.first_rating import event_results, first_ratings
 from pipeline.periodrun.listio import read_list
 from pipeline.periodrun.months import add_months
@@ -110,7 +110,9 @@ def _empty_players(ids: pd.Series, names: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "id": ids.astype(str).to_numpy(),
-            "name": ids.map(names).fillna(ids).astype(str).to_numpy() if len(names) else ids.astype(str).to_numpy(),
+            "name": ids.map(names).fillna(ids).astype(str).to_numpy()
+            if len(names)
+            else ids.astype(str).to_numpy(),
             "rating": pd.array([pd.NA] * n, dtype="Int64"),
             "k": pd.array([pd.NA] * n, dtype="Int64"),
             "birth_year": pd.array([pd.NA] * n, dtype="Int64"),
@@ -157,7 +159,9 @@ def _inputs(list_hash: str, list_path: Path, files: Sequence[EventFile]) -> list
 
 
 def _same_inputs(a: list[dict[str, str]], b: list[dict[str, str]]) -> bool:
-    return sorted((i["role"], i["sha256"]) for i in a) == sorted((i["role"], i["sha256"]) for i in b)
+    return sorted((i["role"], i["sha256"]) for i in a) == sorted(
+        (i["role"], i["sha256"]) for i in b
+    )
 
 
 def check_history(
@@ -178,19 +182,25 @@ def check_history(
     if published is not None:
         if not replace:
             problems.append(
-                Problem("period-published",
-                        f"period {period} was already published by run #{published.run_id}; "
-                        "nothing was changed", file=str(database),
-                        fix="use --replace to rate it again (the old list is kept, marked superseded)")
-            )  # fmt: skip
+                Problem(
+                    "period-published",
+                    f"period {period} was already published by run #{published.run_id}; "
+                    "nothing was changed",
+                    file=str(database),
+                    fix="use --replace to rate it again (the old list is kept, marked superseded)",
+                )
+            )
         else:
             replaced = published.run_id
     if latest is not None and latest > period:
         problems.append(
-            Problem("period-published",
-                    f"a later period ({latest}) is already published; period {period} can no longer "
-                    "be rated or replaced", fix="rate the next period instead")
-        )  # fmt: skip
+            Problem(
+                "period-published",
+                f"a later period ({latest}) is already published; period {period} can no longer "
+                "be rated or replaced",
+                fix="rate the next period instead",
+            )
+        )
     live = history.rated_events(con, [f.sha256 for f in files])
     for f in files:
         if f.sha256 in live:
@@ -198,11 +208,14 @@ def check_history(
             if rated_in == period and published is not None:
                 continue  # it belongs to the published period: replaced, or refused above
             problems.append(
-                Problem("already-rated",
-                        f"this event was already rated in period {rated_in} (from {path!r}); "
-                        "an event cannot be rated twice",
-                        file=str(f.path), fix="remove it from --events")
-            )  # fmt: skip
+                Problem(
+                    "already-rated",
+                    f"this event was already rated in period {rated_in} (from {path!r}); "
+                    "an event cannot be rated twice",
+                    file=str(f.path),
+                    fix="remove it from --events",
+                )
+            )
     if problems:
         raise InputError(problems)
     return replaced
@@ -224,26 +237,34 @@ def lists_for_units(
         month = unit.start_month
         if month > period:
             problems.append(
-                Problem("event-after-period",
-                        f"event {unit.name!r} starts on {unit.start_date}, after period {period}",
-                        file=str(unit.file.path), value=unit.start_date,
-                        fix="rate it in the period it starts in")
-            )  # fmt: skip
+                Problem(
+                    "event-after-period",
+                    f"event {unit.name!r} starts on {unit.start_date}, after period {period}",
+                    file=str(unit.file.path),
+                    value=unit.start_date,
+                    fix="rate it in the period it starts in",
+                )
+            )
             continue
         if month not in by_month:
             found = history.list_in_force(con, month) if con is not None else None
             if found is None:
                 problems.append(
-                    Problem("no-list-in-force",
-                            f"event {unit.name!r} started on {unit.start_date}; it must be rated "
-                            f"with the list in force in {month}, which the history does not hold",
-                            file=str(unit.file.path), value=unit.start_date,
-                            fix=f"rate period {add_months(month, -1)} first (it publishes the {month} "
-                                "list), or correct the event's dates")
-                )  # fmt: skip
+                    Problem(
+                        "no-list-in-force",
+                        f"event {unit.name!r} started on {unit.start_date}; it must be rated "
+                        f"with the list in force in {month}, which the history does not hold",
+                        file=str(unit.file.path),
+                        value=unit.start_date,
+                        fix=f"rate period {add_months(month, -1)} first (it publishes the {month} "
+                        "list), or correct the event's dates",
+                    )
+                )
                 continue
             source, rows = found
-            by_month[month] = PlayerList(f"{source} (list of {month})", _with_new_players(rows, ids, names))
+            by_month[month] = PlayerList(
+                f"{source} (list of {month})", _with_new_players(rows, ids, names)
+            )
         result.append(by_month[month])
     if problems:
         raise InputError(problems)
@@ -264,24 +285,58 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
         inputs_record = _inputs(list_hash, request.list_path, files)
         for run_id in recovered:
             row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()  # type: ignore[union-attr]
-            if row and row[0] == period and _same_inputs(history.run_inputs(con, run_id), inputs_record):  # type: ignore[arg-type]
-                return PeriodOutcome(period, run_id, recovered=True, notes=[
-                    f"run #{run_id} of period {period} had been interrupted after it was committed; "
-                    "its output files are now complete"])  # fmt: skip
+            if (
+                row
+                and row[0] == period
+                and _same_inputs(history.run_inputs(con, run_id), inputs_record)
+            ):  # type: ignore[arg-type]
+                return PeriodOutcome(
+                    period,
+                    run_id,
+                    recovered=True,
+                    notes=[
+                        f"run #{run_id} of period {period} had been interrupted after it was "
+                        "committed; "
+                        "its output files are now complete"
+                    ],
+                )
         replaced = check_history(con, period, files, request.replace, db_path)
         pause_point("checked")
         return _rate_and_publish(request, period, started, con, files, inputs_record, replaced)
     except FiderateError as exc:
         if con is not None:
-            outcome = "refused" if isinstance(exc, InputError) and any(
-                p.code in ("period-published", "already-rated") for p in exc.problems) else "failed"
-            history.insert_run(con, started_at=started, finished_at=_now(), user=_user(),
-                               command=request.command, period=period, outcome=outcome,
-                               message=str(exc)[:4000], inputs=inputs_record)  # fmt: skip
+            outcome = (
+                "refused"
+                if isinstance(exc, InputError)
+                and any(p.code in ("period-published", "already-rated") for p in exc.problems)
+                else "failed"
+            )
+            history.insert_run(
+                con,
+                started_at=started,
+                finished_at=_now(),
+                user=_user(),
+                command=request.command,
+                period=period,
+                outcome=outcome,
+                message=str(exc)[:4000],
+                inputs=inputs_record,
+            )
         raise
     finally:
         if con is not None:
             con.close()
+
+
+def _list_notes(con: sqlite3.Connection | None, period: str, list_sha: str) -> list[str]:
+    """A warning when --list is not the list this database published for the period."""
+    published = history.published_list_file(con, period) if con is not None else None
+    if published is None or published[1] == list_sha:
+        return []
+    return [
+        f"the list given is not the {period} list this database published ({published[0]}); "
+        "ratings are taken from the list given"
+    ]
 
 
 class _Clock:
@@ -364,10 +419,15 @@ def _rate_and_publish(
     first = first_ratings(event_results(sides, candidates, period), earlier, period)
 
     new, status = next_list(base, result.totals, first, period, rules, new_ids)
-    report = build_report(base, new, status, result.totals, result.sides, first, result.scale, period)
+    report = build_report(
+        base, new, status, result.totals, result.sides, first, result.scale, period
+    )
     clock.lap("first ratings, next list, report")
-    notes = [f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
-             for u in units if not u.dated]  # fmt: skip
+    notes = _list_notes(con, period, inputs_record[0]["sha256"]) + [
+        f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
+        for u in units
+        if not u.dated
+    ]
 
     with write_period_outputs(request.out_dir, period, new, report, result, request.xlsx) as batch:
         notes += batch.notes
@@ -378,8 +438,20 @@ def _rate_and_publish(
         planned = batch.planned()
         con.execute("BEGIN IMMEDIATE")
         try:
-            run_id = _record(con, request, period, started, files, units, inputs_record, replaced,
-                             listed, new, first, batch)  # fmt: skip
+            run_id = _record(
+                con,
+                request,
+                period,
+                started,
+                files,
+                units,
+                inputs_record,
+                replaced,
+                listed,
+                new,
+                first,
+                batch,
+            )
             pause_point("db-written")
             con.execute("COMMIT")
         except BaseException:
@@ -399,8 +471,9 @@ def _rate_and_publish(
     con.execute("DELETE FROM file_moves WHERE run_id = ?", (run_id,))
     con.close()
     clock.lap("rename")
-    return PeriodOutcome(period, run_id, written=written, notes=notes, report=report,
-                         timings=clock.laps)
+    return PeriodOutcome(
+        period, run_id, written=written, notes=notes, report=report, timings=clock.laps
+    )
 
 
 def _fsync_dir(path: Path) -> None:
@@ -423,33 +496,60 @@ def _no_pending() -> pd.DataFrame:
     )
 
 
-def _record(con, request, period, started, files, units, inputs_record, replaced, listed, new,
-            first, batch) -> int:  # type: ignore[no-untyped-def]  # fmt: skip
+def _record(
+    con, request, period, started, files, units, inputs_record, replaced, listed, new, first, batch
+) -> int:  # type: ignore[no-untyped-def]
     """Everything a run writes to the database, inside the caller's transaction."""
     pending = first.current
     published_first = first.ratings[first.ratings["published"]]
-    message = (f"published the {add_months(period, 1)} list: {int(new['rating'].notna().sum())} "
-               f"rated players, {len(published_first)} first ratings, {len(files)} event files")  # fmt: skip
-    run_id = history.insert_run(con, started_at=started, finished_at=_now(), user=_user(),
-                                command=request.command, period=period, outcome="published",
-                                message=message, inputs=inputs_record)  # fmt: skip
+    message = (
+        f"published the {add_months(period, 1)} list: {int(new['rating'].notna().sum())} "
+        f"rated players, {len(published_first)} first ratings, {len(files)} event files"
+    )
+    run_id = history.insert_run(
+        con,
+        started_at=started,
+        finished_at=_now(),
+        user=_user(),
+        command=request.command,
+        period=period,
+        outcome="published",
+        message=message,
+        inputs=inputs_record,
+    )
     if replaced is not None:
         history.supersede(con, replaced, run_id)
     if history.list_in_force(con, period) is None:
         rows = listed.players.copy()
         rows["period_games"] = pd.array([pd.NA] * len(rows), dtype="Int64")
-        history.insert_list(con, run_id, "input", period, None, listed.source,
-                            inputs_record[0]["sha256"], rows)  # fmt: skip
-    history.insert_list(con, run_id, "published", add_months(period, 1), period,
-                        str(batch.list_csv_final), batch.list_csv_sha256, new)  # fmt: skip
+        history.insert_list(
+            con, run_id, "input", period, None, listed.source, inputs_record[0]["sha256"], rows
+        )
+    history.insert_list(
+        con,
+        run_id,
+        "published",
+        add_months(period, 1),
+        period,
+        str(batch.list_csv_final),
+        batch.list_csv_sha256,
+        new,
+    )
     for f in files:
         mine = [u for u in units if u.file is f]
         con.execute(
             "INSERT INTO events (run_id, sha256, path, names, start_date, period, games) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (run_id, f.sha256, str(f.path), "; ".join(u.name for u in mine),
-             min((u.start_date for u in mine), default=None), period, sum(u.games for u in mine)),
-        )  # fmt: skip
+            (
+                run_id,
+                f.sha256,
+                str(f.path),
+                "; ".join(u.name for u in mine),
+                min((u.start_date for u in mine), default=None),
+                period,
+                sum(u.games for u in mine),
+            ),
+        )
     history.insert_rows(con, "pending", pending[history.PENDING_COLUMNS], run_id)
     history.insert_rows(
         con,

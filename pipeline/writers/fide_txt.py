@@ -54,7 +54,7 @@ def fide_txt_lines(table: pd.DataFrame, month_label: str) -> list[str]:
     for column in ("rating", "period_games", "k", "birth_year"):
         t[column] = t[column].astype(str).replace("", "0")
     header = ""
-    for token, start, end, _ in SINGLE_TYPE_FIELDS:
+    for token, start, _end, _ in SINGLE_TYPE_FIELDS:
         header = header.ljust(start) + token.format(month=month_label)
     header = header.ljust(LINE_WIDTH)
     if len(t) == 0:
