@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.grouper.period import natural_order
 from pipeline.periodrun.first_rating import FirstRatings
 from pipeline.periodrun.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_IDLE, STATUS_NEW
 from pipeline.writers.format import int_text, units_text
@@ -85,8 +84,10 @@ def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int)
         }
     )
     both = pd.concat([per_event.assign(_total=0), total_rows.assign(_total=1)], ignore_index=True)
-    # natural_order is a stable sort: each player's events keep their order, the TOTAL row last.
-    both = both.iloc[natural_order(both["player"].astype(str))]
+    # The totals are in list order already: sort by each player's position there. A stable sort,
+    # so each player's events keep their order and the TOTAL row comes last.
+    position = pd.Index(t.index).get_indexer(both["player"])
+    both = both.iloc[np.argsort(position, kind="stable")]
     names = t["name"].reindex(both["player"]).fillna("").to_numpy()
     return pd.DataFrame(
         {
