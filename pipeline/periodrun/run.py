@@ -413,7 +413,11 @@ def _rate_and_publish(
             "start_date": [u.start_date for u in units],
         }
     ).drop_duplicates(["source", "event"])
-    sides = result.sides.merge(keys, on=["source", "event"], how="left", validate="many_to_one")
+    # Only the columns the first ratings need: a merge copies every column it is given.
+    needed = ["player", "event", "source", "played", "player_rating", "opponent_rating", "score_h"]
+    sides = result.sides[needed].merge(
+        keys, on=["source", "event"], how="left", validate="many_to_one"
+    )
     candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
     earlier = history.pending_results(con) if con is not None else _no_pending()
     first = first_ratings(event_results(sides, candidates, period), earlier, period)
