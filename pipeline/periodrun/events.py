@@ -123,8 +123,10 @@ def split_units(file: EventFile, data: GamesInput | SidesInput, period: str) -> 
     frame = _frame(data)
     units = []
     metadata_start = getattr(data, "start_date", None)
-    for name, part in frame.groupby("event", sort=False):
-        part = part.copy()
+    names = frame["event"].unique()
+    # One event per file is the rule: then the frame itself is the unit (no copy).
+    groups = [(names[0], frame)] if len(names) == 1 else frame.groupby("event", sort=False)
+    for name, part in groups:
         item: GamesInput | SidesInput = (
             GamesInput(data.source, part)
             if isinstance(data, GamesInput)
@@ -155,6 +157,8 @@ def untrusted(data: GamesInput | SidesInput, list_ratings: pd.Series) -> GamesIn
     rating). For a games file the assembler reads the list itself once the overrides are blank.
     """
     if isinstance(data, GamesInput):
+        if data.games["white_rating"].isna().all() and data.games["black_rating"].isna().all():
+            return data  # no ratings printed on the file: nothing to blank, no copy
         games = data.games.copy()
         games["white_rating"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
         games["black_rating"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
