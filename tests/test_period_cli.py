@@ -294,3 +294,31 @@ def test_a_list_other_than_the_published_one_is_noted(sample, tmp_path):
                  "--period", "2026-12", "--out", str(out))  # fmt: skip
     assert result.exit_code == 0, result.stderr
     assert "not the 2026-12 list this database published" in result.stderr
+
+
+def test_one_rounding_for_the_whole_period_across_events(tmp_path):
+    """EXAMPLES.md: five changes of +0.4 in one period total +2.0 -> +2; rounding per event
+    (or per game) would give 0. Here each +0.4 is its own event file: K 10 (published), a draw
+    against a player rated 30 higher (band 26-32: PD 0.46): 10 x (0.5 - 0.46) = +0.4."""
+    players = tmp_path / "list.csv"
+    players.write_text(
+        "id,name,rating,k,birth_year,games,ever_2400,federation,title,sex\n"
+        "1,A,2000,10,1980,500,false,,,m\n"
+        + "".join(f"{10 + i},B{i},2030,10,1980,500,false,,,m\n" for i in range(5))
+    )
+    events = tmp_path / "events"
+    events.mkdir()
+    for i in range(5):
+        (events / f"e{i}.csv").write_text(
+            "event,round,date,white,black,result\n"
+            f"Event {i},1,2026-11-0{i + 1},1,{10 + i},1/2-1/2\n"
+        )
+    out = tmp_path / "out"
+    result = run("period", "--list", str(players), "--events", str(events), "--period", "2026-11",
+                 "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert rows(out / "rating_list_2026-12.csv")["1"]["rating"] == "2002"
+    with (out / "breakdown_2026-11.csv").open(encoding="utf-8") as fh:
+        breakdown = [r for r in csv.DictReader(fh) if r["player"] == "1"]
+    assert [r["k_x_sum_dev"] for r in breakdown] == ["0.40"] * 5 + ["2.00"]
+    assert breakdown[-1]["change"] == "2"
