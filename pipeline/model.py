@@ -8,11 +8,32 @@ import pandas as pd
 
 
 @dataclass
+class EventInfo:
+    """What an event file says about the event itself (TRF 012/042/052/XXR/132 records)."""
+
+    name: str = ""
+    start: str | None = None  # YYYY-MM-DD
+    end: str | None = None
+    rounds: int | None = None  # rounds declared (XXR / 142) or seen
+    round_dates: dict[int, str] = field(default_factory=dict)
+    # Records we do not interpret (XX*/BB* extensions, 013, 2xx/3xx team records), kept as read.
+    kept: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
 class GamesInput:
-    """A games file: one row per game (schema ``schemas.games.Games``)."""
+    """A games file: one row per game (schema ``schemas.games.Games``).
+
+    Event formats (TRF, crosstables) bring more: ``players`` (the file's own player list, schema
+    ``schemas.players.Players`` plus a ``sno`` column), ``byes`` (one row per bye or absence, in
+    the layout of ``schemas.sides.Sides`` plus a ``code`` column) and ``info``.
+    """
 
     source: str
     games: pd.DataFrame
+    players: PlayerList | None = None
+    byes: pd.DataFrame | None = None
+    info: EventInfo | None = None
 
 
 @dataclass

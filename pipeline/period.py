@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from pipeline.assemble import assemble_sides, unknown_players
 from pipeline.engine import SCALES, rate_sides
-from pipeline.errors import InputError, Problem, RunError
+from pipeline.errors import InputError, Problem, ProblemList, RunError
 from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
@@ -34,9 +34,19 @@ def resolve_period(period: str | None, today: dt.date | None = None) -> str:
 
 
 def read_inputs(
-    paths: Sequence[Path | str], players_path: Path | str | None
+    paths: Sequence[Path | str],
+    players_path: Path | str | None,
+    *,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
-    """Read every file, collecting the problems of all of them before failing."""
+    """Read every file, collecting the problems of all of them before failing.
+
+    Event files that carry their own players (TRF, crosstables) add them to the players: the list
+    in force (``players_path``) decides for every player on it; the event's own data is used for
+    players the list lacks, and is the whole list when no ``players_path`` is given.
+    """
     problems: list[Problem] = []
     inputs: list[GamesInput | SidesInput] = []
     players = None
@@ -49,7 +59,7 @@ def read_inputs(
     players_ok = not problems
     for path in paths:
         try:
-            item = read_event_file(path)
+            item = read_event_file(path, sheet, input_format=input_format, columns=columns)
             if isinstance(item, GamesInput):
                 validate(item.games, Games, item.source)
             inputs.append(item)
@@ -63,7 +73,78 @@ def read_inputs(
         order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
         problems.sort(key=lambda p: (order.get(p.file, len(order)), p.row or 0))
         raise InputError(problems)
+    embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
+    if embedded:
+        players = merge_players(players, embedded)
     return inputs, players
+
+
+def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> PlayerList:
+    """The list in force first, then each event's own players that are not on it yet. Two
+    events giving one player (not on the list in force) different ratings is a problem."""
+    problems = ProblemList()
+    parts = [in_force.players] if in_force is not None else []
+    listed = in_force.players["id"] if in_force is not None else pd.Series([], dtype=str)
+    first = pd.DataFrame(
+        {
+            "id": pd.Series([], dtype=str),
+            "first_rating": pd.Series([], dtype="Int64"),
+            "first_line": pd.Series([], dtype="int64"),
+            "first_source": "",
+        }
+    )
+    for event in embedded:
+        frame = event.players[~event.players["id"].isin(listed)]
+        seen = frame.merge(first, on="id")
+        rating, earlier = seen["rating"].astype("Int64"), seen["first_rating"].astype("Int64")
+        differ = (rating != earlier).fillna(True) & ~(rating.isna() & earlier.isna())
+        for row in seen[differ.to_numpy(dtype=bool)].itertuples(index=False):
+            problems.add(
+                "duplicate-player",
+                f"player {row.id!r} has rating {row.first_rating} in {row.first_source} "
+                f"(line {row.first_line}) but {row.rating} here",
+                file=event.source,
+                row=int(row.line),
+                column="rating",
+                value=str(row.rating),
+                fix="rate events with the same list in force, or give --players",
+            )
+        new = frame[~frame["id"].isin(first["id"]) & ~frame["id"].duplicated()]
+        first = pd.concat(
+            [
+                first,
+                pd.DataFrame(
+                    {
+                        "id": new["id"],
+                        "first_rating": new["rating"].astype("Int64"),
+                        "first_line": new["line"],
+                        "first_source": event.source,
+                    }
+                ),
+            ],
+            ignore_index=True,
+        )
+        parts.append(new)
+    problems.raise_if_any()
+    merged = pd.concat(parts, ignore_index=True)
+    source = in_force.source if in_force is not None else embedded[0].source
+    return PlayerList(source, merged)
+
+
+def with_byes(
+    inputs: list[GamesInput | SidesInput], players: PlayerList | None
+) -> list[GamesInput | SidesInput]:
+    """Each event's byes as an extra individual input: shown in games.csv, never rated."""
+    expanded: list[GamesInput | SidesInput] = []
+    ratings = players.players.set_index("id")["rating"] if players is not None else None
+    for item in inputs:
+        expanded.append(item)
+        if isinstance(item, GamesInput) and item.byes is not None and len(item.byes):
+            byes = item.byes.copy()
+            if ratings is not None:
+                byes["player_rating"] = byes["player"].map(ratings).astype("Int64")
+            expanded.append(SidesInput(item.source, byes))
+    return expanded
 
 
 def assemble_each(
@@ -75,7 +156,7 @@ def assemble_each(
     parts = []
     for item, players in zip(inputs, lists, strict=True):
         try:
-            parts.append(assemble_sides([item], players))
+            parts.append(assemble_sides(with_byes([item], players), players))
         except InputError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -98,11 +179,13 @@ def rate_inputs(
     rules = get_rules(options.rules)
     period = resolve_period(options.period)
     if event_players is None:
-        assembled = assemble_sides(inputs, players)
+        assembled = assemble_sides(with_byes(inputs, players), players)
     else:
         assembled = assemble_each(inputs, event_players)
     sides = validate(assembled, Sides, internal=True)
-    rated = validate(rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True)
+    rated = validate(
+        rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True
+    )
     totals = period_totals(
         rated,
         players,
@@ -127,9 +210,15 @@ def rate_files(
     paths: Sequence[Path | str],
     players_path: Path | str | None = None,
     options: RateOptions | None = None,
+    *,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> RatedPeriod:
     """Read, validate and rate: the whole library path of ``fiderate rate``."""
-    inputs, players = read_inputs(paths, players_path)
+    inputs, players = read_inputs(
+        paths, players_path, input_format=input_format, sheet=sheet, columns=columns
+    )
     return rate_inputs(inputs, players, options or RateOptions())
 
 

@@ -32,3 +32,22 @@ period_option = click.option(
     default=None,
     help="Rating period (decides junior age); default: the current month.",
 )
+
+input_format_option = click.option(
+    "--input-format",
+    type=click.Choice(["games", "individual", "trf", "crosstable", "grid"]),
+    default=None,
+    help="Read the inputs as this format (default: detected from content and extension).",
+)
+column_option = click.option(
+    "--column",
+    "columns",
+    multiple=True,
+    metavar="NAME=ROLE",
+    help="Crosstables: the role of a column whose header is not recognized, e.g. 'Rtg Int=rating' "
+    "(roles: number, name, rating, id, federation, birth_year, title, sex, points, round, ignore). "
+    "Repeatable.",
+)
+sheet_option = click.option(
+    "--sheet", default=None, help="XLSX: the sheet to read (default: the first that fits)."
+)

@@ -7,7 +7,16 @@ from pathlib import Path
 import click
 
 from pipeline.cli import cli
-from pipeline.cli.options import k_cap_option, k_option, method_option, period_option, rules_option
+from pipeline.cli.options import (
+    column_option,
+    input_format_option,
+    k_cap_option,
+    k_option,
+    method_option,
+    period_option,
+    rules_option,
+    sheet_option,
+)
 from pipeline.model import RateOptions
 from pipeline.period import rate_files
 from pipeline.summary import summary_lines
@@ -20,7 +29,8 @@ from pipeline.writers import write_outputs
     "--players",
     type=click.Path(path_type=Path),
     default=None,
-    help="The rating list in force (CSV/XLSX: id, name, rating, ...).",
+    help="The rating list in force (CSV/XLSX: id, name, rating, ...); it decides over the "
+    "ratings an event file carries.",
 )
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder.")
 @rules_option
@@ -39,6 +49,9 @@ from pipeline.writers import write_outputs
     help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@input_format_option
+@column_option
+@sheet_option
 def rate(
     inputs: tuple[Path, ...],
     players: Path | None,
@@ -51,10 +64,16 @@ def rate(
     cap: bool | None,
     xlsx: bool | None,
     quiet: bool,
+    input_format: str | None,
+    columns: tuple[str, ...],
+    sheet: str | None,
 ) -> None:
-    """Rate INPUT files (games, individual) as one rating period and write the new list."""
+    """Rate INPUT files (games, individual, TRF, crosstable, grid) as one rating period and
+    write the new list. A TRF or crosstable brings its own players: --players is optional."""
     options = RateOptions(rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period)
-    result = rate_files(inputs, players, options)
+    result = rate_files(
+        inputs, players, options, input_format=input_format, sheet=sheet, columns=columns
+    )
     report = write_outputs(result, out_dir, xlsx=xlsx)
     if not quiet:
         for line in summary_lines(result, report):

@@ -12,6 +12,7 @@ assembler takes every rating from the list in force.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,19 +120,31 @@ def _frame(data: GamesInput | SidesInput) -> pd.DataFrame:
     return data.games if isinstance(data, GamesInput) else data.sides
 
 
+def _part(
+    data: GamesInput | SidesInput, name: object, part: pd.DataFrame
+) -> GamesInput | SidesInput:
+    """One event of a multi-event file, keeping what the reader brought with it (players, byes)."""
+    if isinstance(data, SidesInput):
+        return SidesInput(data.source, part)
+    byes = data.byes
+    if byes is not None and "event" in byes.columns:
+        byes = byes[byes["event"].eq(name)]
+    return dataclasses.replace(data, games=part, byes=byes)
+
+
 def split_units(file: EventFile, data: GamesInput | SidesInput, period: str) -> list[EventUnit]:
     frame = _frame(data)
     units = []
-    metadata_start = getattr(data, "start_date", None)
+    info = data.info if isinstance(data, GamesInput) else None
+    metadata_start = info.start if info is not None else None
     names = frame["event"].unique()
-    # One event per file is the rule: then the frame itself is the unit (no copy).
-    groups = [(names[0], frame)] if len(names) == 1 else frame.groupby("event", sort=False)
+    # One event per file is the rule: then the input itself is the unit (no copy).
+    if len(names) <= 1:
+        groups = [(names[0] if len(names) else Path(data.source).stem, frame)]
+    else:
+        groups = list(frame.groupby("event", sort=False))
     for name, part in groups:
-        item: GamesInput | SidesInput = (
-            GamesInput(data.source, part)
-            if isinstance(data, GamesInput)
-            else SidesInput(data.source, part)
-        )
+        item = data if len(groups) == 1 else _part(data, name, part)
         dates = part["date"].dropna() if "date" in part.columns else pd.Series([], dtype=str)
         if metadata_start:
             start, dated = str(metadata_start)[:10], True
@@ -162,7 +175,7 @@ def untrusted(data: GamesInput | SidesInput, list_ratings: pd.Series) -> GamesIn
         games = data.games.copy()
         games["white_rating"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
         games["black_rating"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
-        return GamesInput(data.source, games)
+        return dataclasses.replace(data, games=games)
     sides = data.sides.copy()
     sides["player_rating"] = sides["player"].map(list_ratings).astype("Int64")
     sides["opponent_rating"] = sides["opponent"].map(list_ratings).astype("Int64")
@@ -182,6 +195,27 @@ def player_ids(units: Sequence[EventUnit]) -> pd.Series:
         return pd.Series([], dtype=str)
     ids = pd.concat(parts, ignore_index=True).astype(str)
     return ids[ids.ne("")].drop_duplicates().reset_index(drop=True)
+
+
+PLAYER_DETAILS = ["name", "federation", "sex", "title", "birth_year"]
+
+
+def embedded_players(units: Sequence[EventUnit]) -> pd.DataFrame:
+    """The players event files bring along (TRF, crosstables), first file first: id, rating and
+    the details a new player's row on the list takes from them."""
+    frames = [
+        u.data.players.players
+        for u in units
+        if isinstance(u.data, GamesInput) and u.data.players is not None
+    ]
+    columns = ["id", "rating", *PLAYER_DETAILS]
+    if not frames:
+        return pd.DataFrame({c: pd.Series(dtype=str) for c in columns})
+    merged = pd.concat(
+        [f[[c for c in columns if c in f.columns]] for f in frames], ignore_index=True
+    )
+    merged = merged[merged["id"].astype(str).ne("")]
+    return merged.drop_duplicates("id", keep="first").reset_index(drop=True)
 
 
 def player_names(units: Sequence[EventUnit]) -> pd.Series:

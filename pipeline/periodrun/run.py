@@ -34,16 +34,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.frames import member
-from pipeline.model import PlayerList, RateOptions
+from pipeline.model import GamesInput, PlayerList, RateOptions
 from pipeline.period import rate_inputs, resolve_period
 from pipeline.periodrun import history
 from pipeline.periodrun.events import (
     EventFile,
     EventUnit,
+    embedded_players,
     find_event_files,
     player_ids,
     player_names,
@@ -104,34 +106,69 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
-def _empty_players(ids: pd.Series, names: pd.Series) -> pd.DataFrame:
-    """Rows for players no list knows: unrated, nothing else known but a name from the event."""
+def _empty_players(ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:
+    """Rows for players no list knows: unrated, with what the events say about them (a name,
+    and from TRF/crosstables federation, sex, title and birth year)."""
     n = len(ids)
+    known = details.reindex(ids.astype(str).to_numpy())
+
+    def text(column: str, default: pd.Series | str = "") -> np.ndarray:
+        values = known[column] if column in known.columns else pd.Series([pd.NA] * n)
+        values = pd.Series(values.to_numpy(), dtype=object)
+        values = values.where(values.notna() & values.astype(str).ne(""), None)
+        fallback = default.to_numpy() if isinstance(default, pd.Series) else default
+        return np.where(values.isna(), fallback, values.astype(str)).astype(str)
+
+    birth = known["birth_year"] if "birth_year" in known.columns else pd.Series([pd.NA] * n)
     return pd.DataFrame(
         {
             "id": ids.astype(str).to_numpy(),
-            "name": ids.map(names).fillna(ids).astype(str).to_numpy()
-            if len(names)
-            else ids.astype(str).to_numpy(),
+            "name": text("name", ids.astype(str)),
             "rating": pd.array([pd.NA] * n, dtype="Int64"),
             "k": pd.array([pd.NA] * n, dtype="Int64"),
-            "birth_year": pd.array([pd.NA] * n, dtype="Int64"),
+            "birth_year": pd.array(pd.Series(birth.to_numpy()).astype("Int64").to_numpy()),
             "games": pd.array([pd.NA] * n, dtype="Int64"),
             "ever_2400": False,
-            "federation": "",
-            "title": "",
-            "sex": "",
+            "federation": text("federation"),
+            "title": text("title"),
+            "sex": text("sex"),
             "flags": "",
             "last_played": "",
         }
     )
 
 
-def _with_new_players(frame: pd.DataFrame, ids: pd.Series, names: pd.Series) -> pd.DataFrame:
+def _with_new_players(frame: pd.DataFrame, ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:
     missing = ids[~member(ids, frame["id"])]
     if missing.empty:
         return frame
-    return pd.concat([frame, _empty_players(missing, names)], ignore_index=True)
+    return pd.concat([frame, _empty_players(missing, details)], ignore_index=True)
+
+
+def _trusted(players: PlayerList, unit: EventUnit) -> PlayerList:
+    """--trust-event-ratings with an event that brings its own players (TRF, crosstables): their
+    ratings replace the list's for this event (a blank rating on the event leaves the list's)."""
+    own = unit.data.players if isinstance(unit.data, GamesInput) else None
+    if own is None:
+        return players
+    given = own.players[own.players["rating"].notna()].drop_duplicates("id")
+    frame = players.players.copy()
+    pos = pd.Index(given["id"]).get_indexer(frame["id"])
+    ratings = given["rating"].astype("Int64").array.take(pos, allow_fill=True)
+    frame["rating"] = (
+        frame["rating"].astype("Int64").where(pos < 0, pd.Series(ratings, index=frame.index))
+    )
+    return PlayerList(f"{players.source} + ratings of {unit.data.source}", frame)
+
+
+def player_details(units: Sequence[EventUnit]) -> pd.DataFrame:
+    """id -> name, federation, sex, title, birth_year from the events (for new players)."""
+    details = embedded_players(units).set_index("id")
+    names = player_names(units)
+    extra = names[~member(names.index, details.index)]
+    if len(extra):
+        details = pd.concat([details, pd.DataFrame({"name": extra.to_numpy()}, index=extra.index)])
+    return details
 
 
 def recover(con: sqlite3.Connection) -> list[int]:
@@ -227,7 +264,7 @@ def lists_for_units(
     base: PlayerList,
     con: sqlite3.Connection | None,
     ids: pd.Series,
-    names: pd.Series,
+    details: pd.DataFrame,
 ) -> list[PlayerList]:
     """The list in force when each event started (plus unrated rows for new players)."""
     problems = []
@@ -263,7 +300,7 @@ def lists_for_units(
                 continue
             source, rows = found
             by_month[month] = PlayerList(
-                f"{source} (list of {month})", _with_new_players(rows, ids, names)
+                f"{source} (list of {month})", _with_new_players(rows, ids, details)
             )
         result.append(by_month[month])
     if problems:
@@ -388,11 +425,15 @@ def _rate_and_publish(
         blank = base["last_played"].eq("")
         base.loc[blank, "last_played"] = base.loc[blank, "id"].map(known).fillna("").astype(str)
     ids = player_ids(units)
-    names = player_names(units)
+    details = player_details(units)
     new_ids = pd.Index(ids[~member(ids, base["id"])])
-    base = _with_new_players(base, ids, names)
+    base = _with_new_players(base, ids, details)
     base_list = PlayerList(listed.source, base)
-    unit_lists = lists_for_units(units, period, base_list, con, ids, names)
+    unit_lists = lists_for_units(units, period, base_list, con, ids, details)
+    if request.trust_event_ratings:
+        unit_lists = [
+            _trusted(players, unit) for players, unit in zip(unit_lists, units, strict=True)
+        ]
 
     inputs = []
     for unit, players in zip(units, unit_lists, strict=True):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pipeline.errors import InputError, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
-from pipeline.readers.games import parse_games
-from pipeline.readers.individual import parse_individual
 from pipeline.readers.players import parse_players
 from pipeline.readers.tabular import RawTable, read_tables
 
@@ -49,14 +48,21 @@ def read_table_of_kind(path: Path, wanted: set[str], sheet: str | None = None) -
     )
 
 
-def read_event_file(path: Path | str, sheet: str | None = None) -> GamesInput | SidesInput:
-    path = Path(path)
-    kind, table = read_table_of_kind(path, {"games", "individual"}, sheet)
-    problems = ProblemList()
-    parsed = parse_games(table, problems) if kind == "games" else parse_individual(table, problems)
-    if problems:
-        raise InputError(problems.problems, partial=parsed)
-    return parsed
+def read_event_file(
+    path: Path | str,
+    sheet: str | None = None,
+    *,
+    input_format: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
+) -> GamesInput | SidesInput:
+    """Any event file: games, individual, TRF, crosstable or grid (see :mod:`.formats`).
+
+    A TRF or crosstable comes back as a GamesInput that also carries the event's own players
+    (``.players``), byes (``.byes``) and header facts (``.info``).
+    """
+    from pipeline.readers.formats import read_event
+
+    return read_event(path, input_format=input_format, sheet=sheet, columns=columns)
 
 
 def read_players(path: Path | str, sheet: str | None = None) -> PlayerList:

@@ -1,0 +1,249 @@
+"""Which event format a file is, from its content and extension, and reading it.
+
+Formats: ``games`` and ``individual`` (tables recognized by their header, see :mod:`.detect`),
+``trf`` (FIDE TRF, recognized by its 001 records), ``crosstable`` (Swiss crosstable, recognized
+by a name column and round columns) and ``grid`` (round-robin grid: opponent columns 1..n).
+``input_format`` forces one. The detection order is data (``DETECTION_ORDER``).
+"""
+
+from __future__ import annotations
+
+import zipfile
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pipeline.errors import FiderateError, InputError, Problem, ProblemList
+from pipeline.model import GamesInput, SidesInput
+from pipeline.readers.crosstable import parse_crosstable
+from pipeline.readers.crosstable_columns import find_layout, missing_problems, parse_overrides
+from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
+from pipeline.readers.games import parse_games
+from pipeline.readers.grid import looks_like_grid, parse_grid
+from pipeline.readers.individual import parse_individual
+from pipeline.readers.tabular import RawTable, normalize_header, read_tables
+from pipeline.readers.tabular import _cell_text as cell_text
+from pipeline.readers.trf import decode, looks_like_trf, read_trf
+
+FORMATS = ("games", "individual", "trf", "crosstable", "grid")
+# Files with these extensions are TRF unless their content says otherwise; any text file whose
+# content looks like a TRF (001 player records) is read as one whatever its name.
+TRF_EXTENSIONS = {".trf", ".trfx", ".trf16", ".trf26", ".txt"}
+TABLE_EXTENSIONS = {".csv", ".tsv", ".xlsx", ".xlsm"}
+# A table is tried as these formats in this order; the first that fits wins.
+DETECTION_ORDER = ("individual", "games", "grid", "crosstable")
+# How many rows at the top of a sheet may hold titles before the crosstable header.
+HEADER_SEARCH_ROWS = 15
+
+Columns = Mapping[str, str] | Sequence[str] | None
+
+
+def detect_format(path: Path | str) -> str:
+    """The format name of ``path`` ("trf" or "table" for the tabular ones)."""
+    path = Path(path)
+    if not path.is_file():
+        return "table"  # the table reader reports the missing file
+    with path.open("rb") as fh:
+        head = fh.read(20000)
+    if head.startswith(b"PK\x03\x04") or path.suffix.lower() in TABLE_EXTENSIONS:
+        return "table"
+    if b"\x00" not in head and looks_like_trf(decode(path, head)):
+        return "trf"
+    return "trf" if path.suffix.lower() in TRF_EXTENSIONS - {".txt"} else "table"
+
+
+def read_event(
+    path: Path | str,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Columns = None,
+) -> GamesInput | SidesInput:
+    """Read one event file of any format; raises InputError listing every problem found."""
+    path = Path(path)
+    if input_format is not None and input_format not in FORMATS:
+        raise FiderateError(
+            f"--input-format must be one of {', '.join(FORMATS)} (got {input_format!r})"
+        )
+    overrides = parse_overrides(columns)
+    if input_format == "trf" or (input_format is None and detect_format(path) == "trf"):
+        return read_trf(path)
+    return _read_table_event(path, input_format, sheet, overrides)
+
+
+def event_problems(path: Path | str, **options: object) -> list[Problem]:
+    """Every problem of one event file, or [] when it reads cleanly (for ``fiderate validate``)."""
+    try:
+        read_event(path, **options)  # type: ignore[arg-type]
+    except InputError as exc:
+        return exc.problems
+    return []
+
+
+def _tables(path: Path, sheet: str | None) -> list[RawTable]:
+    tables = read_tables(path)
+    if sheet is not None:
+        tables = [t for t in tables if t.sheet == sheet]
+        if not tables:
+            raise InputError(
+                [
+                    Problem(
+                        "not-a-table",
+                        f"no sheet named {sheet!r}",
+                        file=str(path),
+                        fix="check --sheet",
+                    )
+                ]
+            )
+    return tables
+
+
+def _read_table_event(
+    path: Path, input_format: str | None, sheet: str | None, overrides: dict[str, str]
+) -> GamesInput | SidesInput:
+    tables = _tables(path, sheet)
+    wanted = DETECTION_ORDER if input_format is None else (input_format,)
+    for table in tables:
+        fmt = _fits(table, wanted, overrides)
+        if fmt is not None:
+            return _parse(table, fmt, overrides)
+    # Spreadsheets often carry title rows above the header: look for the header further down.
+    if tables[0].sheet is not None and set(wanted) & {"crosstable", "grid"}:
+        for table in full_width_sheets(path, sheet):
+            for candidate in _with_header_search(table):
+                fmt = _fits(candidate, wanted, overrides)
+                if fmt is not None:
+                    return _parse(candidate, fmt, overrides)
+    raise InputError(_no_fit(tables[0], wanted, overrides))
+
+
+def full_width_sheets(path: Path, sheet: str | None) -> Iterator[RawTable]:
+    """Every sheet with all its rows as data (no header yet), columns named c1, c2, ..."""
+    from openpyxl import load_workbook
+
+    try:
+        workbook = load_workbook(path, read_only=True, data_only=True)
+        sheets = list(_sheet_tables(workbook, path, sheet))
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        KeyError,
+        OSError,
+        ValueError,
+        EOFError,
+        NotImplementedError,
+    ) as exc:
+        raise InputError(
+            [
+                Problem(
+                    "not-a-table",
+                    f"the workbook is damaged ({type(exc).__name__})",
+                    file=str(path),
+                    fix="save the workbook again from Excel or LibreOffice as .xlsx",
+                )
+            ]
+        ) from None
+    yield from sheets
+
+
+def _sheet_tables(workbook: Any, path: Path, sheet: str | None) -> Iterator[RawTable]:
+    try:
+        for ws in workbook.worksheets:
+            if sheet is not None and ws.title != sheet:
+                continue
+            rows, numbers = [], []
+            for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
+                cells = [cell_text(v) for v in row]
+                if any(cells):
+                    rows.append(cells)
+                    numbers.append(number)
+            if not rows:
+                continue
+            width = max(len(r) for r in rows)
+            frame = pd.DataFrame(
+                [r + [""] * (width - len(r)) for r in rows],
+                dtype=str,
+                columns=[f"c{i}" for i in range(1, width + 1)],
+            )
+            yield RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), ws.title)
+    finally:
+        workbook.close()
+
+
+def _with_header_search(table: RawTable) -> Iterator[RawTable]:
+    """The table with row k as the header, for k = 0, 1, ..."""
+    frame = table.frame
+    for k in range(min(HEADER_SEARCH_ROWS, len(frame) - 1)):  # row k as the header
+        header = [normalize_header(v) for v in frame.iloc[k]]
+        if sum(1 for h in header if h) < 3:
+            continue
+        body = frame.iloc[k + 1 :].reset_index(drop=True)
+        body.columns = header
+        body = body.loc[:, [h != "" for h in header]]
+        body = body.loc[:, ~body.columns.duplicated()]
+        yield RawTable(body, table.rows[k + 1 :], table.source, table.sheet)
+
+
+def _fits(table: RawTable, wanted: Sequence[str], overrides: dict[str, str]) -> str | None:
+    columns = list(table.frame.columns)
+    kind = detect_kind(canonical_columns(columns))
+    for fmt in wanted:
+        if fmt in ("games", "individual") and kind == fmt:
+            return fmt
+        if fmt in ("grid", "crosstable"):
+            layout = find_layout(columns, overrides)
+            if "name" not in layout.roles or not layout.rounds or not len(table.frame):
+                continue
+            grid = looks_like_grid(table, layout)
+            if fmt == "grid" and (grid or len(wanted) == 1):
+                return fmt
+            if fmt == "crosstable" and (not grid or len(wanted) == 1):
+                return fmt
+    return None
+
+
+def _parse(table: RawTable, fmt: str, overrides: dict[str, str]) -> GamesInput | SidesInput:
+    problems = ProblemList()
+    parsed: GamesInput | SidesInput
+    if fmt in ("games", "individual"):
+        table.frame.columns = canonical_columns(list(table.frame.columns))
+        parsed = (
+            parse_games(table, problems) if fmt == "games" else parse_individual(table, problems)
+        )
+        if problems:
+            # What could be read, so unknown players are reported in the same pass.
+            raise InputError(problems.problems, partial=parsed)
+    else:
+        layout = find_layout(list(table.frame.columns), overrides)
+        parsed = (parse_grid if fmt == "grid" else parse_crosstable)(table, layout, problems)
+    problems.raise_if_any()
+    return parsed
+
+
+def _no_fit(table: RawTable, wanted: Sequence[str], overrides: dict[str, str]) -> list[Problem]:
+    columns = list(table.frame.columns)
+    if set(wanted) & {"crosstable", "grid"} and not set(wanted) & {"games", "individual"}:
+        return missing_problems(
+            table.source, columns, find_layout(columns, overrides), " or ".join(wanted)
+        )
+    canonical = canonical_columns(columns)
+    kind, _ = closest_kind(canonical)
+    kind = kind if kind in wanted else "games"
+    missing = KINDS[kind][0] - set(canonical)
+    return [
+        Problem(
+            "missing-column",
+            f"this table is not an event file we know: as a {kind} file, column(s) "
+            f"{', '.join(sorted(missing))} are missing (found: {', '.join(columns) or 'nothing'}); "
+            "it is not a crosstable either (no name column with round columns)",
+            file=table.source,
+            row=1,
+            column=", ".join(sorted(missing)),
+            fix=f"a {kind} file needs the columns {', '.join(sorted(KINDS[kind][0]))}; "
+            "a crosstable needs Name and round columns (1, 2, ... or R1, Rd1, ...); "
+            "see --input-format and --column",
+        )
+    ]
