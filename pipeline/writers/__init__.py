@@ -7,12 +7,7 @@ from pathlib import Path
 
 from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch
-from pipeline.writers.tables import (
-    GAMES_COLUMNS,
-    RATING_LIST_COLUMNS,
-    games_table,
-    rating_list_table,
-)
+from pipeline.writers.tables import GAMES_COLUMNS, RATING_LIST_COLUMNS, games_table, rating_list_table
 from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
