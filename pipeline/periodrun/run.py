@@ -28,49 +28,45 @@ import datetime as dt
 import getpass
 import os
 import sqlite3
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.frames import member
-from pipeline.model import GamesInput, PlayerList, RateOptions
+from pipeline.model import PlayerList, RateOptions
 from pipeline.period import rate_inputs, resolve_period
 from pipeline.periodrun import history
 from pipeline.periodrun.events import (
     EventFile,
-    EventUnit,
-    embedded_players,
     find_event_files,
     player_ids,
-    player_names,
     read_events,
     sha256_of,
     untrusted,
 )
 from pipeline.periodrun.first_rating import event_results, first_ratings
+from pipeline.periodrun.journal import (
+    clean_stale_temporaries,
+    fsync_dir,
+    pause_point,
+    recover,
+)
 from pipeline.periodrun.listio import read_list
 from pipeline.periodrun.months import add_months
 from pipeline.periodrun.next_list import next_list
 from pipeline.periodrun.outputs import write_period_outputs
+from pipeline.periodrun.players import (
+    lists_for_units,
+    player_details,
+    trusted_list,
+    with_new_players,
+)
 from pipeline.periodrun.report import PeriodReport, build_report
 from pipeline.rules import get_rules
-
-PAUSE_ENV = "FIDERATE_TEST_PAUSE_AT"
-
-
-def pause_point(stage: str) -> None:
-    """Test hook: with FIDERATE_TEST_PAUSE_AT=<stage> the process announces the stage on stderr
-    and sleeps, so a test can kill it at exactly this point. Does nothing otherwise."""
-    if os.environ.get(PAUSE_ENV) == stage:
-        sys.stderr.write(f"FIDERATE_PAUSED {stage}\n")
-        sys.stderr.flush()
-        time.sleep(3600)
 
 
 @dataclass(frozen=True)
@@ -104,89 +100,6 @@ class PeriodOutcome:
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def _empty_players(ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:
-    """Rows for players no list knows: unrated, with what the events say about them (a name,
-    and from TRF/crosstables federation, sex, title and birth year)."""
-    n = len(ids)
-    known = details.reindex(ids.astype(str).to_numpy())
-
-    def text(column: str, default: pd.Series | str = "") -> np.ndarray:
-        values = known[column] if column in known.columns else pd.Series([pd.NA] * n)
-        values = pd.Series(values.to_numpy(), dtype=object)
-        values = values.where(values.notna() & values.astype(str).ne(""), None)
-        fallback = default.to_numpy() if isinstance(default, pd.Series) else default
-        return np.where(values.isna(), fallback, values.astype(str)).astype(str)
-
-    birth = known["birth_year"] if "birth_year" in known.columns else pd.Series([pd.NA] * n)
-    return pd.DataFrame(
-        {
-            "id": ids.astype(str).to_numpy(),
-            "name": text("name", ids.astype(str)),
-            "rating": pd.array([pd.NA] * n, dtype="Int64"),
-            "k": pd.array([pd.NA] * n, dtype="Int64"),
-            "birth_year": pd.array(pd.Series(birth.to_numpy()).astype("Int64").to_numpy()),
-            "games": pd.array([pd.NA] * n, dtype="Int64"),
-            "ever_2400": False,
-            "federation": text("federation"),
-            "title": text("title"),
-            "sex": text("sex"),
-            "flags": "",
-            "last_played": "",
-        }
-    )
-
-
-def _with_new_players(frame: pd.DataFrame, ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:
-    missing = ids[~member(ids, frame["id"])]
-    if missing.empty:
-        return frame
-    return pd.concat([frame, _empty_players(missing, details)], ignore_index=True)
-
-
-def _trusted(players: PlayerList, unit: EventUnit) -> PlayerList:
-    """--trust-event-ratings with an event that brings its own players (TRF, crosstables): their
-    ratings replace the list's for this event (a blank rating on the event leaves the list's)."""
-    own = unit.data.players if isinstance(unit.data, GamesInput) else None
-    if own is None:
-        return players
-    given = own.players[own.players["rating"].notna()].drop_duplicates("id")
-    frame = players.players.copy()
-    pos = pd.Index(given["id"]).get_indexer(frame["id"])
-    ratings = given["rating"].astype("Int64").array.take(pos, allow_fill=True)
-    frame["rating"] = (
-        frame["rating"].astype("Int64").where(pos < 0, pd.Series(ratings, index=frame.index))
-    )
-    return PlayerList(f"{players.source} + ratings of {unit.data.source}", frame)
-
-
-def player_details(units: Sequence[EventUnit]) -> pd.DataFrame:
-    """id -> name, federation, sex, title, birth_year from the events (for new players)."""
-    details = embedded_players(units).set_index("id")
-    names = player_names(units)
-    extra = names[~member(names.index, details.index)]
-    if len(extra):
-        details = pd.concat([details, pd.DataFrame({"name": extra.to_numpy()}, index=extra.index)])
-    return details
-
-
-def recover(con: sqlite3.Connection) -> list[int]:
-    """Complete the renames of a run that was committed but killed before it finished them."""
-    rows = con.execute("SELECT run_id, tmp, final FROM file_moves ORDER BY rowid").fetchall()
-    for _, tmp, final in rows:
-        if Path(tmp).exists():
-            os.replace(tmp, final)
-    if rows:
-        con.execute("DELETE FROM file_moves")
-    return sorted({r[0] for r in rows})
-
-
-def clean_stale_temporaries(out_dir: Path) -> None:
-    """Temporary files a killed run left behind (never committed, so never needed)."""
-    if out_dir.is_dir():
-        for path in out_dir.glob(".*.tmp"):
-            path.unlink(missing_ok=True)
 
 
 def _inputs(list_hash: str, list_path: Path, files: Sequence[EventFile]) -> list[dict[str, str]]:
@@ -256,56 +169,6 @@ def check_history(
     if problems:
         raise InputError(problems)
     return replaced
-
-
-def lists_for_units(
-    units: Sequence[EventUnit],
-    period: str,
-    base: PlayerList,
-    con: sqlite3.Connection | None,
-    ids: pd.Series,
-    details: pd.DataFrame,
-) -> list[PlayerList]:
-    """The list in force when each event started (plus unrated rows for new players)."""
-    problems = []
-    by_month: dict[str, PlayerList] = {period: PlayerList(base.source, base.players)}
-    result = []
-    for unit in units:
-        month = unit.start_month
-        if month > period:
-            problems.append(
-                Problem(
-                    "event-after-period",
-                    f"event {unit.name!r} starts on {unit.start_date}, after period {period}",
-                    file=str(unit.file.path),
-                    value=unit.start_date,
-                    fix="rate it in the period it starts in",
-                )
-            )
-            continue
-        if month not in by_month:
-            found = history.list_in_force(con, month) if con is not None else None
-            if found is None:
-                problems.append(
-                    Problem(
-                        "no-list-in-force",
-                        f"event {unit.name!r} started on {unit.start_date}; it must be rated "
-                        f"with the list in force in {month}, which the history does not hold",
-                        file=str(unit.file.path),
-                        value=unit.start_date,
-                        fix=f"rate period {add_months(month, -1)} first (it publishes the {month} "
-                        "list), or correct the event's dates",
-                    )
-                )
-                continue
-            source, rows = found
-            by_month[month] = PlayerList(
-                f"{source} (list of {month})", _with_new_players(rows, ids, details)
-            )
-        result.append(by_month[month])
-    if problems:
-        raise InputError(problems)
-    return result
 
 
 def run_period(request: PeriodRequest) -> PeriodOutcome:
@@ -427,12 +290,12 @@ def _rate_and_publish(
     ids = player_ids(units)
     details = player_details(units)
     new_ids = pd.Index(ids[~member(ids, base["id"])])
-    base = _with_new_players(base, ids, details)
+    base = with_new_players(base, ids, details)
     base_list = PlayerList(listed.source, base)
     unit_lists = lists_for_units(units, period, base_list, con, ids, details)
     if request.trust_event_ratings:
         unit_lists = [
-            _trusted(players, unit) for players, unit in zip(unit_lists, units, strict=True)
+            trusted_list(players, unit) for players, unit in zip(unit_lists, units, strict=True)
         ]
 
     inputs = []
@@ -512,27 +375,13 @@ def _rate_and_publish(
         written.append(final)
         if i == 0:
             pause_point("mid-rename")
-    _fsync_dir(request.out_dir)
+    fsync_dir(request.out_dir)
     con.execute("DELETE FROM file_moves WHERE run_id = ?", (run_id,))
     con.close()
     clock.lap("rename")
     return PeriodOutcome(
         period, run_id, written=written, notes=notes, report=report, timings=clock.laps
     )
-
-
-def _fsync_dir(path: Path) -> None:
-    """Make the renames durable (POSIX); harmless where directories cannot be opened."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _no_pending() -> pd.DataFrame:
