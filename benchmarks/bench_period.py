@@ -70,7 +70,7 @@ def generate(root: Path, players: int, games: int, seed: int = 7) -> tuple[Path,
 def child(mode: str, list_path: str, events: str, out: str) -> None:
     """Runs in its own process: one measurement, printed as JSON."""
     start = time.perf_counter()
-    laps: dict[str, float] = {}
+    laps: dict[str, list[float]] = {}
     files = sorted(str(p) for p in Path(events).iterdir())
     if mode == "read":
         from pipeline.period import read_inputs
@@ -86,7 +86,7 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
     else:
         from pipeline.periodrun import PeriodRequest, run_period
 
-        laps = run_period(
+        outcome = run_period(
             PeriodRequest(
                 list_path=Path(list_path),
                 events=(Path(events),),
@@ -94,7 +94,8 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
                 out_dir=Path(out),
                 xlsx=False,
             )
-        ).timings
+        )
+        laps = {k: [v, outcome.peaks.get(k, 0.0)] for k, v in outcome.timings.items()}
     seconds = time.perf_counter() - start
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     print(json.dumps({"seconds": seconds, "peak_mib": peak_kib / 1024, "laps": laps}))
@@ -137,8 +138,8 @@ def main(quick: bool) -> None:
             print(
                 f"  {mode:<7} {f['seconds']:8.1f} s   peak RSS {f['peak_mib']:8.0f} MiB", flush=True
             )
-            for stage, seconds in f.get("laps", {}).items():
-                print(f"      {stage:<34} {seconds:7.1f} s")
+            for stage, (seconds, peak) in f.get("laps", {}).items():
+                print(f"      {stage:<34} {seconds:7.1f} s   peak so far {peak:6.0f} MiB")
         db = root / "out_period" / "ratings.db"
         print(f"  history database: {db.stat().st_size / 2**20:.1f} MiB")
         p, r, b = figures["period"], figures["rate"], figures["read"]

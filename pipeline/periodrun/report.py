@@ -34,7 +34,9 @@ class PeriodReport:
 
 def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int) -> pd.DataFrame:
     """One row per (player, event) with rated games, then one TOTAL row per player."""
-    s = rated_sides[rated_sides["rated"].to_numpy(dtype=bool)]
+    # Only the columns needed, then only the rated rows: a filter copies what it is given.
+    needed = ["player", "event", "source", "score_h", "pd_units", "dev_units"]
+    s = rated_sides[needed][rated_sides["rated"].to_numpy(dtype=bool)]
     columns = [
         "player",
         "name",
@@ -51,7 +53,8 @@ def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int)
     if s.empty:
         return pd.DataFrame({c: pd.Series(dtype=str) for c in columns})
     parts = s.assign(
-        pd_units=s["pd_units"].astype(np.int64), dev_units=s["dev_units"].astype(np.int64)
+        pd_units=s["pd_units"].to_numpy(dtype=np.int64),
+        dev_units=s["dev_units"].to_numpy(dtype=np.int64),
     )
     per_event = (
         parts.groupby(["player", "event", "source"], sort=False)

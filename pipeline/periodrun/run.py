@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import getpass
 import os
+import resource
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -96,6 +97,7 @@ class PeriodOutcome:
     report: PeriodReport | None = None
     recovered: bool = False
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage (benchmarks)
+    peaks: dict[str, float] = field(default_factory=dict)  # peak RSS (MiB) after each stage
 
 
 def _now() -> str:
@@ -242,12 +244,15 @@ def _list_notes(con: sqlite3.Connection | None, period: str, list_sha: str) -> l
 class _Clock:
     def __init__(self) -> None:
         self.laps: dict[str, float] = {}
+        self.peaks: dict[str, float] = {}  # MiB
         self._last = time.perf_counter()
 
     def lap(self, name: str) -> None:
         now = time.perf_counter()
         self.laps[name] = now - self._last
         self._last = now
+        # Peak memory so far (KiB on Linux): shows which stage sets the peak.
+        self.peaks[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _user() -> str:
@@ -380,7 +385,13 @@ def _rate_and_publish(
     con.close()
     clock.lap("rename")
     return PeriodOutcome(
-        period, run_id, written=written, notes=notes, report=report, timings=clock.laps
+        period,
+        run_id,
+        written=written,
+        notes=notes,
+        report=report,
+        timings=clock.laps,
+        peaks=clock.peaks,
     )
 
 
