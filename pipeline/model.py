@@ -62,6 +62,9 @@ class RateOptions:
     k_cap: bool = False  # apply the 700 rule to a forced K as well
     cap: bool | None = None  # 400-point rule; None = the method's default
     period: str | None = None  # YYYY-MM; None = the current month
+    # "fide": every game against the start rating (the FIDE method). "sequential": the rating is
+    # updated after every game, as some club calculators do (not FIDE; see calculator.sequential).
+    mode: str = "fide"
 
 
 @dataclass

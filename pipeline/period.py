@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.assemble import assemble_sides, unknown_players
+from pipeline.calculator.sequential import MODES, sequential_sides
 from pipeline.engine import SCALES, rate_sides
 from pipeline.errors import InputError, Problem, ProblemList, RunError
 from pipeline.grouper import period_totals
@@ -176,6 +177,8 @@ def rate_inputs(
     take that event's ratings from (``fiderate period``: the list in force when it started)."""
     if options.method not in SCALES:
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
+    if options.mode not in MODES:
+        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
     rules = get_rules(options.rules)
     period = resolve_period(options.period)
     if event_players is None:
@@ -195,6 +198,18 @@ def rate_inputs(
         forced_k=options.k,
         k_cap=options.k_cap,
     )
+    if options.mode == "sequential":  # not the FIDE method: see pipeline.calculator.sequential
+        k_used = totals.set_index("id")["k"]
+        rated = sequential_sides(rated, k_used, rules, options.method, options.cap)
+        totals = period_totals(
+            rated,
+            players,
+            rules,
+            SCALES[options.method],
+            int(period[:4]),
+            forced_k=options.k,
+            k_cap=options.k_cap,
+        )
     totals = validate(totals, RatingList, internal=True)
     return RatedPeriod(
         sides=rated,

@@ -29,3 +29,12 @@ def round_half_up(numerator: np.ndarray | int, denominator: np.ndarray | int) ->
     n = np.asarray(numerator, dtype=np.int64)
     d = np.asarray(denominator, dtype=np.int64)
     return (2 * n + d) // (2 * d)
+
+
+def fraction_hundredths(points_h: np.ndarray | int, games: np.ndarray | int) -> np.ndarray:
+    """A fractional score p = points / games in hundredths, .005 rounding up (RULES.md 7 and 8).
+
+    ``points_h`` is the score in hundredths of a point (a win is 100). Shared by the first-rating
+    and performance calculations, which both look p up in table 8.1.1.
+    """
+    return round_half_up(points_h, games)

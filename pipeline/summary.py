@@ -1,14 +1,31 @@
-"""The short summary printed after a run: what was rated, the biggest movers, where the files are."""
+"""The short summary printed after a run: what was rated, the biggest movers, where the files are.
+
+``summary_data`` is the machine-readable form (``rate --json``); ``summary_lines`` the plain text
+printed when the output is not a terminal; ``pipeline.console`` draws the same data with rich.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pandas as pd
 
 from pipeline.model import RatedPeriod
 from pipeline.writers import WriteReport, rating_list_table
+from pipeline.writers.report_tables import mode_note
 
-_COLUMNS = [("id", ">10"), ("name", "<"), ("rating", ">6"), ("k", ">3"), ("games", ">5"),
-            ("score", ">5"), ("expected", ">8"), ("change_exact", ">12"), ("change", ">6"), ("new_rating", ">10")]
+_COLUMNS = [
+    ("id", ">10"),
+    ("name", "<"),
+    ("rating", ">6"),
+    ("k", ">3"),
+    ("games", ">5"),
+    ("score", ">5"),
+    ("expected", ">8"),
+    ("change_exact", ">12"),
+    ("change", ">6"),
+    ("new_rating", ">10"),
+]
 
 
 def movers(result: RatedPeriod, count: int = 5) -> pd.DataFrame:
@@ -22,14 +39,24 @@ def movers(result: RatedPeriod, count: int = 5) -> pd.DataFrame:
     return table
 
 
-def summary_lines(result: RatedPeriod, report: WriteReport, count: int = 5) -> list[str]:
+def headline(result: RatedPeriod) -> list[str]:
     sides = result.sides
     rated = int(sides["rated"].sum())
+    o = result.options
+    mode = f", mode {o.mode!r}" if o.mode != "fide" else ""
     lines = [
-        f"rated period {result.period}: rules {result.options.rules!r}, method {result.options.method!r}",
+        f"rated period {result.period}: rules {o.rules!r}, method {o.method!r}{mode}",
         f"players: {len(result.totals):,}   rated game sides: {rated:,}   "
         f"unrated game sides: {len(sides) - rated:,}",
     ]
+    note = mode_note(result)
+    if note:
+        lines.append(f"NOTE: {note}")
+    return lines
+
+
+def summary_lines(result: RatedPeriod, report: WriteReport, count: int = 5) -> list[str]:
+    lines = headline(result)
     table = movers(result, count)
     if len(table):
         name_width = max(4, *(len(n) for n in table["name"]))
@@ -40,3 +67,45 @@ def summary_lines(result: RatedPeriod, report: WriteReport, count: int = 5) -> l
             lines.append("  " + "  ".join(f"{record[c]:{a}}" for c, a in fmt))
     lines += ["", "written:"] + [f"  {p}" for p in report.written]
     return lines
+
+
+def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> dict[str, Any]:
+    """Everything the text summary says, as JSON-ready values (numbers as exact decimal text
+    for the exact change, integers for ratings)."""
+    sides = result.sides
+    rated = int(sides["rated"].sum())
+    o = result.options
+    table = movers(result, count)
+
+    def as_int(text: str) -> int | None:
+        return int(text) if text else None
+
+    players = [
+        {
+            "id": r["id"],
+            "name": r["name"],
+            "rating": as_int(r["rating"]),
+            "k": as_int(r["k"]),
+            "games": int(r["games"]),
+            "score": r["score"],
+            "expected": r["expected"],
+            "change_exact": r["change_exact"],
+            "change": int(r["change"]),
+            "new_rating": as_int(r["new_rating"]),
+        }
+        for r in table.to_dict("records")
+    ]
+    return {
+        "period": result.period,
+        "rules": o.rules,
+        "method": o.method,
+        "mode": o.mode,
+        "fide_method": o.method == "fide" and o.mode == "fide",
+        "players": len(result.totals),
+        "players_with_games": int((result.totals["games"] > 0).sum()),
+        "rated_game_sides": rated,
+        "unrated_game_sides": len(sides) - rated,
+        "movers": players,
+        "written": [str(p) for p in report.written],
+        "notes": list(report.skipped),
+    }

@@ -18,7 +18,7 @@ def test_rate_sample_writes_all_outputs(sample, tmp_path):
     )
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in out.iterdir()) == [
-        "games.csv", "rating_list.csv", "rating_list.xlsx", "report.xlsx"
+        "games.csv", "rating_list.csv", "rating_list.xlsx", "report.html", "report.xlsx"
     ]
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         rows = {r["id"]: r for r in csv.DictReader(fh)}

@@ -32,6 +32,64 @@ period_option = click.option(
     default=None,
     help="Rating period (decides junior age); default: the current month.",
 )
+mode_option = click.option(
+    "--mode",
+    type=click.Choice(["fide", "sequential"]),
+    default="fide",
+    show_default=True,
+    help="fide: every game against the start rating. sequential: the rating is updated after "
+    "every game, as some club calculators do (NOT the FIDE method).",
+)
+
+_SCORES = {"1": 100, "1.0": 100, "win": 100, "w": 100, "1-0": 100,
+           "0.5": 50, ".5": 50, "1/2": 50, "½": 50, "=": 50, "draw": 50, "d": 50, "1/2-1/2": 50,
+           "0": 0, "0.0": 0, "loss": 0, "l": 0, "0-1": 0}
+
+
+def parse_score_h(text: str, hint: str) -> int:
+    """A points total such as 3.5 in hundredths (must be a multiple of 0.5)."""
+    try:
+        halves = float(text) * 2
+    except ValueError:
+        halves = -1.0
+    if halves < 0 or halves != int(halves):
+        raise click.BadParameter(f"{text!r}: write a score in halves, e.g. 3.5", param_hint=hint)
+    return int(halves) * 50
+
+
+def _parse_vs(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> list[tuple[int, int | None]]:
+    games = []
+    for value in values:
+        rating_text, _, result_text = value.partition(":")
+        try:
+            rating = int(rating_text)
+        except ValueError:
+            raise click.BadParameter(
+                f"{value!r}: write RATING:RESULT, e.g. 1800:1, 1800:0.5 or 1800:0",
+                param_hint="--vs",
+            ) from None
+        if not result_text:
+            games.append((rating, None))
+            continue
+        score = _SCORES.get(result_text.strip().lower())
+        if score is None:
+            raise click.BadParameter(
+                f"{value!r}: the result must be 1, 0.5 or 0 (also win/draw/loss, 1-0, =, 0-1)",
+                param_hint="--vs",
+            )
+        games.append((rating, score))
+    return games
+
+
+vs_option = click.option(
+    "--vs",
+    multiple=True,
+    callback=_parse_vs,
+    metavar="RATING[:RESULT]",
+    help="A game: opponent's rating and your result (1, 0.5, 0). Repeat for each game.",
+)
 
 input_format_option = click.option(
     "--input-format",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 import click
+from rich.console import Console
 
 from pipeline.cli import cli
 from pipeline.cli.options import (
@@ -13,13 +16,15 @@ from pipeline.cli.options import (
     k_cap_option,
     k_option,
     method_option,
+    mode_option,
     period_option,
     rules_option,
     sheet_option,
 )
+from pipeline.console import DelayedProgress, render_summary
 from pipeline.model import RateOptions
 from pipeline.period import rate_files
-from pipeline.summary import summary_lines
+from pipeline.summary import summary_data
 from pipeline.writers import write_outputs
 
 
@@ -52,6 +57,12 @@ from pipeline.writers import write_outputs
 @input_format_option
 @column_option
 @sheet_option
+@mode_option
+@click.option("--player", "player_ids", multiple=True, metavar="ID",
+              help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (JSON).")
+@click.option("--html/--no-html", "want_html", default=True, show_default=True,
+              help="Write report.html (the event report with charts).")
 def rate(
     inputs: tuple[Path, ...],
     players: Path | None,
@@ -67,16 +78,32 @@ def rate(
     input_format: str | None,
     columns: tuple[str, ...],
     sheet: str | None,
+    mode: str,
+    player_ids: tuple[str, ...],
+    as_json: bool,
+    want_html: bool,
 ) -> None:
     """Rate INPUT files (games, individual, TRF, crosstable, grid) as one rating period and
     write the new list. A TRF or crosstable brings its own players: --players is optional."""
-    options = RateOptions(rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period)
-    result = rate_files(
-        inputs, players, options, input_format=input_format, sheet=sheet, columns=columns
+    options = RateOptions(
+        rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period, mode=mode
     )
-    report = write_outputs(result, out_dir, xlsx=xlsx)
-    if not quiet:
-        for line in summary_lines(result, report):
-            click.echo(line)
+    with DelayedProgress(enabled=not quiet) as progress:
+        progress.stage("reading and rating")
+        result = rate_files(
+            inputs, players, options, input_format=input_format, sheet=sheet, columns=columns
+        )
+        progress.stage("writing reports")
+        report = write_outputs(result, out_dir, xlsx=xlsx, html=want_html, players=player_ids)
+    if as_json:
+        click.echo(json.dumps(summary_data(result, report), indent=2, ensure_ascii=False))
+    elif not quiet:
+        render_summary(result, report, _stdout_console())
     for message in report.skipped:
         click.echo(f"note: {message}", err=True)
+
+
+def _stdout_console() -> Console:
+    """A rich console on click's stdout (so CliRunner captures it); plain when not a terminal."""
+    stream = sys.stdout
+    return Console(file=stream, highlight=False, width=None if stream.isatty() else 200)

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.errors import RunError
 from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch
-from pipeline.writers.tables import GAMES_COLUMNS, RATING_LIST_COLUMNS, games_table, rating_list_table
+from pipeline.writers.html import render_report
+from pipeline.writers.report_tables import breakdown, mode_note, standings
+from pipeline.writers.tables import (
+    GAMES_COLUMNS,
+    RATING_LIST_COLUMNS,
+    games_table,
+    rating_list_table,
+)
 from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
@@ -35,29 +45,63 @@ def write_csv(table, path: Path) -> None:  # type: ignore[no-untyped-def]
     table.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
 
 
-def write_outputs(result: RatedPeriod, out_dir: Path | str, xlsx: bool | None = None) -> WriteReport:
-    """Write rating_list.csv, games.csv and (by size, or as ``xlsx`` says) the spreadsheets."""
+def player_file_stem(player_id: str) -> str:
+    """``player-<id>`` with anything unsafe in a file name replaced."""
+    return "player-" + re.sub(r"[^A-Za-z0-9_.-]", "_", player_id)
+
+
+def write_outputs(
+    result: RatedPeriod,
+    out_dir: Path | str,
+    xlsx: bool | None = None,
+    *,
+    html: bool = True,
+    players: Sequence[str] = (),
+) -> WriteReport:
+    """Write rating_list.csv, games.csv, report.html and (by size, or as ``xlsx`` says) the
+    spreadsheets; ``players``: also ``player-<id>.xlsx`` and ``.html`` for each of those ids."""
     report = WriteReport()
+    unknown = [p for p in players if p not in set(result.totals["id"])]
+    if unknown:
+        raise RunError(
+            f"--player {unknown[0]!r} is not a player of this period "
+            f"({len(unknown)} unknown id(s)); nothing was written"
+        )
     rating_list = rating_list_table(result)
     games = games_table(result)
-    players = len(rating_list)
-    want_xlsx = players <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
-    want_sheets = players <= SHEETS_MAX_PLAYERS if xlsx is None else xlsx
+    count = len(rating_list)
+    want_xlsx = count <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
+    want_sheets = count <= SHEETS_MAX_PLAYERS if xlsx is None else xlsx
+    need_reports = want_xlsx or html or players
+    table = standings(result) if need_reports else None
+    detail = breakdown(result) if need_reports else None
+    note = mode_note(result)
     with OutputBatch(out_dir) as batch:
         write_csv(rating_list, batch.path("rating_list.csv"))
         write_csv(games, batch.path("games.csv"))
         if want_xlsx:
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
-            write_report_xlsx(rating_list, games, batch.path("report.xlsx"), per_player=want_sheets)
+            write_report_xlsx(
+                table, detail, batch.path("report.xlsx"), per_player=want_sheets, note=note
+            )
             if not want_sheets:
                 report.skipped.append(
-                    f"report.xlsx has no per-player sheets: {players:,} players is more than "
+                    f"report.xlsx has no per-player sheets: {count:,} players is more than "
                     f"{SHEETS_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
                 )
         elif xlsx is None:
             report.skipped.append(
-                f"rating_list.xlsx and report.xlsx not written: {players:,} players is more than "
+                f"rating_list.xlsx and report.xlsx not written: {count:,} players is more than "
                 f"{XLSX_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
             )
+        if html:
+            page = render_report(result, table, detail, note)
+            batch.path("report.html").write_text(page, encoding="utf-8")
+        for player_id in dict.fromkeys(players):
+            stem = player_file_stem(player_id)
+            one = table[table["id"] == player_id]
+            write_report_xlsx(one, detail, batch.path(f"{stem}.xlsx"), per_player=True, note=note)
+            page = render_report(result, table, detail, note, only=[player_id])
+            batch.path(f"{stem}.html").write_text(page, encoding="utf-8")
         report.written = batch.commit()
     return report

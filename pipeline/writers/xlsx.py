@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -29,6 +30,10 @@ INT_COLUMNS = {
     "round_no",
     "rank",
     "line",
+    "gap",
+    "gap_used",
+    "performance",
+    "rating_used",
 }
 # Number formats: PD and deviations with two decimals, scores with one.
 DECIMAL_FORMATS = {
@@ -37,7 +42,11 @@ DECIMAL_FORMATS = {
     "change_exact": "+0.00;-0.00;0.00",
     "pd": "0.00",
     "dev": "+0.00;-0.00;0.00",
+    "k_dev": "+0.00;-0.00;0.00",
+    "points": "0.0",
 }
+# Columns kept for the HTML charts only.
+CHART_COLUMNS = ["cum_expected", "cum_score"]
 _BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:]")
 
 
@@ -54,13 +63,40 @@ def _value(column: str, text: str) -> object:
     return text
 
 
-def write_table(ws: Worksheet, table: pd.DataFrame, bold: Font | None = None) -> None:
-    """Header row, typed rows, frozen header, autofilter and column widths (write-only sheet)."""
+def _cell(ws: Worksheet, column: str, text: str) -> object:
+    """A typed value, with its number format when the column has one."""
+    value = _value(column, text)
+    if column in DECIMAL_FORMATS and value is not None:
+        cell = WriteOnlyCell(ws, value=value)
+        cell.number_format = DECIMAL_FORMATS[column]
+        return cell
+    return value
+
+
+def column_widths(table: pd.DataFrame) -> dict[str, float]:
+    """Excel column widths from the header and (the first 2,000) values, 6 to 45 characters."""
+    widths = {}
+    for column in table.columns:
+        values = table[column].head(2000).astype(str)
+        longest = max([len(column), *values.str.len().tolist()]) if len(values) else len(column)
+        widths[column] = min(max(longest + 2, 6), 45)
+    return widths
+
+
+def write_table(
+    ws: Worksheet,
+    table: pd.DataFrame,
+    bold: Font | None = None,
+    widths: dict[str, float] | None = None,
+) -> None:
+    """Header row, typed rows, frozen header, autofilter and column widths (write-only sheet).
+
+    ``widths``: precomputed (e.g. once for all per-player sheets, which share their columns).
+    """
     columns = list(table.columns)
+    widths = widths or column_widths(table)
     for i, column in enumerate(columns, start=1):
-        values = table[column].astype(str)
-        longest = max([len(column), *values.str.len().head(2000).tolist()]) if len(values) else len(column)
-        ws.column_dimensions[get_column_letter(i)].width = min(max(longest + 2, 6), 45)
+        ws.column_dimensions[get_column_letter(i)].width = widths[column]
     ws.freeze_panes = "A2"
     header = []
     for column in columns:
@@ -71,13 +107,7 @@ def write_table(ws: Worksheet, table: pd.DataFrame, bold: Font | None = None) ->
     for record in table.itertuples(index=False, name=None):
         row = []
         for column, text in zip(columns, record, strict=True):
-            value = _value(column, text)
-            if column in DECIMAL_FORMATS and value is not None:
-                cell = WriteOnlyCell(ws, value=value)
-                cell.number_format = DECIMAL_FORMATS[column]
-                row.append(cell)
-            else:
-                row.append(value)
+            row.append(_cell(ws, column, text))
         ws.append(row)
     if len(table):
         ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(table) + 1}"
@@ -110,34 +140,51 @@ def write_report_xlsx(
     games: pd.DataFrame,
     path: Path,
     per_player: bool,
+    note: str = "",
 ) -> None:
-    """Summary sheet, then (if ``per_player``) one sheet per player with games and totals."""
+    """Summary sheet (standings), then (if ``per_player``) one sheet per player with the
+    game-by-game breakdown and the totals under it. ``note`` labels a non-FIDE mode."""
     wb = Workbook(write_only=True)
-    write_table(wb.create_sheet("Summary"), summary)
+    ws = wb.create_sheet("Summary")
+    write_table(ws, summary)
+    if note:
+        ws.append([])
+        ws.append([f"NOTE: {note}"])
     if per_player:
-        by_player = dict(tuple(games.groupby("player", sort=False)))
+        # Each player's games as one slice of a frame grouped by player (stable: game order
+        # kept), and the totals from a dict: no per-player filtering of whole frames.
+        codes, uniques = pd.factorize(games["player"])
+        order = np.argsort(codes, kind="stable")
+        body_all = games.drop(columns=["player", *CHART_COLUMNS], errors="ignore").iloc[order]
+        counts = np.bincount(codes, minlength=len(uniques))
+        ends = np.cumsum(counts)
+        bounds = dict(zip(uniques, zip(ends - counts, ends, strict=True), strict=True))
+        records = {r["id"]: r for r in summary.to_dict("records")}
         ids = summary["id"].tolist()
+        shared = column_widths(body_all)
         for player_id, name in zip(ids, sheet_names(ids, {"Summary"}), strict=True):
-            player_games = by_player.get(player_id)
-            if player_games is None:
+            if player_id not in bounds:
                 continue
+            lo, hi = bounds[player_id]
             ws = wb.create_sheet(name)
-            body = player_games.drop(columns=["player"])
-            totals = summary[summary["id"] == player_id].iloc[0]
-            write_table(ws, body)
+            totals = records[player_id]
+            write_table(ws, body_all.iloc[lo:hi], widths=shared)
             ws.append([])
             for label, key in (
                 ("player", "id"),
                 ("name", "name"),
                 ("rating", "rating"),
                 ("K used", "k"),
-                ("K from", "k_rule"),
+                ("K explained", "k_rule"),
                 ("rated games", "games"),
                 ("score", "score"),
                 ("expected (sum of PD)", "expected"),
+                ("performance (FIDE: Ra + dp(p))", "performance"),
                 ("change exact (K x sum(S - PD))", "change_exact"),
                 ("change (rounded once, .5 away from zero)", "change"),
                 ("new rating", "new_rating"),
             ):
-                ws.append([label, _value(key, str(totals[key]))])
+                ws.append([label, _cell(ws, key, str(totals[key]))])
+            if note:
+                ws.append(["NOTE", note])
     wb.save(path)

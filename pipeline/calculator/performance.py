@@ -1,0 +1,77 @@
+"""Performance rating (RULES.md section 8).
+
+FIDE: Rp = Ra + dp(p). Ra is the opponents' average rounded to a whole number (.5 up), p the
+fractional score rounded to two decimals (.005 up, ``pipeline.rounding.fraction_hundredths``), and
+dp comes from table 8.1.1 (so 100% gives +800 and 0% gives -800).
+
+The linear approximation many calculators show, TPR = average + 400 x (2p - 1), is computed
+exactly (as a fraction) and always labelled an approximation.
+
+Vectorized: the event reports compute every player's performance in one call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from pipeline.errors import RunError
+from pipeline.rounding import fraction_hundredths, round_half_up
+from pipeline.tables import dp_table
+
+LINEAR_LABEL = "linear approximation (not FIDE): average + 400 x (2p - 1)"
+
+
+def fide_performance(
+    opponents_sum: np.ndarray, games: np.ndarray, score_h: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(Ra, p in hundredths, Rp) per player; entries with no games are 0 (callers blank them)."""
+    n = np.asarray(games, dtype=np.int64)
+    safe = np.maximum(n, 1)
+    ra = np.where(n > 0, round_half_up(opponents_sum, safe), 0)
+    p_h = np.where(n > 0, fraction_hundredths(score_h, safe), 0)
+    rp = np.where(n > 0, ra + dp_table().dp(np.clip(p_h, 0, 100)), 0)
+    return ra.astype(np.int64), p_h.astype(np.int64), rp.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Performance:
+    games: int
+    score_h: int  # hundredths of a point
+    opponents_sum: int
+    ra: int  # average rounded .5 up
+    p_h: int  # p in hundredths, .005 up
+    dp: int
+    rp: int  # FIDE performance
+    linear: Fraction  # the approximation, exact
+
+    @property
+    def average(self) -> Fraction:
+        return Fraction(self.opponents_sum, self.games)
+
+    @property
+    def linear_rounded(self) -> int:
+        return int(round_half_up(self.linear.numerator, self.linear.denominator))
+
+
+def performance(opponents: list[int], score_h: int) -> Performance:
+    """Performance from the opponents' ratings and the score (hundredths of a point)."""
+    n = len(opponents)
+    if n == 0:
+        raise RunError("a performance needs at least one opponent (--opponents or --vs)")
+    bad = [r for r in opponents if not 1 <= r <= 3500]
+    if bad:
+        raise RunError(f"opponent ratings must be whole numbers in 1..3500 (got {bad[0]!r})")
+    if score_h % 50 or not 0 <= score_h <= 100 * n:
+        raise RunError(
+            f"the score must be a multiple of 0.5 between 0 and {n} for {n} games "
+            f"(got {score_h / 100:g})"
+        )
+    total = sum(opponents)
+    ra, p_h, rp = (
+        int(v[0]) for v in fide_performance(np.array([total]), np.array([n]), np.array([score_h]))
+    )
+    linear = Fraction(total, n) + 400 * (2 * Fraction(score_h, 100 * n) - 1)
+    return Performance(n, score_h, total, ra, p_h, rp - ra, rp, linear)

@@ -1,0 +1,371 @@
+"""Text and JSON for the calculator commands. Exact integers in, fixed decimals out (no float
+arithmetic between the pipeline's integers and the text; JSON numbers are converted from exact
+decimals, so they print as the same digits).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from pipeline.calculator.calc import Calculation
+from pipeline.calculator.expectancy import ExpectancyTable, formula_gap_for
+from pipeline.calculator.performance import LINEAR_LABEL, Performance
+from pipeline.calculator.sequential import SEQUENTIAL_LABEL
+from pipeline.engine import SCALES
+from pipeline.rounding import rescale_half_away
+from pipeline.tables import expectancy_table
+
+METHOD_LABEL = {
+    "fide": "fide (FIDE table 8.1.2)",
+    "formula": "formula (logistic 1 / (1 + 10^(-D/400)); not the FIDE method)",
+}
+
+
+def fixed(units: int, scale: int, decimals: int, sign: bool = False) -> str:
+    """``units / scale`` with ``decimals`` decimals (.5 away from zero); '+' if ``sign``."""
+    value = int(rescale_half_away(int(units), scale, 10**decimals))
+    text = f"{abs(value) // 10**decimals}"
+    if decimals:
+        text += f".{abs(value) % 10**decimals:0{decimals}d}"
+    if value < 0:
+        return "-" + text
+    return ("+" + text) if sign and value else text
+
+
+def exact(units: int, scale: int) -> float:
+    """JSON number for ``units / scale`` (exact decimal, printed with the same digits)."""
+    return float(Decimal(int(units)) / Decimal(scale))
+
+
+def signed_int(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def text_table(headers: list[str], rows: list[list[str]], left: int = 0) -> list[str]:
+    """Aligned columns: the first ``left`` columns left-aligned, the rest right-aligned."""
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)
+    ]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i < left else c.rjust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return [line(headers)] + [line(r) for r in rows]
+
+
+def _score(score_h: int) -> str:
+    return {100: "1", 50: "0.5", 0: "0"}.get(score_h, fixed(score_h, 100, 1))
+
+
+def _header(c: Calculation) -> list[str]:
+    req = c.request
+    p = c.player
+    k_line = f"K {int(p['k'])}: {p['k_rule']}"
+    if int(p["k"]) != int(p["k_base"]):
+        k_line += f" (K {int(p['k_base'])} x {int(p['games'])} games > 700)"
+    lines = [
+        f"rating {req.rating}, {len(req.opponents)} game(s), rules {req.rules}, "
+        f"method {METHOD_LABEL[req.method]}",
+        k_line,
+    ]
+    if req.mode == "sequential":
+        lines.append(f"NOTE: {SEQUENTIAL_LABEL}")
+    return lines
+
+
+def calc_lines(c: Calculation) -> list[str]:
+    g = c.games
+    scale = c.scale
+    method = c.request.method
+    dec = 2 if method == "fide" else 4
+    sequential = c.request.mode == "sequential"
+    headers = [
+        "game",
+        "opponent",
+        "result",
+        "gap",
+        "gap used",
+        "E table",
+        "E formula",
+        "S - E",
+        "K x (S - E)",
+        "opp K",
+        "opp change",
+    ]
+    if sequential:
+        headers.insert(1, "rating before")
+    rows = []
+    unrated: list[str] = []
+    for r in g.itertuples(index=False):
+        row = [
+            str(r.round),
+            str(r.opponent),
+            _score(r.score_h),
+            str(r.gap),
+            str(r.gap_used),
+            fixed(r.pd_fide_h, 100, 2),
+            fixed(r.e_formula_u, SCALES["formula"], 4),
+            fixed(r.dev_units, scale, dec, sign=True),
+            fixed(r.k_dev_units, scale, 2, sign=True),
+            str(r.opp_k),
+            f"{fixed(r.opp_change_units, scale, 2, sign=True)} -> {signed_int(r.opp_change)}",
+        ]
+        if not r.rated:  # not rated by the rules: no gap used, PD or change (said below)
+            row[4:11] = ["-", "-", "-", "-", "-", str(r.opp_k), "-"]
+            unrated.append(f"game {r.round} is not rated: {r.note}")
+        if sequential:
+            row.insert(1, str(r.rating_used))
+        rows.append(row)
+    p = c.player
+    total = [
+        "total",
+        "",
+        _score(int(p["score_h"])),
+        "",
+        "",
+        fixed(int(g["pd_fide_h"].sum()), 100, 2),
+        fixed(int(g["e_formula_u"].sum()), SCALES["formula"], 4),
+        fixed(int(p["dev_units"]), scale, dec, sign=True),
+        fixed(int(p["change_units"]), scale, 2, sign=True),
+        "",
+        "",
+    ]
+    if sequential:
+        total.insert(1, "")
+    rows.append(total)
+    lines = _header(c) + [""] + text_table(headers, rows) + unrated
+    lines += [
+        "",
+        f"change: exact {fixed(int(p['change_units']), scale, 2, sign=True)}"
+        + (" (2 of its decimals shown)" if method == "formula" else "")
+        + f", rounded {signed_int(int(p['change']))} (once, .5 away from zero)",
+        f"new rating: {int(p['new_rating'])}",
+    ]
+    return lines
+
+
+def calc_json(c: Calculation) -> dict[str, Any]:
+    scale = c.scale
+    p = c.player
+    games = [
+        {
+            "game": int(r.round),
+            "rating_used": int(r.rating_used),
+            "opponent": int(r.opponent),
+            "result": exact(r.score_h, 100),
+            "gap": int(r.gap),
+            "rated": bool(r.rated),
+            "note": r.note,
+            "gap_used": int(r.gap_used) if r.rated else None,
+            "expected_fide": exact(r.pd_fide_h, 100) if r.rated else None,
+            "expected_formula": exact(r.e_formula_u, SCALES["formula"]) if r.rated else None,
+            "s_minus_e": exact(r.dev_units, scale) if r.rated else None,
+            "k_x_s_minus_e": exact(r.k_dev_units, scale) if r.rated else None,
+            "opponent_k": int(r.opp_k),
+            "opponent_change_exact": exact(r.opp_change_units, scale),
+            "opponent_change": int(r.opp_change),
+            "opponent_new_rating": int(r.opp_new),
+        }
+        for r in c.games.itertuples(index=False)
+    ]
+    return {
+        "rating": c.request.rating,
+        "rules": c.request.rules,
+        "method": c.request.method,
+        "mode": c.request.mode,
+        "fide_method": c.request.mode == "fide" and c.request.method == "fide",
+        "k": int(p["k"]),
+        "k_base": int(p["k_base"]),
+        "k_rule": str(p["k_rule"]),
+        "games": games,
+        "totals": {
+            "games": int(p["games"]),
+            "score": exact(int(p["score_h"]), 100),
+            "expected": exact(int(p["expected_units"]), scale),
+            "s_minus_e": exact(int(p["dev_units"]), scale),
+            "change_exact": exact(int(p["change_units"]), scale),
+            "change": int(p["change"]),
+            "new_rating": int(p["new_rating"]),
+        },
+    }
+
+
+def every_result_lines(outcomes: dict[str, Calculation]) -> list[str]:
+    first = next(iter(outcomes.values()))
+    g = first.games.iloc[0]
+    scale = first.scale
+    lines = _header(first)
+    lines.append(
+        f"opponent {int(g['opponent'])} (K {int(g['opp_k'])}); expected score: table "
+        f"{fixed(int(g['pd_fide_h']), 100, 2)}, "
+        f"formula {fixed(int(g['e_formula_u']), SCALES['formula'], 4)}"
+    )
+    rows = []
+    for name, c in outcomes.items():
+        p, o = c.player, c.games.iloc[0]
+        rows.append(
+            [
+                name,
+                fixed(int(p["change_units"]), scale, 2, sign=True),
+                signed_int(int(p["change"])),
+                str(int(p["new_rating"])),
+                fixed(int(o["opp_change_units"]), scale, 2, sign=True),
+                signed_int(int(o["opp_change"])),
+                str(int(o["opp_new"])),
+            ]
+        )
+    headers = [
+        "result",
+        "your change",
+        "rounded",
+        "new rating",
+        "opp change",
+        "rounded",
+        "opp new rating",
+    ]
+    return lines + [""] + text_table(headers, rows, left=1)
+
+
+def every_result_json(outcomes: dict[str, Calculation]) -> dict[str, Any]:
+    return {name: calc_json(c) for name, c in outcomes.items()}
+
+
+# -- table ---------------------------------------------------------------------------------------
+
+
+def _worth(t: ExpectancyTable, method: str, side: str, i: int) -> str:
+    scale = SCALES[method]
+    return " / ".join(
+        fixed(
+            int(t.worth_units(method, side, res)[i]),
+            scale,
+            1 if method == "formula" else 2,
+            sign=True,
+        )
+        for res in ("win", "draw", "loss")
+    )
+
+
+def table_lines(t: ExpectancyTable) -> list[str]:
+    rows = []
+    for i, r in enumerate(t.rows.itertuples(index=False)):
+        rows.append(
+            [
+                str(r.gap),
+                fixed(r.e_formula_u * 100, SCALES["formula"], 1) + "%",
+                fixed(r.pd_fide_h, 100, 2),
+                _worth(t, "formula", "favourite", i),
+                _worth(t, "formula", "underdog", i),
+                _worth(t, "fide", "favourite", i),
+                _worth(t, "fide", "underdog", i),
+            ]
+        )
+    headers = [
+        "gap",
+        "formula",
+        "FIDE",
+        "favourite W/D/L (formula)",
+        "underdog W/D/L (formula)",
+        "favourite W/D/L (FIDE)",
+        "underdog W/D/L (FIDE)",
+    ]
+    cap = (
+        f"the 400-point rule of {t.rules!r} applied to both sides"
+        if t.cap
+        else "table 8.1.2 for the real gap (no 400-point rule; --cap applies it)"
+    )
+    return [
+        f"favourite's expected score, and what each result is worth at K {t.k}",
+        f"FIDE: {cap}; formula values rounded for display (one decimal)",
+        "",
+    ] + text_table(headers, rows)
+
+
+def table_json(t: ExpectancyTable) -> dict[str, Any]:
+    rows = []
+    for i, r in enumerate(t.rows.itertuples(index=False)):
+        row: dict[str, Any] = {
+            "gap": int(r.gap),
+            "formula": exact(r.e_formula_u, SCALES["formula"]),
+            "fide": exact(r.pd_fide_h, 100),
+        }
+        for method in SCALES:
+            for side in ("favourite", "underdog"):
+                row[f"{method}_{side}"] = {
+                    res: exact(int(t.worth_units(method, side, res)[i]), SCALES[method])
+                    for res in ("win", "draw", "loss")
+                }
+        rows.append(row)
+    return {"k": t.k, "rules": t.rules, "cap": t.cap, "rows": rows}
+
+
+def expect_lines(p: float) -> list[str]:
+    """Which gap gives the favourite an expected score of ``p`` (formula and FIDE band)."""
+    gap = formula_gap_for(p)
+    p_h = int(Decimal(str(p)) * 100)
+    bands = [b for b in expectancy_table().bands if b[2] == p_h]
+    fide = (
+        f"FIDE table 8.1.2: gaps {bands[0][0]}-{bands[0][1]} give {fixed(p_h, 100, 2)}"
+        if bands
+        else f"FIDE table 8.1.2: no band gives exactly {p}"
+    )
+    return [f"formula: a gap of {gap:.1f} gives {p}", fide]
+
+
+# -- performance -----------------------------------------------------------------------------
+
+
+def performance_lines(perf: Performance) -> list[str]:
+    avg = perf.average
+    lines = [
+        f"games {perf.games}, score {fixed(perf.score_h, 100, 1)}, opponents' average "
+        f"{fixed(int(rescale_half_away(avg.numerator * 100, avg.denominator, 1)), 100, 2)}",
+        "",
+        "FIDE performance (RULES.md 8): Rp = Ra + dp(p)",
+        f"  Ra = average rounded (.5 up)      {perf.ra}",
+        f"  p  = score / games (2 decimals)   {fixed(perf.p_h, 100, 2)}",
+        f"  dp = table 8.1.1 at p             {perf.dp:+d}",
+        f"  Rp                                {perf.rp}",
+        "",
+        f"{LINEAR_LABEL}:",
+        f"  TPR = {fixed(_frac_units(perf.linear), 100, 2)} -> {perf.linear_rounded}",
+    ]
+    return lines
+
+
+def _frac_units(value: Any) -> int:
+    """A Fraction in hundredths, .5 away from zero (display)."""
+    return (
+        int(rescale_half_away(value.numerator, value.denominator, 100)) if value.denominator else 0
+    )
+
+
+def performance_json(perf: Performance) -> dict[str, Any]:
+    return {
+        "games": perf.games,
+        "score": exact(perf.score_h, 100),
+        "average": exact(_frac_units(perf.average), 100),
+        "fide": {"ra": perf.ra, "p": exact(perf.p_h, 100), "dp": perf.dp, "rp": perf.rp},
+        "linear_approximation": {
+            "label": LINEAR_LABEL,
+            "exact": exact(_frac_units(perf.linear), 100),
+            "rounded": perf.linear_rounded,
+        },
+    }
+
+
+__all__ = [
+    "calc_json",
+    "calc_lines",
+    "every_result_json",
+    "every_result_lines",
+    "expect_lines",
+    "performance_json",
+    "performance_lines",
+    "table_json",
+    "table_lines",
+]

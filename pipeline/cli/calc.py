@@ -1,0 +1,93 @@
+"""``fiderate calc``: what one player's games are worth (a rating calculator)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pipeline.calculator.calc import CalcRequest, KInput, calculate, every_result
+from pipeline.calculator.render import calc_json, calc_lines, every_result_json, every_result_lines
+from pipeline.cli import cli
+from pipeline.cli.options import method_option, mode_option, period_option, rules_option, vs_option
+
+
+@cli.command()
+@click.argument("rating", type=click.IntRange(1, 3500))
+@vs_option
+@click.option(
+    "--k",
+    "k",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="K on the player's card (the 700 rule still applies). Default: FIDE's precedence "
+    "from the options below (10 once 2400 is reached, 40 for a junior below 2300 or with "
+    "fewer than 30 games, else 20).",
+)
+@click.option(
+    "--opp-k",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="Opponents' K (default: --k if given, else by precedence from their rating).",
+)
+@click.option(
+    "--junior", is_flag=True, help="The player is 18 or younger this year (K 40 below 2300)."
+)
+@click.option(
+    "--birth-year", type=click.IntRange(1850, 2100), default=None, help="Decides junior K."
+)
+@click.option(
+    "--games",
+    "career_games",
+    type=click.IntRange(0, None),
+    default=None,
+    help="Rated games completed before (fewer than 30: K 40).",
+)
+@click.option("--ever-2400", is_flag=True, help="The published rating has reached 2400 (K 10).")
+@method_option
+@rules_option
+@mode_option
+@period_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def calc(
+    rating: int,
+    vs: tuple[tuple[int, int | None], ...],
+    k: int | None,
+    opp_k: int | None,
+    junior: bool,
+    birth_year: int | None,
+    career_games: int | None,
+    ever_2400: bool,
+    method: str,
+    rules: str,
+    mode: str,
+    period: str | None,
+    as_json: bool,
+) -> None:
+    """Rate RATING's games: --vs OPPONENT:RESULT for each (RESULT 1, 0.5 or 0; also 1-0, =, ...).
+
+    One --vs without a result shows every possible result (win, draw, loss).
+    """
+    if not vs:
+        raise click.UsageError("give at least one game with --vs RATING:RESULT, e.g. --vs 1800:1")
+    kin = KInput(k, opp_k, junior, birth_year, career_games, ever_2400)
+    opponents = tuple(o for o, _ in vs)
+    results = [s for _, s in vs]
+    if any(s is None for s in results):
+        if len(vs) != 1:
+            raise click.UsageError(
+                "only a single --vs may leave out the result (every possible result)"
+            )
+        outcomes = every_result(
+            CalcRequest(rating, opponents, (), kin, rules, method, mode, period)
+        )
+        out = every_result_json(outcomes) if as_json else every_result_lines(outcomes)
+    else:
+        c = calculate(
+            CalcRequest(rating, opponents, tuple(results), kin, rules, method, mode, period)
+        )  # type: ignore[arg-type]
+        out = calc_json(c) if as_json else calc_lines(c)
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+    else:
+        click.echo("\n".join(out))

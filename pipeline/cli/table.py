@@ -1,0 +1,55 @@
+"""``fiderate table``: the win-expectancy table (formula and FIDE table 8.1.2)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from pipeline.calculator.expectancy import MAX_GAP, expectancy_table
+from pipeline.calculator.render import expect_lines, table_json, table_lines
+from pipeline.cli import cli
+from pipeline.cli.options import rules_option
+
+
+@cli.command()
+@click.option(
+    "--k",
+    "k",
+    type=click.IntRange(1, 100),
+    default=20,
+    show_default=True,
+    help="K for the worth columns.",
+)
+@click.option(
+    "--step", type=click.IntRange(1, MAX_GAP), default=50, show_default=True, help="Gap step."
+)
+@click.option(
+    "--max",
+    "max_gap",
+    type=click.IntRange(0, MAX_GAP),
+    default=800,
+    show_default=True,
+    help="Largest gap.",
+)
+@click.option("--cap", is_flag=True, help="Apply the rule set's 400-point rule to both sides.")
+@click.option(
+    "--expect",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=None,
+    help="Instead: the gap at which the favourite expects this score (e.g. 0.75).",
+)
+@rules_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (exact values).")
+def table(
+    k: int, step: int, max_gap: int, cap: bool, expect: float | None, rules: str, as_json: bool
+) -> None:
+    """The favourite's expected score for each rating gap, and what each result is worth."""
+    if expect is not None:
+        click.echo("\n".join(expect_lines(expect)))
+        return
+    t = expectancy_table(k, step, max_gap, rules, cap)
+    if as_json:
+        click.echo(json.dumps(table_json(t), indent=2))
+    else:
+        click.echo("\n".join(table_lines(t)))

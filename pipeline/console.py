@@ -1,0 +1,149 @@
+"""The terminal side of a run: a rich summary table and a progress display.
+
+Both are for people at a terminal only. When stdout is not a terminal the summary is the plain
+text of ``pipeline.summary`` (nothing decorative: no colour, no box drawing); the progress display
+appears on stderr only when stderr is a terminal and the run has already taken a second.
+"""
+
+from __future__ import annotations
+
+import threading
+from types import TracebackType
+
+from rich import box
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pipeline.model import RatedPeriod
+from pipeline.summary import headline, movers, summary_lines
+from pipeline.writers import WriteReport
+
+PROGRESS_AFTER_SECONDS = 1.0
+
+
+def render_summary(
+    result: RatedPeriod, report: WriteReport, console: Console, count: int = 5
+) -> None:
+    """The summary on ``console``: a table when it is a terminal, plain lines otherwise."""
+    if not console.is_terminal:
+        for line in summary_lines(result, report, count):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+        return
+    for i, line in enumerate(headline(result)):
+        style = "bold" if i == 0 else ("bold yellow" if line.startswith("NOTE") else None)
+        console.print(line, style=style, markup=False, highlight=False)
+    table = movers(result, count)
+    if len(table):
+        title = "biggest gains and losses" if len(table) == 2 * count else "rating changes"
+        grid = Table(
+            title=title,
+            title_justify="left",
+            header_style="bold",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1),
+            pad_edge=False,
+            collapse_padding=True,
+        )
+        for header, justify in (
+            ("id", "right"),
+            ("name", "left"),
+            ("rating", "right"),
+            ("K", "right"),
+            ("games", "right"),
+            ("score", "right"),
+            ("exp.", "right"),
+            ("exact", "right"),
+            ("change", "right"),
+            ("new", "right"),
+        ):
+            grid.add_column(
+                header,
+                justify=justify,
+                no_wrap=True,  # type: ignore[arg-type]
+                min_width=12 if header == "name" else None,
+                overflow="ellipsis" if header == "name" else "fold",
+            )
+        for record in table.to_dict("records"):
+            colour = "red" if record["change_exact"].startswith("-") else "green"
+            if record["change_exact"] in ("0.00", ""):
+                colour = ""
+            cells = [
+                str(record[c]) for c in ("id", "name", "rating", "k", "games", "score", "expected")
+            ]
+            cells += [
+                f"[{colour}]{record['change_exact']}[/]" if colour else record["change_exact"],
+                f"[{colour}]{record['change']}[/]" if colour else record["change"],
+                record["new_rating"],
+            ]
+            grid.add_row(*cells)
+        console.print(grid)
+    console.print("written:", style="bold")
+    for path in report.written:
+        console.print(f"  {path}", markup=False, highlight=False)
+
+
+class DelayedProgress:
+    """A spinner with the current stage and elapsed time, shown only if the run is slow.
+
+    ``with DelayedProgress(enabled) as progress: progress.stage("rating")``. Nothing is drawn
+    when disabled, when stderr is not a terminal, or when the run ends within a second.
+    """
+
+    def __init__(
+        self,
+        enabled: bool = True,
+        console: Console | None = None,
+        delay: float = PROGRESS_AFTER_SECONDS,
+    ) -> None:
+        self.console = console or Console(stderr=True)
+        self.enabled = enabled and self.console.is_terminal
+        self.delay = delay
+        self._progress: Progress | None = None
+        self._task = None
+        self._label = "starting"
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self.shown = False
+
+    def _show(self) -> None:
+        with self._lock:
+            if self._timer is None:  # already stopped
+                return
+            self._progress = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self._task = self._progress.add_task(self._label, total=None)
+            self._progress.start()
+            self.shown = True
+
+    def stage(self, label: str) -> None:
+        with self._lock:
+            self._label = label
+            if self._progress is not None and self._task is not None:
+                self._progress.update(self._task, description=label)
+
+    def __enter__(self) -> DelayedProgress:
+        if self.enabled:
+            self._timer = threading.Timer(self.delay, self._show)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if self._progress is not None:
+                self._progress.stop()
+                self._progress = None

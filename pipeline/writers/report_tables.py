@@ -1,0 +1,183 @@
+"""What the per-player reports show, as text frames shared by report.xlsx and report.html.
+
+- ``standings``: one row per player: rank, rating, K, games, points, score, expected, FIDE
+  performance, exact and rounded change, new rating, and the K explanation.
+- ``breakdown``: one row per game side with everything an arbiter checks: gap, gap used after
+  the 400-point rule, PD, S - PD and K x (S - PD), plus running sums for the charts.
+
+Everything is computed column-wise from the rated period (no per-row loop), and every number is
+formatted from the pipeline's exact integers (``pipeline.writers.format``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pipeline.calculator.performance import fide_performance
+from pipeline.calculator.sequential import SEQUENTIAL_LABEL
+from pipeline.grouper.kfactor import RULE_700_SUFFIX
+from pipeline.grouper.period import natural_order
+from pipeline.model import RatedPeriod
+from pipeline.writers.format import int_text, pd_decimals, units_text
+
+STANDINGS_COLUMNS = [
+    "rank",
+    "id",
+    "name",
+    "rating",
+    "k",
+    "games",
+    "points",
+    "score",
+    "expected",
+    "performance",
+    "change_exact",
+    "change",
+    "new_rating",
+    "k_rule",
+    "federation",
+    "title",
+]
+BREAKDOWN_COLUMNS = [
+    "player",
+    "event",
+    "round",
+    "opponent",
+    "opponent_name",
+    "opponent_rating",
+    "result",
+    "rated",
+    "gap",
+    "gap_used",
+    "pd",
+    "dev",
+    "k_dev",
+    "note",
+]
+
+
+def mode_note(result: RatedPeriod) -> str:
+    """'' for the FIDE method, else the label every report must carry."""
+    return SEQUENTIAL_LABEL if result.options.mode == "sequential" else ""
+
+
+def _per_player(result: RatedPeriod, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    codes = pd.Index(result.totals["id"]).get_indexer(result.sides["player"])
+    return np.rint(
+        np.bincount(codes[mask], weights=values[mask], minlength=len(result.totals))
+    ).astype(np.int64)
+
+
+def standings(result: RatedPeriod) -> pd.DataFrame:
+    """Ranked by points (every game, forfeits included), then rating, then id."""
+    t = result.totals
+    s = result.sides
+    scale = result.scale
+    rated = s["rated"].to_numpy(dtype=bool)
+    everything = np.ones(len(s), dtype=bool)
+    points_h = _per_player(result, s["score_h"].to_numpy(dtype=np.int64), everything)
+    opp_sum = _per_player(result, s["opponent_rating"].to_numpy(dtype=np.int64, na_value=0), rated)
+    games = t["games"].to_numpy(dtype=np.int64)
+    _, _, rp = fide_performance(opp_sum, games, t["score_h"].to_numpy(dtype=np.int64))
+    rating = t["rating"].fillna(0).to_numpy(dtype=np.int64)
+    id_rank = np.empty(len(t), dtype=np.int64)
+    id_rank[natural_order(t["id"])] = np.arange(len(t))
+    order = np.lexsort((id_rank, -rating, -points_h))
+    table = pd.DataFrame(
+        {
+            "rank": "",
+            "id": t["id"],
+            "name": t["name"],
+            "rating": int_text(t["rating"]),
+            "k": int_text(t["k"]),
+            "games": t["games"].astype(str),
+            "points": units_text(pd.Series(points_h), 100, 1).to_numpy(),
+            "score": units_text(t["score_h"], 100, 1),
+            "expected": units_text(t["expected_units"], scale, pd_decimals(scale)),
+            "performance": int_text(
+                pd.Series(pd.array(rp, dtype="Int64")).where(games > 0)
+            ).to_numpy(),
+            "change_exact": units_text(t["change_units"], scale, 2),
+            "change": t["change"].astype(str),
+            "new_rating": int_text(t["new_rating"]),
+            "k_rule": k_explanations(result).to_numpy(),
+            "federation": t["federation"],
+            "title": t["title"],
+        }
+    ).iloc[order]
+    table["rank"] = [str(i) for i in range(1, len(table) + 1)]
+    return table[STANDINGS_COLUMNS].reset_index(drop=True)
+
+
+def k_explanations(result: RatedPeriod) -> pd.Series:
+    """Why each player has the K used: the rule, and the 700-rule arithmetic when it applied."""
+    t = result.totals
+    rule = t["k_rule"].str.replace(RULE_700_SUFFIX, "", regex=False)
+    k = int_text(t["k"])
+    base = int_text(t["k_base"])
+    games = t["games"].astype(str)
+    product = (t["k_base"].fillna(0).astype(np.int64) * t["games"]).astype(str)
+    reduced = t["k_rule"].str.endswith(RULE_700_SUFFIX)
+    plain = "K " + k + ": " + rule
+    seven = (
+        plain
+        + "; 700 rule: K "
+        + base
+        + " x "
+        + games
+        + " games = "
+        + product
+        + " > 700, so K = floor(700 / "
+        + games
+        + ") = "
+        + k
+    )
+    text = plain.where(~reduced, seven).where(t["k"].notna(), rule)
+    return text.astype(str)
+
+
+def breakdown(result: RatedPeriod) -> pd.DataFrame:
+    """Every side of every game, in player order, with the per-game arithmetic."""
+    s = result.sides
+    scale = result.scale
+    decimals = pd_decimals(scale)
+    t = result.totals.set_index("id")
+    order = natural_order(s["player"])
+    s = s.iloc[order]
+    k = s["player"].map(t["k"]).astype("Int64")
+    names = s["opponent"].map(t["name"]).astype("string").fillna("").astype(str)
+    own = s["rating_used"] if "rating_used" in s else s["player_rating"]
+    gap = (own - s["opponent_rating"]).where(s["rated"].to_numpy())
+    k_dev = (k.fillna(0) * s["dev_units"]).where(s["rated"].to_numpy())
+    rated = s["rated"].to_numpy(dtype=bool)
+    table = pd.DataFrame(
+        {
+            "player": s["player"],
+            "event": s["event"],
+            "round": s["round"],
+            "opponent": s["opponent"],
+            "opponent_name": names,
+            "opponent_rating": int_text(s["opponent_rating"]),
+            "result": s["result"],
+            "rated": np.where(rated, "yes", "no"),
+            "gap": int_text(gap),
+            "gap_used": int_text(s["diff"]),
+            "pd": units_text(s["pd_units"], scale, decimals),
+            "dev": units_text(s["dev_units"], scale, decimals),
+            "k_dev": units_text(k_dev, scale, 2),
+            "note": s["note"],
+        }
+    )
+    if "rating_used" in s:
+        table.insert(8, "rating_used", int_text(s["rating_used"]))
+    # Running sums over each player's rated games, for the expected-vs-actual charts.
+    pd_units = s["pd_units"].to_numpy(dtype=np.int64, na_value=0) * rated
+    score_h = s["score_h"].to_numpy(dtype=np.int64) * rated
+    table["cum_expected"] = (
+        pd.Series(pd_units, index=s.index).groupby(s["player"].to_numpy()).cumsum() / scale
+    )
+    table["cum_score"] = (
+        pd.Series(score_h, index=s.index).groupby(s["player"].to_numpy()).cumsum() / 100
+    )
+    return table.reset_index(drop=True)

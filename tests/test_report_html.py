@@ -1,0 +1,261 @@
+"""report.html: parsed with html.parser and checked against rating_list.csv and games.csv; the page
+must need no network. Also opened in a real headless browser when one is installed."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import pytest
+
+from tests.conftest import SAMPLE
+from tests.reportfixtures import rate_into, read_csv
+
+
+class Page(HTMLParser):
+    """Collects table rows (by table id / section id), svgs per section and every URL attribute."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.section: str | None = None
+        self.table: str | None = None
+        self.in_body = False
+        self.row: list[str] | None = None
+        self.cell: list[str] | None = None
+        self.rows: dict[str, list[list[str]]] = {}
+        self.svgs: dict[str, int] = {}
+        self.urls: list[str] = []
+        self.text: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append(tag)
+        for key in ("src", "href", "action", "data", "poster"):
+            if key in a:
+                self.urls.append(a[key])
+        if tag == "section":
+            self.section = a.get("id")
+        if tag == "table":
+            self.table = a.get("id") or self.section or "?"
+        if tag == "tbody":
+            self.in_body = True
+        if tag == "tr" and self.in_body:
+            self.row = []
+        if tag in ("td", "th") and self.row is not None:
+            self.cell = []
+        if tag == "svg":
+            key = self.section or "event"
+            self.svgs[key] = self.svgs.get(key, 0) + 1
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None and self.row is not None:
+            self.row.append("".join(self.cell).strip())
+            self.cell = None
+        if tag == "tr" and self.row is not None:
+            self.rows.setdefault(self.table or "?", []).append(self.row)
+            self.row = None
+        if tag == "tbody":
+            self.in_body = False
+        if tag == "section":
+            self.section = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+        self.text.append(data)
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("html")
+    rate_into(
+        folder, SAMPLE / "games.csv", players=SAMPLE / "players.csv", extra=("--player", "4100042")
+    )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def page(out):
+    parser = Page()
+    parser.feed((out / "report.html").read_text(encoding="utf-8"))
+    return parser
+
+
+def test_standings_match_rating_list(out, page):
+    rating_list = {r["id"]: r for r in read_csv(out / "rating_list.csv")}
+    rows = page.rows["standings"]
+    assert len(rows) == len(rating_list)
+    seen = set()
+    for row in rows:
+        rank, name, rating, k, games, points, score, expected, perf, exact, change, new = row
+        player_id = name.split()[-1]
+        want = rating_list[player_id]
+        seen.add(player_id)
+        assert (rating, k, games, score, expected) == (
+            want["rating"],
+            want["k"],
+            want["games"],
+            want["score"],
+            want["expected"],
+        )
+        assert (exact, change, new) == (want["change_exact"], want["change"], want["new_rating"])
+    assert seen == set(rating_list)
+    assert [r[0] for r in rows] == [str(i) for i in range(1, len(rows) + 1)]
+
+
+def test_player_sections_hold_their_games(out, page):
+    games = read_csv(out / "games.csv")
+    by_player: dict[str, list[dict[str, str]]] = {}
+    for g in games:
+        by_player.setdefault(g["player"], []).append(g)
+    names = {r["id"]: r["name"] for r in read_csv(out / "rating_list.csv")}
+    for player, mine in by_player.items():
+        rows = page.rows[f"p-{player}"]
+        assert len(rows) == len(mine)
+        for row, g in zip(rows, mine, strict=True):
+            assert row[0] == g["round"]
+            assert row[1] == (names.get(g["opponent"]) or g["opponent"] or "-")
+            assert row[2] == g["opponent_rating"]
+            assert row[3] == g["result"]
+            assert row[5] == g["diff"] and row[6] == g["pd"] and row[7] == g["dev"]
+
+
+def test_charts_exist(out, page):
+    played = {r["id"] for r in read_csv(out / "rating_list.csv") if r["games"] != "0"}
+    for player in played:
+        assert page.svgs.get(f"p-{player}") == 1, player
+    assert page.svgs.get("event") == 1  # rating changes against starting rating
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Rating changes against starting rating" in html
+    assert html.count("actual score") >= len(played) and "expected score (sum of PD)" in html
+
+
+def test_self_contained_no_external_urls(out, page):
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert all(u.startswith("#") for u in page.urls), [
+        u for u in page.urls if not u.startswith("#")
+    ]
+    assert "@import" not in html
+    assert not re.search(r"url\(\s*['\"]?(https?:)?//", html)
+    assert "<link" not in html and "<img" not in html.replace("<image", "")
+    assert "<style>" in html and "<script>" in html
+    assert 'name="viewport"' in html
+    assert "@media print" in html and "@media (max-width" in html
+
+
+def test_player_page_on_its_own(out):
+    parser = Page()
+    parser.feed((out / "player-4100042.html").read_text(encoding="utf-8"))
+    assert [r[1].split()[-1] for r in parser.rows["standings"]] == ["4100042"]
+    sections = [k for k in parser.rows if k.startswith("p-")]
+    assert sections == ["p-4100042"]
+
+
+def test_sequential_mode_is_labelled(tmp_path, monkeypatch):
+    import pipeline.writers.html as page_module
+
+    monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 0)  # charts are tested above; speed
+    rate_into(
+        tmp_path,
+        SAMPLE / "games.csv",
+        players=SAMPLE / "players.csv",
+        extra=("--mode", "sequential"),
+    )
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "NOT the FIDE method" in html
+    assert "mode sequential" in html
+    assert "expected-vs-actual charts are drawn for the first 0 players" in html
+    assert '<th class="">rating before</th>' in html  # the running rating each game used
+
+
+def test_large_event_caps_sections_and_charts(monkeypatch):
+    import pipeline.writers.html as page_module
+    from pipeline.model import RateOptions
+    from pipeline.period import rate_files
+    from pipeline.writers.report_tables import breakdown, standings
+
+    monkeypatch.setattr(page_module, "SECTIONS_MAX_PLAYERS", 3)
+    monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 1)
+    result = rate_files(
+        [SAMPLE / "games.csv"], SAMPLE / "players.csv", RateOptions(period="2026-11")
+    )
+    table = standings(result)
+    parser = Page()
+    parser.feed(page_module.render_report(result, table, breakdown(result)))
+    assert len(parser.rows["standings"]) == 10  # every player in the standings
+    sections = [k for k in parser.rows if k.startswith("p-")]
+    assert sections == [f"p-{i}" for i in table["id"].head(3)]
+    assert sum(v for k, v in parser.svgs.items() if k.startswith("p-")) == 1
+    text = "".join(parser.text)
+    assert "player sections are shown for the first 3 players of 10" in text
+    assert "charts are drawn for the first 1 players" in text
+
+
+def _browser() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def test_renders_in_headless_browser(out, tmp_path):
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no headless browser (chromium) installed")
+    shot = tmp_path / "shot.png"
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+    url = (out / "report.html").resolve().as_uri()
+    subprocess.run(
+        [browser, *flags, "--window-size=1000,1400", f"--screenshot={shot}", url],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert shot.stat().st_size > 10_000
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    dom = subprocess.run(
+        [browser, *flags, "--dump-dom", url],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        text=True,
+    ).stdout
+    assert 'id="standings"' in dom and "Kowalski, Adam" in dom
+
+
+def test_names_are_escaped(tmp_path, monkeypatch):
+    import pipeline.writers.html as page_module
+    from pipeline.model import RateOptions
+    from pipeline.period import rate_files
+    from pipeline.writers.report_tables import breakdown, standings
+
+    monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 0)
+    (tmp_path / "p.csv").write_text(
+        'id,name,rating\n1,"<script>alert(1)</script>",1800\n2,"O\'Neil & Sons ""X""",1700\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "g.csv").write_text("event,round,white,black,result\nE,1,1,2,1-0\n", encoding="utf-8")
+    result = rate_files([tmp_path / "g.csv"], tmp_path / "p.csv", RateOptions(period="2026-11"))
+    text = page_module.render_report(result, standings(result), breakdown(result))
+    assert "<script>alert" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    parser = Page()
+    parser.feed(text)
+    names = [r[1] for r in parser.rows["standings"]]
+    assert names == ["<script>alert(1)</script> 1", "O'Neil & Sons \"X\" 2"]
+    assert parser.rows["p-2"][0][1] == "<script>alert(1)</script>"  # the opponent column
+    assert [t for t in parser.tags if t == "script"] == ["script"]  # only the sorting script

@@ -1,0 +1,161 @@
+"""report.xlsx and player-ID.xlsx: opened with openpyxl and checked against the CSV outputs and
+against values derived here from games.csv and table 8.1.1."""
+
+from __future__ import annotations
+
+import csv
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+from openpyxl import load_workbook
+
+from pipeline.writers.report_tables import BREAKDOWN_COLUMNS, STANDINGS_COLUMNS
+from pipeline.writers.xlsx import sheet_names
+from tests.reportfixtures import junior_event, rate_into, read_csv
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    from tests.conftest import SAMPLE
+
+    folder = tmp_path_factory.mktemp("xlsx")
+    rate_into(
+        folder,
+        SAMPLE / "games.csv",
+        players=SAMPLE / "players.csv",
+        extra=("--player", "4100085", "--no-html"),
+    )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def book(out):
+    return load_workbook(out / "report.xlsx")
+
+
+def rows_of(ws):
+    values = list(ws.iter_rows(values_only=True))
+    header = list(values[0])
+    return header, values[1:]
+
+
+def test_summary_matches_rating_list(out, book):
+    header, rows = rows_of(book["Summary"])
+    assert header == STANDINGS_COLUMNS
+    expected = {r["id"]: r for r in read_csv(out / "rating_list.csv")}
+    assert len(rows) == len(expected)
+    for row in rows:
+        rec = dict(zip(header, row, strict=True))
+        want = expected[rec["id"]]
+        assert str(rec["new_rating"] or "") == want["new_rating"]
+        assert str(rec["change"]) == want["change"]
+        assert f"{rec['change_exact']:.2f}" == want["change_exact"]
+        assert str(rec["k"] or "") == want["k"]
+
+
+def test_summary_ranking_by_points_then_rating(book):
+    header, rows = rows_of(book["Summary"])
+    recs = [dict(zip(header, r, strict=True)) for r in rows]
+    assert [r["rank"] for r in recs] == list(range(1, len(recs) + 1))
+    keys = [(-r["points"], -(r["rating"] or 0)) for r in recs]
+    assert keys == sorted(keys)
+
+
+def test_performance_is_fide_rp(out, book, shared_fide):
+    with (shared_fide / "table_8_1_1.csv").open() as fh:
+        dp = {int(Decimal(r["p"]) * 100): int(r["dp"]) for r in csv.DictReader(fh)}
+    games = [
+        g for g in read_csv(out / "games.csv") if g["player"] == "4100085" and g["rated"] == "true"
+    ]
+    n = len(games)
+    total = sum(int(g["opponent_rating"]) for g in games)
+    score = sum(Decimal({"1": "1", "½": "0.5", "0": "0"}[g["result"]]) for g in games)
+    ra = int((Decimal(total) / n).quantize(Decimal(1), ROUND_HALF_UP))
+    p = int((score / n * 100).quantize(Decimal(1), ROUND_HALF_UP))
+    header, rows = rows_of(book["Summary"])
+    rec = next(dict(zip(header, r, strict=True)) for r in rows if r[1] == "4100085")
+    assert rec["performance"] == ra + dp[p]
+
+
+def test_layout_freeze_filter_formats_widths(book):
+    ws = book["Summary"]
+    assert ws.freeze_panes == "A2"
+    assert ws.auto_filter.ref == f"A1:P{ws.max_row}"
+    header = [c.value for c in ws[1]]
+    second = ws[2]
+    fmt = {h: c.number_format for h, c in zip(header, second, strict=True)}
+    assert fmt["expected"] == "0.00"
+    assert fmt["change_exact"] == "+0.00;-0.00;0.00"
+    assert isinstance(second[header.index("rating")].value, int)
+    for i, h in enumerate(header, start=1):
+        width = ws.column_dimensions[ws.cell(1, i).column_letter].width
+        assert width >= min(len(h) + 2, 45)
+
+
+def test_player_sheets(out, book):
+    games = read_csv(out / "games.csv")
+    players = {g["player"] for g in games}
+    assert set(book.sheetnames) == {"Summary", *players}
+    ws = book["4100026"]
+    assert ws.freeze_panes == "A2"
+    header = [c.value for c in ws[1]]
+    assert header == BREAKDOWN_COLUMNS[1:]  # everything but the player id
+    for column in (
+        "round",
+        "opponent",
+        "opponent_name",
+        "opponent_rating",
+        "gap",
+        "gap_used",
+        "pd",
+        "dev",
+        "k_dev",
+    ):
+        assert column in header
+    mine = [g for g in games if g["player"] == "4100026"]
+    body = [r for r in ws.iter_rows(min_row=2, max_row=1 + len(mine), values_only=True)]
+    assert [str(r[header.index("opponent")]) for r in body] == [g["opponent"] for g in mine]
+    assert ws.auto_filter.ref == f"A1:{ws.cell(1, len(header)).column_letter}{len(mine) + 1}"
+    pd_cell = ws.cell(2, header.index("pd") + 1)
+    assert pd_cell.number_format == "0.00"
+    assert ws.cell(2, header.index("dev") + 1).number_format == "+0.00;-0.00;0.00"
+    # gap 682 against 1523 is counted as 400 for a 2205 player (the 400-point rule).
+    first = dict(zip(header, body[0], strict=True))
+    assert (first["gap"], first["gap_used"], first["pd"]) == (682, 400, 0.92)
+    labels = {
+        r[0]: r[1] for r in ws.iter_rows(min_row=len(mine) + 2, values_only=True) if r and r[0]
+    }
+    assert labels["K explained"] == "K 20: standard K"
+    assert labels["new rating"] == 2194
+
+
+def test_700_rule_explained(tmp_path):
+    games, players = junior_event(tmp_path / "in")
+    rate_into(tmp_path / "out", games, players=players, extra=("--no-html",))
+    ws = load_workbook(tmp_path / "out" / "report.xlsx")["1"]
+    labels = {
+        r[0]: r[1]
+        for r in ws.iter_rows(values_only=True)
+        if r and r[0] in ("K used", "K explained")
+    }
+    assert labels["K used"] == 38
+    assert (
+        "700 rule: K 40 x 18 games = 720 > 700, so K = floor(700 / 18) = 38"
+        in labels["K explained"]
+    )
+    assert labels["K explained"].startswith("K 38: junior")
+
+
+def test_player_workbook_on_its_own(out):
+    book = load_workbook(out / "player-4100085.xlsx")
+    assert book.sheetnames == ["Summary", "4100085"]
+    _, rows = rows_of(book["Summary"])
+    assert len(rows) == 1 and rows[0][1] == "4100085"
+
+
+def test_sheet_names_unique_and_short():
+    ids = ["A" * 40, "a" * 40, "x/y:z?", "Summary", "summary", "p" * 31 + "1", "p" * 31 + "2"]
+    names = sheet_names(ids, {"Summary"})
+    assert len(set(n.lower() for n in names) | {"summary"}) == len(names) + 1
+    assert all(len(n) <= 31 for n in names)
+    assert names[2] == "x_y_z_"
