@@ -34,16 +34,18 @@ def resolve_period(period: str | None, today: dt.date | None = None) -> str:
     return period
 
 
-def read_inputs(
+def gather_inputs(
     paths: Sequence[Path | str],
     players_path: Path | str | None,
     *,
+    rules: str | None = None,
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Mapping[str, str] | Sequence[str] | None = None,
-) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
-    """Read every file, collecting the problems of all of them before failing.
+) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
+    """Read every file, collecting the problems of all of them (bad input raises nothing here).
 
+    ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players.
     Event files that carry their own players (TRF, crosstables) add them to the players: the list
     in force (``players_path``) decides for every player on it; the event's own data is used for
     players the list lacks, and is the whole list when no ``players_path`` is given.
@@ -53,9 +55,10 @@ def read_inputs(
     players = None
     if players_path is not None:
         try:
-            players = read_players(players_path)
+            players = read_players(players_path, rules=rules)
             validate(players.players, Players, players.source)
         except InputError as exc:
+            players = None
             problems.extend(exc.problems)
     players_ok = not problems
     for path in paths:
@@ -69,14 +72,71 @@ def read_inputs(
             # Report unknown players of a file with other problems in the same pass.
             if isinstance(exc.partial, GamesInput) and players_ok:
                 problems.extend(unknown_players(exc.partial, players))
-    if problems:
-        # One table per file, in file order, top to bottom: the order a person fixes them in.
-        order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
-        problems.sort(key=lambda p: (order.get(p.file, len(order)), p.row or 0))
-        raise InputError(problems)
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
-    if embedded:
-        players = merge_players(players, embedded)
+    if embedded and players_ok:
+        try:
+            players = merge_players(players, embedded)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    return inputs, players, problems
+
+
+def sort_problems(
+    problems: list[Problem], paths: Sequence[Path | str], players_path: Path | str | None
+) -> list[Problem]:
+    """One table per file, in file order, top to bottom: the order a person fixes them in."""
+    order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
+    return sorted(problems, key=lambda p: (order.get(p.file, len(order)), p.row or 0))
+
+
+def assembly_problems(
+    inputs: list[GamesInput | SidesInput], players: PlayerList | None
+) -> list[Problem]:
+    """What putting the readable events and the players together finds (unknown players)."""
+    try:
+        assemble_sides(with_byes(inputs, players), players)
+    except InputError as exc:
+        return exc.problems
+    return []
+
+
+def check_inputs(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None,
+    *,
+    rules: str | None = None,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
+) -> list[Problem]:
+    """Every problem ``rate`` would stop on, without rating: the checks of ``fiderate validate``.
+
+    Players are looked up only when the players file itself was readable: an unreadable list
+    would make every player look unknown.
+    """
+    inputs, players, problems = gather_inputs(
+        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
+    )
+    if players_path is None or players is not None:
+        problems.extend(assembly_problems(inputs, players))
+    return sort_problems(problems, paths, players_path)
+
+
+def read_inputs(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None,
+    *,
+    rules: str | None = None,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
+) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
+    """Read every file, collecting the problems of all of them before failing."""
+    inputs, players, problems = gather_inputs(
+        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
+    )
+    if problems:
+        raise InputError(sort_problems(problems, paths, players_path))
     return inputs, players
 
 
@@ -230,11 +290,23 @@ def rate_files(
     sheet: str | None = None,
     columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> RatedPeriod:
-    """Read, validate and rate: the whole library path of ``fiderate rate``."""
-    inputs, players = read_inputs(
-        paths, players_path, input_format=input_format, sheet=sheet, columns=columns
+    """Read, validate and rate: the whole library path of ``fiderate rate``.
+
+    Bad input stops the run with the same problems ``fiderate validate`` lists (one set of
+    checks, :func:`check_inputs`): reading problems of every file plus, when the players list
+    was readable, the players the events name but the list lacks.
+    """
+    options = options or RateOptions()
+    get_rules(options.rules)  # an unknown rule set is a usage error, before any reading
+    inputs, players, problems = gather_inputs(
+        paths, players_path, rules=options.rules, input_format=input_format, sheet=sheet,
+        columns=columns,
     )
-    return rate_inputs(inputs, players, options or RateOptions())
+    if problems:
+        if players_path is None or players is not None:
+            problems.extend(assembly_problems(inputs, players))
+        raise InputError(sort_problems(problems, paths, players_path))
+    return rate_inputs(inputs, players, options)
 
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:

@@ -68,6 +68,7 @@ from pipeline.cli import performance as _performance  # noqa: E402,F401
 from pipeline.cli import period as _period  # noqa: E402,F401
 from pipeline.cli import rate as _rate  # noqa: E402,F401
 from pipeline.cli import table as _table  # noqa: E402,F401
+from pipeline.cli import validate as _validate  # noqa: E402,F401
 
 
 def main() -> None:

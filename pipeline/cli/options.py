@@ -107,5 +107,8 @@ column_option = click.option(
     "Repeatable.",
 )
 sheet_option = click.option(
-    "--sheet", default=None, help="XLSX: the sheet to read (default: the first that fits)."
+    "--sheet",
+    default=None,
+    metavar="NAME",
+    help="XLSX: the sheet to read, by name or number (1 = first); default: the first that fits.",
 )

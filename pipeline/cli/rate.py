@@ -34,8 +34,8 @@ from pipeline.writers import write_outputs
     "--players",
     type=click.Path(path_type=Path),
     default=None,
-    help="The rating list in force (CSV/XLSX: id, name, rating, ...); it decides over the "
-    "ratings an event file carries.",
+    help="The rating list in force: CSV/XLSX (id, name, rating, ...) or a FIDE TXT/XML list "
+    "(the --rules column); it decides over the ratings an event file carries.",
 )
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder.")
 @rules_option

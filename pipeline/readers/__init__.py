@@ -7,27 +7,59 @@ from pathlib import Path
 
 from pipeline.errors import InputError, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.readers import fide_list
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.players import parse_players
 from pipeline.readers.tabular import RawTable, read_tables
+from pipeline.rules import RuleSet, get_rules
 
 __all__ = ["read_event_file", "read_players", "read_table_of_kind"]
 
 
-def read_table_of_kind(path: Path, wanted: set[str], sheet: str | None = None) -> tuple[str, RawTable]:
+def select_sheet(tables: list[RawTable], sheet: str | None, path: Path) -> list[RawTable]:
+    """The tables ``--sheet`` names (by name, else by 1-based number); all when not given.
+    A CSV file has no sheets, so ``--sheet`` does not apply to it."""
+    if sheet is None or all(t.sheet is None for t in tables):
+        return tables
+    named = [t for t in tables if t.sheet == sheet]
+    if not named and sheet.isdigit() and 1 <= int(sheet) <= len(tables):
+        named = [tables[int(sheet) - 1]]
+    if not named:
+        names = ", ".join(repr(t.sheet) for t in tables)
+        raise InputError(
+            [
+                Problem(
+                    "not-a-table",
+                    f"no sheet named {sheet!r} (the workbook has {names})",
+                    file=str(path),
+                    value=sheet,
+                    fix="check --sheet (a sheet name or its number, 1 = first)",
+                )
+            ]
+        )
+    return named
+
+
+def read_table_of_kind(
+    path: Path, wanted: set[str], sheet: str | None = None
+) -> tuple[str, RawTable]:
     """The first table (sheet) in ``path`` whose header makes it one of the ``wanted`` kinds."""
-    tables = read_tables(path)
-    if sheet is not None:
-        tables = [t for t in tables if t.sheet == sheet]
-        if not tables:
-            raise InputError(
-                [Problem("not-a-table", f"no sheet named {sheet!r}", file=str(path), fix="check --sheet")]
-            )
+    tables = select_sheet(read_tables(path), sheet, path)
     for table in tables:
         table.frame.columns = canonical_columns(list(table.frame.columns))
         kind = detect_kind(list(table.frame.columns))
         if kind in wanted:
             return kind, table
+    if tables[0].sheet is not None:
+        # Workbooks often carry title rows above the header: the same search as event files.
+        from pipeline.readers.formats import _with_header_search, full_width_sheets
+
+        for sheet_table in full_width_sheets(path, tables[0].sheet if sheet is not None else None):
+            for candidate in _with_header_search(sheet_table):
+                candidate.frame.columns = canonical_columns(list(candidate.frame.columns))
+                kind = detect_kind(list(candidate.frame.columns))
+                if kind in wanted:
+                    return kind, candidate
     # Nothing fits: say what the first table is closest to and which columns it lacks.
     first = tables[0]
     kind, missing = closest_kind(list(first.frame.columns))
@@ -65,8 +97,19 @@ def read_event_file(
     return read_event(path, input_format=input_format, sheet=sheet, columns=columns)
 
 
-def read_players(path: Path | str, sheet: str | None = None) -> PlayerList:
+def read_players(
+    path: Path | str, sheet: str | None = None, *, rules: RuleSet | str | None = None
+) -> PlayerList:
+    """A players file (CSV/XLSX) or a FIDE rating list as downloaded (TXT/XML, maybe zipped).
+
+    ``rules`` (a rule set or its name) chooses the standard, rapid or blitz column of a FIDE list.
+    """
     path = Path(path)
+    found = fide_list.sniff(path)
+    if found is not None:
+        rule_set = get_rules(rules) if isinstance(rules, str) else rules
+        column = rule_set.list_column if rule_set is not None else "standard"
+        return fide_list.read_fide_list(path, found, column)
     _, table = read_table_of_kind(path, {"players"}, sheet)
     problems = ProblemList()
     players = parse_players(table, problems)

@@ -6,6 +6,8 @@ value, fix). Nothing loops over good rows; only the bad ones are visited to buil
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -13,7 +15,6 @@ from pipeline.errors import ProblemList
 from pipeline.readers.tabular import RawTable
 
 MAX_RATING = 3500
-_INT_RE = r"^[+]?\d+(?:\.0*)?$"
 
 
 def report(
@@ -65,6 +66,32 @@ def parse_ids(problems: ProblemList, table: RawTable, column: str, required: boo
     return ids
 
 
+def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:
+    """Spreadsheet spellings of a whole number as plain digits, by the file's decimal mark.
+
+    ``1650.0`` (a number cell saved as float), ``1.650`` or ``1650,0`` in a decimal-comma file
+    (European Excel), ``1,650`` or ``1 650`` as thousands. Ratings, years and counts never have a
+    fraction, so a separator followed by exactly three digits is grouping, and a fraction is
+    accepted only when it is zero. Anything else is left as it is (and reported by the caller).
+    """
+    thousands = "." if decimal == "," else ","
+    group = rf"[{re.escape(thousands)} \u00a0\u202f]"
+    # Plain digits (nearly every cell) need nothing: only cells with another character are
+    # rewritten, so a 2-million-row list pays for one scan.
+    odd = np.flatnonzero(raw.str.contains(r"[^0-9]", regex=True).to_numpy(dtype=bool))
+    if not len(odd):
+        return raw
+    some = raw.iloc[odd].str.strip().str.removeprefix("+")
+    grouped = some.str.fullmatch(rf"\d{{1,3}}(?:{group}\d{{3}})+(?:{re.escape(decimal)}0*)?")
+    if grouped.any():
+        digits_only = some.str.replace(r"[^\d" + re.escape(decimal) + "]", "", regex=True)
+        some = some.mask(grouped, digits_only)
+    some = some.str.replace(rf"^(\d+){re.escape(decimal)}0*$", r"\1", regex=True)
+    result = raw.copy()
+    result.iloc[odd] = some.to_numpy()
+    return result
+
+
 def parse_int(
     problems: ProblemList,
     table: RawTable,
@@ -78,23 +105,26 @@ def parse_int(
 ) -> pd.Series:
     """Optional integer column: blank -> <NA>; anything else must be a whole number in range."""
     raw = text(table, column)
-    blank = raw.eq("")
-    looks_int = raw.str.match(_INT_RE)
-    numbers = pd.to_numeric(raw.where(looks_int & ~blank), errors="coerce")
-    bad = ~blank & (~looks_int | (numbers < low) | (numbers > high))
+    blank = raw.str.strip().eq("")
+    digits = integer_text(raw, table.decimal)
+    looks_int = digits.str.fullmatch(r"\d{1,9}")
+    numbers = digits.where(looks_int & ~blank).astype("Int64")
+    if zero_is_blank:
+        # 0 is how lists write "unknown" (birth year) or "unrated": blank, whatever the range.
+        zero = numbers.eq(0).fillna(False)
+        blank = blank | zero
+        numbers = numbers.mask(zero)
+    bad = (~blank & (~looks_int | (numbers < low) | (numbers > high))).fillna(True)
     report(
         problems,
         table,
-        bad.fillna(True).to_numpy(),
+        bad.to_numpy(dtype=bool),
         column,
         code,
         f"expected {what} from {low} to {high}",
         f"write {what} from {low} to {high}, or leave the cell blank",
     )
-    result = numbers.where(~bad).round().astype("Int64")
-    if zero_is_blank:
-        result = result.mask(result.eq(0))
-    return result
+    return numbers.mask(bad)
 
 
 def parse_rating(problems: ProblemList, table: RawTable, column: str) -> pd.Series:

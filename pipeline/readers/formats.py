@@ -84,21 +84,9 @@ def event_problems(path: Path | str, **options: object) -> list[Problem]:
 
 
 def _tables(path: Path, sheet: str | None) -> list[RawTable]:
-    tables = read_tables(path)
-    if sheet is not None:
-        tables = [t for t in tables if t.sheet == sheet]
-        if not tables:
-            raise InputError(
-                [
-                    Problem(
-                        "not-a-table",
-                        f"no sheet named {sheet!r}",
-                        file=str(path),
-                        fix="check --sheet",
-                    )
-                ]
-            )
-    return tables
+    from pipeline.readers import select_sheet
+
+    return select_sheet(read_tables(path), sheet, path)
 
 
 def _read_table_event(
@@ -112,7 +100,8 @@ def _read_table_event(
             return _parse(table, fmt, overrides)
     # Spreadsheets often carry title rows above the header: look for the header further down.
     if tables[0].sheet is not None and set(wanted) & {"crosstable", "grid"}:
-        for table in full_width_sheets(path, sheet):
+        # --sheet may give a number: search the sheet it resolved to, by its title.
+        for table in full_width_sheets(path, tables[0].sheet if sheet is not None else None):
             for candidate in _with_header_search(table):
                 fmt = _fits(candidate, wanted, overrides)
                 if fmt is not None:

@@ -10,7 +10,7 @@ import pandas as pd
 from pipeline.errors import ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
-from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS, normalize_token
+from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
 
 
@@ -18,22 +18,20 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     white = cells.parse_ids(problems, table, "white")
     black = cells.parse_ids(problems, table, "black")
 
-    tokens = cells.text(table, "result").map(normalize_token)
-    known = tokens.isin(GAME_RESULTS.keys())
+    tokens = normalize_tokens(cells.text(table, "result"))
+    known, (white_h, black_h, played, canonical) = lookup(tokens, GAME_RESULTS, "--")
     cells.report(
         problems,
         table,
-        (~known).to_numpy(),
+        ~known,
         "result",
         "bad-result",
         "not a result we know",
         f"write one of {GAME_RESULT_HELP}",
     )
-    parsed = tokens.where(known, "--").map(GAME_RESULTS)
-    white_h = np.fromiter((r.white_h for r in parsed), dtype=np.int64, count=len(parsed))
-    black_h = np.fromiter((r.black_h for r in parsed), dtype=np.int64, count=len(parsed))
-    played = np.fromiter((r.played for r in parsed), dtype=bool, count=len(parsed))
-    canonical = [r.canonical for r in parsed]
+    white_h = white_h.astype(np.int64)
+    black_h = black_h.astype(np.int64)
+    played = played.astype(bool)
 
     self_paired = white.ne("") & white.eq(black)
     cells.report(
@@ -55,7 +53,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "date": cells.parse_date(problems, table, "date"),
             "white": white.astype(str),
             "black": black.astype(str),
-            "result": pd.Series(canonical, dtype=str),
+            "result": pd.Series(canonical.astype(str), dtype=str),
             "white_h": white_h,
             "black_h": black_h,
             "played": played,
@@ -70,30 +68,59 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
 
 
 def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemList) -> None:
-    """The same two players in the same round of the same event twice is a copy-paste error."""
+    """The same two players twice in one round of one event: a copy-paste error
+    (``duplicate-game``) when both rows say the same, ``result-mismatch`` when they disagree
+    (``A-B 1-0`` and ``B-A 1-0`` cannot both be true)."""
     with_round = games["round"].ne("")
     if not with_round.any():
         return
-    low = games[["white", "black"]].min(axis=1)
-    high = games[["white", "black"]].max(axis=1)
+    white_first = (games["white"] <= games["black"]).to_numpy()
+    low = games["white"].where(white_first, games["black"])
+    high = games["black"].where(white_first, games["white"])
     key = pd.DataFrame({"e": games["event"], "r": games["round"], "a": low, "b": high})
     dup = key.duplicated(keep="first") & with_round
     if not dup.any():
         return
-    first_line = (
-        pd.Series(games["line"].to_numpy())
-        .groupby([key["e"], key["r"], key["a"], key["b"]])
-        .transform("first")
-        .to_numpy()
-    )
+    # Only the rows of repeated games are looked at from here on (few, in a real file).
+    involved = np.flatnonzero((key.duplicated(keep=False) & with_round).to_numpy())
+    games = games.iloc[involved].reset_index(drop=True)
+    key = key.iloc[involved].reset_index(drop=True)
+    low = low.iloc[involved].reset_index(drop=True)
+    dup = dup.iloc[involved].reset_index(drop=True)
+    rows = table.rows[involved]
+    # The outcome seen from the lower id, so that A-B 1-0 and B-A 0-1 compare equal.
+    white_is_low = games["white"].eq(low).to_numpy()
+    low_h = np.where(white_is_low, games["white_h"], games["black_h"])
+    high_h = np.where(white_is_low, games["black_h"], games["white_h"])
+    outcome = pd.Series(low_h * 1000 + high_h * 2 + games["played"].to_numpy(dtype=np.int64))
+    groups = [key["e"], key["r"], key["a"], key["b"]]
+    first_pos = pd.Series(np.arange(len(games))).groupby(groups).transform("first").to_numpy()
+    lines = games["line"].to_numpy()
+    results = games["result"].to_numpy()
     for pos in np.flatnonzero(dup.to_numpy()):
-        problems.add(
-            "duplicate-game",
-            f"the same game (round {games['round'].iat[pos]}: {games['white'].iat[pos]} - "
-            f"{games['black'].iat[pos]}) already appears at row {first_line[pos]}",
-            file=table.source,
-            row=int(table.rows[pos]),
-            column="white",
-            value=str(games["white"].iat[pos]),
-            fix="delete one of the two rows",
+        first = first_pos[pos]
+        game = (
+            f"round {games['round'].iat[pos]}: {games['white'].iat[pos]} - "
+            f"{games['black'].iat[pos]}"
         )
+        if outcome.iat[pos] == outcome.iat[first]:
+            problems.add(
+                "duplicate-game",
+                f"the same game ({game}) already appears at row {lines[first]}",
+                file=table.source,
+                row=int(rows[pos]),
+                column="white",
+                value=str(games["white"].iat[pos]),
+                fix="delete one of the two rows",
+            )
+        else:
+            problems.add(
+                "result-mismatch",
+                f"the game ({game}) is also at row {lines[first]} with a result that disagrees "
+                f"({results[first]} with {games['white'].iat[first]} as white)",
+                file=table.source,
+                row=int(rows[pos]),
+                column="result",
+                value=str(results[pos]),
+                fix=f"keep one row for this game, with the right result (see row {lines[first]})",
+            )

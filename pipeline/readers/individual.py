@@ -14,27 +14,25 @@ import pandas as pd
 from pipeline.errors import ProblemList
 from pipeline.model import SidesInput
 from pipeline.readers import cells
-from pipeline.readers.results import SIDE_RESULT_HELP, SIDE_RESULTS, normalize_token
+from pipeline.readers.results import SIDE_RESULT_HELP, SIDE_RESULTS, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
 
 
 def parse_individual(table: RawTable, problems: ProblemList) -> SidesInput:
     player = cells.parse_ids(problems, table, "player")
-    tokens = cells.text(table, "result").map(normalize_token)
-    known = tokens.isin(SIDE_RESULTS.keys())
+    tokens = normalize_tokens(cells.text(table, "result"))
+    known, (score_h, played, canonical) = lookup(tokens, SIDE_RESULTS, "-")
     cells.report(
         problems,
         table,
-        (~known).to_numpy(),
+        ~known,
         "result",
         "bad-result",
         "not a result we know",
         f"write one of {SIDE_RESULT_HELP}",
     )
-    parsed = tokens.where(known, "-").map(SIDE_RESULTS)
-    score_h = np.fromiter((r.score_h for r in parsed), dtype=np.int64, count=len(parsed))
-    played = np.fromiter((r.played for r in parsed), dtype=bool, count=len(parsed))
-    canonical = [r.canonical for r in parsed]
+    score_h = score_h.astype(np.int64)
+    played = played.astype(bool)
 
     rating = cells.parse_rating(problems, table, "rating")
     k = cells.parse_int(problems, table, "k", low=1, high=100, what="a K factor")
@@ -50,7 +48,7 @@ def parse_individual(table: RawTable, problems: ProblemList) -> SidesInput:
             "opponent_rating": cells.parse_rating(problems, table, "opponent_rating"),
             "score_h": score_h,
             "played": played,
-            "result": pd.Series(canonical, dtype=str),
+            "result": pd.Series(canonical.astype(str), dtype=str),
             "k": k,
             "name": cells.text(table, "name").astype(str),
             "source": table.source,

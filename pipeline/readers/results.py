@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+import pandas as pd
+
 
 class GameResult(NamedTuple):
     white_h: int
@@ -65,3 +68,25 @@ UNPLAYED_TEXT = {100: "+", 50: "=", 0: "-"}
 def normalize_token(token: str) -> str:
     """Case and spacing do not matter: '1 - 0', '1-0F' and ' ½-½ ' are read alike."""
     return "".join(token.split()).lower()
+
+
+def normalize_tokens(cells: pd.Series) -> pd.Series:
+    """:func:`normalize_token` for a whole column at once (no Python call per cell)."""
+    # Literal replacements run in Arrow; a regex here would fall back to a Python call per cell.
+    text = cells.astype(str)
+    for space in (" ", "\t", "\u00a0"):
+        text = text.str.replace(space, "", regex=False)
+    return text.str.lower()
+
+
+def lookup(
+    tokens: pd.Series, table: dict[str, GameResult] | dict[str, SideResult], default: str
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(known mask, one array per field of the table's tuples) for normalized ``tokens``;
+    unknown tokens get the fields of ``default`` (an unplayed result: callers report them)."""
+    keys = list(table)
+    position = pd.Index(keys).get_indexer(tokens.to_numpy(dtype=object))
+    known = position >= 0
+    position = np.where(known, position, keys.index(default))
+    values = list(zip(*table.values(), strict=True))
+    return known, [np.asarray(field, dtype=object)[position] for field in values]

@@ -27,6 +27,7 @@ class RawTable:
     rows: np.ndarray
     source: str
     sheet: str | None = None
+    decimal: str = "."  # the decimal mark of numbers in the file ("," in European CSV)
 
 
 def normalize_header(name: object) -> str:
@@ -38,18 +39,61 @@ def _problem(path: Path, code: str, message: str, fix: str) -> InputError:
     return InputError([Problem(code, message, file=str(path), fix=fix)])
 
 
+# A blank line (LF or CRLF). Starting with a literal "\n" lets the scan skip ahead quickly.
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def _decode(path: Path, data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    """The file's text: UTF-8 (with or without BOM), UTF-16 with a BOM (Excel's "Unicode text"),
+    else Windows-1252, which European Excel writes and which reads Latin-1 text alike.
+
+    Bytes that are none of these are ``bad-encoding`` (with the line of the first one); text
+    full of control characters is binary data, ``not-a-table``.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise _problem(path, "bad-encoding", "the file starts like UTF-16 but is not",
+                           "save the file again as CSV UTF-8") from None
+    if b"\x00" in data[:4096]:
+        raise _problem(path, "not-a-table", "the file holds binary data, not a CSV table",
+                       "give a CSV, XLSX or TRF file")
+    data = data.removeprefix(b"\xef\xbb\xbf")
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        pass
-    # Windows-1252 is what European Excel saves; it decodes any byte except five unused ones.
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            if _looks_binary(data.decode("latin-1")):
+                raise _problem(path, "not-a-table", "the file holds binary data, not a table",
+                               "give a CSV, XLSX or TRF file") from None
+            raise InputError(
+                [
+                    Problem(
+                        "bad-encoding",
+                        f"byte {data[exc.start]:#04x} at line {line} is neither UTF-8 nor "
+                        "Windows-1252 (Western European) text",
+                        file=str(path),
+                        row=line,
+                        value=repr(data[max(0, exc.start - 10) : exc.start + 10])[2:-1],
+                        fix="save the file again as 'CSV UTF-8' (Excel) or 'Text CSV, UTF-8'",
+                    )
+                ]
+            ) from None
+    if _looks_binary(text):
+        raise _problem(path, "not-a-table", "the file holds binary data, not a table",
+                       "give a CSV, XLSX or TRF file")
+    return text
+
+
+def _looks_binary(text: str) -> bool:
+    """More than 1 in 100 characters are control characters no table contains."""
+    sample = text[:65536]
+    return len(_CONTROL.findall(sample)) * 100 > max(len(sample), 1)
 
 
 def _sniff_delimiter(sample: str) -> str:
@@ -59,17 +103,24 @@ def _sniff_delimiter(sample: str) -> str:
     return best if counts[best] else ","
 
 
+def _decimal_mark(frame: pd.DataFrame, delimiter: str) -> str:
+    """',' when numbers use a decimal comma: European Excel separates fields with ';' because ','
+    is its decimal mark; a tab-separated file decides by its cells (a '0,5' somewhere)."""
+    if delimiter == ";":
+        return ","
+    if delimiter == ",":
+        return "."
+    head = frame.head(1000)
+    for column in head.columns:
+        if head[column].astype(str).str.fullmatch(r"-?\d+,\d+").any():
+            return ","
+    return "."
+
+
 def read_csv_text(path: Path) -> RawTable:
     data = path.read_bytes()
     if not data.strip():
         raise _problem(path, "not-a-table", "the file is empty", "export the table again")
-    if b"\x00" in data[:4096]:
-        raise _problem(
-            path,
-            "not-a-table",
-            "the file holds binary data, not a CSV table",
-            "give a CSV, XLSX or TRF file",
-        )
     text = _decode(path, data)
     delimiter = _sniff_delimiter(text[:65536])
     try:
@@ -92,10 +143,15 @@ def read_csv_text(path: Path) -> RawTable:
     # parser, so count them back in for exact line numbers.
     line_numbers = _data_line_numbers(text)
     rows = line_numbers[: len(frame)] if len(line_numbers) >= len(frame) else np.arange(2, len(frame) + 2)
-    return RawTable(frame.reset_index(drop=True), rows, str(path))
+    frame = frame.reset_index(drop=True)
+    return RawTable(frame, rows, str(path), decimal=_decimal_mark(frame, delimiter))
 
 
 def _data_line_numbers(text: str) -> np.ndarray:
+    cr_only = "\r" in text and "\n" not in text
+    if not cr_only and not _BLANK_LINE.search(text) and text[:1].strip():
+        # No blank line anywhere (the usual case): data rows are lines 2, 3, ... with no loop.
+        return np.arange(2, text.count("\n") + 3, dtype=np.int64)
     lines = text.splitlines()
     numbers = [i + 1 for i, line in enumerate(lines) if line.strip()]
     return np.asarray(numbers[1:], dtype=np.int64)
@@ -117,13 +173,11 @@ def _cell_text(value: object) -> str:
 
 def read_xlsx_sheets(path: Path) -> list[RawTable]:
     """Every non-empty sheet of a workbook as a RawTable (header = first non-empty row)."""
-    import zipfile
-
     from openpyxl import load_workbook
 
     try:
         workbook = load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
             path,
             "not-a-table",
@@ -152,7 +206,7 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
             frame = pd.DataFrame(records, columns=header, dtype=str)
             frame = frame.loc[:, [c != "" for c in frame.columns]]
             tables.append(RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title))
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
             path,
             "not-a-table",

@@ -1,0 +1,85 @@
+"""Check input files without rating: the library behind ``fiderate validate``.
+
+The checks are exactly those of ``fiderate rate`` (:func:`pipeline.period.check_inputs`: the
+readers, the schemas and the assembly of games with the players list); this module only reports
+them, as a table for people or JSON for programs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.errors import Problem
+from pipeline.period import check_inputs
+
+# The keys of every problem in --json output, in this order (stable: scripts rely on them).
+JSON_KEYS = ("file", "row", "column", "value", "code", "message", "fix")
+
+
+@dataclass
+class ValidationReport:
+    files: list[str]
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def validate_files(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None = None,
+    *,
+    rules: str | None = None,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
+) -> ValidationReport:
+    problems = check_inputs(
+        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
+    )
+    files = ([str(players_path)] if players_path is not None else []) + [str(p) for p in paths]
+    return ValidationReport(files, problems)
+
+
+def problems_json(problems: Sequence[Problem]) -> str:
+    return json.dumps(
+        [{key: p.as_dict()[key] for key in JSON_KEYS} for p in problems],
+        ensure_ascii=False,
+        indent=1,
+    )
+
+
+def _cell(value: object, width: int) -> str:
+    text = "" if value is None else str(value)
+    text = text.replace("\n", " ").replace("\r", " ")
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def problems_table(problems: Sequence[Problem]) -> str:
+    """One line per problem: where (file, row, column), the value, the code, then what and fix."""
+    rows = [
+        (
+            p.file or "<input>",
+            "" if p.row is None else str(p.row),
+            p.column,
+            "" if p.value is None else repr(p.value),
+            p.code,
+            f"{p.message}; fix: {p.fix}" if p.fix else p.message,
+        )
+        for p in problems
+    ]
+    header = ("file", "row", "column", "value", "code", "problem and fix")
+    limits = (10_000, 8, 24, 24, 18, 10_000)  # cut long values only: a path must stay whole
+    widths = [
+        min(limit, max(len(_cell(r[i], limit)) for r in [header, *rows]))
+        for i, limit in enumerate(limits)
+    ]
+    lines = []
+    for r in [header, *rows]:
+        cells = [_cell(v, limits[i]).ljust(widths[i]) for i, v in enumerate(r)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
