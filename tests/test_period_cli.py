@@ -322,3 +322,16 @@ def test_one_rounding_for_the_whole_period_across_events(tmp_path):
         breakdown = [r for r in csv.DictReader(fh) if r["player"] == "1"]
     assert [r["k_x_sum_dev"] for r in breakdown] == ["0.40"] * 5 + ["2.00"]
     assert breakdown[-1]["change"] == "2"
+
+
+def test_fide_txt_reads_back_with_the_list_reader(sample, tmp_path):
+    out = tmp_path / "out"
+    assert run(*period_args(sample, out)).exit_code == 0
+    written = rows(out / "rating_list_2026-12.csv")
+    txt = read_players(out / "rating_list_2026-12.txt").players.set_index("id")
+    assert set(txt.index) == set(written)
+    for pid, row in written.items():
+        rating = txt.loc[pid, "rating"]
+        assert ("" if rating is pd_na() else str(rating)) == row["rating"], pid
+        if row["k"]:
+            assert str(txt.loc[pid, "k"]) == row["k"], pid
