@@ -10,6 +10,12 @@ import tempfile
 from pathlib import Path
 from types import TracebackType
 
+# mkstemp creates files readable by the owner only; outputs (lists, reports published on a web
+# server) should get the mode any new file gets, so apply the process umask ourselves.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+FILE_MODE = 0o666 & ~_UMASK
+
 
 class OutputBatch:
     def __init__(self, out_dir: Path | str):
@@ -24,6 +30,7 @@ class OutputBatch:
         """A temporary path to write ``name`` to; it becomes ``out_dir/name`` on commit."""
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.out_dir)
         os.close(fd)
+        os.chmod(tmp, FILE_MODE)
         final = self.out_dir / name
         self._pending.append((Path(tmp), final))
         return Path(tmp)
