@@ -26,6 +26,11 @@ CODES = {
     "not-a-table": "the file is empty, binary or truncated",
     "inconsistent-k": "one player given two different K values",
     "duplicate-player": "the same player id twice on the players list",
+    "duplicate-event": "the same event file (same content) given twice in one run",
+    "already-rated": "an event that was already rated in an earlier run (same content hash)",
+    "period-published": "a period whose list was already published (use --replace)",
+    "no-list-in-force": "an event started in a month whose list is not in the history",
+    "event-after-period": "an event that starts after the period being rated",
 }
 
 

@@ -214,9 +214,33 @@ def with_byes(
     return expanded
 
 
+def assemble_each(
+    inputs: Sequence[GamesInput | SidesInput], lists: Sequence[PlayerList | None]
+) -> pd.DataFrame:
+    """Sides of each input assembled with its own list (the list in force when the event started),
+    every problem of every input reported at once."""
+    problems: list[Problem] = []
+    parts = []
+    for item, players in zip(inputs, lists, strict=True):
+        try:
+            parts.append(assemble_sides(with_byes([item], players), players))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return pd.concat(parts, ignore_index=True) if parts else assemble_sides([], None)
+
+
 def rate_inputs(
-    inputs: list[GamesInput | SidesInput], players: PlayerList | None, options: RateOptions
+    inputs: list[GamesInput | SidesInput],
+    players: PlayerList | None,
+    options: RateOptions,
+    *,
+    event_players: Sequence[PlayerList | None] | None = None,
 ) -> RatedPeriod:
+    """Rate ``inputs`` as one period. ``players`` is the list in force at the start of the period
+    (the ratings the changes are added to); ``event_players``, if given, is one list per input to
+    take that event's ratings from (``fiderate period``: the list in force when it started)."""
     if options.method not in SCALES:
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
     if options.mode not in MODES:
@@ -225,7 +249,10 @@ def rate_inputs(
     period = resolve_period(options.period)
     # Validated once, after the engine: RatedSides extends Sides, so the same checks of the
     # assembled columns run, on the frame that already carries the engine's columns.
-    sides = assemble_sides(with_byes(inputs, players), players)
+    if event_players is None:
+        sides = assemble_sides(with_byes(inputs, players), players)
+    else:
+        sides = assemble_each(inputs, event_players)
     rated = validate(
         rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True
     )

@@ -121,3 +121,19 @@ def test_ids_stay_text(tmp_path):
     lines = (out / "rating_list.csv").read_text().splitlines()
     assert [ln.split(",")[0] for ln in lines[1:]] == ["0042", "4100018"]
     assert [ln.split(",")[2] for ln in lines[1:]] == ["1800", "1700"]
+
+
+def test_outputs_get_the_ordinary_file_mode(sample, tmp_path):
+    import stat
+
+    from pipeline.writers.atomic import FILE_MODE
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli,
+        ["rate", str(sample / "games.csv"), "--players", str(sample / "players.csv"),
+         "--out", str(out), "--no-xlsx", "--no-html", "--quiet"],
+    )
+    assert result.exit_code == 0, result.stderr
+    for path in out.iterdir():
+        assert stat.S_IMODE(path.stat().st_mode) == FILE_MODE, path.name

@@ -63,7 +63,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
 # Commands live in their own modules and register themselves on `cli`.
 from pipeline.cli import calc as _calc  # noqa: E402,F401
 from pipeline.cli import convert as _convert  # noqa: E402,F401
+from pipeline.cli import history as _history  # noqa: E402,F401
 from pipeline.cli import performance as _performance  # noqa: E402,F401
+from pipeline.cli import period as _period  # noqa: E402,F401
 from pipeline.cli import rate as _rate  # noqa: E402,F401
 from pipeline.cli import table as _table  # noqa: E402,F401
 from pipeline.cli import validate as _validate  # noqa: E402,F401

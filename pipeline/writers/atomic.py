@@ -10,6 +10,12 @@ import tempfile
 from pathlib import Path
 from types import TracebackType
 
+# mkstemp creates files readable by the owner only; outputs (lists, reports published on a web
+# server) should get the mode any new file gets, so apply the process umask ourselves.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+FILE_MODE = 0o666 & ~_UMASK
+
 
 class OutputBatch:
     def __init__(self, out_dir: Path | str):
@@ -24,9 +30,19 @@ class OutputBatch:
         """A temporary path to write ``name`` to; it becomes ``out_dir/name`` on commit."""
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.out_dir)
         os.close(fd)
+        os.chmod(tmp, FILE_MODE)
         final = self.out_dir / name
         self._pending.append((Path(tmp), final))
         return Path(tmp)
+
+    def planned(self) -> list[tuple[Path, Path]]:
+        """(temporary, final) for every file not yet renamed into place."""
+        return list(self._pending)
+
+    def forget(self) -> None:
+        """Hand the temporary files over to the caller (e.g. a journal that renames them later):
+        the batch neither renames nor deletes them from now on."""
+        self._pending = []
 
     def commit(self) -> list[Path]:
         written = []

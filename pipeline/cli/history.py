@@ -1,0 +1,50 @@
+"""``fiderate history PLAYER_ID``: a player's ratings over the recorded periods."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from pipeline.cli import cli
+from pipeline.errors import RunError
+from pipeline.periodrun.history import connect, player_history
+
+
+@cli.command()
+@click.argument("player_id")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(path_type=Path),
+    default=Path("ratings.db"),
+    show_default=True,
+    help="History database written by `fiderate period`.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def history(player_id: str, db_path: Path, as_json: bool) -> None:
+    """Print PLAYER_ID's rating on every list in the history database."""
+    if not db_path.is_file():
+        raise RunError(f"no history database at {str(db_path)!r} (give it with --db)")
+    con = connect(db_path)
+    try:
+        rows = player_history(con, player_id)
+    finally:
+        con.close()
+    if not rows:
+        raise RunError(f"player {player_id!r} is on no list in {str(db_path)!r}")
+    if as_json:
+        click.echo(json.dumps({"player": player_id, "lists": rows}, indent=2))
+        return
+    click.echo(f"{player_id}  {rows[-1]['name']}")
+    click.echo(f"{'list':<8} {'period':<8} {'rating':>6} {'games':>5} {'K':>3} {'flags':<5} note")
+    for r in rows:
+        note = "superseded" if r["superseded"] else ("list given" if r["kind"] == "input" else "")
+        rating = "" if r["rating"] is None else r["rating"]
+        k = "" if r["k"] is None else r["k"]
+        games = "" if r["period_games"] is None else r["period_games"]
+        click.echo(
+            f"{r['list']:<8} {r['period'] or '':<8} {rating!s:>6} {games!s:>5} {k!s:>3} "
+            f"{r['flags']:<5} {note}".rstrip()
+        )

@@ -1,0 +1,104 @@
+"""``fiderate period``: the next rating list from the list in force and a period's events."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pipeline.cli import cli
+from pipeline.cli.options import rules_option
+from pipeline.periodrun import PeriodRequest, run_period
+
+
+@cli.command()
+@click.option(
+    "--list",
+    "list_path",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The rating list in force at the start of the period (CSV/XLSX; a list this "
+    "command wrote reads back).",
+)
+@click.option(
+    "--events",
+    required=True,
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Event files, or folders of them (repeat the option or list several paths).",
+)
+@click.option("--period", required=True, metavar="YYYY-MM", help="The rating period to rate.")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Output folder (the new list, the report, and ratings.db by default).",
+)
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="History database (default: OUT/ratings.db).",
+)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Rate a period that was already published again; the old list stays in the "
+    "history, marked superseded.",
+)
+@click.option(
+    "--trust-event-ratings",
+    is_flag=True,
+    help="Use ratings printed on the event files instead of the list in force.",
+)
+@click.option(
+    "--xlsx/--no-xlsx",
+    default=None,
+    help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
+)
+@rules_option
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@click.argument("more_events", nargs=-1, type=click.Path(path_type=Path))
+def period(
+    list_path: Path,
+    events: tuple[Path, ...],
+    period: str,
+    out_dir: Path,
+    db_path: Path | None,
+    replace: bool,
+    trust_event_ratings: bool,
+    xlsx: bool | None,
+    rules: str,
+    quiet: bool,
+    more_events: tuple[Path, ...],
+) -> None:
+    """Rate one rating period and publish the next list (MORE_EVENTS: further event paths)."""
+    request = PeriodRequest(
+        list_path=list_path,
+        events=tuple(events) + tuple(more_events),
+        period=period,
+        out_dir=out_dir,
+        db_path=db_path,
+        replace=replace,
+        trust_event_ratings=trust_event_ratings,
+        rules=rules,
+        xlsx=xlsx,
+        command=" ".join(["fiderate", *sys.argv[1:]]),
+    )
+    outcome = run_period(request)
+    if not quiet:
+        for line in outcome.notes if outcome.recovered else []:
+            click.echo(line)
+        if not outcome.recovered and outcome.report is not None:
+            for _, row in outcome.report.summary.iterrows():
+                click.echo(f"{row['item']}: {row['value']}")
+            click.echo(f"run #{outcome.run_id} recorded in {request.database}")
+            click.echo("written:")
+            for path in outcome.written:
+                click.echo(f"  {path}")
+    if not outcome.recovered:
+        for note in outcome.notes:
+            click.echo(f"note: {note}", err=True)

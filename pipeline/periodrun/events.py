@@ -1,0 +1,238 @@
+"""The events of a period: find the files, hash them, read them, and decide which list rates each.
+
+An event is rated with the list in force when it **started** (RULES.md section 6). A file may hold
+several events (the ``event`` column); each is a unit of its own with its own start date: the
+reader's ``start_date`` if it gives one (event metadata, e.g. a TRF header), else the earliest game
+date. A unit with no date at all is taken to start in the period being rated.
+
+Ratings printed on an event's own file (``white_rating``/``black_rating``, an individual file's
+``rating``) are used only with ``--trust-event-ratings``; otherwise they are blanked here, so the
+assembler takes every rating from the list in force.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from pipeline.errors import InputError, Problem
+from pipeline.model import GamesInput, SidesInput
+from pipeline.period import read_inputs
+
+# What a directory of events may hold; anything else there (notes, PDFs) is ignored.
+EVENT_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".trf", ".txt", ".tsv"}
+
+
+@dataclass
+class EventFile:
+    path: Path
+    sha256: str
+
+
+@dataclass
+class EventUnit:
+    """One event of one file, as rated: its data, when it started, which list rates it."""
+
+    file: EventFile
+    name: str
+    data: GamesInput | SidesInput
+    start_date: str  # YYYY-MM-DD
+    dated: bool  # False: no date anywhere, taken as the first day of the period
+
+    @property
+    def start_month(self) -> str:
+        return self.start_date[:7]
+
+    @property
+    def games(self) -> int:
+        frame = self.data.games if isinstance(self.data, GamesInput) else self.data.sides
+        return len(frame)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
+    """Files named, and the event files inside folders named (sorted, hidden files skipped)."""
+    problems = []
+    paths: list[Path] = []
+    for argument in arguments:
+        path = Path(argument)
+        if path.is_dir():
+            found = sorted(
+                p
+                for p in path.iterdir()
+                if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in EVENT_SUFFIXES
+            )
+            if not found:
+                problems.append(
+                    Problem(
+                        "not-a-table",
+                        "the folder holds no event files",
+                        file=str(path),
+                        fix=f"put the events ({', '.join(sorted(EVENT_SUFFIXES))}) in it",
+                    )
+                )
+            paths.extend(found)
+        elif path.is_file():
+            paths.append(path)
+        else:
+            problems.append(
+                Problem(
+                    "not-a-table",
+                    "the event file does not exist",
+                    file=str(path),
+                    fix="check the path given to --events",
+                )
+            )
+    if problems:
+        raise InputError(problems)
+    files = [EventFile(p, sha256_of(p)) for p in paths]
+    first_by_hash: dict[str, Path] = {}
+    for f in files:
+        if f.sha256 in first_by_hash:
+            problems.append(
+                Problem(
+                    "duplicate-event",
+                    f"this file has the same content as {str(first_by_hash[f.sha256])!r}: "
+                    "the same event would be rated twice",
+                    file=str(f.path),
+                    fix="give each event once",
+                )
+            )
+        first_by_hash.setdefault(f.sha256, f.path)
+    if problems:
+        raise InputError(problems)
+    return files
+
+
+def _frame(data: GamesInput | SidesInput) -> pd.DataFrame:
+    return data.games if isinstance(data, GamesInput) else data.sides
+
+
+def _part(
+    data: GamesInput | SidesInput, name: object, part: pd.DataFrame
+) -> GamesInput | SidesInput:
+    """One event of a multi-event file, keeping what the reader brought with it (players, byes)."""
+    if isinstance(data, SidesInput):
+        return SidesInput(data.source, part)
+    byes = data.byes
+    if byes is not None and "event" in byes.columns:
+        byes = byes[byes["event"].eq(name)]
+    return dataclasses.replace(data, games=part, byes=byes)
+
+
+def split_units(file: EventFile, data: GamesInput | SidesInput, period: str) -> list[EventUnit]:
+    frame = _frame(data)
+    units = []
+    info = data.info if isinstance(data, GamesInput) else None
+    metadata_start = info.start if info is not None else None
+    names = frame["event"].unique()
+    # One event per file is the rule: then the input itself is the unit (no copy).
+    if len(names) <= 1:
+        groups = [(names[0] if len(names) else Path(data.source).stem, frame)]
+    else:
+        groups = list(frame.groupby("event", sort=False))
+    for name, part in groups:
+        item = data if len(groups) == 1 else _part(data, name, part)
+        dates = part["date"].dropna() if "date" in part.columns else pd.Series([], dtype=str)
+        if metadata_start:
+            start, dated = str(metadata_start)[:10], True
+        elif len(dates):
+            start, dated = str(dates.min()), True
+        else:
+            start, dated = f"{period}-01", False
+        units.append(EventUnit(file, str(name), item, start, dated))
+    return units
+
+
+def read_events(files: Sequence[EventFile], period: str) -> list[EventUnit]:
+    """Read every event file (all problems of all files at once) and split them into units."""
+    inputs, _ = read_inputs([f.path for f in files], None)
+    units: list[EventUnit] = []
+    for file, data in zip(files, inputs, strict=True):
+        units.extend(split_units(file, data, period))
+    return units
+
+
+def untrusted(data: GamesInput | SidesInput, list_ratings: pd.Series) -> GamesInput | SidesInput:
+    """The event with the ratings printed on it replaced by the list's (``list_ratings``: id ->
+    rating). For a games file the assembler reads the list itself once the overrides are blank.
+    """
+    if isinstance(data, GamesInput):
+        if data.games["white_rating"].isna().all() and data.games["black_rating"].isna().all():
+            return data  # no ratings printed on the file: nothing to blank, no copy
+        games = data.games.copy()
+        games["white_rating"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
+        games["black_rating"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
+        return dataclasses.replace(data, games=games)
+    sides = data.sides.copy()
+    sides["player_rating"] = sides["player"].map(list_ratings).astype("Int64")
+    sides["opponent_rating"] = sides["opponent"].map(list_ratings).astype("Int64")
+    return SidesInput(data.source, sides)
+
+
+def player_ids(units: Sequence[EventUnit]) -> pd.Series:
+    """Every player id in the events (distinct, in first-seen order)."""
+    parts = []
+    for unit in units:
+        frame = _frame(unit.data)
+        if isinstance(unit.data, GamesInput):
+            parts += [frame["white"], frame["black"]]
+        else:
+            parts += [frame["player"], frame["opponent"][frame["opponent"].ne("")]]
+    if not parts:
+        return pd.Series([], dtype=str)
+    ids = pd.concat(parts, ignore_index=True).astype(str)
+    return ids[ids.ne("")].drop_duplicates().reset_index(drop=True)
+
+
+PLAYER_DETAILS = ["name", "federation", "sex", "title", "birth_year"]
+
+
+def embedded_players(units: Sequence[EventUnit]) -> pd.DataFrame:
+    """The players event files bring along (TRF, crosstables), first file first: id, rating and
+    the details a new player's row on the list takes from them."""
+    frames = [
+        u.data.players.players
+        for u in units
+        if isinstance(u.data, GamesInput) and u.data.players is not None
+    ]
+    columns = ["id", "rating", *PLAYER_DETAILS]
+    if not frames:
+        return pd.DataFrame({c: pd.Series(dtype=str) for c in columns})
+    merged = pd.concat(
+        [f[[c for c in columns if c in f.columns]] for f in frames], ignore_index=True
+    )
+    merged = merged[merged["id"].astype(str).ne("")]
+    return merged.drop_duplicates("id", keep="first").reset_index(drop=True)
+
+
+def player_names(units: Sequence[EventUnit]) -> pd.Series:
+    """Names the events give (individual files' ``name``, games files' optional
+    ``white_name``/``black_name``): id -> name, for players the list does not know."""
+    parts = []
+    for unit in units:
+        frame = _frame(unit.data)
+        for id_col, name_col in (
+            ("white", "white_name"),
+            ("black", "black_name"),
+            ("player", "name"),
+        ):
+            if id_col in frame.columns and name_col in frame.columns:
+                named = frame[frame[name_col].astype(str).ne("")]
+                parts.append(pd.Series(named[name_col].astype(str).to_numpy(), index=named[id_col]))
+    if not parts:
+        return pd.Series([], dtype=str)
+    names = pd.concat(parts)
+    return names[~names.index.duplicated(keep="first")]

@@ -1,0 +1,350 @@
+"""The history store: an SQLite database (standard library ``sqlite3``) next to the outputs.
+
+It holds every published list (all rows), every event rated (with the sha256 of its file), the
+results of players who are not rated yet (the first-rating pool), the first ratings published,
+and an audit log of every run. Nothing is ever deleted: a replaced period is marked superseded.
+
+The schema is versioned with ``PRAGMA user_version``; :func:`migrate` brings an older database up
+to :data:`SCHEMA_VERSION`, one step per version, each step in its own transaction.
+
+Connections run in autocommit mode and every change of a run goes through one explicit
+``BEGIN IMMEDIATE ... COMMIT`` (see :mod:`pipeline.periodrun.run` for the order of the steps).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+SCHEMA_VERSION = 1
+
+# One list of statements per version: version N is reached by running MIGRATIONS[N - 1].
+MIGRATIONS: list[list[str]] = [
+    [
+        """CREATE TABLE schema_version (
+            version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)""",
+        # The audit log: one row per run, whatever its outcome.
+        """CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            user TEXT NOT NULL,
+            command TEXT NOT NULL,
+            period TEXT,
+            outcome TEXT NOT NULL,   -- published | failed | refused
+            message TEXT NOT NULL DEFAULT '',
+            inputs TEXT NOT NULL DEFAULT '[]',   -- JSON [{role, path, sha256}]
+            superseded_by INTEGER REFERENCES runs(id))""",
+        """CREATE TABLE lists (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            kind TEXT NOT NULL,       -- published (by a run) | input (the list a run started from)
+            effective TEXT NOT NULL,  -- the month the list is in force, YYYY-MM
+            period TEXT,              -- the rating period that produced a published list
+            source TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            superseded INTEGER NOT NULL DEFAULT 0)""",
+        """CREATE TABLE list_rows (
+            list_id INTEGER NOT NULL REFERENCES lists(id),
+            id TEXT NOT NULL, name TEXT NOT NULL, federation TEXT NOT NULL, sex TEXT NOT NULL,
+            title TEXT NOT NULL, birth_year INTEGER, rating INTEGER, period_games INTEGER,
+            games INTEGER, k INTEGER, ever_2400 INTEGER NOT NULL, flags TEXT NOT NULL,
+            last_played TEXT NOT NULL,
+            PRIMARY KEY (list_id, id)) WITHOUT ROWID""",
+        "CREATE INDEX list_rows_player ON list_rows(id)",
+        """CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            sha256 TEXT NOT NULL,
+            path TEXT NOT NULL,
+            names TEXT NOT NULL,
+            start_date TEXT,
+            period TEXT NOT NULL,
+            games INTEGER NOT NULL,
+            superseded INTEGER NOT NULL DEFAULT 0)""",
+        # The database itself refuses a second live copy of the same event.
+        "CREATE UNIQUE INDEX events_live_sha256 ON events(sha256) WHERE superseded = 0",
+        """CREATE TABLE pending (
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            player_id TEXT NOT NULL,
+            event_sha256 TEXT NOT NULL,
+            event TEXT NOT NULL,
+            period TEXT NOT NULL,
+            start_date TEXT NOT NULL,
+            games INTEGER NOT NULL,       -- games against rated opponents
+            points_h INTEGER NOT NULL,    -- points in hundredths
+            opp_sum INTEGER NOT NULL,     -- sum of the rated opponents' ratings
+            disregarded INTEGER NOT NULL, -- zero score in the player's first event
+            superseded INTEGER NOT NULL DEFAULT 0)""",
+        "CREATE INDEX pending_player ON pending(player_id)",
+        """CREATE TABLE first_ratings (
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            player_id TEXT NOT NULL,
+            period TEXT NOT NULL,
+            rating INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            points_h INTEGER NOT NULL,
+            opp_sum INTEGER NOT NULL,
+            superseded INTEGER NOT NULL DEFAULT 0)""",
+        # Roll-forward journal: temporary output files to rename once the run is committed.
+        """CREATE TABLE file_moves (
+            run_id INTEGER NOT NULL REFERENCES runs(id), tmp TEXT NOT NULL, final TEXT NOT NULL)""",
+    ],
+]
+
+LIST_COLUMNS = [
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "period_games",
+    "games",
+    "k",
+    "ever_2400",
+    "flags",
+    "last_played",
+]
+PENDING_COLUMNS = [
+    "player_id",
+    "event_sha256",
+    "event",
+    "period",
+    "start_date",
+    "games",
+    "points_h",
+    "opp_sum",
+    "disregarded",
+]
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    con = sqlite3.connect(str(path), isolation_level=None)
+    con.execute("PRAGMA foreign_keys = ON")
+    migrate(con)
+    return con
+
+
+def migrate(con: sqlite3.Connection) -> int:
+    """Apply the migrations this database lacks; returns the version it is at now."""
+    version = con.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        from pipeline.errors import RunError
+
+        raise RunError(
+            f"the history database is schema version {version}, newer than this fiderate "
+            f"({SCHEMA_VERSION}): upgrade fiderate"
+        )
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[target - 1]:
+                con.execute(statement)
+            con.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
+            con.execute(f"PRAGMA user_version = {target}")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+    return SCHEMA_VERSION
+
+
+@dataclass(frozen=True)
+class PublishedPeriod:
+    run_id: int
+    period: str
+    finished_at: str
+
+
+def published_run(con: sqlite3.Connection, period: str) -> PublishedPeriod | None:
+    row = con.execute(
+        "SELECT id, period, finished_at FROM runs WHERE period = ? AND outcome = 'published' "
+        "AND superseded_by IS NULL ORDER BY id DESC LIMIT 1",
+        (period,),
+    ).fetchone()
+    return PublishedPeriod(*row) if row else None
+
+
+def latest_published_period(con: sqlite3.Connection) -> str | None:
+    row = con.execute(
+        "SELECT MAX(period) FROM runs WHERE outcome = 'published' AND superseded_by IS NULL"
+    ).fetchone()
+    return row[0] if row else None
+
+
+def rated_events(con: sqlite3.Connection, hashes: Iterable[str]) -> dict[str, tuple[str, str]]:
+    """sha256 -> (path it was rated from, period) for live events among ``hashes``."""
+    found = {}
+    for sha in hashes:
+        row = con.execute(
+            "SELECT path, period FROM events WHERE sha256 = ? AND superseded = 0", (sha,)
+        ).fetchone()
+        if row:
+            found[sha] = (row[0], row[1])
+    return found
+
+
+def list_in_force(con: sqlite3.Connection, month: str) -> tuple[str, pd.DataFrame] | None:
+    """(source, rows) of the live list in force in ``month``; a published one before an input."""
+    row = con.execute(
+        "SELECT id, source FROM lists WHERE effective = ? AND superseded = 0 "
+        "ORDER BY kind = 'published' DESC, id DESC LIMIT 1",
+        (month,),
+    ).fetchone()
+    if row is None:
+        return None
+    return row[1], list_rows(con, row[0])
+
+
+def published_list_file(con: sqlite3.Connection, month: str) -> tuple[str, str] | None:
+    """(file, sha256) of the live list this database published for ``month``, if any."""
+    row = con.execute(
+        "SELECT source, sha256 FROM lists WHERE effective = ? AND kind = 'published' "
+        "AND superseded = 0 ORDER BY id DESC LIMIT 1",
+        (month,),
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def list_rows(con: sqlite3.Connection, list_id: int) -> pd.DataFrame:
+    cursor = con.execute(
+        f"SELECT {', '.join(LIST_COLUMNS)} FROM list_rows WHERE list_id = ?", (list_id,)
+    )
+    frame = pd.DataFrame(cursor.fetchall(), columns=LIST_COLUMNS)
+    for column in ("birth_year", "rating", "period_games", "games", "k"):
+        frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
+    frame["ever_2400"] = frame["ever_2400"].astype(bool)
+    for column in ("id", "name", "federation", "sex", "title", "flags", "last_played"):
+        frame[column] = frame[column].astype(str)
+    return frame
+
+
+def last_played(con: sqlite3.Connection) -> pd.Series:
+    """Player id -> the latest period in which a live published list shows rated games."""
+    rows = con.execute(
+        "SELECT r.id, MAX(l.period) FROM list_rows r JOIN lists l ON l.id = r.list_id "
+        "WHERE l.kind = 'published' AND l.superseded = 0 AND r.period_games > 0 GROUP BY r.id"
+    ).fetchall()
+    return pd.Series(dict(rows), dtype=str)
+
+
+def pending_results(con: sqlite3.Connection) -> pd.DataFrame:
+    """Live pending results not yet used by a first rating (the pool before this run)."""
+    cursor = con.execute(
+        f"SELECT {', '.join('p.' + c for c in PENDING_COLUMNS)} FROM pending p "
+        "WHERE p.superseded = 0 AND NOT EXISTS (SELECT 1 FROM first_ratings f "
+        "WHERE f.player_id = p.player_id AND f.superseded = 0 AND f.period >= p.period)"
+    )
+    frame = pd.DataFrame(cursor.fetchall(), columns=PENDING_COLUMNS)
+    for column in ("games", "points_h", "opp_sum"):
+        frame[column] = frame[column].astype(np.int64)
+    frame["disregarded"] = frame["disregarded"].astype(bool)
+    for column in ("player_id", "event_sha256", "event", "period", "start_date"):
+        frame[column] = frame[column].astype(str)
+    return frame
+
+
+def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, ...]]:
+    """Rows as tuples of plain Python values for sqlite3 (<NA> -> NULL), column by column."""
+    values = []
+    for column in columns:
+        series = frame[column]
+        if series.dtype == bool:
+            values.append(series.astype(np.int64).tolist())
+        else:
+            values.append(series.astype(object).where(series.notna(), None).tolist())
+    return list(zip(*values, strict=True))
+
+
+def insert_run(con: sqlite3.Connection, **fields: object) -> int:
+    fields = {k: json.dumps(v) if k == "inputs" else v for k, v in fields.items()}
+    names = ", ".join(fields)
+    marks = ", ".join("?" for _ in fields)
+    cursor = con.execute(f"INSERT INTO runs ({names}) VALUES ({marks})", tuple(fields.values()))
+    return int(cursor.lastrowid or 0)
+
+
+def insert_list(
+    con: sqlite3.Connection,
+    run_id: int,
+    kind: str,
+    effective: str,
+    period: str | None,
+    source: str,
+    sha256: str,
+    rows: pd.DataFrame,
+) -> int:
+    cursor = con.execute(
+        "INSERT INTO lists (run_id, kind, effective, period, source, sha256, players) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (run_id, kind, effective, period, source, sha256, len(rows)),
+    )
+    list_id = int(cursor.lastrowid or 0)
+    frame = rows[LIST_COLUMNS].copy()
+    frame.insert(0, "list_id", list_id)
+    con.executemany(
+        f"INSERT INTO list_rows (list_id, {', '.join(LIST_COLUMNS)}) "
+        f"VALUES ({', '.join('?' for _ in range(len(LIST_COLUMNS) + 1))})",
+        _records(frame, ["list_id", *LIST_COLUMNS]),
+    )
+    return list_id
+
+
+def insert_rows(con: sqlite3.Connection, table: str, frame: pd.DataFrame, run_id: int) -> None:
+    if frame.empty:
+        return
+    columns = list(frame.columns)
+    con.executemany(
+        f"INSERT INTO {table} (run_id, {', '.join(columns)}) "
+        f"VALUES (?, {', '.join('?' for _ in columns)})",
+        [(run_id, *row) for row in _records(frame, columns)],
+    )
+
+
+def supersede(con: sqlite3.Connection, old_run: int, new_run: int) -> None:
+    """--replace: keep everything the old run wrote, marked superseded."""
+    con.execute("UPDATE runs SET superseded_by = ? WHERE id = ?", (new_run, old_run))
+    for table in ("lists", "events", "pending", "first_ratings"):
+        con.execute(f"UPDATE {table} SET superseded = 1 WHERE run_id = ?", (old_run,))
+
+
+def run_inputs(con: sqlite3.Connection, run_id: int) -> list[dict[str, str]]:
+    row = con.execute("SELECT inputs FROM runs WHERE id = ?", (run_id,)).fetchone()
+    return json.loads(row[0]) if row else []
+
+
+def player_history(con: sqlite3.Connection, player_id: str) -> list[dict[str, object]]:
+    """A player's row on every recorded list, oldest first (superseded lists marked)."""
+    rows = con.execute(
+        "SELECT l.effective, l.period, l.kind, l.superseded, r.name, r.rating, r.period_games, "
+        "r.games, r.k, r.flags FROM list_rows r JOIN lists l ON l.id = r.list_id "
+        "WHERE r.id = ? ORDER BY l.effective, l.superseded DESC, l.id",
+        (player_id,),
+    ).fetchall()
+    keys = [
+        "list",
+        "period",
+        "kind",
+        "superseded",
+        "name",
+        "rating",
+        "period_games",
+        "games",
+        "k",
+        "flags",
+    ]
+    out = []
+    for row in rows:
+        record = dict(zip(keys, row, strict=True))
+        record["superseded"] = bool(record["superseded"])
+        out.append(record)
+    return out

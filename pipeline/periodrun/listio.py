@@ -1,0 +1,87 @@
+"""The list in force: read it (with the columns a period run adds), and write the new one.
+
+A list this command wrote reads back with the core players reader (``id, name, rating, k,
+birth_year, games, ever_2400, federation, title, sex``) plus three columns only period runs use:
+``period_games`` (rated games in the period that produced the list), ``last_played`` (the last
+period with rated games, for the inactive flag) and ``flags``. A list in another format (a FIDE
+download, once a reader for it exists) goes through :func:`pipeline.readers.read_players` and
+simply lacks those three.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pipeline.errors import ProblemList
+from pipeline.model import PlayerList
+from pipeline.readers import cells, read_players, read_table_of_kind
+from pipeline.readers.players import parse_players
+from schemas import Players, validate
+
+TABLE_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".tsv"}
+
+
+def read_list(path: Path | str) -> PlayerList:
+    path = Path(path)
+    if path.suffix.lower() not in TABLE_SUFFIXES:
+        players = read_players(path)
+        frame = players.players.copy()
+        for column in ("last_played", "flags", "sex"):
+            if column not in frame.columns:
+                frame[column] = ""
+        players = PlayerList(players.source, frame)
+    else:
+        _, table = read_table_of_kind(path, {"players"})
+        problems = ProblemList()
+        players = parse_players(table, problems)
+        last = cells.text(table, "last_played")
+        bad = last.ne("") & ~last.str.fullmatch(r"\d{4}-(0[1-9]|1[0-2])")
+        cells.report(
+            problems,
+            table,
+            bad.to_numpy(),
+            "last_played",
+            "bad-value",
+            "expected a period as YYYY-MM",
+            "write the period as YYYY-MM, e.g. 2026-11, or leave it blank",
+        )
+        players.players["last_played"] = last.where(~bad, "").astype(str)
+        players.players["flags"] = cells.text(table, "flags").astype(str)
+        problems.raise_if_any()
+    validate(players.players, Players, players.source)
+    return players
+
+
+LIST_TEXT_COLUMNS = [
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "period_games",
+    "games",
+    "k",
+    "ever_2400",
+    "flags",
+    "last_played",
+]
+
+
+def list_text_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """The new list as text cells: what rating_list_*.csv holds (and reads back)."""
+    out = {}
+    for column in LIST_TEXT_COLUMNS:
+        values = rows[column]
+        if column == "ever_2400":
+            out[column] = np.where(values.to_numpy(dtype=bool), "true", "false")
+        elif column in ("birth_year", "rating", "period_games", "games", "k"):
+            series = values.astype("Int64")
+            out[column] = series.astype(str).where(series.notna(), "").to_numpy()
+        else:
+            out[column] = values.astype(str).to_numpy()
+    return pd.DataFrame(out, columns=LIST_TEXT_COLUMNS)

@@ -1,0 +1,148 @@
+"""The next rating list: every player of the list in force (and every new player), with the
+rating after the period, the floor applied, first ratings added, and K recomputed for the next
+period.
+
+Decisions (RULES.md is silent; also in the README):
+- ``games`` is the number of rated games the player has completed (what K's "fewer than 30" rule
+  counts): the previous count plus this period's rated games. A blank count stays blank (the core
+  reader treats blank as established). A first rating starts the count at the pooled games it was
+  computed from.
+- ``period_games`` is the rated games of this period (FIDE's "Gms"); for a first rating, the
+  games against rated opponents this period that entered the pool.
+- ``ever_2400`` is true once a published rating, before or now, is at least 2400.
+- K for the next period is the precedence of RULES.md section 4 (``pipeline.grouper.base_k``, the
+  same code the grouper uses) with the new rating, the new games count, the ever-2400 flag and the
+  next period's year; it is printed on the list, so the next run uses it as published.
+- ``i`` (inactive) once 12 periods in a row had no rated game (from ``last_played``; a list that
+  has no ``last_played`` keeps an ``i`` it already shows until the player plays). ``w`` for a
+  woman, as FIDE prints it (``wi`` both).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pipeline.frames import member
+from pipeline.grouper import base_k
+from pipeline.periodrun.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
+from pipeline.periodrun.months import add_months, month_index, month_indexes
+from pipeline.rules import RuleSet
+
+STATUS_RATED = "rated"
+STATUS_FIRST = "first rating"
+STATUS_DROPPED = "below 1400: unrated on the next list"
+STATUS_POOL = "unrated: results kept for a first rating"
+STATUS_NEW = "new player"
+STATUS_IDLE = ""
+
+INACTIVE_AFTER_MONTHS = 12
+WOMAN = {"w", "f"}
+
+
+def next_list(
+    base: pd.DataFrame,
+    totals: pd.DataFrame,
+    first: FirstRatings,
+    period: str,
+    rules: RuleSet,
+    new_ids: pd.Index,
+    first_rules: FirstRatingRules = FIRST_RATING,
+) -> tuple[pd.DataFrame, pd.Series]:
+    """(the next list, one status per player). ``base`` is the list in force plus new players;
+    ``totals`` is ``period_totals`` over the same ids."""
+    info = base.set_index("id").reindex(totals["id"])
+    t = totals.set_index("id")
+    old = info["rating"].astype("Int64")
+    rated_before = old.notna().to_numpy()
+    games_period = t["games"].to_numpy(dtype=np.int64)
+
+    # Rated players: the grouper's new rating; the floor makes a low one unrated.
+    after = t["new_rating"].astype("Int64").to_numpy(dtype=np.int64, na_value=0)
+    dropped = rated_before & (after < first_rules.floor)
+    rating = np.where(rated_before & ~dropped, after, 0)
+
+    # Unrated players: a published first rating.
+    fr = first.ratings.reindex(info.index)
+    got_first = fr["published"].fillna(False).to_numpy(dtype=bool) & ~rated_before
+    rating = np.where(got_first, fr["rating"].fillna(0).to_numpy(dtype=np.int64), rating)
+    current_games = (
+        first.current[~first.current["disregarded"]]
+        .groupby("player_id")["games"]
+        .sum()
+        .reindex(info.index)
+        .fillna(0)
+        .to_numpy(dtype=np.int64)
+    )
+    period_games = np.where(got_first, current_games, np.where(rated_before, games_period, 0))
+
+    previous_games = info["games"].astype("Int64")
+    added = np.where(got_first, fr["games"].fillna(0).to_numpy(dtype=np.int64), games_period)
+    games = previous_games.fillna(0) + added
+    # Blank stays blank (an established player of an outside list) unless a first rating starts it.
+    games = games.where(previous_games.notna() | got_first, pd.NA)
+
+    published = rating > 0
+    ever = (
+        info["ever_2400"].fillna(False).to_numpy(dtype=bool)
+        | (old.fillna(0).to_numpy(dtype=np.int64) >= rules.k.ever_threshold)
+        | (published & (rating >= rules.k.ever_threshold))
+    )
+
+    played = period_games > 0
+    last = info["last_played"].fillna("").astype(str)
+    last = last.where(~played, period)
+    months_idle = month_index(period) - month_indexes(last)
+    known = last.ne("").to_numpy()
+    old_flag_i = info["flags"].fillna("").astype(str).str.contains("i").to_numpy()
+    inactive = published & np.where(
+        known, months_idle >= INACTIVE_AFTER_MONTHS, old_flag_i & ~played
+    )
+    woman = info["sex"].fillna("").astype(str).str.lower().isin(WOMAN).to_numpy()
+    flags = np.char.add(np.where(woman, "w", ""), np.where(inactive, "i", ""))
+
+    next_period = add_months(period, 1)
+    k_frame = pd.DataFrame(
+        {
+            "rating": pd.array(np.where(published, rating, 0), dtype="Int64"),
+            "k": pd.array([pd.NA] * len(rating), dtype="Int64"),
+            "birth_year": info["birth_year"].astype("Int64").to_numpy(),
+            "games": games.astype("Int64").to_numpy(),
+            "ever_2400": ever,
+        }
+    )
+    k_frame["rating"] = k_frame["rating"].mask(~published)
+    k_next, _ = base_k(k_frame, rules.k, int(next_period[:4]))
+
+    rows = pd.DataFrame(
+        {
+            "id": info.index.astype(str),
+            "name": info["name"].fillna("").astype(str).to_numpy(),
+            "federation": info["federation"].fillna("").astype(str).to_numpy(),
+            "sex": info["sex"].fillna("").astype(str).to_numpy(),
+            "title": info["title"].fillna("").astype(str).to_numpy(),
+            "birth_year": info["birth_year"].astype("Int64").to_numpy(),
+            "rating": pd.array(np.where(published, rating, 0), dtype="Int64"),
+            "period_games": period_games,
+            "games": games.astype("Int64").to_numpy(),
+            "k": k_next.to_numpy(),
+            "ever_2400": ever,
+            "flags": flags.astype(str),
+            "last_played": last.to_numpy(),
+        }
+    )
+    rows["rating"] = rows["rating"].mask(~published)
+
+    pool = first.ratings.index
+    status = np.select(
+        [
+            got_first,
+            dropped,
+            rated_before & (games_period > 0),
+            ~rated_before & member(info.index, pool),
+            member(info.index, new_ids),
+        ],
+        [STATUS_FIRST, STATUS_DROPPED, STATUS_RATED, STATUS_POOL, STATUS_NEW],
+        STATUS_IDLE,
+    )
+    return rows, pd.Series(status, index=info.index.astype(str), dtype=str)

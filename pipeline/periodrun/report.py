@@ -1,0 +1,208 @@
+"""The per-period change report: who changed and why, as text tables for CSV and XLSX.
+
+- ``changes``: every player whose list entry moved (rated, first rating, dropped below 1400, new,
+  pool), with the old and the new rating.
+- ``breakdown``: per player and event, K x sum(S - PD) for that event, then a total row per player
+  with the exact period change and the change rounded **once** (never per event).
+- ``first``: the first-rating computations (pooled games, points, Ra, p, dp, Ru), published or not.
+- gains and losses: the largest changes either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pipeline.periodrun.first_rating import FirstRatings
+from pipeline.periodrun.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_IDLE, STATUS_NEW
+from pipeline.writers.format import int_text, units_text
+
+TOP = 20
+
+
+@dataclass
+class PeriodReport:
+    changes: pd.DataFrame
+    breakdown: pd.DataFrame
+    first: pd.DataFrame
+    gains: pd.DataFrame
+    losses: pd.DataFrame
+    summary: pd.DataFrame
+
+
+def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int) -> pd.DataFrame:
+    """One row per (player, event) with rated games, then one TOTAL row per player."""
+    # Only the columns needed, then only the rated rows: a filter copies what it is given.
+    needed = ["player", "event", "source", "score_h", "pd_units", "dev_units"]
+    s = rated_sides[needed][rated_sides["rated"].to_numpy(dtype=bool)]
+    columns = [
+        "player",
+        "name",
+        "event",
+        "source",
+        "games",
+        "score",
+        "expected",
+        "sum_dev",
+        "k",
+        "k_x_sum_dev",
+        "change",
+    ]
+    if s.empty:
+        return pd.DataFrame({c: pd.Series(dtype=str) for c in columns})
+    parts = s.assign(
+        pd_units=s["pd_units"].to_numpy(dtype=np.int64),
+        dev_units=s["dev_units"].to_numpy(dtype=np.int64),
+    )
+    per_event = (
+        parts.groupby(["player", "event", "source"], sort=False)
+        .agg(
+            games=("score_h", "size"),
+            score_h=("score_h", "sum"),
+            expected=("pd_units", "sum"),
+            dev=("dev_units", "sum"),
+        )
+        .reset_index()
+    )
+    t = totals.set_index("id")
+    k = t["k"].reindex(per_event["player"]).fillna(0).to_numpy(dtype=np.int64)
+    per_event["k"] = k
+    per_event["kdev"] = k * per_event["dev"].to_numpy(dtype=np.int64)
+    per_event["change"] = ""
+    played = t[t["games"] > 0]
+    total_rows = pd.DataFrame(
+        {
+            "player": played.index,
+            "event": "TOTAL (rounded once)",
+            "source": "",
+            "games": played["games"].to_numpy(),
+            "score_h": played["score_h"].to_numpy(),
+            "expected": played["expected_units"].to_numpy(),
+            "dev": played["dev_units"].to_numpy(),
+            "k": played["k"].fillna(0).to_numpy(dtype=np.int64),
+            "kdev": played["change_units"].to_numpy(),
+            "change": played["change"].astype(str).to_numpy(),
+        }
+    )
+    both = pd.concat([per_event.assign(_total=0), total_rows.assign(_total=1)], ignore_index=True)
+    # The totals are in list order already: sort by each player's position there. A stable sort,
+    # so each player's events keep their order and the TOTAL row comes last.
+    position = pd.Index(t.index).get_indexer(both["player"])
+    both = both.iloc[np.argsort(position, kind="stable")]
+    names = t["name"].reindex(both["player"]).fillna("").to_numpy()
+    return pd.DataFrame(
+        {
+            "player": both["player"].astype(str).to_numpy(),
+            "name": names,
+            "event": both["event"].astype(str).to_numpy(),
+            "source": both["source"].astype(str).to_numpy(),
+            "games": both["games"].astype(str).to_numpy(),
+            "score": units_text(both["score_h"].to_numpy(), 100, 1).to_numpy(),
+            "expected": units_text(both["expected"].to_numpy(), scale, 2).to_numpy(),
+            "sum_dev": units_text(both["dev"].to_numpy(), scale, 2).to_numpy(),
+            "k": both["k"].astype(str).to_numpy(),
+            "k_x_sum_dev": units_text(both["kdev"].to_numpy(), scale, 2).to_numpy(),
+            "change": both["change"].astype(str).to_numpy(),
+        },
+        columns=columns,
+    )
+
+
+def build_report(
+    old: pd.DataFrame,
+    new: pd.DataFrame,
+    status: pd.Series,
+    totals: pd.DataFrame,
+    rated_sides: pd.DataFrame,
+    first: FirstRatings,
+    scale: int,
+    period: str,
+) -> PeriodReport:
+    t = totals.set_index("id")
+    n = new.set_index("id")
+    moved = status.ne(STATUS_IDLE)
+    ids = status.index[moved.to_numpy()]
+    old_rating = old.set_index("id")["rating"].reindex(ids).astype("Int64")
+    changes = pd.DataFrame(
+        {
+            "id": ids,
+            "name": n["name"].reindex(ids).to_numpy(),
+            "status": status[ids].to_numpy(),
+            "rating": int_text(old_rating).to_numpy(),
+            "k": int_text(t["k"].reindex(ids)).to_numpy(),
+            "games": t["games"].reindex(ids).astype(str).to_numpy(),
+            "score": units_text(t["score_h"].reindex(ids).to_numpy(), 100, 1).to_numpy(),
+            "change_exact": units_text(
+                t["change_units"].reindex(ids).to_numpy(), scale, 2
+            ).to_numpy(),
+            "change": t["change"].reindex(ids).astype(str).to_numpy(),
+            "new_rating": int_text(t["new_rating"].reindex(ids)).to_numpy(),
+            "published_rating": int_text(n["rating"].reindex(ids)).to_numpy(),
+            "next_k": int_text(n["k"].reindex(ids)).to_numpy(),
+        }
+    )
+    rated_change = t[(t["games"] > 0) & t["rating"].notna()]
+    ordered = rated_change.sort_values("change_units", ascending=False, kind="stable")
+    pick = ["id", "name", "status", "rating", "games", "change_exact", "change", "new_rating"]
+    by_id = changes.set_index("id")
+    gains = by_id.loc[ordered.index[ordered["change_units"] > 0][:TOP]].reset_index()[pick]
+    losses_idx = ordered.index[::-1][ordered["change_units"].to_numpy()[::-1] < 0][:TOP]
+    losses = by_id.loc[losses_idx].reset_index()[pick]
+
+    fr = first.ratings
+    first_table = pd.DataFrame(
+        {
+            "id": fr.index.astype(str),
+            "name": n["name"].reindex(fr.index).fillna("").to_numpy(),
+            "pooled_games": fr["games"].astype(str).to_numpy(),
+            "points": units_text(fr["points_h"].to_numpy(), 100, 1).to_numpy(),
+            "opponents_sum": fr["opp_sum"].astype(str).to_numpy(),
+            "ra": units_text(fr["ra_h"].to_numpy(), 100, 2).to_numpy(),
+            "p": units_text(fr["p_h"].to_numpy(), 100, 2).to_numpy(),
+            "dp": fr["dp"].astype(str).to_numpy(),
+            "ru": fr["ru"].astype(str).to_numpy(),
+            "rating": fr["rating"].astype(str).to_numpy(),
+            "published": np.where(
+                fr["published"].to_numpy(dtype=bool),
+                "yes",
+                np.where(
+                    fr["enough_games"].to_numpy(dtype=bool),
+                    "no: below 1400",
+                    "no: fewer than 5 games",
+                ),
+            ),
+        }
+    )
+    counts = status.value_counts()
+    summary = pd.DataFrame(
+        {
+            "item": [
+                "period",
+                "players on the new list",
+                "rated players with games",
+                "first ratings",
+                "dropped below 1400",
+                "new players (unrated)",
+                "events (units) rated",
+            ],
+            "value": [
+                period,
+                str(int(n["rating"].notna().sum())),
+                str(int((t["games"] > 0).sum())),
+                str(int(counts.get(STATUS_FIRST, 0))),
+                str(int(counts.get(STATUS_DROPPED, 0))),
+                str(int(counts.get(STATUS_NEW, 0))),
+                str(rated_sides[["source", "event"]].drop_duplicates().shape[0]),
+            ],
+        }
+    )
+    return PeriodReport(
+        changes=changes,
+        breakdown=event_breakdown(rated_sides, totals, scale),
+        first=first_table,
+        gains=gains,
+        losses=losses,
+        summary=summary,
+    )
