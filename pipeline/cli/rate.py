@@ -81,8 +81,8 @@ from pipeline.writers import write_outputs
 @click.option("--player", "player_ids", multiple=True, metavar="ID",
               help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (JSON).")
-@click.option("--html/--no-html", "want_html", default=True, show_default=True,
-              help="Write report.html (the event report with charts).")
+@click.option("--html/--no-html", "want_html", default=None,
+              help="Write report.html, the event report with charts (default: up to 10,000 players).")
 def rate(
     inputs: tuple[Path, ...],
     players: Path | None,
@@ -104,7 +104,7 @@ def rate(
     mode: str,
     player_ids: tuple[str, ...],
     as_json: bool,
-    want_html: bool,
+    want_html: bool | None,
 ) -> None:
     """Rate INPUT files (games, individual, TRF, crosstable, grid) as one rating period and
     write the new list. A TRF or crosstable brings its own players: --players is optional."""

@@ -62,12 +62,12 @@ def write_outputs(
     out_dir: Path | str,
     xlsx: bool | None = None,
     *,
-    html: bool = True,
+    html: bool | None = None,
     players: Sequence[str] = (),
     output_format: str = "csv",
 ) -> WriteReport:
-    """Write rating_list and games (as ``output_format``: csv or parquet), report.html and (by
-    size, or as ``xlsx`` says) the spreadsheets; ``players``: also ``player-<id>.xlsx`` and
+    """Write rating_list and games (as ``output_format``: csv or parquet) and, by size or as
+    ``xlsx``/``html`` say, the spreadsheets and report.html; ``players``: also ``player-<id>.xlsx`` and
     ``.html`` for each of those ids."""
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, not {output_format!r}")
@@ -81,7 +81,9 @@ def write_outputs(
     count = len(result.totals)
     want_xlsx = count <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
     want_sheets = count <= SHEETS_MAX_PLAYERS if xlsx is None else xlsx
-    need_reports = want_xlsx or html or players
+    # The event report is for people too: by default only up to the spreadsheets' size.
+    want_html = count <= XLSX_MAX_PLAYERS if html is None else html
+    need_reports = want_xlsx or want_html or players
     table = standings(result) if need_reports else None
     detail = breakdown(result) if need_reports else None
     note = mode_note(result)
@@ -109,9 +111,14 @@ def write_outputs(
                 f"rating_list.xlsx and report.xlsx not written: {count:,} players is more than "
                 f"{XLSX_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
             )
-        if html:
+        if want_html:
             page = render_report(result, table, detail, note)
             batch.path("report.html").write_text(page, encoding="utf-8")
+        elif html is None:
+            report.skipped.append(
+                f"report.html not written: {count:,} players is more than "
+                f"{XLSX_MAX_PLAYERS:,} (use --html to write it anyway)"
+            )
         for player_id in dict.fromkeys(players):
             stem = player_file_stem(player_id)
             one = table[table["id"] == player_id]
