@@ -71,24 +71,51 @@ def main(quick: bool) -> None:
         parts, players_path = write_period(
             folder, games, players, seed=1, fmt="parquet", parts=max(games // PART_GAMES, 1)
         )
-        print(f"generated {games:,} games among {players:,} players in {len(parts)} Parquet parts "
-              f"({time.perf_counter() - start:.0f} s)", flush=True)
-        common = ["--players", str(players_path), "--period", "2026-11", "--output-format", "parquet",
-                  "--quiet", "--no-xlsx", "--no-html"]
+        print(
+            f"generated {games:,} games among {players:,} players in {len(parts)} Parquet parts "
+            f"({time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+        common = [
+            "--players",
+            str(players_path),
+            "--period",
+            "2026-11",
+            "--output-format",
+            "parquet",
+            "--quiet",
+            "--no-xlsx",
+            "--no-html",
+        ]
         rows = []
-        base_s, base_mb = run_measured([fiderate, "rate", str(parts[0]), *common, "--out", str(folder / "p")])
-        rows.append(("pandas (1 part)", PART_GAMES if games >= PART_GAMES else games, base_s, base_mb))
+        base_s, base_mb = run_measured(
+            [fiderate, "rate", str(parts[0]), *common, "--out", str(folder / "p")]
+        )
+        rows.append(
+            ("pandas (1 part)", PART_GAMES if games >= PART_GAMES else games, base_s, base_mb)
+        )
         dask_s, dask_mb = run_measured(
-            [fiderate, "rate", str(folder / "games"), *common, "--engine", "dask", "--out", str(folder / "d")]
+            [
+                fiderate,
+                "rate",
+                str(folder / "games"),
+                *common,
+                "--engine",
+                "dask",
+                "--out",
+                str(folder / "d"),
+            ]
         )
         rows.append((f"dask ({os.cpu_count()} workers)", games, dask_s, dask_mb))
     print(f"{'engine':>22} {'games':>12} {'seconds':>8} {'games/s':>10} {'peak MB':>8}")
     for name, n, seconds, mb in rows:
         print(f"{name:>22} {n:>12,} {seconds:>8.1f} {n / seconds:>10,.0f} {mb:>8.0f}")
-    print(f"dask/pandas games/s: {(games / dask_s) / (rows[0][1] / base_s):.2f}; "
-          f"peak MB is the RSS of the command and all its worker processes, sampled every 0.1 s; "
-          f"time includes starting the local cluster, reading and checking every part, writing "
-          f"rating_list.parquet and games/part-*.parquet.")
+    print(
+        f"dask/pandas games/s: {(games / dask_s) / (rows[0][1] / base_s):.2f}; "
+        f"peak MB is the RSS of the command and all its worker processes, sampled every 0.1 s; "
+        f"time includes starting the local cluster, reading and checking every part, writing "
+        f"rating_list.parquet and games/part-*.parquet."
+    )
 
 
 if __name__ == "__main__":

@@ -48,7 +48,14 @@ def synthetic_arrays(n_games: int, n_players: int, seed: int = 1) -> dict[str, n
     black = (white + 1 + rng.integers(0, n_players - 1, n_games)) % n_players
     white_h = rng.choice(np.array([100, 0, 50]), n_games, p=[0.38, 0.31, 0.31]).astype(np.int64)
     played = rng.random(n_games) >= 0.03
-    return {"rating": rating, "k": k, "white": white, "black": black, "white_h": white_h, "played": played}
+    return {
+        "rating": rating,
+        "k": k,
+        "white": white,
+        "black": black,
+        "white_h": white_h,
+        "played": played,
+    }
 
 
 def run_engine(data: dict[str, np.ndarray]) -> np.ndarray:
@@ -109,15 +116,29 @@ def end_to_end(n_games: int, folder: Path) -> tuple[float, float]:
     """(seconds, peak RSS in MB) of `fiderate rate` on a CSV period, in a fresh process."""
     games, players = write_period(folder, n_games, max(n_games // 10, 100), seed=1)
     fiderate = Path(sys.executable).with_name("fiderate")
-    command = [str(fiderate), "rate", str(games[0]), "--players", str(players),
-               "--period", "2026-11", "--out", str(folder / "out"), "--quiet", "--no-xlsx", "--no-html"]
+    command = [
+        str(fiderate),
+        "rate",
+        str(games[0]),
+        "--players",
+        str(players),
+        "--period",
+        "2026-11",
+        "--out",
+        str(folder / "out"),
+        "--quiet",
+        "--no-xlsx",
+        "--no-html",
+    ]
     # A wrapper process so that ru_maxrss of its children is this one run's peak.
     wrapper = (
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter(); subprocess.run(sys.argv[1:], check=True)\n"
         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
-    out = subprocess.run([sys.executable, "-c", wrapper, *command], check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", wrapper, *command], check=True, capture_output=True, text=True
+    )
     seconds, max_rss_kb = out.stdout.split()
     return float(seconds), int(max_rss_kb) / 1024
 
@@ -134,8 +155,10 @@ def best_of(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
 def main(quick: bool) -> None:
     sizes = QUICK_SIZES if quick else SIZES
     print(f"engine vs plain Python loop, games among games/10 players; cpu count {os.cpu_count()}")
-    header = (f"{'games':>10} {'engine g/s':>12} {'loop g/s':>10} {'x loop':>7} {'eng MB':>7} "
-              f"{'e2e s':>7} {'e2e g/s':>10} {'x loop':>7} {'e2e MB':>7}")
+    header = (
+        f"{'games':>10} {'engine g/s':>12} {'loop g/s':>10} {'x loop':>7} {'eng MB':>7} "
+        f"{'e2e s':>7} {'e2e g/s':>10} {'x loop':>7} {'e2e MB':>7}"
+    )
     print(header)
     print("-" * len(header))
     for n in sizes:
@@ -150,7 +173,8 @@ def main(quick: bool) -> None:
         if loop_n == n:  # the loop is an independent implementation: both must agree
             assert run_loop(data, n) == run_engine(data).tolist(), "engine and loop disagree"
         engine_gps, loop_gps = n / engine_s, loop_n / loop_s
-        row = f"{n:>10,} {engine_gps:>12,.0f} {loop_gps:>10,.0f} {engine_gps / loop_gps:>7.1f} {engine_mb:>7.0f}"
+        ratio = engine_gps / loop_gps
+        row = f"{n:>10,} {engine_gps:>12,.0f} {loop_gps:>10,.0f} {ratio:>7.1f} {engine_mb:>7.0f}"
         if n <= E2E_MAX:
             with tempfile.TemporaryDirectory() as tmp:
                 e2e_s, e2e_mb = end_to_end(n, Path(tmp))
@@ -158,10 +182,14 @@ def main(quick: bool) -> None:
         else:
             row += f" {'-':>7} {'-':>10} {'-':>7} {'-':>7}"
         print(row, flush=True)
-    print("engine: rate_arrays + player_sums + 700 rule + rounding on arrays in memory (best of 3).")
+    print(
+        "engine: rate_arrays + player_sums + 700 rule + rounding on arrays in memory (best of 3)."
+    )
     print(f"loop: the same per game in Python, timed on up to {LOOP_GAMES:,} games.")
-    print("e2e: `fiderate rate` on a CSV: read, validate, rate, write rating_list.csv + games.csv "
-          "(wall time of the process, imports included); MB: peak RSS of that process.")
+    print(
+        "e2e: `fiderate rate` on a CSV: read, validate, rate, write rating_list.csv + games.csv "
+        "(wall time of the process, imports included); MB: peak RSS of that process."
+    )
     print(f"e2e stops at {E2E_MAX:,} games: bigger periods are for --engine dask (bench_dask).")
 
 

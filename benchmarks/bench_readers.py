@@ -140,10 +140,12 @@ def main(quick: bool) -> None:
         write_txt(list_txt, players_n)
         list_xml = folder / "players_list_xml_foa.xml"
         write_xml(list_xml, players_n)
-        print(f"generated inputs in {time.perf_counter() - t:.0f} s: {games_n:,} games, "
-              f"{xlsx_n:,}-player crosstable, {players_n:,} players "
-              f"(TXT {list_txt.stat().st_size / 2**20:.0f} MB, "
-              f"XML {list_xml.stat().st_size / 2**20:.0f} MB)")
+        print(
+            f"generated inputs in {time.perf_counter() - t:.0f} s: {games_n:,} games, "
+            f"{xlsx_n:,}-player crosstable, {players_n:,} players "
+            f"(TXT {list_txt.stat().st_size / 2**20:.0f} MB, "
+            f"XML {list_xml.stat().st_size / 2**20:.0f} MB)"
+        )
         cases = [
             ("python + pandas (floor)", "noop", games_csv, None),
             (f"games CSV {games_n:,}: csv.reader loop", "csv_reader", games_csv, None),
@@ -157,8 +159,9 @@ def main(quick: bool) -> None:
             (f"FIDE XML {players_n:,}: fiderate", "players", list_xml, "xml_etree"),
         ]
         results: dict[str, dict[str, float]] = {}
-        print(f"{'read':<46}{'rows':>11}{'seconds':>9}{'rows/s':>12}{'peak MB':>9}"
-              f"{'vs baseline':>13}")
+        print(
+            f"{'read':<46}{'rows':>11}{'seconds':>9}{'rows/s':>12}{'peak MB':>9}{'vs baseline':>13}"
+        )
         for label, kind, path, baseline in cases:
             figures = measure(kind, path)
             results[kind + str(path)] = figures
@@ -167,7 +170,12 @@ def main(quick: bool) -> None:
             if baseline is not None:
                 base = results[baseline + str(path)]
                 ratio = f"{base['seconds'] / figures['seconds']:.2f}x speed"
-            print(f"{label:<46}{figures['rows']:>11,.0f}{figures['seconds']:>9.1f}"
-                  f"{rate:>12,.0f}{figures['peak_mb']:>9.0f}{ratio:>13}", flush=True)
-        print("peak MB = the child process's maximum RSS (interpreter and imports included); "
-              "the limit for the full FIDE list is 1,500 MB.")
+            print(
+                f"{label:<46}{figures['rows']:>11,.0f}{figures['seconds']:>9.1f}"
+                f"{rate:>12,.0f}{figures['peak_mb']:>9.0f}{ratio:>13}",
+                flush=True,
+            )
+        print(
+            "peak MB = the child process's maximum RSS (interpreter and imports included); "
+            "the limit for the full FIDE list is 1,500 MB."
+        )

@@ -48,10 +48,18 @@ def write_txt(path: Path, players: int, seed: int = 1, block: int = 200_000) -> 
                 f"{'':<4}{r:>5} {g:>3} {k:>2} {rr:>5} {0:>3} {20 if rr else 0:>2} {br:>5} {0:>3} "
                 f"{20 if br else 0:>2} {bd:>5} {fl:<4}\r\n"
                 for i, fed, sex, tit, r, g, k, rr, br, bd, fl in zip(
-                    c["id"].tolist(), c["fed"].tolist(), c["sex"].tolist(), c["title"].tolist(),
-                    c["rating"].tolist(), c["games"].tolist(), c["k"].tolist(),
-                    c["rapid"].tolist(), c["blitz"].tolist(), c["bday"].tolist(),
-                    c["flag"].tolist(), strict=True,
+                    c["id"].tolist(),
+                    c["fed"].tolist(),
+                    c["sex"].tolist(),
+                    c["title"].tolist(),
+                    c["rating"].tolist(),
+                    c["games"].tolist(),
+                    c["k"].tolist(),
+                    c["rapid"].tolist(),
+                    c["blitz"].tolist(),
+                    c["bday"].tolist(),
+                    c["flag"].tolist(),
+                    strict=True,
                 )
             ]
             fh.write("".join(lines))
@@ -73,10 +81,18 @@ def write_xml(path: Path, players: int, seed: int = 1, block: int = 200_000) -> 
                 f"<blitz_games>0</blitz_games>\n<blitz_k>{20 if br else 0}</blitz_k>\n"
                 f"<birthday>{bd}</birthday>\n<flag>{fl}</flag>\n</player>\n"
                 for i, fed, sex, tit, r, g, k, rr, br, bd, fl in zip(
-                    c["id"].tolist(), c["fed"].tolist(), c["sex"].tolist(), c["title"].tolist(),
-                    c["rating"].tolist(), c["games"].tolist(), c["k"].tolist(),
-                    c["rapid"].tolist(), c["blitz"].tolist(), c["bday"].tolist(),
-                    c["flag"].tolist(), strict=True,
+                    c["id"].tolist(),
+                    c["fed"].tolist(),
+                    c["sex"].tolist(),
+                    c["title"].tolist(),
+                    c["rating"].tolist(),
+                    c["games"].tolist(),
+                    c["k"].tolist(),
+                    c["rapid"].tolist(),
+                    c["blitz"].tolist(),
+                    c["bday"].tolist(),
+                    c["flag"].tolist(),
+                    strict=True,
                 )
             ]
             fh.write("".join(parts))

@@ -36,7 +36,14 @@ SIDE_COLUMNS = [
 
 
 # Each side's result text by code: played 0 / 50 / 100, then unplayed 0 / 50 / 100.
-_SIDE_TEXTS = [SIDE_TEXT[0], SIDE_TEXT[50], SIDE_TEXT[100], UNPLAYED_TEXT[0], UNPLAYED_TEXT[50], UNPLAYED_TEXT[100]]
+_SIDE_TEXTS = [
+    SIDE_TEXT[0],
+    SIDE_TEXT[50],
+    SIDE_TEXT[100],
+    UNPLAYED_TEXT[0],
+    UNPLAYED_TEXT[50],
+    UNPLAYED_TEXT[100],
+]
 
 
 def side_text_series(score_h: np.ndarray, played: np.ndarray) -> pd.Series:
@@ -46,7 +53,9 @@ def side_text_series(score_h: np.ndarray, played: np.ndarray) -> pd.Series:
 
 
 def side_text(score_h: np.ndarray, played: np.ndarray) -> np.ndarray:
-    played_text = np.select([score_h == 100, score_h == 50], [SIDE_TEXT[100], SIDE_TEXT[50]], SIDE_TEXT[0])
+    played_text = np.select(
+        [score_h == 100, score_h == 50], [SIDE_TEXT[100], SIDE_TEXT[50]], SIDE_TEXT[0]
+    )
     unplayed_text = np.select(
         [score_h == 100, score_h == 50], [UNPLAYED_TEXT[100], UNPLAYED_TEXT[50]], UNPLAYED_TEXT[0]
     )
@@ -102,7 +111,8 @@ def unknown_players(games: GamesInput, players: PlayerList | None) -> list[Probl
                 row=int(g["line"].iat[pos]),
                 column=me,
                 value=g[me].iat[pos],
-                fix=f"add the player to the players file (rating blank if unrated) or fill {rating_col}",
+                fix="add the player to the players file (rating blank if unrated) "
+                f"or fill {rating_col}",
             )
     return problems.problems
 
@@ -129,7 +139,9 @@ def sides_from_games(games: GamesInput, players: PlayerList | None) -> pd.DataFr
             "played": played,
             "result": side_text_series(score_h.to_numpy(), played.to_numpy()),
             # Games files carry no K and no names (the players list does).
-            "k": pd.Series(pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool))),
+            "k": pd.Series(
+                pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool))
+            ),
             "name": pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64))),
             "source": _twice(g["source"]),
             "line": _twice(g["line"]),

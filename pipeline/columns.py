@@ -38,12 +38,12 @@ def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) 
     return pd.Series(pd.arrays.ArrowStringArray(text, dtype=STR_DTYPE), index=index)
 
 
-
-
 def factorize_text(values: pd.Series) -> tuple[np.ndarray, pd.Series]:
     """(int64 code of each cell, the distinct values as a str Series, in order of appearance):
     ``pd.factorize`` for text, through Arrow's hash kernel (about 3x faster on Arrow strings)."""
-    encoded = pa.chunked_array(arrow_text(values)).fill_null("").dictionary_encode().combine_chunks()
+    encoded = (
+        pa.chunked_array(arrow_text(values)).fill_null("").dictionary_encode().combine_chunks()
+    )
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     return codes, str_series(encoded.dictionary)
 

@@ -54,7 +54,9 @@ class DaskRun:
 def _read_games(path: str) -> pd.DataFrame:
     item = read_event_file(path)
     if not isinstance(item, GamesInput):
-        raise RunError(f"{path}: the Dask engine rates games files only (this is an individual file)")
+        raise RunError(
+            f"{path}: the Dask engine rates games files only (this is an individual file)"
+        )
     validate_games(item)
     return item.games
 
@@ -103,7 +105,9 @@ def rate_partition(
         raise InputError(problems)
     sides = sides_from_games(item, player_list)
     rated = validate(
-        rate_sides(sides, get_rules(options.rules), options.method, options.cap), RatedSides, internal=True
+        rate_sides(sides, get_rules(options.rules), options.method, options.cap),
+        RatedSides,
+        internal=True,
     )
     if games_dir is not None:
         _write_games_part(rated, options, Path(games_dir), number, games_format)
@@ -115,13 +119,20 @@ def rate_partition(
     return partials
 
 
-def _write_games_part(rated: pd.DataFrame, options: RateOptions, folder: Path, number: int, fmt: str) -> None:
+def _write_games_part(
+    rated: pd.DataFrame, options: RateOptions, folder: Path, number: int, fmt: str
+) -> None:
     from pipeline.writers import write_csv
     from pipeline.writers.parquet import games_arrow, write_parquet
     from pipeline.writers.tables import games_table
 
-    part = RatedPeriod(sides=rated, totals=pd.DataFrame(), options=options, scale=SCALES[options.method],
-                       period=resolve_period(options.period))
+    part = RatedPeriod(
+        sides=rated,
+        totals=pd.DataFrame(),
+        options=options,
+        scale=SCALES[options.method],
+        period=resolve_period(options.period),
+    )
     path = folder / f"part-{number:05d}.{fmt}"
     if fmt == "parquet":
         write_parquet(games_arrow(part), path)
@@ -219,8 +230,12 @@ def rate_files_dask(
     )
     totals = validate(totals, RatingList, internal=True)
     result = RatedPeriod(
-        sides=pd.DataFrame(), totals=totals, options=options, scale=SCALES[options.method],
-        period=period, sources=files,
+        sides=pd.DataFrame(),
+        totals=totals,
+        options=options,
+        scale=SCALES[options.method],
+        period=period,
+        sources=files,
     )
     return DaskRun(result, sides, rated_sides, len(files))
 

@@ -306,7 +306,11 @@ def rate_files(
     options = options or RateOptions()
     get_rules(options.rules)  # an unknown rule set is a usage error, before any reading
     inputs, players, problems = gather_inputs(
-        paths, players_path, rules=options.rules, input_format=input_format, sheet=sheet,
+        paths,
+        players_path,
+        rules=options.rules,
+        input_format=input_format,
+        sheet=sheet,
         columns=columns,
     )
     if problems:

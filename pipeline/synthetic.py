@@ -118,12 +118,16 @@ def synthetic_games_chunks(
 
 
 def synthetic_games(n_games: int, n_players: int, seed: int = 1, **kwargs: object) -> pd.DataFrame:
-    return pd.concat(list(synthetic_games_chunks(n_games, n_players, seed, **kwargs)), ignore_index=True)  # type: ignore[arg-type]
+    return pd.concat(
+        list(synthetic_games_chunks(n_games, n_players, seed, **kwargs)), ignore_index=True
+    )  # type: ignore[arg-type]
 
 
 def write_text_csv(frame: pd.DataFrame, path: Path, append: bool = False) -> None:
     """Text columns to CSV (LF, UTF-8, minimal quoting), as a federation's export would look."""
-    frame.to_csv(path, index=False, lineterminator="\n", mode="a" if append else "w", header=not append)
+    frame.to_csv(
+        path, index=False, lineterminator="\n", mode="a" if append else "w", header=not append
+    )
 
 
 def write_period(

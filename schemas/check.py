@@ -47,11 +47,12 @@ def _problems(
                 Problem(
                     "missing-column" if "column_in_dataframe" in str(check) else "bad-value",
                     f"{model.__name__}: {col or 'table'} fails {check}",
-                    file=source or (str(frame["source"].iloc[0]) if "source" in frame and len(frame) else ""),
+                    file=source
+                    or (str(frame["source"].iloc[0]) if "source" in frame and len(frame) else ""),
                     row=row,
                     column=col,
                     value=None if pd.isna(case["failure_case"]) else str(case["failure_case"]),
-                    fix="this is an internal consistency check; please report it with the input file",
+                    fix="an internal consistency check: please report it with the input file",
                 )
             )
         if len(group) > len(shown):

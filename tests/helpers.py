@@ -20,7 +20,9 @@ def write_csv(path: Path, header: list[str], rows: list[list[object]]) -> Path:
     return path
 
 
-def individual_file(path: Path, rating: int, games: list[tuple[int, object]], k: int | None = None) -> Path:
+def individual_file(
+    path: Path, rating: int, games: list[tuple[int, object]], k: int | None = None
+) -> Path:
     rows = [["P", rating, opp, result, "" if k is None else k] for opp, result in games]
     return write_csv(path, ["player", "rating", "opponent_rating", "result", "k"], rows)
 

@@ -42,7 +42,9 @@ def round_away(x: Fraction) -> int:
 SCORES = {"1-0": (1, 0), "0-1": (0, 1), "1/2-1/2": (Fraction(1, 2), Fraction(1, 2))}
 
 
-def rate_games(players: dict[str, dict], games: list[dict], year: int, exempt_from: int | None = 2650):
+def rate_games(
+    players: dict[str, dict], games: list[dict], year: int, exempt_from: int | None = 2650
+):
     """players: id -> {rating, k, birth_year, games, ever_2400}; games: {white, black, result}."""
     table = load_table()
     dev: dict[str, Fraction] = {p: Fraction(0) for p in players}

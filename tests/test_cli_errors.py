@@ -52,8 +52,14 @@ def test_existing_outputs_are_untouched_by_a_failed_run(sample, tmp_path):
     (out / "rating_list.csv").write_text("previous\n")
     result = CliRunner().invoke(
         cli,
-        ["rate", str(sample / "broken" / "games_bad.csv"), "--players",
-         str(sample / "players.csv"), "--out", str(out)],
+        [
+            "rate",
+            str(sample / "broken" / "games_bad.csv"),
+            "--players",
+            str(sample / "players.csv"),
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 1
     assert [p.name for p in out.iterdir()] == ["rating_list.csv"]
@@ -71,7 +77,16 @@ def test_problems_of_all_files_are_reported_together(sample, tmp_path):
     a = write_csv(tmp_path / "a.csv", ["white", "black", "result"], [["4100018", "4100050", "2-0"]])
     b = write_csv(tmp_path / "b.csv", ["white", "black", "result"], [["4100018", "4100050", "x"]])
     result = CliRunner().invoke(
-        cli, ["rate", str(a), str(b), "--players", str(sample / "players.csv"), "--out", str(tmp_path / "o")]
+        cli,
+        [
+            "rate",
+            str(a),
+            str(b),
+            "--players",
+            str(sample / "players.csv"),
+            "--out",
+            str(tmp_path / "o"),
+        ],
     )
     assert result.exit_code == 1
     assert "2 problem(s)" in result.stderr
@@ -101,8 +116,16 @@ def test_usage_errors_exit_2(sample, tmp_path):
 def test_bad_period_is_a_clear_error(sample, tmp_path):
     result = CliRunner().invoke(
         cli,
-        ["rate", str(sample / "games.csv"), "--players", str(sample / "players.csv"),
-         "--out", str(tmp_path / "o"), "--period", "2026-13"],
+        [
+            "rate",
+            str(sample / "games.csv"),
+            "--players",
+            str(sample / "players.csv"),
+            "--out",
+            str(tmp_path / "o"),
+            "--period",
+            "2026-13",
+        ],
     )
     assert result.exit_code == 1
     assert "YYYY-MM" in result.stderr and "Traceback" not in result.stderr
@@ -131,8 +154,17 @@ def test_outputs_get_the_ordinary_file_mode(sample, tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(
         cli,
-        ["rate", str(sample / "games.csv"), "--players", str(sample / "players.csv"),
-         "--out", str(out), "--no-xlsx", "--no-html", "--quiet"],
+        [
+            "rate",
+            str(sample / "games.csv"),
+            "--players",
+            str(sample / "players.csv"),
+            "--out",
+            str(out),
+            "--no-xlsx",
+            "--no-html",
+            "--quiet",
+        ],
     )
     assert result.exit_code == 0, result.stderr
     for path in out.iterdir():

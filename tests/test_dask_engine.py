@@ -98,8 +98,20 @@ def test_dask_through_the_cli_on_an_existing_scheduler(client, tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(
         cli,
-        ["rate", str(games / "part-*.csv"), "--players", str(players), "--period", "2026-11",
-         "--out", str(out), "--engine", "dask", "--scheduler", client.scheduler.address],
+        [
+            "rate",
+            str(games / "part-*.csv"),
+            "--players",
+            str(players),
+            "--period",
+            "2026-11",
+            "--out",
+            str(out),
+            "--engine",
+            "dask",
+            "--scheduler",
+            client.scheduler.address,
+        ],
     )
     assert result.exit_code == 0, result.output
     assert (out / "rating_list.csv").read_bytes() == expected
@@ -122,4 +134,9 @@ def test_bad_part_reports_its_problems_through_the_workers(client, tmp_path):
     with pytest.raises(InputError) as caught:
         rate_files_dask([games], players, RateOptions(period="2026-11"), client=client)
     [problem] = caught.value.problems
-    assert (problem.code, problem.file, problem.row, problem.value) == ("bad-result", str(bad), 4, "2-0")
+    assert (problem.code, problem.file, problem.row, problem.value) == (
+        "bad-result",
+        str(bad),
+        4,
+        "2-0",
+    )

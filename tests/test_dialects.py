@@ -30,6 +30,7 @@ def write(path, rows, sep=",", encoding="utf-8", newline="\n", quote_all=False):
         if quote_all or sep in value or '"' in value:
             return '"' + value.replace('"', '""') + '"'
         return value
+
     text = newline.join(sep.join(cell(v) for v in row) for row in rows) + newline
     path.write_bytes(text.encode(encoding))
     return path
@@ -59,30 +60,39 @@ def test_games_dialects_read_equal(tmp_path, sep, encoding, newline, quote_all):
 
 
 def test_decimal_comma_individual_file(tmp_path):
-    plain = [["player", "rating", "opponent_rating", "result", "k"],
-             ["4100018", "2712", "1650", "1", "10"],
-             ["4100018", "2712", "2205", "0.5", "10"],
-             ["4100018", "2712", "1987", "0", "10"]]
-    european = [["player", "rating", "opponent_rating", "result", "k"],
-                ["4100018", "2.712", "1.650", "1", "10"],
-                ["4100018", "2712,0", "2.205", "0,5", "10,0"],
-                ["4100018", "2.712", "1987", "0", "10"]]
+    plain = [
+        ["player", "rating", "opponent_rating", "result", "k"],
+        ["4100018", "2712", "1650", "1", "10"],
+        ["4100018", "2712", "2205", "0.5", "10"],
+        ["4100018", "2712", "1987", "0", "10"],
+    ]
+    european = [
+        ["player", "rating", "opponent_rating", "result", "k"],
+        ["4100018", "2.712", "1.650", "1", "10"],
+        ["4100018", "2712,0", "2.205", "0,5", "10,0"],
+        ["4100018", "2.712", "1987", "0", "10"],
+    ]
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()  # same file name: the event defaults to it
     a = read_event_file(write(tmp_path / "a" / "f.csv", plain)).sides.drop(columns=["source"])
     b = read_event_file(write(tmp_path / "b" / "f.csv", european, ";", "cp1252")).sides.drop(
-        columns=["source"])
+        columns=["source"]
+    )
     pd.testing.assert_frame_equal(b, a)
     assert list(b["opponent_rating"]) == [1650, 2205, 1987]
 
 
 def test_players_cp1252_semicolon_with_thousands(tmp_path):
-    rows = [["id", "name", "rating", "birth_year"],
-            ["4100040", "Müller, Jürgen", "1.800", "1970"],
-            ["4100041", "Øster, Åse", "", ""]]
-    utf = [["id", "name", "rating", "birth_year"],
-           ["4100040", "Müller, Jürgen", "1800", "1970"],
-           ["4100041", "Øster, Åse", "", ""]]
+    rows = [
+        ["id", "name", "rating", "birth_year"],
+        ["4100040", "Müller, Jürgen", "1.800", "1970"],
+        ["4100041", "Øster, Åse", "", ""],
+    ]
+    utf = [
+        ["id", "name", "rating", "birth_year"],
+        ["4100040", "Müller, Jürgen", "1800", "1970"],
+        ["4100041", "Øster, Åse", "", ""],
+    ]
     a = read_players(write(tmp_path / "a.csv", utf)).players
     b = read_players(write(tmp_path / "b.csv", rows, ";", "cp1252", "\r\n")).players
     pd.testing.assert_frame_equal(b, a)
@@ -92,8 +102,7 @@ def test_a_fraction_in_a_rating_is_an_error_not_rounded(tmp_path):
     rows = [["id", "name", "rating"], ["1", "A", "1650.5"], ["2", "B", "1,650.0"]]
     with pytest.raises(InputError) as info:
         read_players(write(tmp_path / "p.csv", rows))
-    assert [(p.code, p.row, p.value) for p in info.value.problems] == [
-        ("bad-rating", 2, "1650.5")]
+    assert [(p.code, p.row, p.value) for p in info.value.problems] == [("bad-rating", 2, "1650.5")]
 
 
 @given(st.integers(min_value=0, max_value=3500), st.sampled_from(["plain", "float", "group"]))
@@ -133,14 +142,16 @@ NOTES = [["Autumn Open 2026 - results"], ["exported by hand"]]
 
 def test_xlsx_sheet_found_by_header_and_by_option(tmp_path, sample):
     titled = [["Autumn Open 2026"], [], *GAMES]  # a title row above the header
-    found = read_event_file(workbook(tmp_path / "titled.xlsx", [("Notes", NOTES),
-                                                                ("Games", titled)]))
+    found = read_event_file(
+        workbook(tmp_path / "titled.xlsx", [("Notes", NOTES), ("Games", titled)])
+    )
     reference = games_frame(write(tmp_path / "ref.csv", GAMES))
     found = found.games.drop(columns=["source"])
     pd.testing.assert_frame_equal(found.drop(columns=["line"]), reference.drop(columns=["line"]))
     assert list(found["line"]) == [4, 5, 6]  # rows as Excel numbers them
-    book = workbook(tmp_path / "event.xlsx", [("Notes", NOTES), ("Games", titled),
-                                              ("Old", GAMES[:2])])
+    book = workbook(
+        tmp_path / "event.xlsx", [("Notes", NOTES), ("Games", titled), ("Old", GAMES[:2])]
+    )
     by_name = read_event_file(book, sheet="Old").games
     assert len(by_name) == 1
     by_number = read_event_file(book, sheet="3").games
@@ -155,18 +166,47 @@ def test_sheet_option_on_rate_and_validate(tmp_path, sample):
     rows = [list(games.columns), *games.to_numpy().tolist()]
     book = workbook(tmp_path / "event.xlsx", [("Round 1 only", rows[:6]), ("All", rows)])
     runner = CliRunner()
-    ok = runner.invoke(cli, ["validate", str(book), "--sheet", "All", "--players",
-                             str(sample / "players.csv")])
+    ok = runner.invoke(
+        cli, ["validate", str(book), "--sheet", "All", "--players", str(sample / "players.csv")]
+    )
     assert ok.exit_code == 0, ok.output
     out = tmp_path / "out"
-    rated = runner.invoke(cli, ["rate", str(book), "--sheet", "All", "--players",
-                                str(sample / "players.csv"), "--period", "2026-11", "--out",
-                                str(out), "-q", "--no-html", "--no-xlsx"])
+    rated = runner.invoke(
+        cli,
+        [
+            "rate",
+            str(book),
+            "--sheet",
+            "All",
+            "--players",
+            str(sample / "players.csv"),
+            "--period",
+            "2026-11",
+            "--out",
+            str(out),
+            "-q",
+            "--no-html",
+            "--no-xlsx",
+        ],
+    )
     assert rated.exit_code == 0, rated.output
     reference = tmp_path / "ref"
-    runner.invoke(cli, ["rate", str(sample / "games.csv"), "--players",
-                        str(sample / "players.csv"), "--period", "2026-11", "--out",
-                        str(reference), "-q", "--no-html", "--no-xlsx"])
+    runner.invoke(
+        cli,
+        [
+            "rate",
+            str(sample / "games.csv"),
+            "--players",
+            str(sample / "players.csv"),
+            "--period",
+            "2026-11",
+            "--out",
+            str(reference),
+            "-q",
+            "--no-html",
+            "--no-xlsx",
+        ],
+    )
     assert (out / "rating_list.csv").read_bytes() == (reference / "rating_list.csv").read_bytes()
 
 

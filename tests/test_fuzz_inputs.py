@@ -65,8 +65,9 @@ def corruptions(data: bytes, rng: random.Random) -> list[tuple[str, bytes]]:
             elif kind == "duplicate":
                 noisy[pos:pos] = noisy[pos : pos + chunk]
             else:
-                noisy[pos : pos + chunk] = bytes(rng.choice(b",;\t\"'\r\n0123456789-+=/.") for _ in
-                                                 range(chunk))
+                noisy[pos : pos + chunk] = bytes(
+                    rng.choice(b",;\t\"'\r\n0123456789-+=/.") for _ in range(chunk)
+                )
         out.append((f"random edits #{i}", bytes(noisy)))
     return out
 
@@ -123,8 +124,20 @@ def test_corrupted_inputs_never_crash(tmp_path):
             check(runner.invoke(cli, ["validate", *args]), "validate " + label)
             out = tmp_path / f"out{runs}"
             check(
-                runner.invoke(cli, ["rate", *args, "--period", "2026-11", "--no-xlsx", "--no-html",
-                                    "-q", "--out", str(out)]),
+                runner.invoke(
+                    cli,
+                    [
+                        "rate",
+                        *args,
+                        "--period",
+                        "2026-11",
+                        "--no-xlsx",
+                        "--no-html",
+                        "-q",
+                        "--out",
+                        str(out),
+                    ],
+                ),
                 "rate " + label,
             )
             runs += 1

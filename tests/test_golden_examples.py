@@ -92,7 +92,8 @@ def test_whole_event_junior(tmp_path, via, method, expected, exact, change, new)
 
 @VIA
 @pytest.mark.parametrize(
-    "method, expected, exact, change", [("fide", "0.81", "13.80", 14), ("formula", None, "13.77", 14)]
+    "method, expected, exact, change",
+    [("fide", "0.81", "13.80", 14), ("formula", None, "13.77", 14)],
 )
 def test_whole_event_two_games(tmp_path, via, method, expected, exact, change):
     path = individual_file(tmp_path / "g.csv", 1600, [(1800, "1"), (1550, "½")], k=20)

@@ -12,8 +12,18 @@ from pipeline.cli import cli
 def _rate(sample, out, *extra):
     return CliRunner().invoke(
         cli,
-        ["rate", str(sample / "games.csv"), "--players", str(sample / "players.csv"),
-         "--period", "2026-11", "--out", str(out), "--quiet", *extra],
+        [
+            "rate",
+            str(sample / "games.csv"),
+            "--players",
+            str(sample / "players.csv"),
+            "--period",
+            "2026-11",
+            "--out",
+            str(out),
+            "--quiet",
+            *extra,
+        ],
     )
 
 

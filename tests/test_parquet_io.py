@@ -18,7 +18,9 @@ INPUTS = GOLDEN / "inputs"
 
 
 def _rate(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["rate", *args, "--period", "2026-11", "--quiet", "--no-xlsx", "--no-html"])
+    result = CliRunner().invoke(
+        cli, ["rate", *args, "--period", "2026-11", "--quiet", "--no-xlsx", "--no-html"]
+    )
     return result.exit_code, result.stderr
 
 
@@ -31,11 +33,18 @@ def test_parquet_inputs_typed_or_text_rate_like_the_csv(tmp_path):
     games.to_parquet(tmp_path / "games.parquet", index=False)
     # The players list typed the way pandas reads it: float ratings with NaN, ints, booleans.
     pd.read_csv(INPUTS / "players.csv").to_parquet(tmp_path / "players.parquet", index=False)
-    code, err = _rate(str(tmp_path / "games.parquet"), "--players", str(tmp_path / "players.parquet"),
-                      "--out", str(tmp_path / "out"))
+    code, err = _rate(
+        str(tmp_path / "games.parquet"),
+        "--players",
+        str(tmp_path / "players.parquet"),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert code == 0, err
     expected = GOLDEN / "cases" / "generated-standard"
-    assert (tmp_path / "out" / "rating_list.csv").read_bytes() == (expected / "rating_list.csv").read_bytes()
+    assert (tmp_path / "out" / "rating_list.csv").read_bytes() == (
+        expected / "rating_list.csv"
+    ).read_bytes()
     got = [{**r, "source": ""} for r in _csv_rows(tmp_path / "out" / "games.csv")]
     want = [{**r, "source": ""} for r in _csv_rows(expected / "games.csv")]
     assert got == want
@@ -45,8 +54,13 @@ def test_bad_cell_in_parquet_is_reported_with_its_row(tmp_path):
     games = pd.read_csv(INPUTS / "games.csv", dtype=str, keep_default_na=False)
     games.loc[9, "result"] = "2-0"
     games.to_parquet(tmp_path / "games.parquet", index=False)
-    code, err = _rate(str(tmp_path / "games.parquet"), "--players", str(INPUTS / "players.csv"),
-                      "--out", str(tmp_path / "out"))
+    code, err = _rate(
+        str(tmp_path / "games.parquet"),
+        "--players",
+        str(INPUTS / "players.csv"),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert code == 1
     assert "[bad-result]" in err and "row 11, column 'result': value '2-0'" in err
     assert not (tmp_path / "out").exists()
@@ -57,7 +71,11 @@ def test_parquet_outputs_are_typed_and_hold_the_csv_values(tmp_path):
     assert _rate(*args, "--out", str(tmp_path / "csv"))[0] == 0
     assert _rate(*args, "--out", str(tmp_path / "pq"), "--output-format", "parquet")[0] == 0
     for name, ints, decimals in (
-        ("rating_list", ["rating", "k", "games", "change", "new_rating"], ["score", "expected", "change_exact"]),
+        (
+            "rating_list",
+            ["rating", "k", "games", "change", "new_rating"],
+            ["score", "expected", "change_exact"],
+        ),
         ("games", ["player_rating", "opponent_rating", "diff", "line"], ["pd", "dev"]),
     ):
         table = pq.read_table(tmp_path / "pq" / f"{name}.parquet")
@@ -87,7 +105,9 @@ def test_folder_and_glob_of_parts_read_as_one_period(tmp_path):
     parts = tmp_path / "games"
     parts.mkdir()
     for i, start in enumerate(range(1, len(lines), 250)):
-        (parts / f"part-{i}.csv").write_text("\n".join([lines[0], *lines[start:start + 250]]) + "\n")
+        (parts / f"part-{i}.csv").write_text(
+            "\n".join([lines[0], *lines[start : start + 250]]) + "\n"
+        )
     (parts / "_SUCCESS").write_text("")  # markers written by Spark-like tools are skipped
     players = str(INPUTS / "players.csv")
     expected = (GOLDEN / "cases" / "generated-standard" / "rating_list.csv").read_bytes()

@@ -28,8 +28,10 @@ SINGLE_HEADER = COMBINED_HEADER[:113] + "OCT26 Gms K  B-day Flag"
 
 def combined_line(pid, name, fed, sex, tit, wtit, std, rap, bli, bday, flag, otit=""):
     """std/rap/bli: (rating, games, k) with k None for a blank K column."""
+
     def block(r, g, k):
         return f"{r:>5} {g:>3} {'' if k is None else k:>2}".ljust(13)
+
     text = (
         f"{pid:<15}{name:<61}{fed:<4}{sex:<4}{tit:<5}{wtit:<5}{otit:<15}{'':<4}"
         f"{block(*std)}{block(*rap)}{block(*bli)}{bday:>5} {flag:<4}"
@@ -47,13 +49,46 @@ def single_line(pid, name, fed, sex, tit, rating, games, k, bday, flag):
 
 PLAYERS = [
     # id, name, fed, sex, tit, wtit, standard, rapid, blitz, birth year, flag
-    (1503014, "Carlsen, Magnus", "NOR", "M", "GM", "", (2830, 9, 10), (2810, 0, 20), (2880, 0, 20),
-     1990, ""),
-    (4100026, "Novak, Petra", "CZE", "F", "", "WFM", (2205, 4, 20), (2150, 0, 20), (0, 0, None),
-     1996, "w"),
+    (
+        1503014,
+        "Carlsen, Magnus",
+        "NOR",
+        "M",
+        "GM",
+        "",
+        (2830, 9, 10),
+        (2810, 0, 20),
+        (2880, 0, 20),
+        1990,
+        "",
+    ),
+    (
+        4100026,
+        "Novak, Petra",
+        "CZE",
+        "F",
+        "",
+        "WFM",
+        (2205, 4, 20),
+        (2150, 0, 20),
+        (0, 0, None),
+        1996,
+        "w",
+    ),
     (4100093, "Schmidt, Hanna", "GER", "F", "", "", (0, 0, 0), (0, 0, 0), (0, 0, 0), 0, "wi"),
-    (4100069, "Okafor, Chidi", "NGR", "M", "IM", "", (2194, 0, None), (1999, 0, 20),
-     (2401, 2, 20), 1985, "i"),
+    (
+        4100069,
+        "Okafor, Chidi",
+        "NGR",
+        "M",
+        "IM",
+        "",
+        (2194, 0, None),
+        (1999, 0, 20),
+        (2401, 2, 20),
+        1985,
+        "i",
+    ),
 ]
 
 
@@ -70,16 +105,33 @@ def xml_player(tags_values):
 def write_combined_xml(path):
     parts = ["<playerslist>"]
     for pid, name, fed, sex, tit, wtit, std, rap, bli, bday, flag in PLAYERS:
+
         def k(x):
             return "" if x is None else x
+
         parts.append(
             xml_player(
-                [("fideid", pid), ("name", name), ("country", fed), ("sex", sex), ("title", tit),
-                 ("w_title", wtit), ("o_title", ""), ("foa_title", ""), ("rating", std[0]),
-                 ("games", std[1]), ("k", k(std[2])), ("rapid_rating", rap[0]),
-                 ("rapid_games", rap[1]), ("rapid_k", k(rap[2])), ("blitz_rating", bli[0]),
-                 ("blitz_games", bli[1]), ("blitz_k", k(bli[2])), ("birthday", bday),
-                 ("flag", flag)]
+                [
+                    ("fideid", pid),
+                    ("name", name),
+                    ("country", fed),
+                    ("sex", sex),
+                    ("title", tit),
+                    ("w_title", wtit),
+                    ("o_title", ""),
+                    ("foa_title", ""),
+                    ("rating", std[0]),
+                    ("games", std[1]),
+                    ("k", k(std[2])),
+                    ("rapid_rating", rap[0]),
+                    ("rapid_games", rap[1]),
+                    ("rapid_k", k(rap[2])),
+                    ("blitz_rating", bli[0]),
+                    ("blitz_games", bli[1]),
+                    ("blitz_k", k(bli[2])),
+                    ("birthday", bday),
+                    ("flag", flag),
+                ]
             )
         )
     parts.append("</playerslist>")
@@ -94,8 +146,11 @@ def by_id(players):
 @pytest.mark.parametrize("rules, column", [("standard", 6), ("rapid", 7), ("blitz", 8)])
 @pytest.mark.parametrize("layout", ["txt", "xml"])
 def test_rule_set_chooses_the_rating_column(tmp_path, rules, column, layout):
-    path = (write_combined(tmp_path / "players_list_foa.txt") if layout == "txt"
-            else write_combined_xml(tmp_path / "players_list_xml_foa.xml"))
+    path = (
+        write_combined(tmp_path / "players_list_foa.txt")
+        if layout == "txt"
+        else write_combined_xml(tmp_path / "players_list_xml_foa.xml")
+    )
     frame = by_id(read_players(path, rules=rules))
     for player in PLAYERS:
         rating, games, k = player[column]
@@ -116,7 +171,11 @@ def test_fields_of_the_combined_txt(tmp_path):
     assert list(frame.index) == ["1503014", "4100026", "4100093", "4100069"]
     carlsen = frame.loc["1503014"]
     assert (carlsen["name"], carlsen["federation"], carlsen["sex"], carlsen["title"]) == (
-        "Carlsen, Magnus", "NOR", "M", "GM")
+        "Carlsen, Magnus",
+        "NOR",
+        "M",
+        "GM",
+    )
     assert carlsen["birth_year"] == 1990
     assert frame.loc["4100026", "title"] == "WFM"  # the women's title when there is no open one
     assert frame.loc["4100093", "birth_year"] is pd.NA  # 0 = unknown
@@ -129,7 +188,11 @@ def test_ever_2400_from_title_or_rating(tmp_path):
     standard = by_id(read_players(path, rules="standard"))
     # Okafor is rated 2194 but holds the IM title, which needs a 2400 standard rating.
     assert standard["ever_2400"].to_dict() == {
-        "1503014": True, "4100026": False, "4100093": False, "4100069": True}
+        "1503014": True,
+        "4100026": False,
+        "4100093": False,
+        "4100069": True,
+    }
     blitz = by_id(read_players(path, rules="blitz"))
     assert blitz.loc["4100069", "ever_2400"]  # blitz rating 2401
     assert not by_id(read_players(path, rules="rapid")).loc["4100069", "ever_2400"]
@@ -137,9 +200,11 @@ def test_ever_2400_from_title_or_rating(tmp_path):
 
 def test_single_type_txt_rating_headed_by_month(tmp_path):
     path = tmp_path / "standard_rating_list.txt"
-    lines = [SINGLE_HEADER,
-             single_line(1503014, "Carlsen, Magnus", "NOR", "M", "GM", 2830, 9, 10, 1990, ""),
-             single_line(4100093, "Schmidt, Hanna", "GER", "F", "", 0, 0, 0, 2009, "wi")]
+    lines = [
+        SINGLE_HEADER,
+        single_line(1503014, "Carlsen, Magnus", "NOR", "M", "GM", 2830, 9, 10, 1990, ""),
+        single_line(4100093, "Schmidt, Hanna", "GER", "F", "", 0, 0, 0, 2009, "wi"),
+    ]
     assert all(len(line) == 136 for line in lines)
     path.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
     frame = by_id(read_players(path, rules="standard"))
@@ -153,8 +218,21 @@ def test_single_type_txt_rating_headed_by_month(tmp_path):
 
 def test_single_type_xml(tmp_path):
     path = tmp_path / "rapid_rating_list_xml.xml"
-    tags = ["fideid", "name", "country", "sex", "title", "w_title", "o_title", "foa_title",
-            "rating", "games", "k", "birthday", "flag"]
+    tags = [
+        "fideid",
+        "name",
+        "country",
+        "sex",
+        "title",
+        "w_title",
+        "o_title",
+        "foa_title",
+        "rating",
+        "games",
+        "k",
+        "birthday",
+        "flag",
+    ]
     values = [1503014, "Carlsen, Magnus", "NOR", "M", "GM", "", "", "", 2810, 3, 20, 1990, ""]
     player = xml_player(zip(tags, values, strict=True))
     path.write_text(f"<playerslist>\n{player}\n</playerslist>\n")
@@ -168,16 +246,31 @@ def test_zipped_list_and_detection_by_content(tmp_path):
     archive = tmp_path / "players_list.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
         z.write(txt, "players_list_foa.txt")
-    assert by_id(read_players(archive))["rating"].to_dict() == by_id(read_players(txt))[
-        "rating"].to_dict()
+    assert (
+        by_id(read_players(archive))["rating"].to_dict()
+        == by_id(read_players(txt))["rating"].to_dict()
+    )
     renamed = tmp_path / "download.dat"  # no telling extension: the header decides
     renamed.write_bytes(txt.read_bytes())
     assert len(read_players(renamed).players) == 4
 
 
 def test_blank_trailing_lines_cr_only_and_cp1252(tmp_path):
-    lines = [combined_line(4100040, "Müller, Jürgen", "GER", "M", "", "", (1800, 0, 20),
-                           (0, 0, 0), (0, 0, 0), 1970, "")]
+    lines = [
+        combined_line(
+            4100040,
+            "Müller, Jürgen",
+            "GER",
+            "M",
+            "",
+            "",
+            (1800, 0, 20),
+            (0, 0, 0),
+            (0, 0, 0),
+            1970,
+            "",
+        )
+    ]
     cp = write_combined(tmp_path / "cp.txt", lines, newline="\r", encoding="cp1252")
     cp.write_bytes(cp.read_bytes() + b"\r\r")
     frame = by_id(read_players(cp))
@@ -186,10 +279,34 @@ def test_blank_trailing_lines_cr_only_and_cp1252(tmp_path):
 
 
 def test_non_ascii_names_are_cut_by_characters(tmp_path):
-    lines = [combined_line(4100050, "Łukasiewicz, Żaneta", "POL", "F", "", "WIM", (2105, 1, 20),
-                           (0, 0, 0), (0, 0, 0), 1999, "w"),
-             combined_line(4100051, "Plain, Ascii", "POL", "M", "", "", (1500, 1, 40),
-                           (0, 0, 0), (0, 0, 0), 2001, "")]
+    lines = [
+        combined_line(
+            4100050,
+            "Łukasiewicz, Żaneta",
+            "POL",
+            "F",
+            "",
+            "WIM",
+            (2105, 1, 20),
+            (0, 0, 0),
+            (0, 0, 0),
+            1999,
+            "w",
+        ),
+        combined_line(
+            4100051,
+            "Plain, Ascii",
+            "POL",
+            "M",
+            "",
+            "",
+            (1500, 1, 40),
+            (0, 0, 0),
+            (0, 0, 0),
+            2001,
+            "",
+        ),
+    ]
     frame = by_id(read_players(write_combined(tmp_path / "utf8.txt", lines)))
     assert frame.loc["4100050", "name"] == "Łukasiewicz, Żaneta"
     assert frame.loc["4100050", "rating"] == 2105
@@ -200,14 +317,20 @@ def test_non_ascii_names_are_cut_by_characters(tmp_path):
 def test_a_line_that_overflows_by_one_character(tmp_path):
     long_name = "Abcdefghij-Klmnopqrst, Uvwxyz Abcdefghij Klmnopqrstuvwxyz Abcd"  # 62 characters
     assert len(long_name) == 62
-    overflow = combined_line(4100060, long_name, "ESP", "M", "FM", "", (2301, 2, 20), (0, 0, 0),
-                             (0, 0, 0), 1980, "i")
+    overflow = combined_line(
+        4100060, long_name, "ESP", "M", "FM", "", (2301, 2, 20), (0, 0, 0), (0, 0, 0), 1980, "i"
+    )
     assert len(overflow) == 163
     lines = [combined_line(*PLAYERS[0]), overflow, combined_line(*PLAYERS[1])]
     frame = by_id(read_players(write_combined(tmp_path / "over.txt", lines)))
     row = frame.loc["4100060"]
     assert (row["name"], row["federation"], row["title"], row["rating"], row["k"]) == (
-        long_name, "ESP", "FM", 2301, 20)
+        long_name,
+        "ESP",
+        "FM",
+        2301,
+        20,
+    )
     assert (row["birth_year"], row["flag"]) == (1980, "i")
     assert frame.loc["4100026", "rating"] == 2205  # the lines after it are unaffected
 
@@ -215,10 +338,22 @@ def test_a_line_that_overflows_by_one_character(tmp_path):
 def test_bad_lines_are_reported_with_their_line_numbers(tmp_path):
     good = combined_line(*PLAYERS[0])
     bad_rating = good.replace("4100018", "4100019")[:113] + "  abc" + good[118:]
-    too_high = combined_line(4100020, "High, Too", "GER", "M", "", "", (3600, 1, 20), (0, 0, 0),
-                             (0, 0, 0), 1990, "")
-    bad_id = combined_line("41000X1", "Letters, In Id", "GER", "M", "", "", (1500, 1, 20),
-                           (0, 0, 0), (0, 0, 0), 1990, "")
+    too_high = combined_line(
+        4100020, "High, Too", "GER", "M", "", "", (3600, 1, 20), (0, 0, 0), (0, 0, 0), 1990, ""
+    )
+    bad_id = combined_line(
+        "41000X1",
+        "Letters, In Id",
+        "GER",
+        "M",
+        "",
+        "",
+        (1500, 1, 20),
+        (0, 0, 0),
+        (0, 0, 0),
+        1990,
+        "",
+    )
     duplicate = combined_line(*PLAYERS[0])
     path = write_combined(tmp_path / "bad.txt", [good, bad_rating, too_high, bad_id, duplicate])
     with pytest.raises(InputError) as info:
@@ -257,9 +392,22 @@ def test_rating_with_a_fide_list_equals_rating_with_the_players_csv(sample, tmp_
     outputs = {}
     for name in ("players.csv", "players_list_foa.txt", "players_list_xml_foa.xml"):
         out = tmp_path / name
-        result = CliRunner().invoke(cli, ["rate", str(sample / "games.csv"), "--players",
-                                          str(sample / name), "--period", "2026-11", "--out",
-                                          str(out), "-q", "--no-html", "--no-xlsx"])
+        result = CliRunner().invoke(
+            cli,
+            [
+                "rate",
+                str(sample / "games.csv"),
+                "--players",
+                str(sample / name),
+                "--period",
+                "2026-11",
+                "--out",
+                str(out),
+                "-q",
+                "--no-html",
+                "--no-xlsx",
+            ],
+        )
         assert result.exit_code == 0, result.output
         with (out / "rating_list.csv").open(encoding="utf-8") as fh:
             outputs[name] = [
@@ -272,10 +420,24 @@ def test_rating_with_a_fide_list_equals_rating_with_the_players_csv(sample, tmp_
 
 def test_rapid_rules_rate_from_the_rapid_column(sample, tmp_path):
     out = tmp_path / "out"
-    result = CliRunner().invoke(cli, ["rate", str(sample / "games.csv"), "--players",
-                                      str(sample / "players_list_foa.txt"), "--rules", "rapid",
-                                      "--period", "2026-11", "--out", str(out), "-q",
-                                      "--no-html", "--no-xlsx"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "rate",
+            str(sample / "games.csv"),
+            "--players",
+            str(sample / "players_list_foa.txt"),
+            "--rules",
+            "rapid",
+            "--period",
+            "2026-11",
+            "--out",
+            str(out),
+            "-q",
+            "--no-html",
+            "--no-xlsx",
+        ],
+    )
     assert result.exit_code == 0, result.output
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         rows = {r["id"]: r for r in csv.DictReader(fh)}
@@ -284,8 +446,21 @@ def test_rapid_rules_rate_from_the_rapid_column(sample, tmp_path):
 
 
 def test_zipped_single_type_xml_names_its_type_inside_the_zip(tmp_path):
-    tags = ["fideid", "name", "country", "sex", "title", "w_title", "o_title", "foa_title",
-            "rating", "games", "k", "birthday", "flag"]
+    tags = [
+        "fideid",
+        "name",
+        "country",
+        "sex",
+        "title",
+        "w_title",
+        "o_title",
+        "foa_title",
+        "rating",
+        "games",
+        "k",
+        "birthday",
+        "flag",
+    ]
     values = [1503014, "Carlsen, Magnus", "NOR", "M", "GM", "", "", "", 2880, 0, 20, 1990, ""]
     player = xml_player(zip(tags, values, strict=True))
     archive = tmp_path / "download.zip"

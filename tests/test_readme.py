@@ -57,7 +57,13 @@ def test_readme_example(workdir, command, expected):
     env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100", NO_COLOR="1")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     done = subprocess.run(
-        ["bash", "-c", command], cwd=workdir, env=env, capture_output=False,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120,
+        ["bash", "-c", command],
+        cwd=workdir,
+        env=env,
+        capture_output=False,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=120,
     )
     assert _normalize(done.stdout) == _normalize(expected), done.stdout

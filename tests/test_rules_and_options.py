@@ -52,7 +52,12 @@ def test_unrated_and_unplayed_games_are_kept_but_not_rated(tmp_path):
     sides, totals = _games_rows(
         tmp_path,
         [["a", "A", 1800], ["b", "B", 1700], ["u", "U", ""], ["v", "V", 0]],
-        [["1", "a", "b", "+-"], ["2", "a", "u", "1-0"], ["3", "u", "v", "1/2-1/2"], ["4", "a", "b", "0-1F"]],
+        [
+            ["1", "a", "b", "+-"],
+            ["2", "a", "u", "1-0"],
+            ["3", "u", "v", "1/2-1/2"],
+            ["4", "a", "b", "0-1F"],
+        ],
     )
     notes = {(s["player"], s["round"]): s["note"] for s in sides}
     assert notes[("a", "1")].startswith("not played") and notes[("b", "4")].startswith("not played")
@@ -94,8 +99,18 @@ def test_xlsx_games_file_and_spreadsheet_outputs(tmp_path):
     assert [r["id"] for r in rows] == ["4100018", "4100050"]
     listing = load_workbook(out / "rating_list.xlsx").active
     header = [c.value for c in listing[1]]
-    assert header[:10] == ["id", "name", "rating", "k", "games", "score", "expected",
-                           "change_exact", "change", "new_rating"]
+    assert header[:10] == [
+        "id",
+        "name",
+        "rating",
+        "k",
+        "games",
+        "score",
+        "expected",
+        "change_exact",
+        "change",
+        "new_rating",
+    ]
     assert [listing.cell(2, i).value for i in (1, 3, 9, 10)] == ["4100018", 1800, 5, 1805]
     report = load_workbook(out / "report.xlsx")
     assert report.sheetnames == ["Summary", "4100018", "4100050"]

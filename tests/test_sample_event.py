@@ -23,8 +23,16 @@ def _read(path: Path) -> list[dict[str, str]]:
 def _run(sample: Path, out: Path) -> None:
     result = CliRunner().invoke(
         cli,
-        ["rate", str(sample / "games.csv"), "--players", str(sample / "players.csv"),
-         "--period", "2026-11", "--out", str(out)],
+        [
+            "rate",
+            str(sample / "games.csv"),
+            "--players",
+            str(sample / "players.csv"),
+            "--period",
+            "2026-11",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.stderr
 
@@ -47,7 +55,10 @@ def test_sample_agrees_with_reference(sample, tmp_path):
     for pid, exp in expected.items():
         row = got[pid]
         assert (int(row["k"]), int(row["games"]), int(row["change"]), int(row["new_rating"])) == (
-            exp["k"], exp["games"], exp["change"], exp["new_rating"]
+            exp["k"],
+            exp["games"],
+            exp["change"],
+            exp["new_rating"],
         ), pid
     # The unrated player keeps no rating and gets no change.
     assert got["4100093"]["rating"] == "" and got["4100093"]["change"] == "0"
@@ -56,5 +67,7 @@ def test_sample_agrees_with_reference(sample, tmp_path):
 def test_sample_outputs_match_golden_files(sample, tmp_path):
     _run(sample, tmp_path)
     for name in ("rating_list.csv", "games.csv"):
-        produced = (tmp_path / name).read_bytes().replace(str(sample).encode() + b"/", b"sample_data/")
+        produced = (
+            (tmp_path / name).read_bytes().replace(str(sample).encode() + b"/", b"sample_data/")
+        )
         assert produced == (GOLDEN / name).read_bytes(), name

@@ -13,12 +13,24 @@ def test_rate_sample_writes_all_outputs(sample, tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(
         cli,
-        ["rate", str(sample / "games.csv"), "--players", str(sample / "players.csv"),
-         "--period", "2026-11", "--out", str(out)],
+        [
+            "rate",
+            str(sample / "games.csv"),
+            "--players",
+            str(sample / "players.csv"),
+            "--period",
+            "2026-11",
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in out.iterdir()) == [
-        "games.csv", "rating_list.csv", "rating_list.xlsx", "report.html", "report.xlsx"
+        "games.csv",
+        "rating_list.csv",
+        "rating_list.xlsx",
+        "report.html",
+        "report.xlsx",
     ]
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         rows = {r["id"]: r for r in csv.DictReader(fh)}

@@ -43,15 +43,18 @@ def test_broken_sample_lists_every_problem(sample):
     assert "internal error" not in result.output
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["file", "row", "column", "value", "code", "problem", "and", "fix"]
-    found = {(line.split()[0].rsplit("/", 1)[-1], int(line.split()[1]), line.split()[4])
-             for line in lines[1:]}
+    found = {
+        (line.split()[0].rsplit("/", 1)[-1], int(line.split()[1]), line.split()[4])
+        for line in lines[1:]
+    }
     assert found == EXPECTED
     assert "8 problem(s) in 3 file(s)" in result.stderr
 
 
 def test_json_output_is_a_stable_list_of_objects(sample):
-    result = run("validate", *(sample / b for b in BROKEN), "--players", sample / "players.csv",
-                 "--json")
+    result = run(
+        "validate", *(sample / b for b in BROKEN), "--players", sample / "players.csv", "--json"
+    )
     assert result.exit_code == 1
     problems = json.loads(result.stdout)
     assert all(tuple(p) == JSON_KEYS for p in problems)
@@ -59,7 +62,9 @@ def test_json_output_is_a_stable_list_of_objects(sample):
     assert all(p["code"] in CODES and p["fix"] for p in problems)
     bad_rating = [p for p in problems if p["code"] == "bad-rating"]
     assert [(p["column"], p["value"]) for p in bad_rating] == [
-        ("white_rating", "25OO"), ("white_rating", "-1650")]
+        ("white_rating", "25OO"),
+        ("white_rating", "-1650"),
+    ]
 
 
 def test_json_clean_is_an_empty_list(sample):
@@ -87,8 +92,14 @@ def test_rate_leaves_an_existing_output_folder_untouched(sample, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "rating_list.csv").write_text("previous run\n")
-    result = run("rate", sample / "broken" / "games_broken.csv", "--players",
-                 sample / "players.csv", "--out", out)
+    result = run(
+        "rate",
+        sample / "broken" / "games_broken.csv",
+        "--players",
+        sample / "players.csv",
+        "--out",
+        out,
+    )
     assert result.exit_code == 1
     assert [p.name for p in out.iterdir()] == ["rating_list.csv"]
     assert (out / "rating_list.csv").read_text() == "previous run\n"
@@ -141,20 +152,25 @@ def test_players_list_checks_use_the_rules_column(sample, tmp_path):
     shutil.copy(sample / "players_list_foa.txt", tmp_path / "combined.txt")
     header = (sample / "players_list_foa.txt").read_text().splitlines()[0][:113]
     single.write_text(header + "OCT26 Gms K  B-day Flag\n")
-    result = run("validate", sample / "games.csv", "--players", single, "--rules", "rapid",
-                 "--json")
+    result = run(
+        "validate", sample / "games.csv", "--players", single, "--rules", "rapid", "--json"
+    )
     assert result.exit_code == 1
     assert "missing-column" in {p["code"] for p in json.loads(result.stdout)}
-    ok = run("validate", sample / "games.csv", "--players", tmp_path / "combined.txt", "--rules",
-             "rapid")
+    ok = run(
+        "validate", sample / "games.csv", "--players", tmp_path / "combined.txt", "--rules", "rapid"
+    )
     assert ok.exit_code == 0, ok.output
-
 
 
 def test_event_formats_are_validated_too(sample):
     """TRF and crosstable checks (from the event readers) reach validate unchanged."""
-    result = run("validate", sample / "broken" / "result-mismatch.trf",
-                 sample / "broken" / "crosstable-points.csv", "--json")
+    result = run(
+        "validate",
+        sample / "broken" / "result-mismatch.trf",
+        sample / "broken" / "crosstable-points.csv",
+        "--json",
+    )
     assert result.exit_code == 1
     codes = [(p["file"].rsplit("/", 1)[-1], p["code"]) for p in json.loads(result.stdout)]
     assert ("result-mismatch.trf", "result-mismatch") in codes

@@ -21,7 +21,11 @@ method_option = click.option(
     help="fide: table 8.1.2 (the FIDE method). formula: logistic expectation (clubs, not FIDE).",
 )
 k_option = click.option(
-    "--k", "k", type=click.IntRange(1, 100), default=None, help="Force one K for everybody (club use)."
+    "--k",
+    "k",
+    type=click.IntRange(1, 100),
+    default=None,
+    help="Force one K for everybody (club use).",
 )
 k_cap_option = click.option(
     "--k-cap", is_flag=True, help="Apply the 700 rule to a forced --k as well."
@@ -41,9 +45,26 @@ mode_option = click.option(
     "every game, as some club calculators do (NOT the FIDE method).",
 )
 
-_SCORES = {"1": 100, "1.0": 100, "win": 100, "w": 100, "1-0": 100,
-           "0.5": 50, ".5": 50, "1/2": 50, "½": 50, "=": 50, "draw": 50, "d": 50, "1/2-1/2": 50,
-           "0": 0, "0.0": 0, "loss": 0, "l": 0, "0-1": 0}
+_SCORES = {
+    "1": 100,
+    "1.0": 100,
+    "win": 100,
+    "w": 100,
+    "1-0": 100,
+    "0.5": 50,
+    ".5": 50,
+    "1/2": 50,
+    "½": 50,
+    "=": 50,
+    "draw": 50,
+    "d": 50,
+    "1/2-1/2": 50,
+    "0": 0,
+    "0.0": 0,
+    "loss": 0,
+    "l": 0,
+    "0-1": 0,
+}
 
 
 def parse_score_h(text: str, hint: str) -> int:

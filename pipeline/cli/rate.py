@@ -37,7 +37,9 @@ from pipeline.writers import write_outputs
     help="The rating list in force: CSV/XLSX (id, name, rating, ...) or a FIDE TXT/XML list "
     "(the --rules column); it decides over the ratings an event file carries.",
 )
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder.")
+@click.option(
+    "--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder."
+)
 @rules_option
 @method_option
 @k_option
@@ -78,11 +80,20 @@ from pipeline.writers import write_outputs
 @column_option
 @sheet_option
 @mode_option
-@click.option("--player", "player_ids", multiple=True, metavar="ID",
-              help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.")
+@click.option(
+    "--player",
+    "player_ids",
+    multiple=True,
+    metavar="ID",
+    help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (JSON).")
-@click.option("--html/--no-html", "want_html", default=None,
-              help="Write report.html, the event report with charts (default: up to 10,000 players).")
+@click.option(
+    "--html/--no-html",
+    "want_html",
+    default=None,
+    help="Write report.html, the event report with charts (default: up to 10,000 players).",
+)
 def rate(
     inputs: tuple[Path, ...],
     players: Path | None,
@@ -123,7 +134,11 @@ def rate(
         )
         progress.stage("writing reports")
         report = write_outputs(
-            result, out_dir, xlsx=xlsx, html=want_html, players=player_ids,
+            result,
+            out_dir,
+            xlsx=xlsx,
+            html=want_html,
+            players=player_ids,
             output_format=output_format,
         )
     if as_json:

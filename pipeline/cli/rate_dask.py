@@ -24,7 +24,12 @@ def rate_with_dask(
     games_tmp = games_tmp_dir(out_dir)
     try:
         run = rate_files_dask(
-            inputs, players, options, scheduler=scheduler, games_dir=games_tmp, games_format=output_format
+            inputs,
+            players,
+            options,
+            scheduler=scheduler,
+            games_dir=games_tmp,
+            games_format=output_format,
         )
         written = write_dask_outputs(run, out_dir, games_tmp, output_format)
     finally:

@@ -49,9 +49,27 @@ class RatedArrays:
     worked out when asked for.
     """
 
-    def __init__(self, own, opp, played, raw, capped_side, gap_skip, use_cap, rules, rated, pd_units, dev_units):  # type: ignore[no-untyped-def]
+    def __init__(
+        self,
+        own,
+        opp,
+        played,
+        raw,
+        capped_side,
+        gap_skip,
+        use_cap,
+        rules,
+        rated,
+        pd_units,
+        dev_units,
+    ):  # type: ignore[no-untyped-def]
         self._own, self._opp, self._played, self._raw = own, opp, played, raw
-        self._capped_side, self._gap_skip, self._use_cap, self._rules = capped_side, gap_skip, use_cap, rules
+        self._capped_side, self._gap_skip, self._use_cap, self._rules = (
+            capped_side,
+            gap_skip,
+            use_cap,
+            rules,
+        )
         self.rated: np.ndarray = rated
         self.pd_units: np.ndarray = pd_units
         self.dev_units: np.ndarray = dev_units
@@ -115,7 +133,9 @@ def rate_arrays(
     np.clip(index, 0, 2 * MAX_DIFF, out=index)
     if cap_points is not None and rules.cap_exempt_from is not None:
         capped_side = own < rules.cap_exempt_from
-        table = np.concatenate([pd_table(method, cap_points, False), pd_table(method, cap_points, True)])
+        table = np.concatenate(
+            [pd_table(method, cap_points, False), pd_table(method, cap_points, True)]
+        )
         index[~capped_side] += 2 * MAX_DIFF + 1
     else:
         table = pd_table(method, cap_points, False)
@@ -123,8 +143,17 @@ def rate_arrays(
     score = np.asarray(score_h, dtype=np.int64)
     dev_units = score * (scale // 100) - pd_units if scale != 100 else score - pd_units
     return RatedArrays(
-        own, opp, played, raw.astype(np.int64), capped_side, gap_skip, use_cap, rules, rated,
-        pd_units, dev_units,
+        own,
+        opp,
+        played,
+        raw.astype(np.int64),
+        capped_side,
+        gap_skip,
+        use_cap,
+        rules,
+        rated,
+        pd_units,
+        dev_units,
     )
 
 

@@ -22,11 +22,30 @@ from pipeline.model import PlayerList
 from pipeline.rounding import round_half_away
 from pipeline.rules import RuleSet
 
-PLAYER_INFO = ["id", "name", "rating", "k", "birth_year", "games", "ever_2400", "federation", "title"]
+PLAYER_INFO = [
+    "id",
+    "name",
+    "rating",
+    "k",
+    "birth_year",
+    "games",
+    "ever_2400",
+    "federation",
+    "title",
+]
 SUMS = ["games", "score_h", "expected_units", "dev_units"]
 # Partials: per player, the sums over rated sides, the player's last row (its position, rating,
 # name and K: what a player missing from the list is rated as) and the first K given on a row.
-PARTIAL_COLUMNS = ["player", *SUMS, "last_pos", "last_rating", "last_name", "last_k", "k_pos", "given_k"]
+PARTIAL_COLUMNS = [
+    "player",
+    *SUMS,
+    "last_pos",
+    "last_rating",
+    "last_name",
+    "last_k",
+    "k_pos",
+    "given_k",
+]
 NO_K_POS = np.iinfo(np.int64).max
 
 
@@ -84,7 +103,9 @@ def player_sums(
     return {"games": games, "score_h": score_sum, "expected_units": expected, "dev_units": dev_sum}
 
 
-def score_units(rated: np.ndarray, score_h: np.ndarray, pd_units: np.ndarray, dev_units: np.ndarray) -> int:
+def score_units(
+    rated: np.ndarray, score_h: np.ndarray, pd_units: np.ndarray, dev_units: np.ndarray
+) -> int:
     """Units of 1/scale per hundredth of a point (1 for the table, 10**4 for the formula), read
     off a rated side with points: PD + (S - PD) = S there."""
     with_points = np.asarray(rated) & (np.asarray(score_h) > 0)

@@ -49,7 +49,9 @@ def text(table: RawTable, column: str) -> pd.Series:
     return pd.Series([""] * len(table.frame), dtype=str)
 
 
-def parse_ids(problems: ProblemList, table: RawTable, column: str, required: bool = True) -> pd.Series:
+def parse_ids(
+    problems: ProblemList, table: RawTable, column: str, required: bool = True
+) -> pd.Series:
     raw = text(table, column)
     # A spreadsheet that stored an id as a number shows it as "4100018.0": take the digits.
     ids = raw.str.replace(r"^(\d+)\.0+$", r"\1", regex=True)

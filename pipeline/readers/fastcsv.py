@@ -22,7 +22,7 @@ _OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 # First bytes of a line that make it blank or start with white space: "\n", "\r", space, tab,
 # and the UTF-8 lead bytes of U+00A0 (0xC2) and U+3000 (0xE3) (over-cautious: then pandas reads).
 _LINE_START_SPACE = np.array([10, 13, 32, 9, 0xC2, 0xE3], dtype=np.uint8)
-_INITIAL_SPACE_QUOTE = "(?:^|[{delim}\\n])[ \\t]+\""
+_INITIAL_SPACE_QUOTE = '(?:^|[{delim}\\n])[ \\t]+"'
 
 
 def simple_lines(text: str) -> bool:
@@ -40,7 +40,9 @@ def simple_lines(text: str) -> bool:
     if np.isin(after_newline, _LINE_START_SPACE).any():
         return False
     carriage = np.flatnonzero(raw == 13)
-    return bool((raw[np.minimum(carriage + 1, len(raw) - 1)] == 10).all()) if len(carriage) else True
+    return (
+        bool((raw[np.minimum(carriage + 1, len(raw) - 1)] == 10).all()) if len(carriage) else True
+    )
 
 
 def read_plain_csv(text: str, delimiter: str, normalize) -> pd.DataFrame | None:  # type: ignore[no-untyped-def]

@@ -43,34 +43,70 @@ from pipeline.readers.tabular import RawTable
 
 LIST_TYPES = ("standard", "rapid", "blitz")
 # The text columns every layout provides (the chosen type's rating/games/k are added to these).
-COMMON = ["id", "name", "federation", "sex", "title", "w_title", "o_title", "foa_title",
-          "birth_year", "flag"]
+COMMON = [
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "w_title",
+    "o_title",
+    "foa_title",
+    "birth_year",
+    "flag",
+]
 TYPED = ["rating", "period_games", "k"]
 
 # TXT header token (lower case) -> (list type, field). Type None: the same for every type;
 # "single": the one rating of a single-type list (its rating column is headed by the month).
 TXT_TOKENS: dict[str, tuple[str | None, str]] = {
-    "id": (None, "id"), "name": (None, "name"), "fed": (None, "federation"),
-    "sex": (None, "sex"), "tit": (None, "title"), "wtit": (None, "w_title"),
-    "otit": (None, "o_title"), "foa": (None, "foa_title"),
-    "srtng": ("standard", "rating"), "sgm": ("standard", "period_games"), "sk": ("standard", "k"),
-    "rrtng": ("rapid", "rating"), "rgm": ("rapid", "period_games"), "rk": ("rapid", "k"),
-    "brtng": ("blitz", "rating"), "bgm": ("blitz", "period_games"), "bk": ("blitz", "k"),
-    "gms": ("single", "period_games"), "gm": ("single", "period_games"), "k": ("single", "k"),
-    "b-day": (None, "birth_year"), "bday": (None, "birth_year"), "flag": (None, "flag"),
+    "id": (None, "id"),
+    "name": (None, "name"),
+    "fed": (None, "federation"),
+    "sex": (None, "sex"),
+    "tit": (None, "title"),
+    "wtit": (None, "w_title"),
+    "otit": (None, "o_title"),
+    "foa": (None, "foa_title"),
+    "srtng": ("standard", "rating"),
+    "sgm": ("standard", "period_games"),
+    "sk": ("standard", "k"),
+    "rrtng": ("rapid", "rating"),
+    "rgm": ("rapid", "period_games"),
+    "rk": ("rapid", "k"),
+    "brtng": ("blitz", "rating"),
+    "bgm": ("blitz", "period_games"),
+    "bk": ("blitz", "k"),
+    "gms": ("single", "period_games"),
+    "gm": ("single", "period_games"),
+    "k": ("single", "k"),
+    "b-day": (None, "birth_year"),
+    "bday": (None, "birth_year"),
+    "flag": (None, "flag"),
 }
 _MONTH_TOKEN = re.compile(r"^[A-Za-z]{3}\d{2}$")  # OCT26: the rating column of a single-type list
 
 # XML child tag -> (list type, field); "main" = standard in the combined list, else the list's type.
 XML_TAGS: dict[str, tuple[str | None, str]] = {
-    "fideid": (None, "id"), "name": (None, "name"), "country": (None, "federation"),
-    "sex": (None, "sex"), "title": (None, "title"), "w_title": (None, "w_title"),
-    "o_title": (None, "o_title"), "foa_title": (None, "foa_title"),
-    "rating": ("main", "rating"), "games": ("main", "period_games"), "k": ("main", "k"),
-    "rapid_rating": ("rapid", "rating"), "rapid_games": ("rapid", "period_games"),
-    "rapid_k": ("rapid", "k"), "blitz_rating": ("blitz", "rating"),
-    "blitz_games": ("blitz", "period_games"), "blitz_k": ("blitz", "k"),
-    "birthday": (None, "birth_year"), "flag": (None, "flag"),
+    "fideid": (None, "id"),
+    "name": (None, "name"),
+    "country": (None, "federation"),
+    "sex": (None, "sex"),
+    "title": (None, "title"),
+    "w_title": (None, "w_title"),
+    "o_title": (None, "o_title"),
+    "foa_title": (None, "foa_title"),
+    "rating": ("main", "rating"),
+    "games": ("main", "period_games"),
+    "k": ("main", "k"),
+    "rapid_rating": ("rapid", "rating"),
+    "rapid_games": ("rapid", "period_games"),
+    "rapid_k": ("rapid", "k"),
+    "blitz_rating": ("blitz", "rating"),
+    "blitz_games": ("blitz", "period_games"),
+    "blitz_k": ("blitz", "k"),
+    "birthday": (None, "birth_year"),
+    "flag": (None, "flag"),
 }
 
 _TXT_HEAD = re.compile(rb"^\s*ID[ _]?Number\s+Name\s", re.IGNORECASE)
@@ -142,8 +178,14 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
                     table, list_type = _read_xml(fh, source, list_column)
     except (zipfile.BadZipFile, EOFError, OSError) as exc:
         raise InputError(
-            [Problem("not-a-table", f"cannot read the zipped list ({type(exc).__name__}: {exc})",
-                     file=source, fix="download the list again")]
+            [
+                Problem(
+                    "not-a-table",
+                    f"cannot read the zipped list ({type(exc).__name__}: {exc})",
+                    file=source,
+                    fix="download the list again",
+                )
+            ]
         ) from None
     _check_list_type(found.member or path.name, str(path), list_type, list_column, problems)
     players = players_from_list(table, problems, list_type)
@@ -192,8 +234,15 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
 def _check_fide_ids(table: RawTable, problems: ProblemList) -> None:
     ids = table.frame["id"]
     bad = ids.ne("") & ~ids.str.fullmatch(r"\d{1,12}")
-    cells.report(problems, table, bad.to_numpy(), "id", "bad-id",
-                 "a FIDE id is a whole number", "correct the id (digits only)")
+    cells.report(
+        problems,
+        table,
+        bad.to_numpy(),
+        "id",
+        "bad-id",
+        "a FIDE id is a whole number",
+        "correct the id (digits only)",
+    )
 
 
 def _check_list_type(
@@ -207,7 +256,8 @@ def _check_list_type(
         problems.add(
             "missing-column",
             f"this is the {hinted[0]} list but the rule set rates {wanted} games",
-            file=source, column="rating",
+            file=source,
+            column="rating",
             fix=f"give the {wanted} list (or the combined list), or choose --rules {hinted[0]}",
         )
 
@@ -239,9 +289,11 @@ def _to_utf8(data: bytes, source: str) -> bytes:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, start + exc.start) + 1
             raise _problem(
-                source, "bad-encoding",
+                source,
+                "bad-encoding",
                 f"byte {data[start + exc.start]:#04x} is neither UTF-8 nor Windows-1252 text",
-                "download the list again (it is damaged) or save it as UTF-8", row=line,
+                "download the list again (it is damaged) or save it as UTF-8",
+                row=line,
             ) from None
     return b"".join(parts)
 
@@ -304,15 +356,24 @@ def _read_txt(data: bytes, source: str, list_column: str) -> tuple[RawTable, str
     try:
         key, list_type = _choose(by_field, list_column)
     except KeyError:
-        raise _problem(source, "missing-column",
-                       f"the list has no {list_column} rating column (header: {header.split()})",
-                       f"download the {list_column} or the combined list", row=1) from None
+        raise _problem(
+            source,
+            "missing-column",
+            f"the list has no {list_column} rating column (header: {header.split()})",
+            f"download the {list_column} or the combined list",
+            row=1,
+        ) from None
     wanted = {f: by_field.get((None, f)) for f in COMMON}
     wanted |= {f: by_field.get((key, f)) for f in TYPED}
     missing = [f for f in ("id", "name") if wanted[f] is None]
     if missing:
-        raise _problem(source, "missing-column", f"the list header lacks {', '.join(missing)}",
-                       "give the list as downloaded from FIDE", row=1)
+        raise _problem(
+            source,
+            "missing-column",
+            f"the list header lacks {', '.join(missing)}",
+            "give the list as downloaded from FIDE",
+            row=1,
+        )
 
     body = lines.slice(1)
     lengths = _content_lengths(data, offsets[1:])
@@ -378,11 +439,18 @@ def _slice(lines: Any, span: tuple[int, int | None] | None, ascii_lines: Any = N
 
 
 _VALID = {
-    "id": re.compile(r"\d+"), "federation": re.compile(r"[A-Z]{3}|"), "sex": re.compile(r"[MFmf]?"),
-    "title": re.compile(r"[A-Za-z]*"), "w_title": re.compile(r"[A-Za-z]*"),
-    "o_title": re.compile(r"[A-Za-z, ]*"), "foa_title": re.compile(r"[A-Za-z]*"),
-    "rating": re.compile(r"\d*"), "period_games": re.compile(r"\d*"), "k": re.compile(r"\d*"),
-    "birth_year": re.compile(r"\d*"), "flag": re.compile(r"[iwIW]*"),
+    "id": re.compile(r"\d+"),
+    "federation": re.compile(r"[A-Z]{3}|"),
+    "sex": re.compile(r"[MFmf]?"),
+    "title": re.compile(r"[A-Za-z]*"),
+    "w_title": re.compile(r"[A-Za-z]*"),
+    "o_title": re.compile(r"[A-Za-z, ]*"),
+    "foa_title": re.compile(r"[A-Za-z]*"),
+    "rating": re.compile(r"\d*"),
+    "period_games": re.compile(r"\d*"),
+    "k": re.compile(r"\d*"),
+    "birth_year": re.compile(r"\d*"),
+    "flag": re.compile(r"[iwIW]*"),
 }
 
 
@@ -421,16 +489,24 @@ def _read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTabl
     except etree.XMLSyntaxError as exc:
         text = str(exc)
         encoding = "utf-8" in text.lower() or "encoding" in text.lower()
-        raise _problem(source, "bad-encoding" if encoding else "not-a-table",
-                       f"the XML list is damaged: {text}",
-                       "download the list again (or unzip it again)",
-                       row=exc.lineno or None) from None
+        raise _problem(
+            source,
+            "bad-encoding" if encoding else "not-a-table",
+            f"the XML list is damaged: {text}",
+            "download the list again (or unzip it again)",
+            row=exc.lineno or None,
+        ) from None
     except _ListTypeError as exc:
-        raise _problem(source, "missing-column", f"the list has no {exc.args[0]} rating",
-                       f"download the {exc.args[0]} or the combined list") from None
+        raise _problem(
+            source,
+            "missing-column",
+            f"the list has no {exc.args[0]} rating",
+            f"download the {exc.args[0]} or the combined list",
+        ) from None
     if not frames:
-        raise _problem(source, "not-a-table", "the list holds no <player> entries",
-                       "download the list again")
+        raise _problem(
+            source, "not-a-table", "the list holds no <player> entries", "download the list again"
+        )
     frame = pd.concat(frames, ignore_index=True)
     return RawTable(frame, np.concatenate(numbers), source), list_type
 
@@ -446,8 +522,13 @@ def _xml_chunks(
     from lxml import etree
 
     context = etree.iterparse(
-        stream, events=("end",), tag="player", resolve_entities=False, no_network=True,
-        remove_comments=True, remove_pis=True,
+        stream,
+        events=("end",),
+        tag="player",
+        resolve_entities=False,
+        no_network=True,
+        remove_comments=True,
+        remove_pis=True,
     )
     rows: list[tuple[str | None, ...]] = []
     lines: list[int] = []

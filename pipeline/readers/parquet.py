@@ -28,8 +28,11 @@ def column_text(column: pa.ChunkedArray) -> pa.Array:
     elif pa.types.is_floating(kind):
         # 1650.0 -> "1650" (a spreadsheet's whole number); anything else as Python prints it.
         whole = pc.equal(column, pc.floor(column))
-        text = pc.if_else(whole, pc.cast(pc.cast(column, pa.int64(), safe=False), pa.string()),
-                          pc.cast(column, pa.string()))
+        text = pc.if_else(
+            whole,
+            pc.cast(pc.cast(column, pa.int64(), safe=False), pa.string()),
+            pc.cast(column, pa.string()),
+        )
     elif pa.types.is_dictionary(kind):
         text = pc.cast(column, kind.value_type).cast(pa.large_string())
     else:
@@ -55,4 +58,6 @@ def read_parquet_table(path: Path) -> RawTable:
     frame = {name: str_series(column_text(table.column(i))) for i, name in enumerate(names)}
     import pandas as pd
 
-    return RawTable(pd.DataFrame(frame), np.arange(2, table.num_rows + 2, dtype=np.int64), str(path))
+    return RawTable(
+        pd.DataFrame(frame), np.arange(2, table.num_rows + 2, dtype=np.int64), str(path)
+    )

@@ -25,8 +25,13 @@ def expand_inputs(paths: Sequence[Path | str]) -> list[Path]:
         text = str(given)
         path = Path(text)
         if path.is_dir():
-            parts = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in TABLE_SUFFIXES
-                           and not p.name.startswith((".", "_")))
+            parts = sorted(
+                p
+                for p in path.iterdir()
+                if p.is_file()
+                and p.suffix.lower() in TABLE_SUFFIXES
+                and not p.name.startswith((".", "_"))
+            )
             where = f"the folder {text!r} holds no .csv, .xlsx or .parquet file"
         elif not path.exists() and _GLOB_CHARS & set(text):
             parts = sorted(Path(p) for p in glob.glob(text) if Path(p).is_file())

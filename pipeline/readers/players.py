@@ -20,7 +20,13 @@ def parse_players(table: RawTable, problems: ProblemList) -> PlayerList:
             "rating": cells.parse_rating(problems, table, "rating"),
             "k": cells.parse_int(problems, table, "k", low=1, high=100, what="a K factor"),
             "birth_year": cells.parse_int(
-                problems, table, "birth_year", low=1850, high=2100, what="a year", zero_is_blank=True
+                problems,
+                table,
+                "birth_year",
+                low=1850,
+                high=2100,
+                what="a year",
+                zero_is_blank=True,
             ),
             "games": cells.parse_int(
                 problems, table, "games", low=0, high=100000, what="a number of games"

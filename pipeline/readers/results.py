@@ -20,7 +20,6 @@ class GameResult(NamedTuple):
     canonical: str
 
 
-
 # Games files: one token for both sides, white first.
 GAME_RESULTS: dict[str, GameResult] = {}
 for _tokens, _result in (
@@ -37,7 +36,9 @@ for _tokens, _result in (
     for _t in _tokens:
         GAME_RESULTS[_t] = _result
 
-GAME_RESULT_HELP = "1-0, 0-1, 1/2-1/2 (or ½-½, 0.5-0.5, =); unplayed: +-, -+, +/-, -/+, 1-0F, 0-1F, --, 0-0"
+GAME_RESULT_HELP = (
+    "1-0, 0-1, 1/2-1/2 (or ½-½, 0.5-0.5, =); unplayed: +-, -+, +/-, -/+, 1-0F, 0-1F, --, 0-0"
+)
 
 
 class SideResult(NamedTuple):

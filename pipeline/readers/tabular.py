@@ -56,11 +56,19 @@ def _decode(path: Path, data: bytes) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError:
-            raise _problem(path, "bad-encoding", "the file starts like UTF-16 but is not",
-                           "save the file again as CSV UTF-8") from None
+            raise _problem(
+                path,
+                "bad-encoding",
+                "the file starts like UTF-16 but is not",
+                "save the file again as CSV UTF-8",
+            ) from None
     if b"\x00" in data[:4096]:
-        raise _problem(path, "not-a-table", "the file holds binary data, not a CSV table",
-                       "give a CSV, XLSX or TRF file")
+        raise _problem(
+            path,
+            "not-a-table",
+            "the file holds binary data, not a CSV table",
+            "give a CSV, XLSX or TRF file",
+        )
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         text = data.decode("utf-8")
@@ -70,8 +78,12 @@ def _decode(path: Path, data: bytes) -> str:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             if _looks_binary(data.decode("latin-1")):
-                raise _problem(path, "not-a-table", "the file holds binary data, not a table",
-                               "give a CSV, XLSX or TRF file") from None
+                raise _problem(
+                    path,
+                    "not-a-table",
+                    "the file holds binary data, not a table",
+                    "give a CSV, XLSX or TRF file",
+                ) from None
             raise InputError(
                 [
                     Problem(
@@ -86,8 +98,12 @@ def _decode(path: Path, data: bytes) -> str:
                 ]
             ) from None
     if _looks_binary(text):
-        raise _problem(path, "not-a-table", "the file holds binary data, not a table",
-                       "give a CSV, XLSX or TRF file")
+        raise _problem(
+            path,
+            "not-a-table",
+            "the file holds binary data, not a table",
+            "give a CSV, XLSX or TRF file",
+        )
     return text
 
 
@@ -145,7 +161,11 @@ def read_csv_text(path: Path) -> RawTable:
     # Row numbers as a person sees them: the header is line 1. Blank lines were skipped by the
     # parser, so count them back in for exact line numbers.
     line_numbers = _data_line_numbers(text)
-    rows = line_numbers[: len(frame)] if len(line_numbers) >= len(frame) else np.arange(2, len(frame) + 2)
+    rows = (
+        line_numbers[: len(frame)]
+        if len(line_numbers) >= len(frame)
+        else np.arange(2, len(frame) + 2)
+    )
     frame = frame.reset_index(drop=True)
     return RawTable(frame, rows, str(path), decimal=_decimal_mark(frame, delimiter))
 
@@ -172,7 +192,11 @@ def _may_hold_space(values: pd.Series) -> bool:
         if data is None:
             continue
         raw = np.frombuffer(data, dtype=np.uint8)
-        if ((raw - np.uint8(9)) <= 23).any() or ((raw - np.uint8(0xE1)) <= 2).any() or (raw == 0xC2).any():
+        if (
+            ((raw - np.uint8(9)) <= 23).any()
+            or ((raw - np.uint8(0xE1)) <= 2).any()
+            or (raw == 0xC2).any()
+        ):
             return True
     return False
 
@@ -234,7 +258,9 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
             records = [(r + [""] * width)[:width] for r in records]
             frame = pd.DataFrame(records, columns=header, dtype=str)
             frame = frame.loc[:, [c != "" for c in frame.columns]]
-            tables.append(RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title))
+            tables.append(
+                RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title)
+            )
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
             path,

@@ -67,8 +67,8 @@ def write_outputs(
     output_format: str = "csv",
 ) -> WriteReport:
     """Write rating_list and games (as ``output_format``: csv or parquet) and, by size or as
-    ``xlsx``/``html`` say, the spreadsheets and report.html; ``players``: also ``player-<id>.xlsx`` and
-    ``.html`` for each of those ids."""
+    ``xlsx``/``html`` say, the spreadsheets and report.html; ``players``: also
+    ``player-<id>.xlsx`` and ``.html`` for each of those ids."""
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, not {output_format!r}")
     report = WriteReport()

@@ -62,7 +62,12 @@ def write_text_csv(table: pd.DataFrame, path: Path) -> None:
         table.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
         return
     columns = [
-        _quoted(pa.chunked_array(arrow_text(table[c])).combine_chunks().cast(pa.large_string()).fill_null(""))
+        _quoted(
+            pa.chunked_array(arrow_text(table[c]))
+            .combine_chunks()
+            .cast(pa.large_string())
+            .fill_null("")
+        )
         for c in table.columns
     ]
     comma, newline, empty = (pa.scalar(t, pa.large_string()) for t in (",", "\n", ""))

@@ -27,6 +27,7 @@ __all__ = [
     "units_text",
 ]
 
+
 def _units_digits(values: np.ndarray, scale: int, decimals: int) -> pa.Array:
     step = 10**decimals
     rescaled = rescale_half_away(values, scale, step)

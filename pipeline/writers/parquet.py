@@ -24,7 +24,9 @@ from pipeline.writers.tables import GAMES_COLUMNS, RATING_LIST_COLUMNS, games_or
 def decimal_column(units: object, scale: int, decimals: int) -> pa.Array:
     """Exact units of 1/scale as decimal128 with ``decimals`` places (rounded like the CSV)."""
     ints = arrow_ints(units)  # type: ignore[arg-type]
-    values = rescale_half_away(ints.fill_null(0).to_numpy(zero_copy_only=False), scale, 10**decimals)
+    values = rescale_half_away(
+        ints.fill_null(0).to_numpy(zero_copy_only=False), scale, 10**decimals
+    )
     # The unscaled integers of a decimal with `decimals` places are exactly these values.
     as_decimal = pa.array(values).cast(pa.decimal128(19, 0)).view(pa.decimal128(19, decimals))
     return pc.if_else(ints.is_null(), pa.scalar(None, as_decimal.type), as_decimal)

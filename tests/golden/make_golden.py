@@ -43,18 +43,41 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
         ["rating_list.csv", "games.csv"],
     ),
     "generated-rapid": (
-        ["{inputs}/games.csv", "--players", "{inputs}/players.csv", "--period", "2026-11",
-         "--rules", "rapid"],
+        [
+            "{inputs}/games.csv",
+            "--players",
+            "{inputs}/players.csv",
+            "--period",
+            "2026-11",
+            "--rules",
+            "rapid",
+        ],
         ["rating_list.csv"],
     ),
     "generated-formula": (
-        ["{inputs}/games.csv", "--players", "{inputs}/players.csv", "--period", "2026-11",
-         "--method", "formula"],
+        [
+            "{inputs}/games.csv",
+            "--players",
+            "{inputs}/players.csv",
+            "--period",
+            "2026-11",
+            "--method",
+            "formula",
+        ],
         ["rating_list.csv", "games.csv"],
     ),
     "generated-k32": (
-        ["{inputs}/games.csv", "--players", "{inputs}/players.csv", "--period", "2026-11",
-         "--k", "32", "--rules", "standard-2024"],
+        [
+            "{inputs}/games.csv",
+            "--players",
+            "{inputs}/players.csv",
+            "--period",
+            "2026-11",
+            "--k",
+            "32",
+            "--rules",
+            "standard-2024",
+        ],
         ["rating_list.csv"],
     ),
     "bad-cells": (
@@ -105,7 +128,9 @@ def run_case(args: list[str], out: Path) -> tuple[int, str]:
     here = os.getcwd()
     os.chdir(ROOT)
     try:
-        result = CliRunner().invoke(cli, ["rate", *argv, "--out", str(out), "--quiet", "--no-xlsx", "--no-html"])
+        result = CliRunner().invoke(
+            cli, ["rate", *argv, "--out", str(out), "--quiet", "--no-xlsx", "--no-html"]
+        )
     finally:
         os.chdir(here)
     return result.exit_code, result.stderr
