@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.periodrun.listio import LIST_TEXT_COLUMNS
+
 SCHEMA_VERSION = 1
 
 # One list of statements per version: version N is reached by running MIGRATIONS[N - 1].
@@ -99,21 +101,8 @@ MIGRATIONS: list[list[str]] = [
     ],
 ]
 
-LIST_COLUMNS = [
-    "id",
-    "name",
-    "federation",
-    "sex",
-    "title",
-    "birth_year",
-    "rating",
-    "period_games",
-    "games",
-    "k",
-    "ever_2400",
-    "flags",
-    "last_played",
-]
+# The published list's columns, as stored: one definition, in listio (the list layout).
+LIST_COLUMNS = LIST_TEXT_COLUMNS
 PENDING_COLUMNS = [
     "player_id",
     "event_sha256",
