@@ -37,6 +37,26 @@ def _columns(rng: np.random.Generator, start: int, n: int) -> dict[str, np.ndarr
     }
 
 
+_RECORD_FIELDS = (
+    "id",
+    "fed",
+    "sex",
+    "title",
+    "rating",
+    "games",
+    "k",
+    "rapid",
+    "blitz",
+    "bday",
+    "flag",
+)
+
+
+def _records(c: dict[str, np.ndarray]) -> zip:  # type: ignore[type-arg]
+    """One tuple per player, fields in _RECORD_FIELDS order (what both writers format)."""
+    return zip(*(c[name].tolist() for name in _RECORD_FIELDS), strict=True)
+
+
 def write_txt(path: Path, players: int, seed: int = 1, block: int = 200_000) -> None:
     rng = np.random.default_rng(seed)
     with path.open("w", encoding="utf-8", newline="") as fh:
@@ -47,20 +67,7 @@ def write_txt(path: Path, players: int, seed: int = 1, block: int = 200_000) -> 
                 f"{i:<15}{'Player, Number ' + str(i):<61}{fed:<4}{sex:<4}{tit:<5}{'':<5}{'':<15}"
                 f"{'':<4}{r:>5} {g:>3} {k:>2} {rr:>5} {0:>3} {20 if rr else 0:>2} {br:>5} {0:>3} "
                 f"{20 if br else 0:>2} {bd:>5} {fl:<4}\r\n"
-                for i, fed, sex, tit, r, g, k, rr, br, bd, fl in zip(
-                    c["id"].tolist(),
-                    c["fed"].tolist(),
-                    c["sex"].tolist(),
-                    c["title"].tolist(),
-                    c["rating"].tolist(),
-                    c["games"].tolist(),
-                    c["k"].tolist(),
-                    c["rapid"].tolist(),
-                    c["blitz"].tolist(),
-                    c["bday"].tolist(),
-                    c["flag"].tolist(),
-                    strict=True,
-                )
+                for i, fed, sex, tit, r, g, k, rr, br, bd, fl in _records(c)
             ]
             fh.write("".join(lines))
 
@@ -80,20 +87,7 @@ def write_xml(path: Path, players: int, seed: int = 1, block: int = 200_000) -> 
                 f"<rapid_k>{20 if rr else 0}</rapid_k>\n<blitz_rating>{br}</blitz_rating>\n"
                 f"<blitz_games>0</blitz_games>\n<blitz_k>{20 if br else 0}</blitz_k>\n"
                 f"<birthday>{bd}</birthday>\n<flag>{fl}</flag>\n</player>\n"
-                for i, fed, sex, tit, r, g, k, rr, br, bd, fl in zip(
-                    c["id"].tolist(),
-                    c["fed"].tolist(),
-                    c["sex"].tolist(),
-                    c["title"].tolist(),
-                    c["rating"].tolist(),
-                    c["games"].tolist(),
-                    c["k"].tolist(),
-                    c["rapid"].tolist(),
-                    c["blitz"].tolist(),
-                    c["bday"].tolist(),
-                    c["flag"].tolist(),
-                    strict=True,
-                )
+                for i, fed, sex, tit, r, g, k, rr, br, bd, fl in _records(c)
             ]
             fh.write("".join(parts))
         fh.write("</playerslist>\n")
