@@ -41,7 +41,8 @@ LOOP_GAMES = 200_000
 def synthetic_arrays(n_games: int, n_players: int, seed: int = 1) -> dict[str, np.ndarray]:
     """A period as the engine sees it: per game the two player codes, ratings and results."""
     rng = np.random.default_rng(seed)
-    rating = np.clip(rng.normal(1750, 330, n_players).round(), 1001, 2850).astype(np.int64)
+    # int32 ratings, as the readers hand them to the engine (whole numbers 0..3500).
+    rating = np.clip(rng.normal(1750, 330, n_players).round(), 1001, 2850).astype(np.int32)
     rating[rng.random(n_players) < 0.04] = 0  # unrated
     k = rng.choice(np.array([10, 20, 40]), n_players, p=[0.1, 0.6, 0.3]).astype(np.int64)
     white = rng.integers(0, n_players, n_games)
@@ -64,8 +65,9 @@ def run_engine(data: dict[str, np.ndarray]) -> np.ndarray:
     rating, white, black = data["rating"], data["white"], data["black"]
     # Sides: white sides then black sides (order does not matter for the sums).
     player = np.concatenate([white, black])
-    own = rating[player]
-    opp = np.concatenate([rating[black], rating[white]])
+    own = np.take(rating, player)
+    n = len(white)
+    opp = np.concatenate([own[n:], own[:n]])  # white's opponent is black, and black's white
     score_h = np.concatenate([data["white_h"], 100 - data["white_h"]])
     played = np.concatenate([data["played"], data["played"]])
     rated = rate_arrays(own, opp, played, score_h, rules, "fide")

@@ -1,7 +1,7 @@
 """The engine: for every side of every game, decide whether it is rated, the difference used
 after the 400-point rule, the expected score and the deviation S - PD. Fully vectorized.
 
-``rate_arrays`` is the engine proper, on plain int64 arrays (what the benchmark times and what
+``rate_arrays`` is the engine proper, on plain integer arrays (what the benchmark times and what
 every path, pandas or Dask partition, runs); ``rate_sides`` wraps it for a sides frame.
 """
 
@@ -33,68 +33,77 @@ def pd_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
     """PD in units of 1/scale for every raw difference own - opponent in -MAX_DIFF..MAX_DIFF
     (index diff + MAX_DIFF), the 400-point cap applied unless ``exempt``: one gather per side
     replaces clip, abs and the band look-up. Built from ``expected_units``, so each entry is the
-    value the per-side computation gives."""
+    value the per-side computation gives. int32: the largest entry is the formula's 10**6, and
+    half the bytes of int64 is half the memory traffic of the gather."""
     raw = np.arange(-MAX_DIFF, MAX_DIFF + 1, dtype=np.int64)
     diff = raw if (cap is None or exempt) else np.clip(raw, -cap, cap)
-    table = expected_units(diff, method).astype(np.int64)
+    table = expected_units(diff, method).astype(np.int32)
     table.setflags(write=False)
     return table
 
 
-class RatedArrays:
-    """The engine's answer for each side (int64 units of 1/scale; meaningless where not rated).
+@cache
+def _lookup_table(method: str, cap: int | None, exempt_from: int | None) -> np.ndarray:
+    """The capped table followed, when some players are exempt from the cap, by the exempt one:
+    an exempt side's index is moved EXEMPT_SHIFT further on."""
+    capped = pd_table(method, cap, False)
+    if cap is None or exempt_from is None:
+        return capped
+    table = np.concatenate([capped, pd_table(method, cap, True)])
+    table.setflags(write=False)
+    return table
 
-    ``rated``, ``pd_units`` and ``dev_units`` are what a rating needs and are computed at once;
-    ``diff`` (after the 400-point rule) and ``note_code`` are for the games table and are only
-    worked out when asked for.
+
+EXEMPT_SHIFT = 2 * MAX_DIFF + 1
+
+
+class RatedArrays:
+    """The engine's answer for each side (units of 1/scale; meaningless where not rated).
+
+    ``rated``, ``pd_units`` and ``dev_units`` (int32) are what a rating needs and are computed
+    at once; ``diff`` (after the 400-point rule) and ``note_code`` are for the games table and
+    are only worked out when asked for.
     """
 
-    def __init__(
-        self,
-        own,
-        opp,
-        played,
-        raw,
-        capped_side,
-        gap_skip,
-        use_cap,
-        rules,
-        rated,
-        pd_units,
-        dev_units,
-    ):  # type: ignore[no-untyped-def]
-        self._own, self._opp, self._played, self._raw = own, opp, played, raw
-        self._capped_side, self._gap_skip, self._use_cap, self._rules = (
-            capped_side,
-            gap_skip,
-            use_cap,
-            rules,
-        )
+    def __init__(self, own, opp, played, rules, use_cap, rated, pd_units, dev_units):  # type: ignore[no-untyped-def]
+        self._own, self._opp, self._played = own, opp, played
+        self._rules, self._use_cap = rules, use_cap
         self.rated: np.ndarray = rated
         self.pd_units: np.ndarray = pd_units
         self.dev_units: np.ndarray = dev_units
 
     @cached_property
     def diff(self) -> np.ndarray:
-        """The difference used: own - opponent after the 400-point rule."""
-        if not self._use_cap or self._rules.cap is None:
-            return self._raw
-        capped = np.clip(self._raw, -self._rules.cap, self._rules.cap)
-        if self._capped_side is None:
+        """The difference used (int64): own - opponent after the 400-point rule."""
+        raw = self._own.astype(np.int64) - self._opp
+        cap = self._rules.cap
+        if not self._use_cap or cap is None:
+            return raw
+        capped = np.clip(raw, -cap, cap)
+        if self._rules.cap_exempt_from is None:
             return capped
-        return np.where(self._capped_side, capped, self._raw)
+        return np.where(self._own < self._rules.cap_exempt_from, capped, raw)
 
     @cached_property
     def note_code(self) -> np.ndarray:
         """Index into NOTES of the first reason a side is not rated (0 = rated)."""
         note_code = np.zeros(len(self._own), dtype=np.int8)
         # Later reasons written first, earlier ones overwrite them (the order of NOTES).
-        if self._gap_skip is not None:
-            note_code[self._gap_skip] = 4
+        gap_skip = _gap_skip(self._own, self._opp, self._rules)
+        if gap_skip is not None:
+            note_code[gap_skip] = 4
         note_code[self._opp <= 0] = 3
         note_code[self._own <= 0] = 2
         note_code[~self._played] = 1
         return note_code
+
+
+def _gap_skip(own: np.ndarray, opp: np.ndarray, rules: RuleSet) -> np.ndarray | None:
+    """Sides of games not rated under the rapid/blitz gap rule (None when the rules have none)."""
+    if rules.skip_gap is None or rules.skip_above is None:
+        return None
+    raw = own.astype(np.int64) - opp
+    return (np.abs(raw) >= rules.skip_gap) & ((own > rules.skip_above) | (opp > rules.skip_above))
 
 
 def rate_arrays(
@@ -106,55 +115,40 @@ def rate_arrays(
     method: str = "fide",
     cap: bool | None = None,
 ) -> RatedArrays:
-    """The engine on arrays: ``own``/``opp`` ratings (0 = unrated), ``score_h`` in hundredths."""
-    scale = SCALES[method]
-    # int32: ratings and differences are small, and half the bytes is half the memory traffic.
-    own = np.asarray(own, dtype=np.int32)
-    opp = np.asarray(opp, dtype=np.int32)
-    played = np.asarray(played, dtype=bool)
-    raw = own - opp
+    """The engine on arrays: ``own``/``opp`` ratings (0 = unrated), ``score_h`` in hundredths.
 
-    gap_skip = None
-    if rules.skip_gap is not None and rules.skip_above is not None:
-        gap_skip = (np.abs(raw) >= rules.skip_gap) & (
-            (own > rules.skip_above) | (opp > rules.skip_above)
-        )
-    rated = played & (own > 0) & (opp > 0)
+    Each step is one pass over int32 arrays (ratings, differences and PD are small; half the
+    bytes is half the memory traffic), with the results written in place where possible.
+    """
+    scale = SCALES[method]
+    own = np.asarray(own)
+    opp = np.asarray(opp)
+    played = np.asarray(played, dtype=bool)
+
+    rated = own > 0
+    rated &= opp > 0
+    rated &= played
+    gap_skip = _gap_skip(own, opp, rules)
     if gap_skip is not None:
         rated &= ~gap_skip
 
     use_cap = (method == "fide") if cap is None else cap
     cap_points = rules.cap if use_cap else None
-    # Which sides the cap applies to is decided by the side being rated: a player rated 2650+
-    # uses the real difference. Two tables (capped, exempt) side by side, one gather.
-    capped_side = None
-    index = raw + MAX_DIFF
-    # Ratings are checked to 0..3500 before the engine; the clip only keeps the gather in bounds.
-    np.clip(index, 0, 2 * MAX_DIFF, out=index)
-    if cap_points is not None and rules.cap_exempt_from is not None:
-        capped_side = own < rules.cap_exempt_from
-        table = np.concatenate(
-            [pd_table(method, cap_points, False), pd_table(method, cap_points, True)]
-        )
-        index[~capped_side] += 2 * MAX_DIFF + 1
-    else:
-        table = pd_table(method, cap_points, False)
-    pd_units = table[index]
-    score = np.asarray(score_h, dtype=np.int64)
-    dev_units = score * (scale // 100) - pd_units if scale != 100 else score - pd_units
-    return RatedArrays(
-        own,
-        opp,
-        played,
-        raw.astype(np.int64),
-        capped_side,
-        gap_skip,
-        use_cap,
-        rules,
-        rated,
-        pd_units,
-        dev_units,
-    )
+    exempt_from = rules.cap_exempt_from if cap_points is not None else None
+    table = _lookup_table(method, cap_points, exempt_from)
+    # index = own - opponent + MAX_DIFF into the capped table; a side rated at or above the
+    # exemption (the cap is decided by the side being rated) looks up the exempt table.
+    index = np.subtract(own, opp, dtype=np.int32)
+    index += MAX_DIFF
+    if exempt_from is not None:
+        np.add(index, EXEMPT_SHIFT, out=index, where=own >= exempt_from)
+    # np.take, not table[index]: a plain gather, about twice as fast as fancy indexing. Ratings
+    # are checked to 0..3500 before the engine; mode="clip" only keeps the gather in bounds.
+    pd_units = np.take(table, index, mode="clip")
+    # S - PD in units of 1/scale, reusing the index buffer.
+    dev_units = np.multiply(score_h, scale // 100, out=index, casting="unsafe")
+    dev_units -= pd_units
+    return RatedArrays(own, opp, played, rules, use_cap, rated, pd_units, dev_units)
 
 
 def note_text(note_code: np.ndarray) -> pd.Series:
@@ -185,6 +179,6 @@ def rate_sides(
         rated=result.rated,
         note=note_text(result.note_code).set_axis(sides.index),
         diff=pd.arrays.IntegerArray(result.diff, unrated),
-        pd_units=pd.arrays.IntegerArray(result.pd_units, unrated.copy()),
-        dev_units=pd.arrays.IntegerArray(result.dev_units, unrated.copy()),
+        pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
+        dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),
     )

@@ -74,31 +74,36 @@ def player_sums(
 ) -> dict[str, np.ndarray]:
     """Per player code: rated games, score, sum of PD and of S - PD (exact int64).
 
-    ``np.bincount`` sums in float64, exact for integers below 2**53. Score and deviation are
-    summed in one pass, packed into one weight (score in the high bits, deviation shifted to be
-    non-negative in the low bits) when the largest player's games prove that both sums fit in
-    53 bits; the sum of PD is then score - deviation. Otherwise each is summed on its own.
+    Sides that are not rated are sent to an extra bin ``size`` (dropped), so no array is masked.
+    ``np.bincount`` sums in float64, exact for integers below 2**53: score and deviation are
+    summed in one pass, packed into one weight (score x 2**low_bits + deviation, the deviation
+    signed) when the largest player's games prove that both sums fit in 52 bits; otherwise each
+    is summed on its own. The sum of PD is score - deviation (PD + (S - PD) = S on every side).
     """
-    idx = np.asarray(codes)[rated]
-    games = np.bincount(idx, minlength=size).astype(np.int64)
-    score = np.asarray(score_h, dtype=np.int64)[rated]
-    dev = np.asarray(dev_units, dtype=np.int64)[rated]
-    most = int(games.max()) if len(games) else 0
-    unit = score_units(rated, score_h, pd_units, dev_units)
-    # The bounds are read off the data (one pass), not assumed from the scale.
-    dev_bound = int(np.abs(dev).max()) if len(dev) else 0
-    score_bound = int(score.max()) if len(score) else 0
-    low_bits = int(2 * dev_bound * most).bit_length()
+    codes = np.asarray(codes)
+    rated = np.asarray(rated, dtype=bool)
+    score = np.asarray(score_h)
+    dev = np.asarray(dev_units)
+    bins = np.where(rated, codes, size)
+    games = np.bincount(bins, minlength=size + 1)[:size].astype(np.int64)
+    most = int(games.max()) if size else 0
+    unit = score_units(rated, score, pd_units, dev)
+    # The bounds are read off the data (min/max of every side bound the rated ones).
+    dev_bound = max(-int(dev.min()), int(dev.max()), 0) if len(dev) else 0
+    score_bound = max(int(score.max()), 0) if len(score) else 0
+    low_bits = int(2 * dev_bound * most + 1).bit_length()
     high_bits = int(score_bound * most).bit_length()
     if low_bits + high_bits <= 52:
-        packed = np.bincount(idx, weights=(score << low_bits) + (dev + dev_bound), minlength=size)
-        total = np.rint(packed).astype(np.int64)
-        score_sum = total >> low_bits
-        dev_sum = (total & ((1 << low_bits) - 1)) - dev_bound * games
+        weight = np.multiply(score, float(1 << low_bits), dtype=np.float64)
+        weight += dev
+        packed = np.bincount(bins, weights=weight, minlength=size + 1)[:size]
+        total = packed.astype(np.int64)  # exact: every partial sum is an integer below 2**52
+        # score_sum = total / 2**low_bits rounded to nearest (the deviation part is signed).
+        score_sum = (total + (1 << (low_bits - 1))) >> low_bits
+        dev_sum = total - (score_sum << low_bits)
     else:
-        score_sum = np.rint(np.bincount(idx, weights=score, minlength=size)).astype(np.int64)
-        dev_sum = np.rint(np.bincount(idx, weights=dev, minlength=size)).astype(np.int64)
-    # PD + (S - PD) = S on every side, so the sum of PD follows exactly from the other two.
+        score_sum = np.bincount(bins, weights=score, minlength=size + 1)[:size].astype(np.int64)
+        dev_sum = np.bincount(bins, weights=dev, minlength=size + 1)[:size].astype(np.int64)
     expected = score_sum * unit - dev_sum
     return {"games": games, "score_h": score_sum, "expected_units": expected, "dev_units": dev_sum}
 
@@ -108,11 +113,14 @@ def score_units(
 ) -> int:
     """Units of 1/scale per hundredth of a point (1 for the table, 10**4 for the formula), read
     off a rated side with points: PD + (S - PD) = S there."""
-    with_points = np.asarray(rated) & (np.asarray(score_h) > 0)
-    first = int(np.argmax(with_points)) if len(with_points) else 0
-    if len(with_points) == 0 or not with_points[first]:
-        return 1  # no points scored anywhere: every score sum is 0 and the unit does not matter
-    return int((pd_units[first] + dev_units[first]) // score_h[first])
+    rated, score_h = np.asarray(rated), np.asarray(score_h)
+    # Such a side is almost always among the first few: look there before scanning everything.
+    for stop in (min(len(rated), 4096), len(rated)):
+        with_points = rated[:stop] & (score_h[:stop] > 0)
+        if with_points.any():
+            first = int(np.argmax(with_points))
+            return int((int(pd_units[first]) + int(dev_units[first])) // int(score_h[first]))
+    return 1  # no points scored anywhere: every score sum is 0 and the unit does not matter
 
 
 def partial_totals(rated_sides: pd.DataFrame, first_position: int = 0) -> pd.DataFrame:
