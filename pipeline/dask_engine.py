@@ -122,9 +122,8 @@ def rate_partition(
 def _write_games_part(
     rated: pd.DataFrame, options: RateOptions, folder: Path, number: int, fmt: str
 ) -> None:
-    from pipeline.writers import write_csv
+    from pipeline.writers import write_games_csv
     from pipeline.writers.parquet import games_arrow, write_parquet
-    from pipeline.writers.tables import games_table
 
     part = RatedPeriod(
         sides=rated,
@@ -137,7 +136,7 @@ def _write_games_part(
     if fmt == "parquet":
         write_parquet(games_arrow(part), path)
     else:
-        write_csv(games_table(part), path)
+        write_games_csv(part, path)
 
 
 def _combine(parts: pd.DataFrame) -> pd.DataFrame:

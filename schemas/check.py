@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import sys
+
 import pandas as pd
+import pandera.api.pandas.model as _pandera_model
 import pandera.pandas as pa
+from pandera.typing import Index, Series
 
 from pipeline.errors import InputError, Problem, RunError, format_problems
+
+# Building a DataFrameModel asks pandera which Series/Index annotation types exist, and pandera
+# answers by importing its Dask typing module, which imports dask.dataframe: about 2 s, most of
+# the start-up of a `fiderate rate` run that never touches Dask. Every model here annotates
+# pandas types only, so while dask.dataframe is not loaded the answer is the pandas types. (A
+# process that has loaded it, the Dask engine, keeps pandera's own lookup.)
+# tests/test_schemas_startup.py checks that the models build without importing dask.
+if "dask.dataframe" not in sys.modules:
+    _pandera_model.get_index_types = lambda: {Index}
+    _pandera_model.get_series_types = lambda: {Series}
 
 
 def validate(

@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
-from openpyxl import Workbook
 
 from pipeline.model import RatedPeriod
 from pipeline.periodrun.events import sha256_of
@@ -25,10 +24,9 @@ from pipeline.periodrun.listio import list_text_table
 from pipeline.periodrun.months import add_months, fide_month_label
 from pipeline.periodrun.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_NEW
 from pipeline.periodrun.report import PeriodReport
-from pipeline.writers import XLSX_MAX_PLAYERS, games_table, write_csv
+from pipeline.writers import XLSX_MAX_PLAYERS, write_csv, write_games_csv
 from pipeline.writers.atomic import OutputBatch
 from pipeline.writers.fide_txt import write_fide_txt
-from pipeline.writers.xlsx import write_rating_list_xlsx, write_table
 
 
 class PeriodFiles:
@@ -65,6 +63,11 @@ def _fsync(path: Path) -> None:
 
 
 def write_report_xlsx(report: PeriodReport, path: Path) -> None:
+    # openpyxl (0.3 s to import) only when a spreadsheet is written.
+    from openpyxl import Workbook
+
+    from pipeline.writers.xlsx import write_table
+
     wb = Workbook(write_only=True)
     changes = report.changes
     for title, table in (
@@ -104,9 +107,11 @@ def write_period_outputs(
         write_csv(report.changes, batch.path(names["changes"]))
         write_csv(report.breakdown, batch.path(names["breakdown"]))
         write_csv(report.first, batch.path(names["first"]))
-        write_csv(games_table(result), batch.path(names["games"]))
+        write_games_csv(result, batch.path(names["games"]))
         want_xlsx = len(new) <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
         if want_xlsx:
+            from pipeline.writers.xlsx import write_rating_list_xlsx
+
             write_rating_list_xlsx(table, batch.path(names["list_xlsx"]))
             write_report_xlsx(report, batch.path(names["report_xlsx"]))
         else:

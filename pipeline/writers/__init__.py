@@ -8,21 +8,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 
 from pipeline.errors import RunError
 from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch
-from pipeline.writers.csvtext import write_text_csv
+from pipeline.writers.csvtext import csv_lines, write_csv_lines, write_text_csv
 from pipeline.writers.html import render_report
 from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
 from pipeline.writers.report_tables import breakdown, mode_note, standings
 from pipeline.writers.tables import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
+    games_order,
     games_table,
+    games_text,
     rating_list_table,
 )
-from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
 XLSX_MAX_PLAYERS = 10_000
@@ -33,6 +35,7 @@ __all__ = [
     "RATING_LIST_COLUMNS",
     "WriteReport",
     "games_table",
+    "write_games_csv",
     "rating_list_table",
     "write_outputs",
 ]
@@ -47,6 +50,13 @@ class WriteReport:
 def write_csv(table: pd.DataFrame, path: Path) -> None:
     # Fixed format for golden files: UTF-8, LF line endings, every value already text.
     write_text_csv(table, path)
+
+
+def write_games_csv(result: RatedPeriod, path: Path) -> None:
+    # Every value formatted where it lies, joined into lines, and the lines put in order with
+    # one gather: the biggest table never becomes a pandas frame nor is reordered per column.
+    lines = csv_lines(games_text(result)).take(pa.array(games_order(result)))
+    write_csv_lines(GAMES_COLUMNS, lines, path)
 
 
 OUTPUT_FORMATS = ("csv", "parquet")
@@ -87,6 +97,9 @@ def write_outputs(
     table = standings(result) if need_reports else None
     detail = breakdown(result) if need_reports else None
     note = mode_note(result)
+    if want_xlsx or players:
+        # openpyxl costs 0.3 s to import: only when a spreadsheet is written.
+        from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
     with OutputBatch(out_dir) as batch:
         if output_format == "parquet":
             write_parquet(rating_list_arrow(result), batch.path("rating_list.parquet"))
@@ -94,7 +107,7 @@ def write_outputs(
         else:
             write_csv(rating_list_table(result), batch.path("rating_list.csv"))
             # Built, written and dropped: the text of every game side is the biggest frame.
-            write_csv(games_table(result), batch.path("games.csv"))
+            write_games_csv(result, batch.path("games.csv"))
         if want_xlsx:
             rating_list = rating_list_table(result)
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))

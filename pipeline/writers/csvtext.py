@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.writers.format import arrow_text
+from pipeline.writers.format import arrow_text, plain_text
 
 # Python's csv module (QUOTE_MINIMAL, lineterminator "\n") quotes a field holding the delimiter,
 # the quote character or a line feed; a carriage return alone is not quoted.
@@ -61,21 +61,28 @@ def write_text_csv(table: pd.DataFrame, path: Path) -> None:
     if not all(pd.api.types.is_string_dtype(d) for d in table.dtypes) or table.shape[1] == 0:
         table.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
         return
-    columns = [
-        _quoted(
-            pa.chunked_array(arrow_text(table[c]))
-            .combine_chunks()
-            .cast(pa.large_string())
-            .fill_null("")
-        )
-        for c in table.columns
-    ]
+    write_arrow_csv({str(c): plain_text(arrow_text(table[c])) for c in table.columns}, path)
+
+
+def csv_lines(columns: dict[str, pa.Array]) -> pa.Array:
+    """Columns of Arrow text (``string``, no nulls, same length) joined into CSV lines, each
+    ending in a line feed, quoted as ``write_text_csv`` quotes (one large_string array)."""
+    texts = [_quoted(c).cast(pa.large_string()) for c in columns.values()]
     comma, newline, empty = (pa.scalar(t, pa.large_string()) for t in (",", "\n", ""))
+    # The line end rides on the last cell (a pass over one column, not over the lines).
+    texts[-1] = pc.binary_join_element_wise(texts[-1], empty, newline)
+    return pc.binary_join_element_wise(*texts, comma)
+
+
+def write_csv_lines(names: list[str], lines: pa.Array, path: Path) -> None:
+    """The header of ``names``, then ``lines`` (from ``csv_lines``, in any order) as they are."""
     with open(path, "wb") as fh:
-        fh.write(_header([str(c) for c in table.columns]))
-        for start in range(0, len(table), ROWS_PER_BLOCK):
-            cells = [c.slice(start, ROWS_PER_BLOCK) for c in columns]
-            # The line end rides on the last cell (a pass over one column, not over the lines).
-            cells[-1] = pc.binary_join_element_wise(cells[-1], empty, newline)
-            lines = pc.binary_join_element_wise(*cells, comma)
-            fh.write(_block_bytes(lines))
+        fh.write(_header(names))
+        for start in range(0, len(lines), ROWS_PER_BLOCK):
+            fh.write(_block_bytes(lines.slice(start, ROWS_PER_BLOCK)))
+
+
+def write_arrow_csv(columns: dict[str, pa.Array], path: Path) -> None:
+    """Columns of Arrow text (``string``, no nulls, same length) to ``path`` as
+    ``write_text_csv`` writes them."""
+    write_csv_lines(list(columns), csv_lines(columns), path)

@@ -22,6 +22,7 @@ __all__ = [
     "int_arrow",
     "int_text",
     "pd_decimals",
+    "plain_text",
     "str_series",
     "units_arrow",
     "units_text",
@@ -77,3 +78,12 @@ def int_text(values: pd.Series) -> pd.Series:
 def pd_decimals(scale: int) -> int:
     """Expected scores: two decimals from the FIDE table, four from the formula."""
     return 2 if scale == 100 else 4
+
+
+def plain_text(text: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One contiguous ``string`` array with no nulls (blank for missing)."""
+    if isinstance(text, pa.ChunkedArray):
+        text = text.combine_chunks() if text.num_chunks != 1 else text.chunk(0)
+    if text.type != pa.string():
+        text = text.cast(pa.string())
+    return text.fill_null("") if text.null_count else text

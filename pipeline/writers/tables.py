@@ -10,14 +10,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.grouper.period import natural_order
+from pipeline.grouper.period import natural_order, positions
 from pipeline.model import RatedPeriod
 from pipeline.writers.format import (
-    arrow_ints,
     arrow_text,
     int_arrow,
     int_text,
     pd_decimals,
+    plain_text,
     str_series,
     units_arrow,
     units_text,
@@ -80,50 +80,55 @@ def rating_list_table(result: RatedPeriod) -> pd.DataFrame:
     )[RATING_LIST_COLUMNS]
 
 
-def _taken(column: pa.Array | pa.ChunkedArray, order: pa.Array, few_values: bool) -> pa.Array:
-    """``column`` in ``order``. A column with few distinct values (event, result, note) is
-    gathered as dictionary codes and expanded from a small dictionary that stays in cache."""
-    if few_values:
-        return pc.dictionary_encode(column).take(order).cast(column.type)
-    return column.take(order)
-
-
 def games_order(result: RatedPeriod) -> np.ndarray:
-    """Row order of games.csv: grouped by player in the rating list's order, stable."""
-    return natural_order(result.sides["player"])
+    """Row order of games.csv: grouped by player in the rating list's order, stable.
+
+    The rating list is already in that order, so each side's rank is its player's row there
+    (one hash look-up) and a stable sort of the ranks gives the order; a partition rated apart
+    (the Dask engine writes games part by part, with no totals) sorts its own ids.
+    """
+    totals = result.totals
+    if "id" not in totals or not len(totals):
+        return natural_order(result.sides["player"])
+    rank = positions(result.sides["player"], totals["id"])
+    if len(rank) and rank.min() < 0:  # not expected: every side's player has a total
+        return natural_order(result.sides["player"])
+    return np.argsort(rank, kind="stable")
 
 
-def games_table(result: RatedPeriod) -> pd.DataFrame:
-    """Both sides of every game, grouped by player in the rating list's order (stable)."""
+def games_text(result: RatedPeriod) -> dict[str, pa.Array]:
+    """The text of games.csv column by column (Arrow strings, no nulls), in the sides' own
+    order: every value is formatted where it lies, and the rows are put in order once, as
+    whole lines (``write_games_csv``) or per column (``games_columns``)."""
     s = result.sides
     scale = result.scale
     decimals = pd_decimals(scale)
-    # Reorder first (numbers as numbers, text through dictionary codes), then format: a
-    # row-wise reshuffle of the whole sides frame costs more than everything else here.
-    order_np = games_order(result)
-    order = pa.array(order_np)
-
-    def ints(name: str) -> pa.Array:
-        return arrow_ints(s[name]).take(order)
-
-    def text(name: str, few_values: bool = True) -> pa.Array:
-        return _taken(arrow_text(s[name]), order, few_values)
-
     columns = {
-        "player": text("player", few_values=False),
-        "event": text("event"),
-        "round": text("round"),
-        "opponent": text("opponent", few_values=False),
-        "player_rating": int_arrow(ints("player_rating")),
-        "opponent_rating": int_arrow(ints("opponent_rating")),
-        "result": text("result"),
-        "rated": pc.if_else(pa.array(s["rated"].to_numpy(dtype=bool)[order_np]), "true", "false"),
-        "diff": int_arrow(ints("diff")),
-        "pd": units_arrow(ints("pd_units"), scale, decimals),
-        "dev": units_arrow(ints("dev_units"), scale, decimals),
-        "note": text("note"),
-        "date": _taken(arrow_text(s["date"].astype("string")), order, True).fill_null(""),
-        "source": text("source"),
-        "line": int_arrow(ints("line")),
+        "player": arrow_text(s["player"]),
+        "event": arrow_text(s["event"]),
+        "round": arrow_text(s["round"]),
+        "opponent": arrow_text(s["opponent"]),
+        "player_rating": int_arrow(s["player_rating"]),
+        "opponent_rating": int_arrow(s["opponent_rating"]),
+        "result": arrow_text(s["result"]),
+        "rated": pc.if_else(pa.array(s["rated"].to_numpy(dtype=bool)), "true", "false"),
+        "diff": int_arrow(s["diff"]),
+        "pd": units_arrow(s["pd_units"], scale, decimals),
+        "dev": units_arrow(s["dev_units"], scale, decimals),
+        "note": arrow_text(s["note"]),
+        "date": arrow_text(s["date"].astype("string")),
+        "source": arrow_text(s["source"]),
+        "line": int_arrow(s["line"]),
     }
-    return pd.DataFrame({name: str_series(columns[name]) for name in GAMES_COLUMNS})
+    return {name: plain_text(columns[name]) for name in GAMES_COLUMNS}
+
+
+def games_columns(result: RatedPeriod) -> dict[str, pa.Array]:
+    """games.csv column by column, rows grouped by player in the rating list's order."""
+    order = pa.array(games_order(result))
+    return {name: column.take(order) for name, column in games_text(result).items()}
+
+
+def games_table(result: RatedPeriod) -> pd.DataFrame:
+    """games.csv as a frame of text (for the spreadsheets and reports)."""
+    return pd.DataFrame({name: str_series(c) for name, c in games_columns(result).items()})
