@@ -1,7 +1,7 @@
 """The same rating engine on Dask: games split over many files, rated on a cluster.
 
 One partition per input file (a part). Every partition runs the functions the pandas path
-runs (read and check the file, ``sides_from_games``, ``rate_sides``, the RatedSides schema,
+runs (read and check the file, ``sides_from_games``, ``rate_sides``, the engine-output schema,
 ``partial_totals``); the players list, read and checked once here, is broadcast to all
 partitions as a small pandas argument. Dask then combines the per-player integer partials with
 ``combine_partials`` in a tree reduction (exact: integer sums), and ``finish_totals`` applies K,
@@ -27,13 +27,19 @@ import pandas as pd
 from pipeline.assemble import sides_from_games, unknown_players
 from pipeline.engine import SCALES, rate_sides
 from pipeline.errors import InputError, ProblemList, RunError
-from pipeline.grouper.period import PARTIAL_COLUMNS, combine_partials, finish_totals, partial_totals
+from pipeline.grouper.period import (
+    PARTIAL_COLUMNS,
+    combine_partials,
+    finish_totals,
+    partial_totals,
+    positions,
+)
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions
-from pipeline.period import resolve_period
+from pipeline.period import check_rated, resolve_period
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.rules import get_rules
-from schemas import Players, RatedSides, RatingList, validate
+from schemas import Players, RatingList, validate
 
 # Rows of partition p start at position p << 32 among all sides: "last row" and "first K"
 # then mean the same as on one machine, where the sides are read in the same file order.
@@ -104,14 +110,17 @@ def rate_partition(
     if problems:
         raise InputError(problems)
     sides = sides_from_games(item, player_list)
-    rated = validate(
-        rate_sides(sides, get_rules(options.rules), options.method, options.cap),
-        RatedSides,
-        internal=True,
+    rated = check_rated(
+        rate_sides(sides, get_rules(options.rules), options.method, options.cap), whole=False
     )
     if games_dir is not None:
         _write_games_part(rated, options, Path(games_dir), number, games_format)
     partials = partial_totals(rated, first_position=number << PARTITION_SHIFT)
+    if players is not None and len(partials):
+        # A listed player's name comes from the list (finish_totals reads last_name only for
+        # players the list lacks): blank it, so the partials held until the reduction are small.
+        listed = positions(partials["player"], players["id"]) >= 0
+        partials["last_name"] = partials["last_name"].where(~listed, "")
     partials["sides"] = len(rated)
     partials["rated_sides"] = int(rated["rated"].sum())
     # The side counts ride on the first row only, so the sums over all rows are the totals.
@@ -193,9 +202,15 @@ def rate_files_dask(
     own_client, cluster = (client, None) if client is not None else _client(scheduler)
     try:
         games = dd.from_map(_read_games, files, meta=_games_meta(), enforce_metadata=False)
+        # The list goes to every worker once (scatter with broadcast) and each partition gets a
+        # reference to it: passed by value it would travel inside every task and be unpacked
+        # again for each partition.
+        players_ref = (
+            own_client.scatter(players.players, broadcast=True) if players is not None else None
+        )
         partials = games.map_partitions(
             rate_partition,
-            players.players if players is not None else None,
+            players_ref,
             options,
             str(games_dir) if games_dir is not None else None,
             games_format,

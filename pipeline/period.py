@@ -23,6 +23,7 @@ from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.rules import get_rules
 from schemas import Games, Players, RatedSides, RatingList, validate
+from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
 
 def resolve_period(period: str | None, today: dt.date | None = None) -> str:
@@ -231,6 +232,16 @@ def assemble_each(
     return pd.concat(parts, ignore_index=True) if parts else assemble_sides([], None)
 
 
+def check_rated(rated: pd.DataFrame, whole: bool) -> pd.DataFrame:
+    """The engine's boundary, validated once on the narrowest frame: sides assembled from games
+    files were checked as Games and Players when read, so only the engine's own columns are
+    checked; sides read from individual files (``whole``) are checked whole (RatedSides)."""
+    if whole:
+        return validate(rated, RatedSides, internal=True)
+    validate(rated[ENGINE_COLUMNS], EngineOutput, internal=True)
+    return rated
+
+
 def rate_inputs(
     inputs: list[GamesInput | SidesInput],
     players: PlayerList | None,
@@ -247,14 +258,13 @@ def rate_inputs(
         raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
     rules = get_rules(options.rules)
     period = resolve_period(options.period)
-    # Validated once, after the engine: RatedSides extends Sides, so the same checks of the
-    # assembled columns run, on the frame that already carries the engine's columns.
     if event_players is None:
         sides = assemble_sides(with_byes(inputs, players), players)
     else:
         sides = assemble_each(inputs, event_players)
-    rated = validate(
-        rate_sides(sides, rules, options.method, options.cap), RatedSides, internal=True
+    rated = check_rated(
+        rate_sides(sides, rules, options.method, options.cap),
+        whole=any(isinstance(i, SidesInput) for i in inputs),
     )
     totals = period_totals(
         rated,

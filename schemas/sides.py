@@ -21,7 +21,10 @@ class Sides(pa.DataFrameModel):
         strict = False
 
 
-class RatedSides(Sides):
+class EngineOutput(pa.DataFrameModel):
+    """The engine's own columns: what it adds to validated sides (checked on these columns
+    only; the sides it was given were checked as Games/Players or Sides when read)."""
+
     rated: Series[bool]
     note: Series[str]
     diff: Series[pd.Int64Dtype] = pa.Field(nullable=True)
@@ -35,3 +38,16 @@ class RatedSides(Sides):
     @pa.dataframe_check
     def unrated_rows_say_why(cls, df: pd.DataFrame) -> Series[bool]:
         return df["rated"] | df["note"].ne("")
+
+    class Config:
+        strict = False
+
+
+ENGINE_COLUMNS = ["rated", "note", "diff", "pd_units", "dev_units"]
+
+
+class RatedSides(Sides, EngineOutput):
+    """Sides with the engine's columns: the whole frame handed to the grouper and writers."""
+
+    class Config:
+        strict = False
