@@ -45,9 +45,12 @@ def simple_lines(text: str) -> bool:
     )
 
 
-def read_plain_csv(text: str, delimiter: str, normalize) -> pd.DataFrame | None:  # type: ignore[no-untyped-def]
-    """The table of a plain CSV file (all text, columns named by ``normalize``), or None."""
-    if not simple_lines(text):
+def read_plain_csv(
+    text: str, delimiter: str, normalize, simple: bool | None = None
+) -> pd.DataFrame | None:  # type: ignore[no-untyped-def]
+    """The table of a plain CSV file (all text, columns named by ``normalize``), or None.
+    ``simple``: ``simple_lines(text)`` when the caller has it already (a pass over the file)."""
+    if not (simple_lines(text) if simple is None else simple):
         return None
     quoted = '"' in text
     if quoted and re.search(_INITIAL_SPACE_QUOTE.format(delim=re.escape(delimiter)), text):

@@ -56,7 +56,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "date": cells.parse_date(problems, table, "date"),
             "white": white.astype(str),
             "black": black.astype(str),
-            "result": pd.Series(canonical.astype(str), dtype=str),
+            "result": pd.Series(canonical, dtype=str),
             "white_h": white_h,
             "black_h": black_h,
             "played": played,

@@ -12,6 +12,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from pipeline.columns import factorize_text
+
 
 class GameResult(NamedTuple):
     white_h: int
@@ -86,7 +88,10 @@ def lookup(
     """(known mask, one array per field of the table's tuples) for normalized ``tokens``;
     unknown tokens get the fields of ``default`` (an unplayed result: callers report them)."""
     keys = list(table)
-    position = pd.Index(keys).get_indexer(tokens.to_numpy(dtype=object))
+    # Each distinct token is looked up once (a results column holds a handful), then spread
+    # back by codes: no Python string per cell.
+    codes, uniques = factorize_text(tokens)
+    position = pd.Index(keys).get_indexer(uniques.to_numpy(dtype=object))[codes]
     known = position >= 0
     position = np.where(known, position, keys.index(default))
     values = list(zip(*table.values(), strict=True))

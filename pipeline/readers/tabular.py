@@ -140,7 +140,8 @@ def read_csv_text(path: Path) -> RawTable:
         raise _problem(path, "not-a-table", "the file is empty", "export the table again")
     text = _decode(path, data)
     delimiter = _sniff_delimiter(text[:65536])
-    frame = read_plain_csv(text, delimiter, normalize_header)
+    simple = simple_lines(text)
+    frame = read_plain_csv(text, delimiter, normalize_header, simple)
     try:
         if frame is None:
             frame = pd.read_csv(
@@ -160,7 +161,7 @@ def read_csv_text(path: Path) -> RawTable:
     frame = strip_cells(frame)
     # Row numbers as a person sees them: the header is line 1. Blank lines were skipped by the
     # parser, so count them back in for exact line numbers.
-    line_numbers = _data_line_numbers(text)
+    line_numbers = _data_line_numbers(text, simple)
     rows = (
         line_numbers[: len(frame)]
         if len(line_numbers) >= len(frame)
@@ -201,8 +202,8 @@ def _may_hold_space(values: pd.Series) -> bool:
     return False
 
 
-def _data_line_numbers(text: str) -> np.ndarray:
-    if simple_lines(text):
+def _data_line_numbers(text: str, simple: bool | None = None) -> np.ndarray:
+    if simple_lines(text) if simple is None else simple:
         # The usual file: no blank line, so line k + 1 holds data row k.
         return np.arange(2, text.rstrip("\n").count("\n") + 2, dtype=np.int64)
     lines = text.splitlines()
