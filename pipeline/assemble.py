@@ -71,9 +71,18 @@ def list_positions(ids: pd.Series, players: PlayerList | None) -> np.ndarray:
     return found.fill_null(-1).to_numpy().astype(np.int64)
 
 
-def _list_ratings(ids: pd.Series, players: PlayerList | None) -> tuple[pd.Series, np.ndarray]:
+def game_positions(games: GamesInput, players: PlayerList | None) -> dict[str, np.ndarray]:
+    """Each game's white and black row on the players list (-1: not there), looked up once for
+    both the unknown-player check and the sides."""
+    return {me: list_positions(games.games[me], players) for me in ("white", "black")}
+
+
+def _list_ratings(
+    ids: pd.Series, players: PlayerList | None, positions: np.ndarray | None = None
+) -> tuple[pd.Series, np.ndarray]:
     """(rating from the list or <NA>, whether the id is on the list)."""
-    positions = list_positions(ids, players)
+    if positions is None:
+        positions = list_positions(ids, players)
     if players is None:
         return pd.Series(pd.NA, index=ids.index, dtype="Int64"), positions >= 0
     rating = players.players["rating"].astype("Int64").array.take(positions, allow_fill=True)
@@ -95,12 +104,16 @@ def _twice(column: pd.Series) -> pd.Series:
     return pd.Series(column.array.take(np.repeat(np.arange(len(column)), 2)))
 
 
-def unknown_players(games: GamesInput, players: PlayerList | None) -> list[Problem]:
-    """Every white/black cell whose player is neither on the list nor given a rating on the row."""
+def unknown_players(
+    games: GamesInput, players: PlayerList | None, found: dict[str, np.ndarray] | None = None
+) -> list[Problem]:
+    """Every white/black cell whose player is neither on the list nor given a rating on the row.
+    ``found``: ``game_positions`` when the caller has it."""
     problems = ProblemList()
     g = games.games
+    found = found or game_positions(games, players)
     for me, rating_col in (("white", "white_rating"), ("black", "black_rating")):
-        _, on_list = _list_ratings(g[me], players)
+        on_list = found[me] >= 0
         unknown = ~on_list & g[rating_col].isna().to_numpy() & g[me].ne("").to_numpy()
         where = "on the players list" if players is not None else "given (no --players file)"
         for pos in np.flatnonzero(unknown):
@@ -117,11 +130,14 @@ def unknown_players(games: GamesInput, players: PlayerList | None) -> list[Probl
     return problems.problems
 
 
-def sides_from_games(games: GamesInput, players: PlayerList | None) -> pd.DataFrame:
+def sides_from_games(
+    games: GamesInput, players: PlayerList | None, found: dict[str, np.ndarray] | None = None
+) -> pd.DataFrame:
     g = games.games
+    found = found or game_positions(games, players)
     ratings = {}
     for me, rating_col in (("white", "white_rating"), ("black", "black_rating")):
-        list_rating, _ = _list_ratings(g[me], players)
+        list_rating, _ = _list_ratings(g[me], players, found[me])
         ratings[me] = g[rating_col].astype("Int64").fillna(list_rating)
     # Both sides of game i are rows 2i (white) and 2i+1 (black): built column by column.
     score_h = _interleave(g["white_h"], g["black_h"])
@@ -162,11 +178,14 @@ def assemble_sides(
     parts = []
     for item in inputs:
         if isinstance(item, GamesInput):
-            problems.extend(unknown_players(item, players))
-            parts.append(sides_from_games(item, players))
+            found = game_positions(item, players)
+            problems.extend(unknown_players(item, players, found))
+            parts.append(sides_from_games(item, players, found))
         else:
             parts.append(sides_from_individual(item))
     problems.raise_if_any()
     if not parts:
         return pd.DataFrame(columns=SIDE_COLUMNS)
+    if len(parts) == 1:  # one file: no copy through concat
+        return parts[0].reset_index(drop=True)
     return pd.concat(parts, ignore_index=True)

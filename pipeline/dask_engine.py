@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.assemble import sides_from_games, unknown_players
+from pipeline.assemble import game_positions, sides_from_games, unknown_players
 from pipeline.engine import SCALES, rate_sides
 from pipeline.errors import InputError, ProblemList, RunError
 from pipeline.grouper.period import (
@@ -106,10 +106,11 @@ def rate_partition(
     source = str(games["source"].iat[0])
     player_list = PlayerList("players", players) if players is not None else None
     item = GamesInput(source, games.reset_index(drop=True))
-    problems = unknown_players(item, player_list)
+    found = game_positions(item, player_list)
+    problems = unknown_players(item, player_list, found)
     if problems:
         raise InputError(problems)
-    sides = sides_from_games(item, player_list)
+    sides = sides_from_games(item, player_list, found)
     rated = check_rated(
         rate_sides(sides, get_rules(options.rules), options.method, options.cap), whole=False
     )

@@ -157,3 +157,65 @@ def test_player_sums_match_python_sums(unit, games_per_player, points):
             expected[c] += v if r else 0
         assert sums[column].tolist() == expected, column
     assert sums["games"].tolist() == np.bincount(codes[rated], minlength=200).tolist()
+
+
+@FAST
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 6),  # player code
+            st.booleans(),  # rated
+            st.integers(0, 100),  # score in hundredths
+            st.integers(-(10**6), 10**6),  # S - PD, signed, up to the formula's scale
+        ),
+        max_size=60,
+    ),
+    st.sampled_from([1, 10**9]),
+)
+def test_player_sums_packed_and_plain_paths_match_python(sides, spread):
+    """Any signed deviations: small ones go through the packed single pass, ones scaled by
+    ``spread`` (too wide to pack in 52 bits) through the separate sums; both exact."""
+    codes = np.array([s[0] for s in sides], dtype=np.int64)
+    rated = np.array([s[1] for s in sides], dtype=bool)
+    score = np.array([s[2] for s in sides], dtype=np.int64)
+    dev = np.array([s[3] for s in sides], dtype=np.int64) * spread
+    sums = player_sums(codes, rated, score, score - dev, dev, 7)
+    for column, values in (("games", [1] * len(sides)), ("score_h", score), ("dev_units", dev)):
+        expected = [0] * 7
+        for c, r, v in zip(codes.tolist(), rated.tolist(), list(values), strict=True):
+            expected[c] += int(v) if r else 0
+        assert sums[column].tolist() == expected, column
+
+
+def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
+    """games.csv's order comes from each side's row in the rating list; it must be the natural
+    order of the sides' own ids (numbers numerically, then text), stable."""
+    from pipeline.model import RateOptions
+    from pipeline.period import rate_files
+    from pipeline.synthetic import synthetic_games, synthetic_players
+    from pipeline.writers.tables import games_order
+
+    players = synthetic_players(60, seed=3, mixed_ids=True)
+    games = synthetic_games(400, 60, seed=3, mixed_ids=True)
+    write_text_csv(players, tmp_path / "players.csv")
+    write_text_csv(games, tmp_path / "games.csv")
+    result = rate_files(
+        [tmp_path / "games.csv"], tmp_path / "players.csv", RateOptions(period="2026-11")
+    )
+    assert games_order(result).tolist() == natural_order(result.sides["player"]).tolist()
+
+
+def test_duplicate_key_codes_with_separator_in_values_fall_back_exactly():
+    from pipeline.readers.games import _key_codes
+
+    key = pd.DataFrame(
+        {
+            "e": ["a\x1fb", "a", "a", "x"],
+            "r": ["c", "b\x1fc", "b\x1fc", "1"],
+            "a": ["1", "1", "1", "2"],
+            "b": ["2", "2", "2", "3"],
+        }
+    )
+    codes = _key_codes(key)
+    # Rows 0 and 1 join to the same text but are different games; rows 1 and 2 are the same.
+    assert codes[1] == codes[2] and codes[0] != codes[1] and codes[3] not in codes[:3]
