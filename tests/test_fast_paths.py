@@ -205,17 +205,20 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
     assert games_order(result).tolist() == natural_order(result.sides["player"]).tolist()
 
 
-def test_duplicate_key_codes_with_separator_in_values_fall_back_exactly():
-    from pipeline.readers.games import _key_codes
-
-    key = pd.DataFrame(
-        {
-            "e": ["a\x1fb", "a", "a", "x"],
-            "r": ["c", "b\x1fc", "b\x1fc", "1"],
-            "a": ["1", "1", "1", "2"],
-            "b": ["2", "2", "2", "3"],
-        }
+@FAST
+@given(
+    st.lists(
+        st.tuples(*(st.sampled_from(["", "a", "b", "1", "a,b"]) for _ in range(4))), max_size=30
     )
-    codes = _key_codes(key)
-    # Rows 0 and 1 join to the same text but are different games; rows 1 and 2 are the same.
-    assert codes[1] == codes[2] and codes[0] != codes[1] and codes[3] not in codes[:3]
+)
+def test_game_codes_equal_exactly_for_the_same_event_round_and_pair(rows):
+    """The duplicate-game key against plain tuples: same event, round and unordered pair of
+    players <=> same code (ids shared between the white and black columns)."""
+    from pipeline.readers.games import _game_codes
+
+    games = pd.DataFrame(rows, columns=["event", "round", "white", "black"], dtype=str)
+    codes = _game_codes(games).tolist()
+    keys = [(e, r, frozenset((w, b)), w == b) for e, r, w, b in rows]
+    for i in range(len(rows)):
+        for j in range(len(rows)):
+            assert (codes[i] == codes[j]) == (keys[i] == keys[j])

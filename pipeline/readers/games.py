@@ -7,7 +7,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.columns import arrow_text
 from pipeline.errors import ProblemList
@@ -74,24 +73,22 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
     """The same two players twice in one round of one event: a copy-paste error
     (``duplicate-game``) when both rows say the same, ``result-mismatch`` when they disagree
     (``A-B 1-0`` and ``B-A 1-0`` cannot both be true)."""
-    with_round = games["round"].ne("")
+    with_round = games["round"].ne("").to_numpy()
     if not with_round.any():
         return
+    # One integer per (event, round, unordered pair of players), from integer codes: hashing
+    # four text columns row by row costs several times more.
+    code = pd.Series(_game_codes(games))
+    dup = code.duplicated(keep="first").to_numpy() & with_round
+    if not dup.any():
+        return
+    # Only the rows of repeated games are looked at from here on (few, in a real file).
+    involved = np.flatnonzero(code.duplicated(keep=False).to_numpy() & with_round)
+    games = games.iloc[involved].reset_index(drop=True)
     white_first = (games["white"] <= games["black"]).to_numpy()
     low = games["white"].where(white_first, games["black"])
     high = games["black"].where(white_first, games["white"])
     key = pd.DataFrame({"e": games["event"], "r": games["round"], "a": low, "b": high})
-    # One integer per distinct (event, round, pair): hashing four text columns row by row as a
-    # frame costs several times more than hashing one joined key, then the codes.
-    code = pd.Series(_key_codes(key))
-    dup = code.duplicated(keep="first").to_numpy() & with_round.to_numpy()
-    if not dup.any():
-        return
-    # Only the rows of repeated games are looked at from here on (few, in a real file).
-    involved = np.flatnonzero(code.duplicated(keep=False).to_numpy() & with_round.to_numpy())
-    games = games.iloc[involved].reset_index(drop=True)
-    key = key.iloc[involved].reset_index(drop=True)
-    low = low.iloc[involved].reset_index(drop=True)
     dup = pd.Series(dup[involved])
     rows = table.rows[involved]
     # The outcome seen from the lower id, so that A-B 1-0 and B-A 0-1 compare equal.
@@ -132,18 +129,29 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
             )
 
 
-_SEPARATOR = "\x1f"  # the ASCII unit separator: not found in ids, events or rounds
+def _codes(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
+    """Integer codes of the values of ``columns`` over one shared dictionary, and its size."""
+    chunks = []
+    for column in columns:
+        chunks.extend(
+            pa.chunked_array(arrow_text(column)).cast(pa.large_string()).fill_null("").chunks
+        )
+    encoded = pa.chunked_array(chunks, pa.large_string()).dictionary_encode().combine_chunks()
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    bounds = np.cumsum([0, *(len(c) for c in columns)])
+    return [codes[bounds[i] : bounds[i + 1]] for i in range(len(columns))], len(encoded.dictionary)
 
 
-def _key_codes(key: pd.DataFrame) -> np.ndarray:
-    """A code per row, equal exactly when all of ``key``'s text columns are equal."""
-    columns = [
-        pa.chunked_array(arrow_text(key[c])).cast(pa.large_string()).fill_null("")
-        for c in key.columns
-    ]
-    if any(pc.any(pc.match_substring(c, _SEPARATOR)).as_py() for c in columns):
-        # A separator inside a value would make joined keys ambiguous: hash the columns.
-        return pd.MultiIndex.from_frame(key).factorize()[0]
-    joined = pc.binary_join_element_wise(*columns, pa.scalar(_SEPARATOR, pa.large_string()))
-    encoded = pc.dictionary_encode(joined).combine_chunks()
-    return encoded.indices.to_numpy(zero_copy_only=False)
+def _game_codes(games: pd.DataFrame) -> np.ndarray:
+    """A code per game, equal exactly when event, round and the (unordered) pair are equal."""
+    (event,), n_event = _codes(games["event"])
+    (round_,), n_round = _codes(games["round"])
+    (white, black), n_player = _codes(games["white"], games["black"])
+    if n_event * n_round * n_player * n_player >= 2**62:  # the combined code would not fit
+        frame = pd.DataFrame(
+            {"e": event, "r": round_, "a": np.minimum(white, black), "b": np.maximum(white, black)}
+        )
+        return pd.MultiIndex.from_frame(frame).factorize()[0]
+    code = event * n_round + round_
+    code = code * n_player + np.minimum(white, black)
+    return code * n_player + np.maximum(white, black)

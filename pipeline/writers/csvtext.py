@@ -66,9 +66,13 @@ def write_text_csv(table: pd.DataFrame, path: Path) -> None:
 
 def csv_lines(columns: dict[str, pa.Array]) -> pa.Array:
     """Columns of Arrow text (``string``, no nulls, same length) joined into CSV lines, each
-    ending in a line feed, quoted as ``write_text_csv`` quotes (one large_string array)."""
-    texts = [_quoted(c).cast(pa.large_string()) for c in columns.values()]
-    comma, newline, empty = (pa.scalar(t, pa.large_string()) for t in (",", "\n", ""))
+    ending in a line feed, quoted as ``write_text_csv`` quotes (one string array)."""
+    texts = [_quoted(c) for c in columns.values()]
+    # 32-bit offsets while the lines fit in 2 GiB (the join is faster on them), else 64-bit.
+    size = sum(c.nbytes for c in texts) + 2 * len(texts) * (len(texts[0]) if texts else 0)
+    kind = pa.string() if size < 2**31 - 1 else pa.large_string()
+    texts = [c.cast(kind) for c in texts]
+    comma, newline, empty = (pa.scalar(t, kind) for t in (",", "\n", ""))
     # The line end rides on the last cell (a pass over one column, not over the lines).
     texts[-1] = pc.binary_join_element_wise(texts[-1], empty, newline)
     return pc.binary_join_element_wise(*texts, comma)
