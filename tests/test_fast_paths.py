@@ -222,3 +222,23 @@ def test_game_codes_equal_exactly_for_the_same_event_round_and_pair(rows):
     for i in range(len(rows)):
         for j in range(len(rows)):
             assert (codes[i] == codes[j]) == (keys[i] == keys[j])
+
+
+def test_csv_lines_joined_in_slices_on_every_core_match_pandas(tmp_path, monkeypatch):
+    """Big tables are joined in one slice of rows per core; forced here on a small table with
+    quoting in it, the bytes must still be pandas' (and the slices must join in order)."""
+    import pipeline.writers.csvtext as csvtext
+
+    monkeypatch.setattr(csvtext, "PARALLEL_ROWS", 1)
+    monkeypatch.setattr(csvtext.os, "cpu_count", lambda: 3)
+    rng = np.random.default_rng(5)
+    values = np.array(["a", 'q"x', "c,d", "é", "", "line\nbreak", "12"], dtype=object)
+    frame = pd.DataFrame(
+        {name: values[rng.integers(0, len(values), 50)] for name in ("p", "q", "r")}, dtype=str
+    )
+    path = tmp_path / "t.csv"
+    write_text_csv(frame, path)
+    expected = io.StringIO()
+    frame.to_csv(expected, index=False, lineterminator="\n")
+    assert csvtext._slices(50) == [(0, 17), (17, 34), (34, 50)]
+    assert path.read_bytes() == expected.getvalue().encode("utf-8")

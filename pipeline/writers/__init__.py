@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
-import pyarrow as pa
 
 from pipeline.errors import RunError
 from pipeline.model import RatedPeriod
@@ -55,8 +54,7 @@ def write_csv(table: pd.DataFrame, path: Path) -> None:
 def write_games_csv(result: RatedPeriod, path: Path) -> None:
     # Every value formatted where it lies, joined into lines, and the lines put in order with
     # one gather: the biggest table never becomes a pandas frame nor is reordered per column.
-    lines = csv_lines(games_text(result)).take(pa.array(games_order(result)))
-    write_csv_lines(GAMES_COLUMNS, lines, path)
+    write_csv_lines(GAMES_COLUMNS, csv_lines(games_text(result)), path, games_order(result))
 
 
 OUTPUT_FORMATS = ("csv", "parquet")
