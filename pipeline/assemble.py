@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from pipeline.columns import arrow_text
 from pipeline.errors import Problem, ProblemList
+from pipeline.grouper.period import positions
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
 
@@ -66,9 +64,7 @@ def list_positions(ids: pd.Series, players: PlayerList | None) -> np.ndarray:
     """Each id's row on the players list, -1 when it is not there (a hash lookup in Arrow)."""
     if players is None:
         return np.full(len(ids), -1, dtype=np.int64)
-    listed = arrow_text(players.players["id"]).cast(pa.large_string())
-    found = pc.index_in(arrow_text(ids).cast(pa.large_string()), value_set=listed)
-    return found.fill_null(-1).to_numpy().astype(np.int64)
+    return positions(ids, players.players["id"])
 
 
 def game_positions(games: GamesInput, players: PlayerList | None) -> dict[str, np.ndarray]:

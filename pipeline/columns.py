@@ -38,14 +38,30 @@ def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) 
     return pd.Series(pd.arrays.ArrowStringArray(text, dtype=STR_DTYPE), index=index)
 
 
+def _encoded(*columns: pd.Series) -> pa.DictionaryArray:
+    """The cells of ``columns``, one after another, dictionary-encoded over one dictionary."""
+    chunks = []
+    for column in columns:
+        text = pa.chunked_array(arrow_text(column)).cast(pa.large_string()).fill_null("")
+        chunks.extend(text.chunks)
+    return pa.chunked_array(chunks, pa.large_string()).dictionary_encode().combine_chunks()
+
+
 def factorize_text(values: pd.Series) -> tuple[np.ndarray, pd.Series]:
     """(int64 code of each cell, the distinct values as a str Series, in order of appearance):
     ``pd.factorize`` for text, through Arrow's hash kernel (about 3x faster on Arrow strings)."""
-    encoded = (
-        pa.chunked_array(arrow_text(values)).fill_null("").dictionary_encode().combine_chunks()
-    )
+    encoded = _encoded(values)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     return codes, str_series(encoded.dictionary)
+
+
+def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
+    """``factorize_text`` over several columns with one shared set of codes: (the codes of each
+    column, the number of distinct values)."""
+    encoded = _encoded(*columns)
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    bounds = np.cumsum([0, *(len(c) for c in columns)])
+    return [codes[bounds[i] : bounds[i + 1]] for i in range(len(columns))], len(encoded.dictionary)
 
 
 def small_range_take(values: np.ndarray, formatted_range) -> pa.Array | None:  # type: ignore[no-untyped-def]

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from pipeline.columns import arrow_text
+from pipeline.columns import factorize_together
 from pipeline.errors import ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
@@ -129,24 +128,11 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
             )
 
 
-def _codes(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
-    """Integer codes of the values of ``columns`` over one shared dictionary, and its size."""
-    chunks = []
-    for column in columns:
-        chunks.extend(
-            pa.chunked_array(arrow_text(column)).cast(pa.large_string()).fill_null("").chunks
-        )
-    encoded = pa.chunked_array(chunks, pa.large_string()).dictionary_encode().combine_chunks()
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    bounds = np.cumsum([0, *(len(c) for c in columns)])
-    return [codes[bounds[i] : bounds[i + 1]] for i in range(len(columns))], len(encoded.dictionary)
-
-
 def _game_codes(games: pd.DataFrame) -> np.ndarray:
     """A code per game, equal exactly when event, round and the (unordered) pair are equal."""
-    (event,), n_event = _codes(games["event"])
-    (round_,), n_round = _codes(games["round"])
-    (white, black), n_player = _codes(games["white"], games["black"])
+    (event,), n_event = factorize_together(games["event"])
+    (round_,), n_round = factorize_together(games["round"])
+    (white, black), n_player = factorize_together(games["white"], games["black"])
     if n_event * n_round * n_player * n_player >= 2**62:  # the combined code would not fit
         frame = pd.DataFrame(
             {"e": event, "r": round_, "a": np.minimum(white, black), "b": np.maximum(white, black)}
