@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psutil
 
-from pipeline.synthetic import write_period
+from benchmarks.synthetic import write_period
 
 GAMES = 20_000_000
 QUICK_GAMES = 1_000_000

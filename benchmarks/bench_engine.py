@@ -24,13 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.synthetic import write_period
 from pipeline.engine.rate import rate_arrays
 from pipeline.grouper.kfactor import apply_700_rule
-from pipeline.grouper.period import player_sums
-from pipeline.rounding import round_half_away
-from pipeline.rules import get_rules
-from pipeline.synthetic import write_period
-from pipeline.tables import expectancy_table
+from pipeline.grouper.totals import player_sums
+from pipeline.rules.fide_tables import expectancy_table
+from pipeline.rules.rounding import round_half_away
+from pipeline.rules.sets import get_rules
 
 SIZES = [10**4, 10**5, 10**6, 10**7]
 QUICK_SIZES = [10**4, 10**5]

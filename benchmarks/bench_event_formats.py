@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.model import EventInfo
-from pipeline.period import read_inputs
+from pipeline.run.rate import read_inputs
 from pipeline.writers.trf import event_trf
 
 RESULTS = np.array(["1-0", "0-1", "1/2-1/2"])

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 
 from pipeline.model import RateOptions
-from pipeline.period import rate_files
+from pipeline.run.rate import rate_files
 from pipeline.writers import games_table, rating_list_table
-from pipeline.writers.report_tables import breakdown, standings
+from pipeline.writers.report_text import breakdown, standings
 
 
 def make_event(folder: Path, players: int, rounds: int, seed: int = 7) -> tuple[Path, Path]:

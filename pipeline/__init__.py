@@ -5,8 +5,8 @@ readers -> engine -> grouper -> writers. The public API:
 
 from pipeline.errors import FiderateError, InputError, Problem, RunError
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
-from pipeline.period import rate_files, rate_inputs, read_inputs
-from pipeline.rules import RULE_SETS, RuleSet, get_rules
+from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
+from pipeline.run.rate import rate_files, rate_inputs, read_inputs
 from pipeline.writers import write_outputs
 
 __all__ = [

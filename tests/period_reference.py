@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _table_path(name: str) -> Path:
     shared = ROOT.parent / "shared" / "fide" / name
-    return shared if shared.is_file() else ROOT / "pipeline" / "data" / name
+    return shared if shared.is_file() else ROOT / "pipeline" / "rules" / "data" / name
 
 
 def load_pd_bands() -> list[tuple[int, int | None, Fraction]]:

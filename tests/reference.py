@@ -10,7 +10,7 @@ import csv
 from fractions import Fraction
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1] / "pipeline" / "data"
+DATA = Path(__file__).resolve().parents[1] / "pipeline" / "rules" / "data"
 
 
 def load_table() -> list[tuple[int, int | None, Fraction]]:

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from pipeline.cli import cli
-from pipeline.console import DelayedProgress, render_summary
+from pipeline.cli.console import DelayedProgress, render_summary
 from pipeline.model import RateOptions
-from pipeline.period import rate_files
+from pipeline.run.rate import rate_files
 from pipeline.writers import WriteReport
 from tests.conftest import SAMPLE
 from tests.reportfixtures import read_csv

@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.cli import cli
-from pipeline.convert import convert_to_trf
 from pipeline.errors import ProblemList
 from pipeline.model import EventInfo
 from pipeline.readers import read_event_file
 from pipeline.readers.trf import parse_trf, read_trf
+from pipeline.run.convert import convert_to_trf
 from pipeline.writers.trf import event_trf
 
 GAME_KEY = ["event", "round", "white", "black", "result", "white_h", "black_h", "played"]

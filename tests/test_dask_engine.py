@@ -15,15 +15,15 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from benchmarks.synthetic import synthetic_games, synthetic_players, write_text_csv
 from pipeline.cli import cli
 from pipeline.errors import InputError
 from pipeline.model import RateOptions
-from pipeline.period import rate_files
-from pipeline.synthetic import synthetic_games, synthetic_players, write_text_csv
+from pipeline.run.rate import rate_files
 from pipeline.writers import write_outputs
 
 distributed = pytest.importorskip("distributed")
-from pipeline.dask_engine import rate_files_dask, write_dask_outputs  # noqa: E402
+from pipeline.run.dask import rate_files_dask, write_dask_outputs  # noqa: E402
 
 PARTS = 4
 

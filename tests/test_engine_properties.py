@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from pipeline import GamesInput, PlayerList, RateOptions, rate_inputs
 from pipeline.engine import expected_units
 from pipeline.grouper import apply_700_rule
-from pipeline.rounding import round_half_away
-from pipeline.rules import get_rules
-from pipeline.tables import expectancy_table
+from pipeline.rules.fide_tables import expectancy_table
+from pipeline.rules.rounding import round_half_away
+from pipeline.rules.sets import get_rules
 
 ratings = st.integers(1000, 2900)
 

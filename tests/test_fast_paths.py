@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.grouper.period import natural_order, player_sums
+from pipeline.grouper.totals import natural_order, player_sums
 from pipeline.readers.fastcsv import read_plain_csv
 from pipeline.readers.tabular import _data_line_numbers, normalize_header
 from pipeline.writers.csvtext import write_text_csv
@@ -190,10 +190,10 @@ def test_player_sums_packed_and_plain_paths_match_python(sides, spread):
 def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
     """games.csv's order comes from each side's row in the rating list; it must be the natural
     order of the sides' own ids (numbers numerically, then text), stable."""
+    from benchmarks.synthetic import synthetic_games, synthetic_players
     from pipeline.model import RateOptions
-    from pipeline.period import rate_files
-    from pipeline.synthetic import synthetic_games, synthetic_players
-    from pipeline.writers.tables import games_order
+    from pipeline.run.rate import rate_files
+    from pipeline.writers.output_text import games_order
 
     players = synthetic_players(60, seed=3, mixed_ids=True)
     games = synthetic_games(400, 60, seed=3, mixed_ids=True)

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.calculator.performance import fide_performance, performance
 from pipeline.cli import cli
 from pipeline.errors import RunError
-from pipeline.rounding import fraction_hundredths
+from pipeline.grouper.performance import fide_performance, performance
+from pipeline.rules.rounding import fraction_hundredths
 
 
 def perf(*args: str) -> dict:

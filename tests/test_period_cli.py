@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import cli
-from pipeline.periodrun.listio import read_list
+from pipeline.publish.list_file import read_list
 from pipeline.readers import read_players
 
 PERIOD_SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "period"

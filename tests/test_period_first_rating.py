@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from period_reference import first_rating as reference_first_rating
 
-from pipeline.periodrun.first_rating import compute, first_ratings
+from pipeline.publish.first_rating import compute, first_ratings
 
 
 def totals(games: int, points_h: int, opp_sum: int) -> pd.DataFrame:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import InputError, RunError
-from pipeline.periodrun import PeriodRequest, run_period
-from pipeline.periodrun.history import SCHEMA_VERSION, connect
+from pipeline.publish import PeriodRequest, run_period
+from pipeline.publish.store import SCHEMA_VERSION, connect
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "period"
 

@@ -2,7 +2,7 @@
 lost: before the commit the list files and the database are exactly as they were and a re-run
 succeeds; after the commit the next run completes the interrupted renames (roll forward).
 
-The stages come from the FIDERATE_TEST_PAUSE_AT hook in ``pipeline.periodrun.run``: the process
+The stages come from the FIDERATE_TEST_PAUSE_AT hook in ``pipeline.publish.run``: the process
 announces the stage on stderr and sleeps there until it is killed.
 """
 
@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import cli
-from pipeline.periodrun import PeriodRequest, run_period
+from pipeline.publish import PeriodRequest, run_period
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_data" / "period"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from period_reference import ReferenceRun, next_month
 
-from pipeline.periodrun import PeriodRequest, run_period
+from pipeline.publish import PeriodRequest, run_period
 
 PERIODS = ["2026-01", "2026-02", "2026-03", "2026-04"]
 LIST_COLUMNS = [

@@ -10,7 +10,7 @@ import shutil
 from click.testing import CliRunner
 
 from pipeline.cli import cli
-from pipeline.period import read_inputs
+from pipeline.run.rate import read_inputs
 
 
 def test_trf_event_in_a_period_run(shared_trf, tmp_path):

@@ -9,7 +9,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from openpyxl import load_workbook
 
-from pipeline.writers.report_tables import BREAKDOWN_COLUMNS, STANDINGS_COLUMNS
+from pipeline.writers.report_text import BREAKDOWN_COLUMNS, STANDINGS_COLUMNS
 from pipeline.writers.xlsx import sheet_names
 from tests.reportfixtures import junior_event, rate_into, read_csv
 

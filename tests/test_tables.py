@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.tables import dp_table, expectancy_table
+from pipeline.rules.fide_tables import dp_table, expectancy_table
 
-DATA = Path(__file__).resolve().parents[1] / "pipeline" / "data"
+DATA = Path(__file__).resolve().parents[1] / "pipeline" / "rules" / "data"
 
 
 @pytest.mark.parametrize("name", ["table_8_1_2.csv", "table_8_1_1.csv"])

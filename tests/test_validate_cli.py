@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from pipeline.cli import cli
 from pipeline.errors import CODES, InputError
-from pipeline.period import check_inputs, rate_files
-from pipeline.validate import JSON_KEYS
+from pipeline.run.check import JSON_KEYS
+from pipeline.run.rate import check_inputs, rate_files
 
 BROKEN = ["broken/games_broken.csv", "broken/games_unknown_player.csv"]
 # What sample_data/broken holds, found by reading the files by eye (row = line in the file).

@@ -1,7 +1,7 @@
 """The calculator behind ``fiderate calc``: one player's games, rated by the real pipeline.
 
 Nothing is computed here that the pipeline computes elsewhere: the games become a sides frame and
-a one-page rating list, and go through ``pipeline.period.rate_inputs`` (engine: 400-point rule and
+a one-page rating list, and go through ``pipeline.run.rate.rate_inputs`` (engine: 400-point rule and
 PD; grouper: K precedence, the 700 rule, the exact change rounded once). The other method's
 expectation, shown side by side, comes from the same engine. Each opponent is a separate player
 on the list, so the opponent's change for the game comes out of the same grouper.
@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from pipeline.assemble import SIDE_COLUMNS, side_text
 from pipeline.engine import SCALES, rate_sides
+from pipeline.engine.sides import SIDE_COLUMNS, side_text
 from pipeline.errors import RunError
 from pipeline.model import PlayerList, RatedPeriod, RateOptions, SidesInput
-from pipeline.period import rate_inputs, resolve_period
-from pipeline.rules import get_rules
+from pipeline.rules.sets import get_rules
+from pipeline.run.rate import rate_inputs, resolve_period
 
 PLAYER_ID = "you"
 RESULTS_H = {"win": 100, "draw": 50, "loss": 0}

@@ -18,7 +18,7 @@ import pandas as pd
 
 from pipeline.engine import SCALES, rate_sides
 from pipeline.errors import RunError
-from pipeline.rules import get_rules
+from pipeline.rules.sets import get_rules
 
 BASE = 1000  # the underdog's rating in the synthetic games; gaps up to MAX_GAP stay below 2650
 MAX_GAP = 1200

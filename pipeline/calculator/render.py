@@ -10,11 +10,11 @@ from typing import Any
 
 from pipeline.calculator.calc import Calculation
 from pipeline.calculator.expectancy import ExpectancyTable, formula_gap_for
-from pipeline.calculator.performance import LINEAR_LABEL, Performance
-from pipeline.calculator.sequential import SEQUENTIAL_LABEL
 from pipeline.engine import SCALES
-from pipeline.rounding import rescale_half_away
-from pipeline.tables import expectancy_table
+from pipeline.engine.sequential import SEQUENTIAL_LABEL
+from pipeline.grouper.performance import LINEAR_LABEL, Performance
+from pipeline.rules.fide_tables import expectancy_table
+from pipeline.rules.rounding import rescale_half_away
 
 METHOD_LABEL = {
     "fide": "fide (FIDE table 8.1.2)",

@@ -8,7 +8,7 @@ import click
 
 from pipeline.cli import cli
 from pipeline.cli.options import column_option, input_format_option, sheet_option
-from pipeline.convert import convert_to_trf
+from pipeline.run.convert import convert_to_trf
 
 
 @cli.command()

@@ -9,7 +9,7 @@ import click
 
 from pipeline.cli import cli
 from pipeline.errors import RunError
-from pipeline.periodrun.history import connect, player_history
+from pipeline.publish.store import connect, player_history
 
 
 @cli.command()

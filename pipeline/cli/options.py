@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pipeline.rules import DEFAULT_RULES, RULE_SETS
+from pipeline.rules.sets import DEFAULT_RULES, RULE_SETS
 
 rules_option = click.option(
     "--rules",

@@ -6,10 +6,10 @@ import json
 
 import click
 
-from pipeline.calculator.performance import performance as compute
 from pipeline.calculator.render import performance_json, performance_lines
 from pipeline.cli import cli
 from pipeline.cli.options import parse_score_h, vs_option
+from pipeline.grouper.performance import performance as compute
 
 
 @cli.command()

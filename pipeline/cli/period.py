@@ -9,7 +9,7 @@ import click
 
 from pipeline.cli import cli
 from pipeline.cli.options import rules_option
-from pipeline.periodrun import PeriodRequest, run_period
+from pipeline.publish import PeriodRequest, run_period
 
 
 @cli.command()

@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 
 from pipeline.cli import cli
+from pipeline.cli.console import DelayedProgress, render_summary
 from pipeline.cli.options import (
     column_option,
     input_format_option,
@@ -21,11 +22,10 @@ from pipeline.cli.options import (
     rules_option,
     sheet_option,
 )
-from pipeline.console import DelayedProgress, render_summary
 from pipeline.model import RateOptions
-from pipeline.period import rate_files
-from pipeline.summary import summary_data
+from pipeline.run.rate import rate_files
 from pipeline.writers import write_outputs
+from pipeline.writers.summary import summary_data
 
 
 @cli.command()

@@ -19,7 +19,7 @@ def rate_with_dask(
     output_format: str,
     quiet: bool,
 ) -> None:
-    from pipeline.dask_engine import games_tmp_dir, rate_files_dask, write_dask_outputs
+    from pipeline.run.dask import games_tmp_dir, rate_files_dask, write_dask_outputs
 
     games_tmp = games_tmp_dir(out_dir)
     try:

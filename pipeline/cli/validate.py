@@ -8,7 +8,7 @@ import click
 
 from pipeline.cli import cli
 from pipeline.cli.options import column_option, input_format_option, rules_option, sheet_option
-from pipeline.validate import problems_json, problems_table, validate_files
+from pipeline.run.check import problems_json, problems_table, validate_files
 
 
 @cli.command()

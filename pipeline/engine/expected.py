@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.tables import expectancy_table
+from pipeline.rules.fide_tables import expectancy_table
 
 SCALES = {"fide": 100, "formula": 1_000_000}
 

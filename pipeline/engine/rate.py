@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.engine.expected import SCALES, expected_units
-from pipeline.rules import RuleSet
+from pipeline.rules.sets import RuleSet
 
 # Why a side is not rated, in order of precedence (the first that applies is shown).
 NOTE_UNPLAYED = "not played (forfeit or bye)"

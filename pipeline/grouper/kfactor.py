@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.rules import KPrecedence
+from pipeline.rules.sets import KPrecedence
 
 RULE_FORCED = "forced (--k)"
 RULE_PUBLISHED = "published K (used as given)"

@@ -11,7 +11,7 @@ from pipeline.readers import fide_list
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.players import parse_players
 from pipeline.readers.tabular import RawTable, read_tables
-from pipeline.rules import RuleSet, get_rules
+from pipeline.rules.sets import RuleSet, get_rules
 
 __all__ = ["read_event_file", "read_players", "read_table_of_kind"]
 

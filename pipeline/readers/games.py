@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.columns import factorize_together
+from pipeline.columnar.arrow import factorize_together
 from pipeline.errors import ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.columns import str_series
+from pipeline.columnar.arrow import str_series
 from pipeline.errors import InputError, Problem
 from pipeline.readers.tabular import RawTable, normalize_header
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from pipeline.columns import factorize_text
+from pipeline.columnar.arrow import factorize_text
 
 
 class GameResult(NamedTuple):

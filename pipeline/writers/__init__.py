@@ -14,9 +14,7 @@ from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch
 from pipeline.writers.csvtext import csv_lines, write_csv_lines, write_text_csv
 from pipeline.writers.html import render_report
-from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
-from pipeline.writers.report_tables import breakdown, mode_note, standings
-from pipeline.writers.tables import (
+from pipeline.writers.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
     games_order,
@@ -24,6 +22,8 @@ from pipeline.writers.tables import (
     games_text,
     rating_list_table,
 )
+from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
+from pipeline.writers.report_text import breakdown, mode_note, standings
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
 XLSX_MAX_PLAYERS = 10_000

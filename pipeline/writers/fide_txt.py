@@ -40,7 +40,7 @@ def _field(values: pd.Series, width: int) -> np.ndarray:
 
 def fide_txt_lines(table: pd.DataFrame, month_label: str) -> list[str]:
     """The header and one line per player. ``table`` is the text table of the list
-    (:func:`pipeline.periodrun.listio.list_text_table`)."""
+    (:func:`pipeline.publish.list_file.list_text_table`)."""
     t = table.copy()
     titles = t["title"].astype(str)
     women = titles.str.upper().isin(WOMEN_TITLES)

@@ -12,8 +12,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columns import STR_DTYPE, arrow_ints, arrow_text, small_range_take, str_series
-from pipeline.rounding import rescale_half_away
+from pipeline.columnar.arrow import STR_DTYPE, arrow_ints, arrow_text, small_range_take, str_series
+from pipeline.rules.rounding import rescale_half_away
 
 __all__ = [
     "STR_DTYPE",

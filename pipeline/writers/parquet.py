@@ -14,11 +14,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.columns import arrow_ints, arrow_text
+from pipeline.columnar.arrow import arrow_ints, arrow_text
 from pipeline.model import RatedPeriod
-from pipeline.rounding import rescale_half_away
+from pipeline.rules.rounding import rescale_half_away
 from pipeline.writers.format import pd_decimals
-from pipeline.writers.tables import GAMES_COLUMNS, RATING_LIST_COLUMNS, games_order
+from pipeline.writers.output_text import GAMES_COLUMNS, RATING_LIST_COLUMNS, games_order
 
 
 def decimal_column(units: object, scale: int, decimals: int) -> pa.Array:

@@ -26,8 +26,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.synthetic import synthetic_games, synthetic_players, write_text_csv  # noqa: E402
 from pipeline.cli import cli  # noqa: E402
-from pipeline.synthetic import synthetic_games, synthetic_players, write_text_csv  # noqa: E402
 
 INPUTS = HERE / "inputs"
 CASES_DIR = HERE / "cases"

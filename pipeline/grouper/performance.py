@@ -1,8 +1,9 @@
 """Performance rating (RULES.md section 8).
 
 FIDE: Rp = Ra + dp(p). Ra is the opponents' average rounded to a whole number (.5 up), p the
-fractional score rounded to two decimals (.005 up, ``pipeline.rounding.fraction_hundredths``), and
-dp comes from table 8.1.1 (so 100% gives +800 and 0% gives -800).
+fractional score rounded to two decimals (.005 up,
+``pipeline.rules.rounding.fraction_hundredths``), and dp comes from table 8.1.1 (so 100% gives
++800 and 0% gives -800).
 
 The linear approximation many calculators show, TPR = average + 400 x (2p - 1), is computed
 exactly (as a fraction) and always labelled an approximation.
@@ -18,8 +19,8 @@ from fractions import Fraction
 import numpy as np
 
 from pipeline.errors import RunError
-from pipeline.rounding import fraction_hundredths, round_half_up
-from pipeline.tables import dp_table
+from pipeline.rules.fide_tables import dp_table
+from pipeline.rules.rounding import fraction_hundredths, round_half_up
 
 LINEAR_LABEL = "linear approximation (not FIDE): average + 400 x (2p - 1)"
 

@@ -1,5 +1,5 @@
 """The files of a period run, written to temporary names (``OutputBatch``) and fsynced; the caller
-renames them into place after the database commit (see :mod:`pipeline.periodrun.run`).
+renames them into place after the database commit (see :mod:`pipeline.publish.run`).
 
 For period P (the list published for the month after, N):
 - ``rating_list_N.csv`` (reads back as the next ``--list``), ``rating_list_N.txt`` (FIDE layout),
@@ -19,11 +19,11 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.model import RatedPeriod
-from pipeline.periodrun.events import sha256_of
-from pipeline.periodrun.listio import list_text_table
-from pipeline.periodrun.months import add_months, fide_month_label
-from pipeline.periodrun.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_NEW
-from pipeline.periodrun.report import PeriodReport
+from pipeline.publish.events import sha256_of
+from pipeline.publish.list_file import list_text_table
+from pipeline.publish.months import add_months, fide_month_label
+from pipeline.publish.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_NEW
+from pipeline.publish.report import PeriodReport
 from pipeline.writers import XLSX_MAX_PLAYERS, write_csv, write_games_csv
 from pipeline.writers.atomic import OutputBatch
 from pipeline.writers.fide_txt import write_fide_txt

@@ -1,7 +1,7 @@
 """The short summary printed after a run: what was rated, the biggest movers, where the files are.
 
 ``summary_data`` is the machine-readable form (``rate --json``); ``summary_lines`` the plain text
-printed when the output is not a terminal; ``pipeline.console`` draws the same data with rich.
+printed when the output is not a terminal; ``pipeline.cli.console`` draws the same data with rich.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pandas as pd
 
 from pipeline.model import RatedPeriod
 from pipeline.writers import WriteReport, rating_list_table
-from pipeline.writers.report_tables import mode_note
+from pipeline.writers.report_text import mode_note
 
 _COLUMNS = [
     ("id", ">10"),

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from pipeline.engine import SCALES, rate_sides
-from pipeline.rounding import round_half_away
-from pipeline.rules import RuleSet
+from pipeline.rules.rounding import round_half_away
+from pipeline.rules.sets import RuleSet
 
 MODES = ("fide", "sequential")
 SEQUENTIAL_LABEL = (

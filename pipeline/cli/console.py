@@ -1,8 +1,9 @@
 """The terminal side of a run: a rich summary table and a progress display.
 
 Both are for people at a terminal only. When stdout is not a terminal the summary is the plain
-text of ``pipeline.summary`` (nothing decorative: no colour, no box drawing); the progress display
-appears on stderr only when stderr is a terminal and the run has already taken a second.
+text of ``pipeline.writers.summary`` (nothing decorative: no colour, no box drawing); the
+progress display appears on stderr only when stderr is a terminal and the run has already
+taken a second.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from pipeline.model import RatedPeriod
-from pipeline.summary import headline, movers, summary_lines
 from pipeline.writers import WriteReport
+from pipeline.writers.summary import headline, movers, summary_lines
 
 PROGRESS_AFTER_SECONDS = 1.0
 

@@ -16,11 +16,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columns import arrow_text, factorize_text
+from pipeline.columnar.arrow import arrow_text, factorize_text
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, base_k
 from pipeline.model import PlayerList
-from pipeline.rounding import round_half_away
-from pipeline.rules import RuleSet
+from pipeline.rules.rounding import round_half_away
+from pipeline.rules.sets import RuleSet
 
 PLAYER_INFO = [
     "id",

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from pipeline.columnar.lookup import member
 from pipeline.errors import InputError, Problem
-from pipeline.frames import member
 from pipeline.model import GamesInput, PlayerList
-from pipeline.periodrun import history
-from pipeline.periodrun.events import EventUnit, embedded_players, player_names
-from pipeline.periodrun.months import add_months
+from pipeline.publish import store as history
+from pipeline.publish.events import EventUnit, embedded_players, player_names
+from pipeline.publish.months import add_months
 
 
 def new_player_rows(ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:

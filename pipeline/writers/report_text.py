@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.calculator.performance import fide_performance
-from pipeline.calculator.sequential import SEQUENTIAL_LABEL
+from pipeline.engine.sequential import SEQUENTIAL_LABEL
 from pipeline.grouper.kfactor import RULE_700_SUFFIX
-from pipeline.grouper.period import natural_order
+from pipeline.grouper.performance import fide_performance
+from pipeline.grouper.totals import natural_order
 from pipeline.model import RatedPeriod
 from pipeline.writers.format import int_text, pd_decimals, units_text
 

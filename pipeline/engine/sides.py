@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import Problem, ProblemList
-from pipeline.grouper.period import positions
+from pipeline.grouper.totals import positions
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
 

@@ -22,7 +22,7 @@ import pandas as pd
 
 from pipeline.errors import InputError, Problem
 from pipeline.model import GamesInput, SidesInput
-from pipeline.period import read_inputs
+from pipeline.run.rate import read_inputs
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
 EVENT_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".trf", ".txt", ".tsv"}

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.frames import member
-from pipeline.periodrun.months import month_index, month_indexes
-from pipeline.rounding import rescale_half_away, round_half_up
-from pipeline.tables import dp_table
+from pipeline.columnar.lookup import member
+from pipeline.publish.months import month_index, month_indexes
+from pipeline.rules.fide_tables import dp_table
+from pipeline.rules.rounding import rescale_half_away, round_half_up
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.assemble import assemble_sides, unknown_players
-from pipeline.calculator.sequential import MODES, sequential_sides
 from pipeline.engine import SCALES, rate_sides
+from pipeline.engine.sequential import MODES, sequential_sides
+from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import InputError, Problem, ProblemList, RunError
 from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
-from pipeline.rules import get_rules
+from pipeline.rules.sets import get_rules
 from schemas import Games, Players, RatedSides, RatingList, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
@@ -275,7 +275,7 @@ def rate_inputs(
         forced_k=options.k,
         k_cap=options.k_cap,
     )
-    if options.mode == "sequential":  # not the FIDE method: see pipeline.calculator.sequential
+    if options.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
         k_used = totals.set_index("id")["k"]
         rated = sequential_sides(rated, k_used, rules, options.method, options.cap)
         totals = period_totals(

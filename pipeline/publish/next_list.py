@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.frames import member
+from pipeline.columnar.lookup import member
 from pipeline.grouper import base_k
-from pipeline.periodrun.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
-from pipeline.periodrun.months import add_months, month_index, month_indexes
-from pipeline.rules import RuleSet
+from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
+from pipeline.publish.months import add_months, month_index, month_indexes
+from pipeline.rules.sets import RuleSet
 
 STATUS_RATED = "rated"
 STATUS_FIRST = "first rating"

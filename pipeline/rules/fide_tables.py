@@ -1,6 +1,6 @@
 """FIDE tables 8.1.2 (difference -> expected score) and 8.1.1 (score -> difference), as data.
 
-The tables are read from the CSV files shipped in ``pipeline/data`` (copies of
+The tables are read from the CSV files shipped in ``pipeline/rules/data`` (copies of
 ../shared/fide/*.csv; a test checks they are identical). Table 8.1.2 is expanded once into an
 array indexed by |D| so the engine looks PD up with plain integer indexing.
 """
@@ -17,7 +17,7 @@ import numpy as np
 
 
 def _rows(name: str) -> list[dict[str, str]]:
-    text = resources.files("pipeline.data").joinpath(name).read_text(encoding="utf-8")
+    text = resources.files("pipeline.rules.data").joinpath(name).read_text(encoding="utf-8")
     return list(csv.DictReader(text.splitlines()))
 
 

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.assemble import game_positions, sides_from_games, unknown_players
 from pipeline.engine import SCALES, rate_sides
+from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
 from pipeline.errors import InputError, ProblemList, RunError
-from pipeline.grouper.period import (
+from pipeline.grouper.totals import (
     PARTIAL_COLUMNS,
     combine_partials,
     finish_totals,
@@ -35,10 +35,10 @@ from pipeline.grouper.period import (
     positions,
 )
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions
-from pipeline.period import check_rated, resolve_period
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
-from pipeline.rules import get_rules
+from pipeline.rules.sets import get_rules
+from pipeline.run.rate import check_rated, resolve_period
 from schemas import Players, RatingList, validate
 
 # Rows of partition p start at position p << 32 among all sides: "last row" and "first K"
@@ -279,8 +279,8 @@ def write_dask_outputs(
     """The rating list (atomically, like the pandas path) and the games parts folder."""
     from pipeline.writers import write_csv
     from pipeline.writers.atomic import OutputBatch
+    from pipeline.writers.output_text import rating_list_table
     from pipeline.writers.parquet import rating_list_arrow, write_parquet
-    from pipeline.writers.tables import rating_list_table
 
     with OutputBatch(out_dir) as batch:
         if output_format == "parquet":

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.assemble import assemble_sides
+from pipeline.engine.sides import assemble_sides
 from pipeline.errors import RunError
 from pipeline.model import GamesInput
-from pipeline.period import read_inputs, with_byes
+from pipeline.run.rate import read_inputs, with_byes
 from pipeline.writers.atomic import OutputBatch
 from pipeline.writers.trf import TrfText, event_trf
 

@@ -4,8 +4,8 @@ events to the next list, with first ratings, a change report and an SQLite histo
 ``run_period`` is the library behind ``fiderate period``; ``history`` holds the store.
 """
 
-from pipeline.periodrun.first_rating import FIRST_RATING, FirstRatingRules, compute
-from pipeline.periodrun.run import PeriodOutcome, PeriodRequest, run_period
+from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, compute
+from pipeline.publish.run import PeriodOutcome, PeriodRequest, run_period
 
 __all__ = [
     "FIRST_RATING",

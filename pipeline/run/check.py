@@ -1,6 +1,6 @@
 """Check input files without rating: the library behind ``fiderate validate``.
 
-The checks are exactly those of ``fiderate rate`` (:func:`pipeline.period.check_inputs`: the
+The checks are exactly those of ``fiderate rate`` (:func:`pipeline.run.rate.check_inputs`: the
 readers, the schemas and the assembly of games with the players list); this module only reports
 them, as a table for people or JSON for programs.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import Problem
-from pipeline.period import check_inputs
+from pipeline.run.rate import check_inputs
 
 # The keys of every problem in --json output, in this order (stable: scripts rely on them).
 JSON_KEYS = ("file", "row", "column", "value", "code", "message", "fix")

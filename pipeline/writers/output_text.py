@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.grouper.period import natural_order, positions
+from pipeline.grouper.totals import natural_order, positions
 from pipeline.model import RatedPeriod
 from pipeline.writers.format import (
     arrow_text,

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.periodrun.first_rating import FirstRatings
-from pipeline.periodrun.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_IDLE, STATUS_NEW
+from pipeline.publish.first_rating import FirstRatings
+from pipeline.publish.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_IDLE, STATUS_NEW
 from pipeline.writers.format import int_text, units_text
 
 TOP = 20

@@ -36,12 +36,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from pipeline.columnar.lookup import member
 from pipeline.errors import FiderateError, InputError, Problem
-from pipeline.frames import member
 from pipeline.model import PlayerList, RateOptions
-from pipeline.period import rate_inputs, resolve_period
-from pipeline.periodrun import history
-from pipeline.periodrun.events import (
+from pipeline.publish import store as history
+from pipeline.publish.events import (
     EventFile,
     find_event_files,
     player_ids,
@@ -49,25 +48,26 @@ from pipeline.periodrun.events import (
     sha256_of,
     untrusted,
 )
-from pipeline.periodrun.first_rating import event_results, first_ratings
-from pipeline.periodrun.journal import (
+from pipeline.publish.first_rating import event_results, first_ratings
+from pipeline.publish.journal import (
     clean_stale_temporaries,
     fsync_dir,
     pause_point,
     recover,
 )
-from pipeline.periodrun.listio import read_list
-from pipeline.periodrun.months import add_months
-from pipeline.periodrun.next_list import next_list
-from pipeline.periodrun.outputs import write_period_outputs
-from pipeline.periodrun.players import (
+from pipeline.publish.list_file import read_list
+from pipeline.publish.months import add_months
+from pipeline.publish.next_list import next_list
+from pipeline.publish.outputs import write_period_outputs
+from pipeline.publish.players import (
     lists_for_units,
     player_details,
     trusted_list,
     with_new_players,
 )
-from pipeline.periodrun.report import PeriodReport, build_report
-from pipeline.rules import get_rules
+from pipeline.publish.report import PeriodReport, build_report
+from pipeline.rules.sets import get_rules
+from pipeline.run.rate import rate_inputs, resolve_period
 
 
 @dataclass(frozen=True)

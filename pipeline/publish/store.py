@@ -8,7 +8,7 @@ The schema is versioned with ``PRAGMA user_version``; :func:`migrate` brings an 
 to :data:`SCHEMA_VERSION`, one step per version, each step in its own transaction.
 
 Connections run in autocommit mode and every change of a run goes through one explicit
-``BEGIN IMMEDIATE ... COMMIT`` (see :mod:`pipeline.periodrun.run` for the order of the steps).
+``BEGIN IMMEDIATE ... COMMIT`` (see :mod:`pipeline.publish.run` for the order of the steps).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.periodrun.listio import LIST_TEXT_COLUMNS
+from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
 SCHEMA_VERSION = 1
 
