@@ -1,8 +1,12 @@
-"""The README's console examples are real: every ```console block is run and its output compared.
+"""The README's and the docs' console examples are real: every ```console block is run and compared.
 
 A block holds `$ command` lines, each followed by the output it prints (stdout and stderr
 together). Commands run with bash in a temporary copy of sample_data/, with the project's
-`fiderate` first on PATH.
+`fiderate` first on PATH. Each page gets its own copy, and its commands run in the order they
+appear (a later block may read what an earlier one wrote).
+
+The README is the front door: at most 250 lines, and it names the two commands. Every relative
+link and every repository path quoted in the README and the docs must exist.
 """
 
 from __future__ import annotations
@@ -18,10 +22,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BLOCK = re.compile(r"```console\n(.*?)```", re.S)
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+# A markdown link or image to a relative target: [text](target) with no scheme.
+LINK = re.compile(r"\]\((?!https?:|mailto:|#)([^)\s#]+)(?:#[^)]*)?\)")
+# A repository path quoted as code: `pipeline/...`, `tests/...`, ... (no wildcards).
+REPO_PATH = re.compile(r"`((?:pipeline|schemas|tests|benchmarks|sample_data|docs)/[\w./-]*)`")
+# Written by the layout work in parallel; its links are checked once it exists.
+PENDING = {ROOT / "docs" / "architecture.md"}
 
 
-def examples() -> list[tuple[str, str]]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def examples(page: Path) -> list[tuple[str, str]]:
+    text = page.read_text(encoding="utf-8")
     found = []
     for block in BLOCK.findall(text):
         command, output = None, []
@@ -37,28 +48,67 @@ def examples() -> list[tuple[str, str]]:
     return found
 
 
+def _name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
+
+
+CASES = [(_name(page), command, output) for page in PAGES for command, output in examples(page)]
+
+
 def _normalize(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    work = tmp_path_factory.mktemp("readme")
-    shutil.copytree(ROOT / "sample_data", work / "sample_data")
-    return work
+def workdirs(tmp_path_factory):
+    """One fresh copy of sample_data/ per page, made when the page's first command runs."""
+    made: dict[str, Path] = {}
+
+    def workdir(page: str) -> Path:
+        if page not in made:
+            work = tmp_path_factory.mktemp("page")
+            shutil.copytree(ROOT / "sample_data", work / "sample_data")
+            made[page] = work
+        return made[page]
+
+    return workdir
 
 
 def test_readme_has_examples():
-    assert len(examples()) >= 3
+    assert len(examples(ROOT / "README.md")) >= 3
 
 
-@pytest.mark.parametrize("command, expected", examples(), ids=[c for c, _ in examples()])
-def test_readme_example(workdir, command, expected):
+def test_readme_is_a_front_door():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    assert "make run" in text and "make test" in text
+    for page in PAGES[1:]:
+        assert f"({_name(page)})" in text, f"the README does not link to {_name(page)}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_links_and_paths_exist(page):
+    text = page.read_text(encoding="utf-8")
+    missing = []
+    for target in LINK.findall(text):
+        path = (page.parent / target).resolve()
+        if not path.exists() and path not in PENDING:
+            missing.append(target)
+    for quoted in REPO_PATH.findall(text):
+        if not (ROOT / quoted).exists():
+            missing.append(quoted)
+    assert not missing, f"{_name(page)} refers to paths that do not exist: {missing}"
+
+
+@pytest.mark.parametrize(
+    "page, command, expected", CASES, ids=[f"{page}: {command}" for page, command, _ in CASES]
+)
+def test_console_example(workdirs, page, command, expected):
     env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100", NO_COLOR="1")
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
     done = subprocess.run(
         ["bash", "-c", command],
-        cwd=workdir,
+        cwd=workdirs(page),
         env=env,
         capture_output=False,
         stdout=subprocess.PIPE,
