@@ -1,10 +1,16 @@
-"""Shared fixtures: the project root, sample data and the optional ../shared folder."""
+"""Shared fixtures and helpers: the sample data, the optional ../shared folder and the CLI runner.
+
+Tests run the command line through `run_cli` (and `rate_sample` for the bundled sample event),
+never through a CliRunner of their own.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_data"
@@ -30,3 +36,29 @@ def shared_trf() -> Path:
     if not path.is_dir():
         pytest.skip("../shared/trf is not present")
     return path
+
+
+SAMPLE_RATE = (
+    "rate",
+    SAMPLE / "games.csv",
+    "--players",
+    SAMPLE / "players.csv",
+    "--period",
+    "2026-11",
+)
+
+
+def run_cli(*args: object, **invoke: Any) -> Result:
+    """Run `fiderate ARGS...` in this process (click's CliRunner); paths may be Path objects.
+
+    The result keeps stdout and stderr apart (`result.stdout`, `result.stderr`); `invoke` passes
+    CliRunner.invoke's own options (`input`, `env`, `catch_exceptions`).
+    """
+    from pipeline.cli import cli  # imported here: collecting the tests must not load the CLI
+
+    return CliRunner().invoke(cli, [str(arg) for arg in args], **invoke)
+
+
+def rate_sample(out: Path, *extra: object) -> Result:
+    """`fiderate rate` on the bundled sample event (games and players, period 2026-11) into OUT."""
+    return run_cli(*SAMPLE_RATE, "--out", out, *extra)

@@ -5,11 +5,9 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from pipeline import RateOptions, rate_files
-from pipeline.cli import cli
 from pipeline.writers import rating_list_table
+from tests.conftest import run_cli
 
 
 def write_csv(path: Path, header: list[str], rows: list[list[object]]) -> Path:
@@ -49,7 +47,7 @@ def rate_rows(
             args.append(flag)
         elif value is not None and value is not False:
             args += [flag, str(value)]
-    result = CliRunner().invoke(cli, args)
+    result = run_cli(*args)
     assert result.exit_code == 0, result.stderr
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         return {row["id"]: row for row in csv.DictReader(fh)}

@@ -5,9 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from pipeline.cli import cli
+from tests.conftest import run_cli
 
 
 def rate_into(
@@ -16,7 +14,7 @@ def rate_into(
     args = ["rate", *map(str, inputs), "--period", "2026-11", "--out", str(out), *extra]
     if players is not None:
         args += ["--players", str(players)]
-    result = CliRunner().invoke(cli, args)
+    result = run_cli(*args)
     assert result.exit_code == 0, result.stderr
     return result.stdout
 

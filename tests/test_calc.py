@@ -11,15 +11,14 @@ import json
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.cli import cli
+from tests.conftest import run_cli
 
 
 def run(*args: str) -> dict:
-    result = CliRunner().invoke(cli, ["calc", *args, "--json"])
+    result = run_cli("calc", *args, "--json")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
     return json.loads(result.stdout)
@@ -175,7 +174,7 @@ def test_k_and_700_rule_golden(args, games, k):
 
 
 def test_700_rule_is_explained_in_text():
-    result = CliRunner().invoke(cli, ["calc", "1500", "--junior", *vs(*["1500:1"] * 18)])
+    result = run_cli("calc", "1500", "--junior", *vs(*["1500:1"] * 18))
     assert result.exit_code == 0
     assert "K 38:" in result.stdout
     assert "700 rule" in result.stdout
@@ -183,7 +182,7 @@ def test_700_rule_is_explained_in_text():
 
 
 def test_every_possible_result_table():
-    result = CliRunner().invoke(cli, ["calc", "1650", "--vs", "1800"])
+    result = run_cli("calc", "1650", "--vs", "1800")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
     rows = {
@@ -199,13 +198,13 @@ def test_every_possible_result_table():
 
 
 def test_every_possible_result_json():
-    result = CliRunner().invoke(cli, ["calc", "1500", "--vs", "1700", "--json"])
+    result = run_cli("calc", "1500", "--vs", "1700", "--json")
     out = json.loads(result.stdout)
     assert [out[r]["totals"]["change"] for r in ("win", "draw", "loss")] == [15, 5, -5]
 
 
 def test_text_breakdown_shows_every_column():
-    result = CliRunner().invoke(cli, ["calc", "1650", *vs("2100:1", "1480:0.5")])
+    result = run_cli("calc", "1650", *vs("2100:1", "1480:0.5"))
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     header = next(line for line in lines if line.lstrip().startswith("game"))
@@ -254,11 +253,7 @@ def test_sequential_mode_updates_after_each_game(shared_fide):
     pd65 = 100 - _pd_lower(65, table)
     exact = Decimal("15.2") + 20 * (Decimal(50 - pd65) / 100)
     assert Decimal(str(out["totals"]["change_exact"])) == exact
-    text = (
-        CliRunner()
-        .invoke(cli, ["calc", "1600", *vs("1800:1", "1550:0.5"), "--mode", "sequential"])
-        .stdout
-    )
+    text = run_cli("calc", "1600", *vs("1800:1", "1550:0.5"), "--mode", "sequential").stdout
     assert "NOT the FIDE method" in text
     assert "rating before" in text
 
@@ -301,14 +296,14 @@ def test_single_game_sequential_equals_fide():
     ],
 )
 def test_bad_usage_is_exit_2_with_a_message(args, message):
-    result = CliRunner().invoke(cli, ["calc", *args])
+    result = run_cli("calc", *args)
     assert result.exit_code == 2
     assert result.stdout == ""
     assert message in result.stderr
 
 
 def test_bad_opponent_rating_is_exit_1():
-    result = CliRunner().invoke(cli, ["calc", "1650", "--vs", "5000:1"])
+    result = run_cli("calc", "1650", "--vs", "5000:1")
     assert result.exit_code == 1
     assert "1..3500" in result.stderr and "5000" in result.stderr
     assert "Traceback" not in result.stderr
@@ -323,5 +318,5 @@ def test_game_not_rated_by_the_rules_is_shown_not_counted():
     # Only the draw counts: PD 0.76 at gap 200, K 10: -2.6 -> -3.
     assert out["totals"]["games"] == 1
     assert (out["totals"]["change_exact"], out["totals"]["change"]) == (-2.6, -3)
-    text = CliRunner().invoke(cli, ["calc", "2700", *vs("2000:1", "2500:0.5"), "--rules", "rapid"])
+    text = run_cli("calc", "2700", *vs("2000:1", "2500:0.5"), "--rules", "rapid")
     assert "game 1 is not rated" in text.stdout

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from click.testing import CliRunner
-
-from pipeline.cli import cli
+from tests.conftest import run_cli
 from tests.helpers import write_csv
 
 
 def test_broken_sample_reports_every_problem_and_writes_nothing(sample, tmp_path):
     out = tmp_path / "out"
     bad = sample / "broken" / "games_bad.csv"
-    result = CliRunner().invoke(
-        cli, ["rate", str(bad), "--players", str(sample / "players.csv"), "--out", str(out)]
-    )
+    result = run_cli("rate", str(bad), "--players", str(sample / "players.csv"), "--out", str(out))
     assert result.exit_code == 1
     assert result.stdout == ""
     err = result.stderr
@@ -37,8 +33,8 @@ def test_broken_sample_reports_every_problem_and_writes_nothing(sample, tmp_path
 def test_unknown_player_is_reported_after_the_file_parses(sample, tmp_path):
     games = write_csv(tmp_path / "g.csv", ["white", "black", "result"], [["4100018", "123", "1-0"]])
     out = tmp_path / "out"
-    result = CliRunner().invoke(
-        cli, ["rate", str(games), "--players", str(sample / "players.csv"), "--out", str(out)]
+    result = run_cli(
+        "rate", str(games), "--players", str(sample / "players.csv"), "--out", str(out)
     )
     assert result.exit_code == 1
     assert "[unknown-player]" in result.stderr and "'123'" in result.stderr
@@ -50,16 +46,13 @@ def test_existing_outputs_are_untouched_by_a_failed_run(sample, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "rating_list.csv").write_text("previous\n")
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(sample / "broken" / "games_bad.csv"),
-            "--players",
-            str(sample / "players.csv"),
-            "--out",
-            str(out),
-        ],
+    result = run_cli(
+        "rate",
+        str(sample / "broken" / "games_bad.csv"),
+        "--players",
+        str(sample / "players.csv"),
+        "--out",
+        str(out),
     )
     assert result.exit_code == 1
     assert [p.name for p in out.iterdir()] == ["rating_list.csv"]
@@ -68,7 +61,7 @@ def test_existing_outputs_are_untouched_by_a_failed_run(sample, tmp_path):
 
 def test_missing_columns_are_named(tmp_path):
     path = write_csv(tmp_path / "g.csv", ["white", "black"], [["1", "2"]])
-    result = CliRunner().invoke(cli, ["rate", str(path), "--out", str(tmp_path / "o")])
+    result = run_cli("rate", str(path), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1
     assert "[missing-column]" in result.stderr and "result" in result.stderr
 
@@ -76,17 +69,14 @@ def test_missing_columns_are_named(tmp_path):
 def test_problems_of_all_files_are_reported_together(sample, tmp_path):
     a = write_csv(tmp_path / "a.csv", ["white", "black", "result"], [["4100018", "4100050", "2-0"]])
     b = write_csv(tmp_path / "b.csv", ["white", "black", "result"], [["4100018", "4100050", "x"]])
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(a),
-            str(b),
-            "--players",
-            str(sample / "players.csv"),
-            "--out",
-            str(tmp_path / "o"),
-        ],
+    result = run_cli(
+        "rate",
+        str(a),
+        str(b),
+        "--players",
+        str(sample / "players.csv"),
+        "--out",
+        str(tmp_path / "o"),
     )
     assert result.exit_code == 1
     assert "2 problem(s)" in result.stderr
@@ -99,33 +89,29 @@ def test_empty_and_binary_files_are_not_tables(tmp_path):
     junk = tmp_path / "junk.csv"
     junk.write_bytes(bytes(range(256)) * 4)
     for path in (empty, junk):
-        result = CliRunner().invoke(cli, ["rate", str(path), "--out", str(tmp_path / "o")])
+        result = run_cli("rate", str(path), "--out", str(tmp_path / "o"))
         assert result.exit_code == 1, path
         assert "[not-a-table]" in result.stderr
 
 
 def test_usage_errors_exit_2(sample, tmp_path):
-    runner = CliRunner()
-    assert runner.invoke(cli, ["rate", str(sample / "games.csv")]).exit_code == 2  # no --out
-    result = runner.invoke(
-        cli, ["rate", str(sample / "games.csv"), "--out", str(tmp_path), "--rules", "classical"]
+    assert run_cli("rate", str(sample / "games.csv")).exit_code == 2  # no --out
+    result = run_cli(
+        "rate", str(sample / "games.csv"), "--out", str(tmp_path), "--rules", "classical"
     )
     assert result.exit_code == 2 and "classical" in result.stderr
 
 
 def test_bad_period_is_a_clear_error(sample, tmp_path):
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(sample / "games.csv"),
-            "--players",
-            str(sample / "players.csv"),
-            "--out",
-            str(tmp_path / "o"),
-            "--period",
-            "2026-13",
-        ],
+    result = run_cli(
+        "rate",
+        str(sample / "games.csv"),
+        "--players",
+        str(sample / "players.csv"),
+        "--out",
+        str(tmp_path / "o"),
+        "--period",
+        "2026-13",
     )
     assert result.exit_code == 1
     assert "YYYY-MM" in result.stderr and "Traceback" not in result.stderr
@@ -139,7 +125,7 @@ def test_ids_stay_text(tmp_path):
         [["0042", "4100018", "1-0", "1800", "1700"]],
     )
     out = tmp_path / "o"
-    result = CliRunner().invoke(cli, ["rate", str(games), "--out", str(out), "--no-xlsx"])
+    result = run_cli("rate", str(games), "--out", str(out), "--no-xlsx")
     assert result.exit_code == 0, result.stderr
     lines = (out / "rating_list.csv").read_text().splitlines()
     assert [ln.split(",")[0] for ln in lines[1:]] == ["0042", "4100018"]
@@ -152,19 +138,16 @@ def test_outputs_get_the_ordinary_file_mode(sample, tmp_path):
     from pipeline.writers.atomic import FILE_MODE
 
     out = tmp_path / "out"
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(sample / "games.csv"),
-            "--players",
-            str(sample / "players.csv"),
-            "--out",
-            str(out),
-            "--no-xlsx",
-            "--no-html",
-            "--quiet",
-        ],
+    result = run_cli(
+        "rate",
+        str(sample / "games.csv"),
+        "--players",
+        str(sample / "players.csv"),
+        "--out",
+        str(out),
+        "--no-xlsx",
+        "--no-html",
+        "--quiet",
     )
     assert result.exit_code == 0, result.stderr
     for path in out.iterdir():

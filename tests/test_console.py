@@ -8,30 +8,19 @@ import json
 import time
 
 import pytest
-from click.testing import CliRunner
 from rich.console import Console
 
-from pipeline.cli import cli
 from pipeline.cli.console import DelayedProgress, render_summary
 from pipeline.model import RateOptions
 from pipeline.run.rate import rate_files
 from pipeline.writers import WriteReport
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, rate_sample, run_cli
 from tests.reportfixtures import read_csv
-
-ARGS = [
-    "rate",
-    str(SAMPLE / "games.csv"),
-    "--players",
-    str(SAMPLE / "players.csv"),
-    "--period",
-    "2026-11",
-]
 
 
 def invoke(tmp_path, *extra):
     # report.html is tested in test_report_html; its charts are the slow part of a run.
-    return CliRunner().invoke(cli, [*ARGS, "--out", str(tmp_path), "--no-html", *extra])
+    return rate_sample(tmp_path, "--no-html", *extra)
 
 
 def test_plain_summary_when_not_a_terminal(tmp_path):
@@ -106,21 +95,18 @@ def test_sequential_rate_matches_hand_derivation(tmp_path):
     (tmp_path / "g.csv").write_text(
         "event,round,white,black,result\nE,1,1,2,1-0\nE,2,3,1,1/2-1/2\n"
     )
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(tmp_path / "g.csv"),
-            "--players",
-            str(tmp_path / "p.csv"),
-            "--period",
-            "2026-11",
-            "--out",
-            str(tmp_path / "o"),
-            "--mode",
-            "sequential",
-            "--no-html",
-        ],
+    result = run_cli(
+        "rate",
+        str(tmp_path / "g.csv"),
+        "--players",
+        str(tmp_path / "p.csv"),
+        "--period",
+        "2026-11",
+        "--out",
+        str(tmp_path / "o"),
+        "--mode",
+        "sequential",
+        "--no-html",
     )
     assert result.exit_code == 0, result.stderr
     row = next(r for r in read_csv(tmp_path / "o" / "rating_list.csv") if r["id"] == "1")

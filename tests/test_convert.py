@@ -4,17 +4,16 @@ the real TRFs, and hypothesis-generated events), and nothing is written when the
 from __future__ import annotations
 
 import pandas as pd
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.cli import cli
 from pipeline.errors import ProblemList
 from pipeline.model import EventInfo
 from pipeline.readers import read_event_file
 from pipeline.readers.trf import parse_trf, read_trf
 from pipeline.run.convert import convert_to_trf
 from pipeline.writers.trf import event_trf
+from tests.conftest import run_cli
 
 GAME_KEY = ["event", "round", "white", "black", "result", "white_h", "black_h", "played"]
 
@@ -25,18 +24,15 @@ def games_key(games: pd.DataFrame) -> list[tuple]:
 
 def test_games_file_to_trf_and_back(sample, tmp_path):
     out = tmp_path / "event.trf"
-    result = CliRunner().invoke(
-        cli,
-        [
-            "convert",
-            str(sample / "games.csv"),
-            "--players",
-            str(sample / "players.csv"),
-            "--to",
-            "trf",
-            "-o",
-            str(out),
-        ],
+    result = run_cli(
+        "convert",
+        str(sample / "games.csv"),
+        "--players",
+        str(sample / "players.csv"),
+        "--to",
+        "trf",
+        "-o",
+        str(out),
     )
     assert result.exit_code == 0, result.stderr
     assert "10 players, 25 games, 5 rounds" in result.stdout
@@ -68,7 +64,7 @@ def test_real_trf_round_trip(shared_trf, tmp_path):
 
 def test_bad_input_writes_nothing(sample, tmp_path):
     out = tmp_path / "never.trf"
-    result = CliRunner().invoke(cli, ["convert", str(sample / "games.csv"), "-o", str(out)])
+    result = run_cli("convert", str(sample / "games.csv"), "-o", str(out))
     assert result.exit_code == 1
     assert "unknown-player" in result.stderr and "Traceback" not in result.stderr
     assert not out.exists() and list(tmp_path.iterdir()) == []

@@ -13,14 +13,13 @@ import csv
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 from benchmarks.synthetic import synthetic_games, synthetic_players, write_text_csv
-from pipeline.cli import cli
 from pipeline.errors import InputError
 from pipeline.model import RateOptions
 from pipeline.run.rate import rate_files
 from pipeline.writers import write_outputs
+from tests.conftest import run_cli
 
 distributed = pytest.importorskip("distributed")
 from pipeline.run.dask import rate_files_dask, write_dask_outputs  # noqa: E402
@@ -96,22 +95,19 @@ def test_dask_through_the_cli_on_an_existing_scheduler(client, tmp_path):
     games, players = _period(tmp_path / "in", "csv")
     expected = _pandas_list(games, players, RateOptions(period="2026-11"), tmp_path / "pandas")
     out = tmp_path / "out"
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(games / "part-*.csv"),
-            "--players",
-            str(players),
-            "--period",
-            "2026-11",
-            "--out",
-            str(out),
-            "--engine",
-            "dask",
-            "--scheduler",
-            client.scheduler.address,
-        ],
+    result = run_cli(
+        "rate",
+        str(games / "part-*.csv"),
+        "--players",
+        str(players),
+        "--period",
+        "2026-11",
+        "--out",
+        str(out),
+        "--engine",
+        "dask",
+        "--scheduler",
+        client.scheduler.address,
     )
     assert result.exit_code == 0, result.output
     assert (out / "rating_list.csv").read_bytes() == expected

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.cli import cli
 from pipeline.errors import InputError
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.cells import integer_text
+from tests.conftest import rate_sample, run_cli
 
 GAMES = [
     ["event", "round", "white", "black", "result", "white_rating"],
@@ -165,48 +164,27 @@ def test_sheet_option_on_rate_and_validate(tmp_path, sample):
     games = pd.read_csv(sample / "games.csv", dtype=str, keep_default_na=False)
     rows = [list(games.columns), *games.to_numpy().tolist()]
     book = workbook(tmp_path / "event.xlsx", [("Round 1 only", rows[:6]), ("All", rows)])
-    runner = CliRunner()
-    ok = runner.invoke(
-        cli, ["validate", str(book), "--sheet", "All", "--players", str(sample / "players.csv")]
-    )
+    ok = run_cli("validate", str(book), "--sheet", "All", "--players", str(sample / "players.csv"))
     assert ok.exit_code == 0, ok.output
     out = tmp_path / "out"
-    rated = runner.invoke(
-        cli,
-        [
-            "rate",
-            str(book),
-            "--sheet",
-            "All",
-            "--players",
-            str(sample / "players.csv"),
-            "--period",
-            "2026-11",
-            "--out",
-            str(out),
-            "-q",
-            "--no-html",
-            "--no-xlsx",
-        ],
+    rated = run_cli(
+        "rate",
+        str(book),
+        "--sheet",
+        "All",
+        "--players",
+        str(sample / "players.csv"),
+        "--period",
+        "2026-11",
+        "--out",
+        str(out),
+        "-q",
+        "--no-html",
+        "--no-xlsx",
     )
     assert rated.exit_code == 0, rated.output
     reference = tmp_path / "ref"
-    runner.invoke(
-        cli,
-        [
-            "rate",
-            str(sample / "games.csv"),
-            "--players",
-            str(sample / "players.csv"),
-            "--period",
-            "2026-11",
-            "--out",
-            str(reference),
-            "-q",
-            "--no-html",
-            "--no-xlsx",
-        ],
-    )
+    rate_sample(reference, "-q", "--no-html", "--no-xlsx")
     assert (out / "rating_list.csv").read_bytes() == (reference / "rating_list.csv").read_bytes()
 
 

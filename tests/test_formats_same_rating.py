@@ -15,18 +15,15 @@ from __future__ import annotations
 import csv
 
 import pytest
-from click.testing import CliRunner
 
-from pipeline.cli import cli
+from tests.conftest import run_cli
 
 FORMATS = ["games.csv", "event.trf", "crosstable.csv", "crosstable.xlsx"]
 
 
 def rate(tmp_path, name, *args):
     out = tmp_path / name.replace(".", "_")
-    result = CliRunner().invoke(
-        cli, ["rate", *args, "--period", "2026-11", "--out", str(out), "--no-xlsx", "-q"]
-    )
+    result = run_cli("rate", *args, "--period", "2026-11", "--out", str(out), "--no-xlsx", "-q")
     assert result.exit_code == 0, result.stderr
     return (out / "rating_list.csv").read_bytes()
 
@@ -125,9 +122,7 @@ def test_two_events_disagreeing_on_a_rating(sample, tmp_path):
         .replace("012 Autumn Open 2026", "012 Winter Open 2026")
         .encode()
     )
-    result = CliRunner().invoke(
-        cli, ["rate", str(sample / "event.trf"), str(other), "--out", str(tmp_path / "o")]
-    )
+    result = run_cli("rate", str(sample / "event.trf"), str(other), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and not (tmp_path / "o").exists()
     assert "[duplicate-player]" in result.stderr and "4100018" in result.stderr
     assert "event.trf (line 12)" in result.stderr and "other.trf" in result.stderr

@@ -12,11 +12,10 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pipeline.cli import cli
 from pipeline.errors import InputError
 from pipeline.readers import read_players
+from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_data"
@@ -106,7 +105,6 @@ def fuzz_cases(tmp_path: Path) -> list[tuple[Path, bool]]:
 
 @pytest.mark.slow
 def test_corrupted_inputs_never_crash(tmp_path):
-    runner = CliRunner()
     players = SAMPLE / "players.csv"
     games = SAMPLE / "games.csv"
     seed = 20261103
@@ -121,22 +119,19 @@ def test_corrupted_inputs_never_crash(tmp_path):
                 args = [str(games), "--players", str(damaged)]
             else:
                 args = [str(damaged), "--players", str(players)]
-            check(runner.invoke(cli, ["validate", *args]), "validate " + label)
+            check(run_cli("validate", *args), "validate " + label)
             out = tmp_path / f"out{runs}"
             check(
-                runner.invoke(
-                    cli,
-                    [
-                        "rate",
-                        *args,
-                        "--period",
-                        "2026-11",
-                        "--no-xlsx",
-                        "--no-html",
-                        "-q",
-                        "--out",
-                        str(out),
-                    ],
+                run_cli(
+                    "rate",
+                    *args,
+                    "--period",
+                    "2026-11",
+                    "--no-xlsx",
+                    "--no-html",
+                    "-q",
+                    "--out",
+                    str(out),
                 ),
                 "rate " + label,
             )

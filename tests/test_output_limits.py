@@ -3,33 +3,13 @@ with a note saying so, and written when asked. The CSV outputs are always writte
 
 from __future__ import annotations
 
-from click.testing import CliRunner
-
 import pipeline.writers as writers
-from pipeline.cli import cli
-
-
-def _rate(sample, out, *extra):
-    return CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(sample / "games.csv"),
-            "--players",
-            str(sample / "players.csv"),
-            "--period",
-            "2026-11",
-            "--out",
-            str(out),
-            "--quiet",
-            *extra,
-        ],
-    )
+from tests.conftest import rate_sample
 
 
 def test_large_runs_skip_spreadsheets_and_html_and_say_why(sample, tmp_path, monkeypatch):
     monkeypatch.setattr(writers, "XLSX_MAX_PLAYERS", 5)  # the sample has 10 players
-    result = _rate(sample, tmp_path / "a")
+    result = rate_sample(tmp_path / "a", "--quiet")
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["games.csv", "rating_list.csv"]
     assert "rating_list.xlsx and report.xlsx not written: 10 players" in result.stderr
@@ -39,7 +19,7 @@ def test_large_runs_skip_spreadsheets_and_html_and_say_why(sample, tmp_path, mon
 def test_flags_write_them_anyway(sample, tmp_path, monkeypatch):
     monkeypatch.setattr(writers, "XLSX_MAX_PLAYERS", 5)
     monkeypatch.setattr(writers, "SHEETS_MAX_PLAYERS", 5)
-    result = _rate(sample, tmp_path / "b", "--xlsx", "--html")
+    result = rate_sample(tmp_path / "b", "--quiet", "--xlsx", "--html")
     assert result.exit_code == 0, result.stderr
     names = {p.name for p in (tmp_path / "b").iterdir()}
     assert {"rating_list.xlsx", "report.xlsx", "report.html"} <= names
@@ -48,7 +28,7 @@ def test_flags_write_them_anyway(sample, tmp_path, monkeypatch):
 
 def test_sheets_limit_alone(sample, tmp_path, monkeypatch):
     monkeypatch.setattr(writers, "SHEETS_MAX_PLAYERS", 5)
-    result = _rate(sample, tmp_path / "c", "--no-html")
+    result = rate_sample(tmp_path / "c", "--quiet", "--no-html")
     assert result.exit_code == 0, result.stderr
     assert "report.xlsx has no per-player sheets: 10 players" in result.stderr
     from openpyxl import load_workbook

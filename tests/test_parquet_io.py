@@ -9,18 +9,15 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
-from click.testing import CliRunner
 
-from pipeline.cli import cli
+from tests.conftest import run_cli
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 INPUTS = GOLDEN / "inputs"
 
 
 def _rate(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(
-        cli, ["rate", *args, "--period", "2026-11", "--quiet", "--no-xlsx", "--no-html"]
-    )
+    result = run_cli("rate", *args, "--period", "2026-11", "--quiet", "--no-xlsx", "--no-html")
     return result.exit_code, result.stderr
 
 

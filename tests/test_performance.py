@@ -8,18 +8,17 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.cli import cli
 from pipeline.errors import RunError
 from pipeline.grouper.performance import fide_performance, performance
 from pipeline.rules.rounding import fraction_hundredths
+from tests.conftest import run_cli
 
 
 def perf(*args: str) -> dict:
-    result = CliRunner().invoke(cli, ["performance", *args, "--json"])
+    result = run_cli("performance", *args, "--json")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
     return json.loads(result.stdout)
@@ -96,16 +95,14 @@ def test_no_games_gives_zero_entries():
     ],
 )
 def test_bad_input(args, code, message):
-    result = CliRunner().invoke(cli, ["performance", *args])
+    result = run_cli("performance", *args)
     assert result.exit_code == code
     assert message in result.stderr
     assert result.stdout == ""
 
 
 def test_text_output_labels_the_approximation():
-    result = CliRunner().invoke(
-        cli, ["performance", "--score", "3.5", "--opponents", "1620,1480,1710,1555,1390"]
-    )
+    result = run_cli("performance", "--score", "3.5", "--opponents", "1620,1480,1710,1555,1390")
     assert result.exit_code == 0
     assert "Rp                                1700" in result.stdout
     assert "linear approximation (not FIDE)" in result.stdout

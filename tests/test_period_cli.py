@@ -10,17 +10,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pipeline.cli import cli
 from pipeline.publish.list_file import read_list
 from pipeline.readers import read_players
+from tests.conftest import run_cli
 
 PERIOD_SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "period"
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args))
 
 
 @pytest.fixture
@@ -61,7 +56,7 @@ def rows(path: Path) -> dict[str, dict[str, str]]:
 def test_sample_run_writes_everything_and_leaves_inputs_alone(sample, tmp_path):
     before = hashes(sample)
     out = tmp_path / "out"
-    result = run(*period_args(sample, out))
+    result = run_cli(*period_args(sample, out))
     assert result.exit_code == 0, result.stderr
     assert hashes(sample) == before
     assert sorted(p.name for p in out.iterdir()) == [
@@ -90,7 +85,7 @@ def test_sample_run_writes_everything_and_leaves_inputs_alone(sample, tmp_path):
 
 def test_list_reads_back_as_the_next_list(sample, tmp_path):
     out = tmp_path / "out"
-    assert run(*period_args(sample, out)).exit_code == 0
+    assert run_cli(*period_args(sample, out)).exit_code == 0
     written = rows(out / "rating_list_2026-12.csv")
     for path in (out / "rating_list_2026-12.csv", out / "rating_list_2026-12.xlsx"):
         again = read_list(path).players.set_index("id")
@@ -112,7 +107,7 @@ def pd_na():
 
 def test_fide_txt_columns_at_the_documented_offsets(sample, tmp_path):
     out = tmp_path / "out"
-    assert run(*period_args(sample, out)).exit_code == 0
+    assert run_cli(*period_args(sample, out)).exit_code == 0
     data = (out / "rating_list_2026-12.txt").read_bytes()
     lines = data.split(b"\r\n")
     assert lines[-1] == b""
@@ -155,9 +150,9 @@ def test_fide_txt_columns_at_the_documented_offsets(sample, tmp_path):
 
 def test_same_event_twice_is_refused_and_named(sample, tmp_path):
     out = tmp_path / "out"
-    assert run(*period_args(sample, out)).exit_code == 0
+    assert run_cli(*period_args(sample, out)).exit_code == 0
     before = hashes(out)
-    result = run(
+    result = run_cli(
         "period",
         "--list",
         str(out / "rating_list_2026-12.csv"),
@@ -184,8 +179,8 @@ def test_same_event_twice_is_refused_and_named(sample, tmp_path):
 
 def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path):
     out = tmp_path / "out"
-    assert run(*period_args(sample, out)).exit_code == 0
-    refused = run(*period_args(sample, out))
+    assert run_cli(*period_args(sample, out)).exit_code == 0
+    refused = run_cli(*period_args(sample, out))
     assert refused.exit_code == 1
     assert "[period-published]" in refused.stderr and "--replace" in refused.stderr
     # A corrected event: the replaced run is rated again from scratch.
@@ -193,7 +188,7 @@ def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path
     open_file.write_text(
         open_file.read_text().replace("5100100,5100061,0-1", "5100100,5100061,1-0")
     )
-    replaced = run(*period_args(sample, out, "--replace"))
+    replaced = run_cli(*period_args(sample, out, "--replace"))
     assert replaced.exit_code == 0, replaced.stderr
     con = sqlite3.connect(out / "ratings.db")
     lists = con.execute(
@@ -220,7 +215,7 @@ def test_bad_event_stops_before_writing_and_names_it(sample, tmp_path):
         "event,round,date,white,black,result\nBroken,1,2026-11-02,5100010,5100029,2-0\n"
     )
     out = tmp_path / "out"
-    result = run(*period_args(sample, out))
+    result = run_cli(*period_args(sample, out))
     assert result.exit_code == 1
     assert "broken.csv" in result.stderr and "[bad-result]" in result.stderr
     assert not out.exists() or list(out.iterdir()) == []
@@ -231,7 +226,7 @@ def test_event_from_an_unrecorded_month_is_refused(sample, tmp_path):
     late.write_text(
         "event,round,date,white,black,result\nOctober Open,1,2026-10-30,5100010,5100029,1-0\n"
     )
-    result = run(*period_args(sample, tmp_path / "out"))
+    result = run_cli(*period_args(sample, tmp_path / "out"))
     assert result.exit_code == 1
     assert "[no-list-in-force]" in result.stderr and "late.csv" in result.stderr
 
@@ -245,7 +240,7 @@ def test_event_ratings_used_only_when_trusted(sample, tmp_path):
     )
     for flag, white, black in (((), "1987", "1755"), (("--trust-event-ratings",), "2000", "1500")):
         out = tmp_path / f"out{len(flag)}"
-        result = run(
+        result = run_cli(
             "period",
             "--list",
             str(sample / "list_2026-11.csv"),
@@ -266,32 +261,36 @@ def test_event_ratings_used_only_when_trusted(sample, tmp_path):
 
 def test_history_prints_the_ratings_over_the_periods(sample, tmp_path):
     out = tmp_path / "out"
-    assert run(*period_args(sample, out)).exit_code == 0
-    text = run("history", "5100029", "--db", str(out / "ratings.db"))
+    assert run_cli(*period_args(sample, out)).exit_code == 0
+    text = run_cli("history", "5100029", "--db", str(out / "ratings.db"))
     assert text.exit_code == 0, text.stderr
     lines = text.stdout.splitlines()
     assert lines[0] == "5100029  Becker, Jonas"
     new = rows(out / "rating_list_2026-12.csv")["5100029"]["rating"]
     assert lines[2].split()[:2] == ["2026-11", "2391"]  # the list given, in force in November
     assert lines[3].split()[:5] == ["2026-12", "2026-11", new, "5", "10"]
-    data = json.loads(run("history", "5100029", "--db", str(out / "ratings.db"), "--json").stdout)
+    data = json.loads(
+        run_cli("history", "5100029", "--db", str(out / "ratings.db"), "--json").stdout
+    )
     assert [(r["list"], r["rating"]) for r in data["lists"]] == [
         ("2026-11", 2391),
         ("2026-12", int(new)),
     ]
-    missing = run("history", "999", "--db", str(out / "ratings.db"))
+    missing = run_cli("history", "999", "--db", str(out / "ratings.db"))
     assert missing.exit_code == 1 and "999" in missing.stderr
 
 
 def test_a_list_other_than_the_published_one_is_noted(sample, tmp_path):
     out = tmp_path / "out"
-    assert run(*period_args(sample, out)).exit_code == 0
+    assert run_cli(*period_args(sample, out)).exit_code == 0
     december = tmp_path / "dec.csv"
     december.write_text(
         "event,round,date,white,black,result\nDecember Cup,1,2026-12-04,5100010,5100029,1-0\n"
     )
-    result = run("period", "--list", str(sample / "list_2026-11.csv"), "--events", str(december),
-                 "--period", "2026-12", "--out", str(out))  # fmt: skip
+    list_path = sample / "list_2026-11.csv"
+    result = run_cli(
+        "period", "--list", list_path, "--events", december, "--period", "2026-12", "--out", out
+    )
     assert result.exit_code == 0, result.stderr
     assert "not the 2026-12 list this database published" in result.stderr
 
@@ -314,8 +313,9 @@ def test_one_rounding_for_the_whole_period_across_events(tmp_path):
             f"Event {i},1,2026-11-0{i + 1},1,{10 + i},1/2-1/2\n"
         )
     out = tmp_path / "out"
-    result = run("period", "--list", str(players), "--events", str(events), "--period", "2026-11",
-                 "--out", str(out))  # fmt: skip
+    result = run_cli(
+        "period", "--list", players, "--events", events, "--period", "2026-11", "--out", out
+    )
     assert result.exit_code == 0, result.stderr
     assert rows(out / "rating_list_2026-12.csv")["1"]["rating"] == "2002"
     with (out / "breakdown_2026-11.csv").open(encoding="utf-8") as fh:
@@ -326,7 +326,7 @@ def test_one_rounding_for_the_whole_period_across_events(tmp_path):
 
 def test_fide_txt_reads_back_with_the_list_reader(sample, tmp_path):
     out = tmp_path / "out"
-    assert run(*period_args(sample, out)).exit_code == 0
+    assert run_cli(*period_args(sample, out)).exit_code == 0
     written = rows(out / "rating_list_2026-12.csv")
     txt = read_players(out / "rating_list_2026-12.txt").players.set_index("id")
     assert set(txt.index) == set(written)

@@ -20,10 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pipeline.cli import cli
 from pipeline.publish import PeriodRequest, run_period
+from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_data" / "period"
@@ -123,7 +122,7 @@ def kill_at(state: Path, stage: str) -> None:
 
 def rerun(state: Path):  # type: ignore[no-untyped-def]
     """The re-run, in-process (only the killed run needs to be a real process)."""
-    return CliRunner().invoke(cli, command(state)[3:])
+    return run_cli(*command(state)[3:])
 
 
 def temporaries(state: Path) -> list[str]:

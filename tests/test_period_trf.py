@@ -7,10 +7,8 @@ from __future__ import annotations
 import csv
 import shutil
 
-from click.testing import CliRunner
-
-from pipeline.cli import cli
 from pipeline.run.rate import read_inputs
+from tests.conftest import run_cli
 
 
 def test_trf_event_in_a_period_run(shared_trf, tmp_path):
@@ -29,11 +27,12 @@ def test_trf_event_in_a_period_run(shared_trf, tmp_path):
 
     out = tmp_path / "out"
     args = ["period", "--list", str(list_path), "--events", str(trf), "--out", str(out)]
-    result = CliRunner().invoke(cli, [*args, "--period", "2005-07"])
+    result = run_cli(*args, "--period", "2005-07")
     assert result.exit_code == 0, result.stderr
     rate_out = tmp_path / "rate"
-    rated = CliRunner().invoke(cli, ["rate", str(trf), "--players", str(list_path), "--period",
-                                     "2005-07", "--out", str(rate_out), "--no-xlsx"])  # fmt: skip
+    rated = run_cli(
+        "rate", trf, "--players", list_path, "--period", "2005-07", "--out", rate_out, "--no-xlsx"
+    )
     assert rated.exit_code == 0, rated.stderr
 
     with (out / "rating_list_2005-08.csv").open(encoding="utf-8") as fh:
@@ -53,5 +52,5 @@ def test_trf_event_in_a_period_run(shared_trf, tmp_path):
         assert new[pid]["federation"] == trf_row["federation"]
 
     # Rated as a period starting in August, the July event needs July's list: not recorded.
-    later = CliRunner().invoke(cli, [*args[:-1], str(tmp_path / "out2"), "--period", "2005-08"])
+    later = run_cli(*args[:-1], str(tmp_path / "out2"), "--period", "2005-08")
     assert later.exit_code == 1 and "[no-list-in-force]" in later.stderr

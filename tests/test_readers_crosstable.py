@@ -12,6 +12,7 @@ from pipeline.readers import read_event_file
 from pipeline.readers.crosstable import CELL_BYES, CELL_RESULTS, GAME_CELL
 from pipeline.readers.crosstable_columns import round_number
 from pipeline.readers.formats import detect_format
+from tests.conftest import run_cli
 
 
 def write_csv(path, rows):
@@ -233,10 +234,6 @@ def test_broken_samples_fail_with_their_codes(sample):
 
 def test_rate_options_reach_the_readers(tmp_path):
     """--column, --input-format and --sheet on `fiderate rate` (CLI, real XLSX)."""
-    from click.testing import CliRunner
-
-    from pipeline.cli import cli
-
     path = write_xlsx(
         tmp_path / "ct.xlsx",
         {
@@ -262,7 +259,7 @@ def test_rate_options_reach_the_readers(tmp_path):
         "--period",
         "2026-11",
     ]
-    result = CliRunner().invoke(cli, args)
+    result = run_cli(*args)
     assert result.exit_code == 1 and "[missing-column]" in result.stderr
     columns = [
         "--column",
@@ -274,12 +271,10 @@ def test_rate_options_reach_the_readers(tmp_path):
         "--column",
         "A=round",
     ]
-    result = CliRunner().invoke(
-        cli, [*args, *columns, "--sheet", "Wanted", "--input-format", "crosstable"]
-    )
+    result = run_cli(*args, *columns, "--sheet", "Wanted", "--input-format", "crosstable")
     assert result.exit_code == 0, result.stderr
     rows = (tmp_path / "o" / "rating_list.csv").read_text(encoding="utf-8").splitlines()
     # 2000 beats 1800 (PD 0.76 at K 20): +4.8 -> +5; the sheet "Other" (1900/1700) was not read.
     assert rows[1].startswith("ct#1,Ann,2000,20,1,1.0,0.76,4.80,5,2005")
-    result = CliRunner().invoke(cli, [*args, "--input-format", "nonsense"])
+    result = run_cli(*args, "--input-format", "nonsense")
     assert result.exit_code == 2

@@ -11,11 +11,10 @@ import zipfile
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
-from pipeline.cli import cli
 from pipeline.errors import InputError
 from pipeline.readers import read_players
+from tests.conftest import run_cli
 
 COMBINED_HEADER = (
     "ID Number      Name                                                         Fed Sex Tit  "
@@ -392,21 +391,18 @@ def test_rating_with_a_fide_list_equals_rating_with_the_players_csv(sample, tmp_
     outputs = {}
     for name in ("players.csv", "players_list_foa.txt", "players_list_xml_foa.xml"):
         out = tmp_path / name
-        result = CliRunner().invoke(
-            cli,
-            [
-                "rate",
-                str(sample / "games.csv"),
-                "--players",
-                str(sample / name),
-                "--period",
-                "2026-11",
-                "--out",
-                str(out),
-                "-q",
-                "--no-html",
-                "--no-xlsx",
-            ],
+        result = run_cli(
+            "rate",
+            str(sample / "games.csv"),
+            "--players",
+            str(sample / name),
+            "--period",
+            "2026-11",
+            "--out",
+            str(out),
+            "-q",
+            "--no-html",
+            "--no-xlsx",
         )
         assert result.exit_code == 0, result.output
         with (out / "rating_list.csv").open(encoding="utf-8") as fh:
@@ -420,23 +416,20 @@ def test_rating_with_a_fide_list_equals_rating_with_the_players_csv(sample, tmp_
 
 def test_rapid_rules_rate_from_the_rapid_column(sample, tmp_path):
     out = tmp_path / "out"
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(sample / "games.csv"),
-            "--players",
-            str(sample / "players_list_foa.txt"),
-            "--rules",
-            "rapid",
-            "--period",
-            "2026-11",
-            "--out",
-            str(out),
-            "-q",
-            "--no-html",
-            "--no-xlsx",
-        ],
+    result = run_cli(
+        "rate",
+        str(sample / "games.csv"),
+        "--players",
+        str(sample / "players_list_foa.txt"),
+        "--rules",
+        "rapid",
+        "--period",
+        "2026-11",
+        "--out",
+        str(out),
+        "-q",
+        "--no-html",
+        "--no-xlsx",
     )
     assert result.exit_code == 0, result.output
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:

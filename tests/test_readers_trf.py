@@ -12,6 +12,7 @@ from pipeline.errors import InputError
 from pipeline.readers import read_event_file
 from pipeline.readers.dates import parse_date
 from pipeline.readers.trf import read_trf
+from tests.conftest import run_cli
 
 
 def naive(path):
@@ -65,15 +66,10 @@ def test_real_files_read_and_agree_with_a_naive_parse(shared_trf, name, players,
 
 
 def test_real_files_rated_game_counts(shared_trf, tmp_path):
-    from click.testing import CliRunner
-
-    from pipeline.cli import cli
-
     for name in ("karl-mala-2005.trf", "open-gros-2010-r4.trf"):
         out = tmp_path / name
-        result = CliRunner().invoke(
-            cli,
-            ["rate", str(shared_trf / name), "--period", "2010-10", "--out", str(out), "--no-xlsx"],
+        result = run_cli(
+            "rate", str(shared_trf / name), "--period", "2010-10", "--out", str(out), "--no-xlsx"
         )
         assert result.exit_code == 0, result.stderr
         _, _, rated = naive_games(naive(shared_trf / name))

@@ -5,10 +5,9 @@ from __future__ import annotations
 import csv
 
 import pytest
-from click.testing import CliRunner
 from openpyxl import Workbook, load_workbook
 
-from pipeline.cli import cli
+from tests.conftest import run_cli
 from tests.helpers import individual_file, rate_rows, write_csv
 
 
@@ -19,7 +18,7 @@ def _games_rows(tmp_path, players, games, **options):
     args = ["rate", str(g), "--players", str(p), "--out", str(out), "--no-xlsx"]
     for key, value in options.items():
         args += [f"--{key}"] + ([] if value is True else [str(value)])
-    result = CliRunner().invoke(cli, args)
+    result = run_cli(*args)
     assert result.exit_code == 0, result.stderr
     with (out / "games.csv").open(encoding="utf-8") as fh:
         sides = list(csv.DictReader(fh))
@@ -92,7 +91,7 @@ def test_xlsx_games_file_and_spreadsheet_outputs(tmp_path):
     ws.append([4100018, 4100050, "1-0", 1800, 1600])  # ids typed as numbers by Excel
     wb.save(tmp_path / "games.xlsx")
     out = tmp_path / "out"
-    result = CliRunner().invoke(cli, ["rate", str(tmp_path / "games.xlsx"), "--out", str(out)])
+    result = run_cli("rate", str(tmp_path / "games.xlsx"), "--out", str(out))
     assert result.exit_code == 0, result.stderr
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))

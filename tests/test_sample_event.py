@@ -7,9 +7,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from pipeline.cli import cli
+from tests.conftest import rate_sample
 from tests.reference import rate_games
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "sample"
@@ -20,25 +18,13 @@ def _read(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-def _run(sample: Path, out: Path) -> None:
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(sample / "games.csv"),
-            "--players",
-            str(sample / "players.csv"),
-            "--period",
-            "2026-11",
-            "--out",
-            str(out),
-        ],
-    )
+def _run(out: Path) -> None:
+    result = rate_sample(out)
     assert result.exit_code == 0, result.stderr
 
 
 def test_sample_agrees_with_reference(sample, tmp_path):
-    _run(sample, tmp_path)
+    _run(tmp_path)
     players = {
         r["id"]: {
             "rating": int(r["rating"]) if r["rating"] else 0,
@@ -65,7 +51,7 @@ def test_sample_agrees_with_reference(sample, tmp_path):
 
 
 def test_sample_outputs_match_golden_files(sample, tmp_path):
-    _run(sample, tmp_path)
+    _run(tmp_path)
     for name in ("rating_list.csv", "games.csv"):
         produced = (
             (tmp_path / name).read_bytes().replace(str(sample).encode() + b"/", b"sample_data/")

@@ -4,26 +4,12 @@ from __future__ import annotations
 
 import csv
 
-from click.testing import CliRunner
-
-from pipeline.cli import cli
+from tests.conftest import rate_sample
 
 
 def test_rate_sample_writes_all_outputs(sample, tmp_path):
     out = tmp_path / "out"
-    result = CliRunner().invoke(
-        cli,
-        [
-            "rate",
-            str(sample / "games.csv"),
-            "--players",
-            str(sample / "players.csv"),
-            "--period",
-            "2026-11",
-            "--out",
-            str(out),
-        ],
-    )
+    result = rate_sample(out)
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in out.iterdir()) == [
         "games.csv",

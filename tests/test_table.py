@@ -6,13 +6,12 @@ import json
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from click.testing import CliRunner
 
-from pipeline.cli import cli
+from tests.conftest import run_cli
 
 
 def table_json(*args: str) -> dict:
-    result = CliRunner().invoke(cli, ["table", *args, "--json"])
+    result = run_cli("table", *args, "--json")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
     return json.loads(result.stdout)
@@ -84,7 +83,7 @@ def test_k_option_scales_worth():
 
 
 def test_text_table_columns_and_rows():
-    result = CliRunner().invoke(cli, ["table", "--step", "100"])
+    result = run_cli("table", "--step", "100")
     assert result.exit_code == 0 and result.stderr == ""
     lines = result.stdout.splitlines()
     assert any("gap" in line and "formula" in line and "FIDE" in line for line in lines)
@@ -96,14 +95,14 @@ def test_text_table_columns_and_rows():
 
 
 def test_expect_option_golden():
-    result = CliRunner().invoke(cli, ["table", "--expect", "0.75"])
+    result = run_cli("table", "--expect", "0.75")
     assert result.exit_code == 0
     assert "a gap of 190.8" in result.stdout
     assert "gaps 189-197 give 0.75" in result.stdout
-    result = CliRunner().invoke(cli, ["table", "--expect", "0.9"])
+    result = run_cli("table", "--expect", "0.9")
     assert "a gap of 381.7" in result.stdout  # "about 382"
 
 
 def test_bad_options():
-    result = CliRunner().invoke(cli, ["table", "--max", "5000"])
+    result = run_cli("table", "--max", "5000")
     assert result.exit_code == 2 and "--max" in result.stderr and result.stdout == ""

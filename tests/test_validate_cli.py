@@ -6,12 +6,11 @@ import json
 import shutil
 
 import pytest
-from click.testing import CliRunner
 
-from pipeline.cli import cli
 from pipeline.errors import CODES, InputError
 from pipeline.run.check import JSON_KEYS
 from pipeline.run.rate import check_inputs, rate_files
+from tests.conftest import run_cli
 
 BROKEN = ["broken/games_broken.csv", "broken/games_unknown_player.csv"]
 # What sample_data/broken holds, found by reading the files by eye (row = line in the file).
@@ -27,18 +26,14 @@ EXPECTED = {
 }
 
 
-def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
 def test_clean_inputs_exit_0(sample):
-    result = run("validate", sample / "games.csv", "--players", sample / "players.csv")
+    result = run_cli("validate", sample / "games.csv", "--players", sample / "players.csv")
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == "2 file(s) OK"
 
 
 def test_broken_sample_lists_every_problem(sample):
-    result = run("validate", *(sample / b for b in BROKEN), "--players", sample / "players.csv")
+    result = run_cli("validate", *(sample / b for b in BROKEN), "--players", sample / "players.csv")
     assert result.exit_code == 1
     assert "internal error" not in result.output
     lines = result.stdout.splitlines()
@@ -52,7 +47,7 @@ def test_broken_sample_lists_every_problem(sample):
 
 
 def test_json_output_is_a_stable_list_of_objects(sample):
-    result = run(
+    result = run_cli(
         "validate", *(sample / b for b in BROKEN), "--players", sample / "players.csv", "--json"
     )
     assert result.exit_code == 1
@@ -68,7 +63,9 @@ def test_json_output_is_a_stable_list_of_objects(sample):
 
 
 def test_json_clean_is_an_empty_list(sample):
-    result = run("validate", sample / "games.csv", "--players", sample / "players.csv", "--json")
+    result = run_cli(
+        "validate", sample / "games.csv", "--players", sample / "players.csv", "--json"
+    )
     assert result.exit_code == 0
     assert json.loads(result.stdout) == []
 
@@ -81,7 +78,7 @@ def test_rate_stops_on_the_same_problems_and_writes_nothing(sample, tmp_path):
     assert sorted(map(repr, info.value.problems)) == sorted(map(repr, checked))
 
     out = tmp_path / "out"
-    result = run("rate", *paths, "--players", sample / "players.csv", "--out", out)
+    result = run_cli("rate", *paths, "--players", sample / "players.csv", "--out", out)
     assert result.exit_code == 1
     assert "internal error" not in result.output
     assert "[result-mismatch]" in result.stderr and "[unknown-player]" in result.stderr
@@ -92,7 +89,7 @@ def test_rate_leaves_an_existing_output_folder_untouched(sample, tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     (out / "rating_list.csv").write_text("previous run\n")
-    result = run(
+    result = run_cli(
         "rate",
         sample / "broken" / "games_broken.csv",
         "--players",
@@ -108,7 +105,7 @@ def test_rate_leaves_an_existing_output_folder_untouched(sample, tmp_path):
 def test_unknown_player_is_not_reported_when_the_players_file_is_unreadable(sample, tmp_path):
     players = tmp_path / "players.csv"
     players.write_text("id,name,rating\n4100018,A,abc\n")
-    result = run("validate", sample / "games.csv", "--players", players, "--json")
+    result = run_cli("validate", sample / "games.csv", "--players", players, "--json")
     assert result.exit_code == 1
     codes = {p["code"] for p in json.loads(result.stdout)}
     assert codes == {"bad-rating"}
@@ -126,7 +123,7 @@ def test_unknown_player_is_not_reported_when_the_players_file_is_unreadable(samp
 def test_file_level_codes(tmp_path, content, code):
     path = tmp_path / "input.csv"
     path.write_bytes(content)
-    result = run("validate", path, "--json")
+    result = run_cli("validate", path, "--json")
     assert result.exit_code == 1
     assert [p["code"] for p in json.loads(result.stdout)] == [code]
 
@@ -141,7 +138,7 @@ def test_truncated_xlsx_is_not_a_table(tmp_path):
     book.save(whole)
     cut = tmp_path / "cut.xlsx"
     cut.write_bytes(whole.read_bytes()[: len(whole.read_bytes()) // 2])
-    result = run("validate", cut, "--json")
+    result = run_cli("validate", cut, "--json")
     assert result.exit_code == 1
     assert [p["code"] for p in json.loads(result.stdout)] == ["not-a-table"]
 
@@ -152,12 +149,12 @@ def test_players_list_checks_use_the_rules_column(sample, tmp_path):
     shutil.copy(sample / "players_list_foa.txt", tmp_path / "combined.txt")
     header = (sample / "players_list_foa.txt").read_text().splitlines()[0][:113]
     single.write_text(header + "OCT26 Gms K  B-day Flag\n")
-    result = run(
+    result = run_cli(
         "validate", sample / "games.csv", "--players", single, "--rules", "rapid", "--json"
     )
     assert result.exit_code == 1
     assert "missing-column" in {p["code"] for p in json.loads(result.stdout)}
-    ok = run(
+    ok = run_cli(
         "validate", sample / "games.csv", "--players", tmp_path / "combined.txt", "--rules", "rapid"
     )
     assert ok.exit_code == 0, ok.output
@@ -165,7 +162,7 @@ def test_players_list_checks_use_the_rules_column(sample, tmp_path):
 
 def test_event_formats_are_validated_too(sample):
     """TRF and crosstable checks (from the event readers) reach validate unchanged."""
-    result = run(
+    result = run_cli(
         "validate",
         sample / "broken" / "result-mismatch.trf",
         sample / "broken" / "crosstable-points.csv",
@@ -176,5 +173,5 @@ def test_event_formats_are_validated_too(sample):
     assert ("result-mismatch.trf", "result-mismatch") in codes
     assert ("result-mismatch.trf", "points-mismatch") in codes
     assert ("crosstable-points.csv", "points-mismatch") in codes
-    clean = run("validate", sample / "event.trf", sample / "crosstable.csv")
+    clean = run_cli("validate", sample / "event.trf", sample / "crosstable.csv")
     assert clean.exit_code == 0, clean.output
