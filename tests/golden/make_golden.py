@@ -4,8 +4,8 @@ The expected outputs in ``cases/`` were produced by code without the performance
 the core path at commit a48cd30, then (after merging main, whose own changes alter some texts)
 by running these same cases against an export of main at debbd1c, before main's changes met the
 optimized modules. Every optimization is thus checked against that code's results byte for byte
-(``tests/test_golden_outputs.py``). Only rerun this script for an intended change of the outputs,
-and say why in the commit.
+(``tests/writers/test_golden_outputs.py``). Only rerun this script for an intended change of the
+outputs, and say why in the commit.
 
 Cases: the bundled sample, and a generated period (seeded, 600 games among 80 players: unrated
 players, forfeits, overrides, 2650+ players, published K, juniors, the 700 rule, ids that are not

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.conftest import rate_sample
 from tests.reference import rate_games
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "sample"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "sample"
 
 
 def _read(path: Path) -> list[dict[str, str]]:

@@ -17,7 +17,7 @@ from pipeline.errors import InputError
 from pipeline.readers import read_players
 from tests.conftest import run_cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"
 # Corrupted copies per file and kind of damage: 1 keeps the test near 30 s on a shared machine;
 # FUZZ_VARIANTS=50 makes a deeper local run.

@@ -15,7 +15,7 @@ from pipeline.publish.list_file import read_list
 from pipeline.readers import read_players
 from tests.conftest import run_cli
 
-PERIOD_SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "period"
+PERIOD_SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
 
 
 @pytest.fixture

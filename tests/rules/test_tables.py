@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.rules.fide_tables import dp_table, expectancy_table
 
-DATA = Path(__file__).resolve().parents[1] / "pipeline" / "rules" / "data"
+DATA = Path(__file__).resolve().parents[2] / "pipeline" / "rules" / "data"
 
 
 @pytest.mark.parametrize("name", ["table_8_1_2.csv", "table_8_1_1.csv"])

@@ -12,7 +12,7 @@ from pipeline.errors import InputError, RunError
 from pipeline.publish import PeriodRequest, run_period
 from pipeline.publish.store import SCHEMA_VERSION, connect
 
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "period"
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
 
 
 def test_new_database_is_created_at_the_current_version(tmp_path):

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 
 from tests.conftest import run_cli
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 INPUTS = GOLDEN / "inputs"
 
 

@@ -24,7 +24,7 @@ import pytest
 from pipeline.publish import PeriodRequest, run_period
 from tests.conftest import run_cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "period"
 DECEMBER = (
     "event,round,date,white,black,result\n"
