@@ -1,0 +1,20 @@
+"""The tests mirror the pipeline: every test folder is named after a package of pipeline/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = {"golden"}  # folders of test data, not of tests
+
+
+def test_test_folders_mirror_pipeline_packages():
+    packages = {p.parent.name for p in (ROOT / "pipeline").glob("*/__init__.py")}
+    folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and p.name[0] not in "._"}
+    assert folders - DATA <= packages, sorted(folders - DATA - packages)
+
+
+def test_every_test_folder_holds_tests():
+    for folder in (ROOT / "tests").iterdir():
+        if folder.is_dir() and folder.name[0] not in "._" and folder.name not in DATA:
+            assert list(folder.glob("test_*.py")), f"tests/{folder.name} holds no test file"
