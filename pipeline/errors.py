@@ -81,6 +81,11 @@ class RunError(FiderateError):
     """A run could not be completed for a reason other than bad input rows."""
 
 
+class UsageError(FiderateError):
+    """The options ask for something the run cannot do (e.g. an option the chosen engine cannot
+    honour). The CLI exits with 2, as for any usage error, before anything is read or written."""
+
+
 @dataclass
 class ProblemList:
     """Collects problems while a reader scans a file."""

@@ -1,7 +1,11 @@
-"""Rate one rating period: the library function behind ``fiderate rate``.
+"""Rate one rating period: the library function behind ``fiderate rate``, for every engine.
 
 readers -> assemble -> engine -> grouper, with a schema check at every boundary. Nothing here
-writes files; see :mod:`pipeline.writers`.
+writes files; see :mod:`pipeline.writers`. One run function, :func:`rate_files`, serves both
+engines: with no executor the period is rated in this process; with one (the Dask executor of
+:mod:`pipeline.run.dask`) the executor turns the files into per-player partial sums and this
+module finishes them exactly as for one process. An option an executor cannot honour is
+refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
 """
 
 from __future__ import annotations
@@ -9,19 +13,21 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import pandas as pd
 
 from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sequential import MODES, sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
-from pipeline.errors import InputError, Problem, ProblemList, RunError
-from pipeline.grouper import period_totals
+from pipeline.errors import InputError, Problem, ProblemList, RunError, UsageError
+from pipeline.grouper.totals import finish_totals, partial_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
-from pipeline.rules.sets import get_rules
+from pipeline.rules.sets import RuleSet, get_rules
 from schemas import Games, Players, RatedSides, RatingList, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
@@ -34,6 +40,105 @@ def resolve_period(period: str | None, today: dt.date | None = None) -> str:
     if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
         raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
     return period
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What every engine needs of the options, checked once before any file is read."""
+
+    rules: RuleSet
+    period: str
+    scale: int  # pd_units / scale is the expected score
+
+    @property
+    def year(self) -> int:
+        return int(self.period[:4])
+
+
+def plan_run(options: RateOptions) -> RunPlan:
+    """The rule set, period and scale of ``options``; a bad option is a :class:`RunError`."""
+    if options.method not in SCALES:
+        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
+    if options.mode not in MODES:
+        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
+    return RunPlan(get_rules(options.rules), resolve_period(options.period), SCALES[options.method])
+
+
+class Executor(Protocol):
+    """Rates files somewhere else (a cluster) and hands back per-player partial sums
+    (``pipeline.grouper.totals.PARTIAL_COLUMNS``) of every side of the period."""
+
+    name: str
+
+    def refusals(
+        self,
+        options: RateOptions,
+        *,
+        input_format: str | None,
+        sheet: str | None,
+        columns: Mapping[str, str] | Sequence[str] | None,
+    ) -> list[str]:
+        """The options (as ``--flag value: why``) this executor cannot honour."""
+        ...
+
+    def partials(
+        self,
+        files: list[str],
+        players: PlayerList | None,
+        options: RateOptions,
+        plan: RunPlan,
+        *,
+        input_format: str | None,
+        sheet: str | None,
+    ) -> pd.DataFrame: ...
+
+
+def refuse(engine: str, refusals: Sequence[str]) -> None:
+    """Stop before anything is read when ``engine`` cannot honour an option (all listed)."""
+    if refusals:
+        listed = "\n".join(f"  {r}" for r in refusals)
+        raise UsageError(
+            f"--engine {engine} cannot honour these options:\n{listed}\n"
+            f"Run with --engine pandas, or leave the options out."
+        )
+
+
+def read_list_in_force(players_path: Path | str | None, rules: str | None) -> PlayerList | None:
+    """The players list, its FIDE-list column chosen by ``rules``, checked against Players."""
+    if players_path is None:
+        return None
+    players = read_players(players_path, rules=rules)
+    validate(players.players, Players, players.source)
+    return players
+
+
+def finish_period(
+    sides: pd.DataFrame,
+    partials: pd.DataFrame,
+    players: PlayerList | None,
+    options: RateOptions,
+    plan: RunPlan,
+    sources: list[str],
+) -> RatedPeriod:
+    """K, the 700 rule, the rounded change and the new list from the partials of every side:
+    the one finish of both engines."""
+    totals = finish_totals(
+        partials,
+        players,
+        plan.rules,
+        plan.scale,
+        plan.year,
+        forced_k=options.k,
+        k_cap=options.k_cap,
+    )
+    return RatedPeriod(
+        sides=sides,
+        totals=validate(totals, RatingList, internal=True),
+        options=options,
+        scale=plan.scale,
+        period=plan.period,
+        sources=sources,
+    )
 
 
 def gather_inputs(
@@ -57,8 +162,7 @@ def gather_inputs(
     players = None
     if players_path is not None:
         try:
-            players = read_players(players_path, rules=rules)
-            validate(players.players, Players, players.source)
+            players = read_list_in_force(players_path, rules)
         except InputError as exc:
             players = None
             problems.extend(exc.problems)
@@ -252,50 +356,21 @@ def rate_inputs(
     """Rate ``inputs`` as one period. ``players`` is the list in force at the start of the period
     (the ratings the changes are added to); ``event_players``, if given, is one list per input to
     take that event's ratings from (``fiderate period``: the list in force when it started)."""
-    if options.method not in SCALES:
-        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
-    if options.mode not in MODES:
-        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
-    rules = get_rules(options.rules)
-    period = resolve_period(options.period)
+    plan = plan_run(options)
     if event_players is None:
         sides = assemble_sides(with_byes(inputs, players), players)
     else:
         sides = assemble_each(inputs, event_players)
     rated = check_rated(
-        rate_sides(sides, rules, options.method, options.cap),
+        rate_sides(sides, plan.rules, options.method, options.cap),
         whole=any(isinstance(i, SidesInput) for i in inputs),
     )
-    totals = period_totals(
-        rated,
-        players,
-        rules,
-        SCALES[options.method],
-        int(period[:4]),
-        forced_k=options.k,
-        k_cap=options.k_cap,
-    )
+    sources = [i.source for i in inputs]
     if options.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
-        k_used = totals.set_index("id")["k"]
-        rated = sequential_sides(rated, k_used, rules, options.method, options.cap)
-        totals = period_totals(
-            rated,
-            players,
-            rules,
-            SCALES[options.method],
-            int(period[:4]),
-            forced_k=options.k,
-            k_cap=options.k_cap,
-        )
-    totals = validate(totals, RatingList, internal=True)
-    return RatedPeriod(
-        sides=rated,
-        totals=totals,
-        options=options,
-        scale=SCALES[options.method],
-        period=period,
-        sources=[i.source for i in inputs],
-    )
+        fide = finish_period(rated, partial_totals(rated), players, options, plan, sources)
+        k_used = fide.totals.set_index("id")["k"]
+        rated = sequential_sides(rated, k_used, plan.rules, options.method, options.cap)
+    return finish_period(rated, partial_totals(rated), players, options, plan, sources)
 
 
 def rate_files(
@@ -306,15 +381,31 @@ def rate_files(
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Mapping[str, str] | Sequence[str] | None = None,
+    executor: Executor | None = None,
 ) -> RatedPeriod:
-    """Read, validate and rate: the whole library path of ``fiderate rate``.
+    """Read, validate and rate: the whole library path of ``fiderate rate``, on either engine.
 
     Bad input stops the run with the same problems ``fiderate validate`` lists (one set of
     checks, :func:`check_inputs`): reading problems of every file plus, when the players list
     was readable, the players the events name but the list lacks.
+
+    With an ``executor`` the files are rated by it (each reads and checks its own files) and the
+    result carries the totals only (``sides`` is empty); options it cannot honour are refused
+    first, with :class:`UsageError`.
     """
     options = options or RateOptions()
-    get_rules(options.rules)  # an unknown rule set is a usage error, before any reading
+    plan = plan_run(options)  # a bad option is a usage error, before any reading
+    if executor is not None:
+        refuse(
+            executor.name,
+            executor.refusals(options, input_format=input_format, sheet=sheet, columns=columns),
+        )
+        players = read_list_in_force(players_path, options.rules)
+        files = [str(p) for p in expand_inputs(paths)]
+        partials = executor.partials(
+            files, players, options, plan, input_format=input_format, sheet=sheet
+        )
+        return finish_period(pd.DataFrame(), partials, players, options, plan, files)
     inputs, players, problems = gather_inputs(
         paths,
         players_path,
