@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pipeline.columnar.lookup import positions
 from pipeline.errors import Problem, ProblemList
-from pipeline.grouper.totals import positions
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
 

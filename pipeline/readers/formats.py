@@ -25,6 +25,7 @@ from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, dete
 from pipeline.readers.games import parse_games
 from pipeline.readers.grid import looks_like_grid, parse_grid
 from pipeline.readers.individual import parse_individual
+from pipeline.readers.sheets import select_sheet
 from pipeline.readers.tabular import RawTable, normalize_header, read_tables
 from pipeline.readers.tabular import _cell_text as cell_text
 from pipeline.readers.trf import decode, looks_like_trf, read_trf
@@ -84,8 +85,6 @@ def event_problems(path: Path | str, **options: object) -> list[Problem]:
 
 
 def _tables(path: Path, sheet: str | None) -> list[RawTable]:
-    from pipeline.readers import select_sheet
-
     return select_sheet(read_tables(path), sheet, path)
 
 

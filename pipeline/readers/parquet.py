@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from pipeline.columnar.arrow import str_series
 from pipeline.errors import InputError, Problem
-from pipeline.readers.tabular import RawTable, normalize_header
+from pipeline.readers.raw import RawTable, normalize_header
 
 
 def column_text(column: pa.ChunkedArray) -> pa.Array:

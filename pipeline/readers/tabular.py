@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -18,22 +17,9 @@ import pandas as pd
 
 from pipeline.errors import InputError, Problem
 from pipeline.readers.fastcsv import read_plain_csv, simple_lines
+from pipeline.readers.raw import RawTable, normalize_header
 
-
-@dataclass
-class RawTable:
-    """A table of text cells. ``rows`` holds each data row's 1-based number in the file."""
-
-    frame: pd.DataFrame
-    rows: np.ndarray
-    source: str
-    sheet: str | None = None
-    decimal: str = "."  # the decimal mark of numbers in the file ("," in European CSV)
-
-
-def normalize_header(name: object) -> str:
-    text = str(name).strip().lower().replace("½", "half")
-    return re.sub(r"[^0-9a-z]+", "_", text).strip("_")
+__all__ = ["RawTable", "normalize_header", "read_tables"]
 
 
 def _problem(path: Path, code: str, message: str, fix: str) -> InputError:
