@@ -37,7 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.columnar.lookup import member
-from pipeline.errors import FiderateError, InputError, Problem
+from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import PlayerList, RateOptions
 from pipeline.publish import store as history
 from pipeline.publish.events import (
@@ -135,7 +135,7 @@ def check_history(
         if not replace:
             problems.append(
                 Problem(
-                    "period-published",
+                    Code.PERIOD_PUBLISHED,
                     f"period {period} was already published by run #{published.run_id}; "
                     "nothing was changed",
                     file=str(database),
@@ -147,7 +147,7 @@ def check_history(
     if latest is not None and latest > period:
         problems.append(
             Problem(
-                "period-published",
+                Code.PERIOD_PUBLISHED,
                 f"a later period ({latest}) is already published; period {period} can no longer "
                 "be rated or replaced",
                 fix="rate the next period instead",
@@ -161,7 +161,7 @@ def check_history(
                 continue  # it belongs to the published period: replaced, or refused above
             problems.append(
                 Problem(
-                    "already-rated",
+                    Code.ALREADY_RATED,
                     f"this event was already rated in period {rated_in} (from {path!r}); "
                     "an event cannot be rated twice",
                     file=str(f.path),
@@ -210,7 +210,7 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
             outcome = (
                 "refused"
                 if isinstance(exc, InputError)
-                and any(p.code in ("period-published", "already-rated") for p in exc.problems)
+                and any(p.code in (Code.PERIOD_PUBLISHED, Code.ALREADY_RATED) for p in exc.problems)
                 else "failed"
             )
             history.insert_run(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pipeline.errors import InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers import fide_list
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
@@ -45,7 +45,7 @@ def read_table_of_kind(
     raise InputError(
         [
             Problem(
-                "missing-column",
+                Code.MISSING_COLUMN,
                 f"this table is not a {kind} file: column(s) {', '.join(sorted(missing))} missing "
                 f"(found: {', '.join(first.frame.columns) or 'nothing'})",
                 file=str(path),

@@ -35,7 +35,7 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import PlayerList
 from pipeline.readers import cells
 from pipeline.readers.players import parse_players
@@ -180,7 +180,7 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
         raise InputError(
             [
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     f"cannot read the zipped list ({type(exc).__name__}: {exc})",
                     file=source,
                     fix="download the list again",
@@ -239,7 +239,7 @@ def _check_fide_ids(table: RawTable, problems: ProblemList) -> None:
         table,
         bad.to_numpy(),
         "id",
-        "bad-id",
+        Code.BAD_ID,
         "a FIDE id is a whole number",
         "correct the id (digits only)",
     )
@@ -254,7 +254,7 @@ def _check_list_type(
     hinted = [t for t in LIST_TYPES if t in Path(name).name.lower()]
     if hinted and hinted[0] != wanted:
         problems.add(
-            "missing-column",
+            Code.MISSING_COLUMN,
             f"this is the {hinted[0]} list but the rule set rates {wanted} games",
             file=source,
             column="rating",
@@ -265,7 +265,7 @@ def _check_list_type(
 # --- TXT -------------------------------------------------------------------------------------
 
 
-def _problem(source: str, code: str, message: str, fix: str, row: int | None = None) -> InputError:
+def _problem(source: str, code: Code, message: str, fix: str, row: int | None = None) -> InputError:
     return InputError([Problem(code, message, file=source, row=row, fix=fix)])
 
 
@@ -290,7 +290,7 @@ def _to_utf8(data: bytes, source: str) -> bytes:
             line = data.count(b"\n", 0, start + exc.start) + 1
             raise _problem(
                 source,
-                "bad-encoding",
+                Code.BAD_ENCODING,
                 f"byte {data[start + exc.start]:#04x} is neither UTF-8 nor Windows-1252 text",
                 "download the list again (it is damaged) or save it as UTF-8",
                 row=line,
@@ -358,7 +358,7 @@ def _read_txt(data: bytes, source: str, list_column: str) -> tuple[RawTable, str
     except KeyError:
         raise _problem(
             source,
-            "missing-column",
+            Code.MISSING_COLUMN,
             f"the list has no {list_column} rating column (header: {header.split()})",
             f"download the {list_column} or the combined list",
             row=1,
@@ -369,7 +369,7 @@ def _read_txt(data: bytes, source: str, list_column: str) -> tuple[RawTable, str
     if missing:
         raise _problem(
             source,
-            "missing-column",
+            Code.MISSING_COLUMN,
             f"the list header lacks {', '.join(missing)}",
             "give the list as downloaded from FIDE",
             row=1,
@@ -491,7 +491,7 @@ def _read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTabl
         encoding = "utf-8" in text.lower() or "encoding" in text.lower()
         raise _problem(
             source,
-            "bad-encoding" if encoding else "not-a-table",
+            Code.BAD_ENCODING if encoding else Code.NOT_A_TABLE,
             f"the XML list is damaged: {text}",
             "download the list again (or unzip it again)",
             row=exc.lineno or None,
@@ -499,13 +499,16 @@ def _read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTabl
     except _ListTypeError as exc:
         raise _problem(
             source,
-            "missing-column",
+            Code.MISSING_COLUMN,
             f"the list has no {exc.args[0]} rating",
             f"download the {exc.args[0]} or the combined list",
         ) from None
     if not frames:
         raise _problem(
-            source, "not-a-table", "the list holds no <player> entries", "download the list again"
+            source,
+            Code.NOT_A_TABLE,
+            "the list holds no <player> entries",
+            "download the list again",
         )
     frame = pd.concat(frames, ignore_index=True)
     return RawTable(frame, np.concatenate(numbers), source), list_type

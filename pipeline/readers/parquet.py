@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.columnar.arrow import str_series
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 from pipeline.readers.raw import RawTable, normalize_header
 
 
@@ -47,7 +47,7 @@ def read_parquet_table(path: Path) -> RawTable:
         raise InputError(
             [
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     f"cannot read the Parquet file: {exc}",
                     file=str(path),
                     fix="write the file again as Parquet, or give a CSV/XLSX file",

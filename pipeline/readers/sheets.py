@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 from pipeline.readers.raw import RawTable
 
 
@@ -21,7 +21,7 @@ def select_sheet(tables: list[RawTable], sheet: str | None, path: Path) -> list[
         raise InputError(
             [
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     f"no sheet named {sheet!r} (the workbook has {names})",
                     file=str(path),
                     value=sheet,

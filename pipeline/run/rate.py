@@ -22,7 +22,7 @@ import pandas as pd
 from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sequential import MODES, sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
-from pipeline.errors import InputError, Problem, ProblemList, RunError, UsageError
+from pipeline.errors import Code, InputError, Problem, ProblemList, RunError, UsageError
 from pipeline.grouper.totals import finish_totals, partial_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
@@ -272,7 +272,7 @@ def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> Pl
         differ = (rating != earlier).fillna(True) & ~(rating.isna() & earlier.isna())
         for row in seen[differ.to_numpy(dtype=bool)].itertuples(index=False):
             problems.add(
-                "duplicate-player",
+                Code.DUPLICATE_PLAYER,
                 f"player {row.id!r} has rating {row.first_rating} in {row.first_source} "
                 f"(line {row.first_line}) but {row.rating} here",
                 file=event.source,
