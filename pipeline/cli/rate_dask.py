@@ -50,7 +50,8 @@ def rate_with_dask(
         output_refusals,
         write_dask_outputs,
     )
-    from pipeline.run.rate import rate_files, refuse
+    from pipeline.run.plan import refuse
+    from pipeline.run.rate import rate_files
 
     executor = DaskExecutor(scheduler, games_format=output_format)
     refuse(

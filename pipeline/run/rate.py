@@ -10,97 +10,22 @@ refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import pandas as pd
 
-from pipeline.engine import SCALES, rate_sides
-from pipeline.engine.sequential import MODES, sequential_sides
+from pipeline.engine import rate_sides
+from pipeline.engine.sequential import sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
-from pipeline.errors import Code, InputError, Problem, ProblemList, RunError, UsageError
-from pipeline.grouper.totals import finish_totals, partial_totals
+from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.grouper.totals import partial_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
-from pipeline.rules.sets import RuleSet, get_rules
-from schemas import Games, Players, RatedSides, RatingList, validate
+from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse, resolve_period
+from schemas import Games, Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
-
-
-def resolve_period(period: str | None, today: dt.date | None = None) -> str:
-    """``YYYY-MM``; the current month when not given."""
-    if period is None:
-        today = today or dt.date.today()
-        return f"{today.year:04d}-{today.month:02d}"
-    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
-        raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
-    return period
-
-
-@dataclass(frozen=True)
-class RunPlan:
-    """What every engine needs of the options, checked once before any file is read."""
-
-    rules: RuleSet
-    period: str
-    scale: int  # pd_units / scale is the expected score
-
-    @property
-    def year(self) -> int:
-        return int(self.period[:4])
-
-
-def plan_run(options: RateOptions) -> RunPlan:
-    """The rule set, period and scale of ``options``; a bad option is a :class:`RunError`."""
-    if options.method not in SCALES:
-        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
-    if options.mode not in MODES:
-        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
-    return RunPlan(get_rules(options.rules), resolve_period(options.period), SCALES[options.method])
-
-
-class Executor(Protocol):
-    """Rates files somewhere else (a cluster) and hands back per-player partial sums
-    (``pipeline.grouper.totals.PARTIAL_COLUMNS``) of every side of the period."""
-
-    name: str
-
-    def refusals(
-        self,
-        options: RateOptions,
-        *,
-        input_format: str | None,
-        sheet: str | None,
-        columns: Mapping[str, str] | Sequence[str] | None,
-    ) -> list[str]:
-        """The options (as ``--flag value: why``) this executor cannot honour."""
-        ...
-
-    def partials(
-        self,
-        files: list[str],
-        players: PlayerList | None,
-        options: RateOptions,
-        plan: RunPlan,
-        *,
-        input_format: str | None,
-        sheet: str | None,
-    ) -> pd.DataFrame: ...
-
-
-def refuse(engine: str, refusals: Sequence[str]) -> None:
-    """Stop before anything is read when ``engine`` cannot honour an option (all listed)."""
-    if refusals:
-        listed = "\n".join(f"  {r}" for r in refusals)
-        raise UsageError(
-            f"--engine {engine} cannot honour these options:\n{listed}\n"
-            f"Run with --engine pandas, or leave the options out."
-        )
 
 
 def read_list_in_force(players_path: Path | str | None, rules: str | None) -> PlayerList | None:
@@ -110,35 +35,6 @@ def read_list_in_force(players_path: Path | str | None, rules: str | None) -> Pl
     players = read_players(players_path, rules=rules)
     validate(players.players, Players, players.source)
     return players
-
-
-def finish_period(
-    sides: pd.DataFrame,
-    partials: pd.DataFrame,
-    players: PlayerList | None,
-    options: RateOptions,
-    plan: RunPlan,
-    sources: list[str],
-) -> RatedPeriod:
-    """K, the 700 rule, the rounded change and the new list from the partials of every side:
-    the one finish of both engines."""
-    totals = finish_totals(
-        partials,
-        players,
-        plan.rules,
-        plan.scale,
-        plan.year,
-        forced_k=options.k,
-        k_cap=options.k_cap,
-    )
-    return RatedPeriod(
-        sides=sides,
-        totals=validate(totals, RatingList, internal=True),
-        options=options,
-        scale=plan.scale,
-        period=plan.period,
-        sources=sources,
-    )
 
 
 def gather_inputs(
@@ -423,3 +319,20 @@ def rate_files(
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:
     return result.totals.set_index("id")
+
+
+# resolve_period, RunPlan and refuse live in pipeline.run.plan; re-exported for the callers of
+# this module.
+__all__ = [
+    "RunPlan",
+    "check_inputs",
+    "check_rated",
+    "gather_inputs",
+    "rate_files",
+    "rate_inputs",
+    "read_inputs",
+    "read_list_in_force",
+    "refuse",
+    "resolve_period",
+    "with_byes",
+]
