@@ -153,9 +153,7 @@ REFUSED = [
 def test_an_option_dask_cannot_honour_is_refused(tmp_path, extra, named):
     # Refused before any file is read or any cluster started: the inputs need not exist.
     out = tmp_path / "out"
-    result = CliRunner().invoke(
-        cli, ["rate", str(tmp_path / "g.csv"), "--out", str(out), "--engine", "dask", *extra]
-    )
+    result = run_cli("rate", tmp_path / "g.csv", "--out", out, "--engine", "dask", *extra)
     assert result.exit_code == 2, result.output
     assert f"--engine dask cannot honour these options:\n  {named}" in result.stderr
     assert "--engine pandas" in result.stderr
@@ -163,10 +161,9 @@ def test_an_option_dask_cannot_honour_is_refused(tmp_path, extra, named):
 
 
 def test_every_refused_option_is_listed_at_once(tmp_path):
-    result = CliRunner().invoke(
-        cli,
-        ["rate", str(tmp_path / "g.csv"), "--out", str(tmp_path / "o"), "--engine", "dask"]
-        + [arg for extra, _ in REFUSED for arg in extra],
+    refused = [arg for extra, _ in REFUSED for arg in extra]
+    result = run_cli(
+        "rate", tmp_path / "g.csv", "--out", tmp_path / "o", "--engine", "dask", *refused
     )
     assert result.exit_code == 2
     listed = [line for line in result.stderr.splitlines() if line.startswith("  --")]
