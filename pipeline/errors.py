@@ -16,8 +16,8 @@ class Code(StrEnum):
     """The catalogue of problem codes: each defined once, with a title and the usual fix.
 
     A code is its stable string (``Code.BAD_RESULT == "bad-result"``): tests, ``--json``
-    consumers and the README refer to these strings. A call site gives the exact fix for the
-    cell at hand; :attr:`fix` is the general advice (the README's table of codes).
+    consumers and the docs refer to these strings. A call site gives the exact fix for the
+    cell at hand; :attr:`fix` is the general advice (the table of codes in docs/validation.md).
     """
 
     title: str

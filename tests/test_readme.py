@@ -117,3 +117,11 @@ def test_console_example(workdirs, page, command, expected):
         timeout=120,
     )
     assert _normalize(done.stdout) == _normalize(expected), done.stdout
+
+
+def test_validation_page_lists_every_code():
+    from pipeline.errors import Code
+
+    text = (ROOT / "docs" / "validation.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z0-9-]+)` \| (.+?) \| (.+?) \|$", text, re.M)
+    assert rows == [(code.value, code.title, code.fix) for code in Code]

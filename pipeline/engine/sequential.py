@@ -4,7 +4,7 @@ Some club calculators carry the rating forward game by game. FIDE does not: it r
 period against the rating at its start (RULES.md section 3). This module exists so the two can be
 compared; everything it produces is labelled "sequential" by the callers.
 
-Decisions (documented in the README):
+Decisions (documented in docs/calculators.md):
 - The running rating is kept exactly (integer units of 1/scale); the change is rounded once, at
   the end, .5 away from zero, as in the FIDE method. Nothing is rounded per game.
 - The expectation of each game is taken from the running rating as a whole number (rounded .5

@@ -2,7 +2,7 @@
 rating after the period, the floor applied, first ratings added, and K recomputed for the next
 period.
 
-Decisions (RULES.md is silent; also in the README):
+Decisions (RULES.md is silent; also in docs/period-runs.md):
 - ``games`` is the number of rated games the player has completed (what K's "fewer than 30" rule
   counts): the previous count plus this period's rated games. A blank count stays blank (the core
   reader treats blank as established). A first rating starts the count at the pooled games it was

@@ -9,7 +9,7 @@ Both layouts become a :class:`RawTable` of text cells with the players-file colu
 then go through the same :func:`pipeline.readers.players.parse_players` as a CSV players file:
 one implementation of every check (bad-rating, bad-id, duplicate-player, ...).
 
-Mapping decisions (README, "Rating lists, dialects and validation"):
+Mapping decisions (docs/formats.md, "FIDE rating lists as downloaded"):
 - The rating, K and games columns are those of the rule set's ``list_column``
   (standard/rapid/blitz). A single-type list has one of each.
 - K: the published K; ``0`` (what the list prints for unrated players) means none.
