@@ -18,3 +18,15 @@ def test_every_test_folder_holds_tests():
     for folder in (ROOT / "tests").iterdir():
         if folder.is_dir() and folder.name[0] not in "._" and folder.name not in DATA:
             assert list(folder.glob("test_*.py")), f"tests/{folder.name} holds no test file"
+
+
+def test_the_cli_is_run_through_one_helper():
+    """Tests call tests.conftest.run_cli (or rate_sample), never a CliRunner of their own."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        if path != Path(__file__).resolve()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "CliRunner(" in line or "import CliRunner" in line
+    ]
+    assert not found, f"use run_cli from tests/conftest.py instead of CliRunner at {found}"
