@@ -93,18 +93,16 @@ def _numbers(
     number_text = cellparse.text(table, role["number"]).str.replace(
         r"^(\d+)\.0*$", r"\1", regex=True
     )
-    ok = number_text.str.fullmatch(r"\d+").to_numpy()
+    sno, bad, dup = cellparse.starting_numbers(number_text)
     cellparse.report(
         problems,
         table,
-        ~ok,
+        bad,
         role["number"],
         Code.BAD_ID,
         "the starting number is not a whole number",
         "number the players 1, 2, 3, ... as in the round cells",
     )
-    sno = pd.to_numeric(number_text.where(ok, "0")).astype(np.int64)
-    dup = ok & sno.duplicated(keep="first").to_numpy()
     cellparse.report(
         problems,
         table,
@@ -114,7 +112,7 @@ def _numbers(
         "two players have this number",
         "give every player their own number",
     )
-    return sno, ok & ~dup
+    return sno, ~bad & ~dup
 
 
 def _text_or_blank(table: RawTable, role: dict[str, str], name: str) -> pd.Series:

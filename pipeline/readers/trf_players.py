@@ -10,6 +10,7 @@ import pandas as pd
 
 from pipeline.errors import Code, ProblemList
 from pipeline.readers import dates
+from pipeline.readers.cells import starting_numbers
 from pipeline.readers.event_codes import SEXES, TITLES
 
 # 0-based [start, end) slices of the 001 record (TRF.md gives 1-based inclusive columns).
@@ -68,17 +69,15 @@ class Lines:
 def _starting_ranks(lines: Lines) -> tuple[pd.Series, np.ndarray]:
     """(starting rank, usable) per line: a number, not given to an earlier line."""
     text = lines.field("sno")
-    ok = text.str.fullmatch(r"\d+").to_numpy()
+    sno, bad, dup = starting_numbers(text)
     lines.report(
         "sno",
         text,
-        ~ok,
+        bad,
         Code.BAD_ID,
         "the starting rank is not a number",
         "write the starting rank right-aligned in columns 5-8",
     )
-    sno = pd.to_numeric(text.where(ok, "0")).astype(np.int64)
-    dup = ok & sno.duplicated(keep="first").to_numpy()
     lines.report(
         "sno",
         text,
@@ -87,7 +86,7 @@ def _starting_ranks(lines: Lines) -> tuple[pd.Series, np.ndarray]:
         "two player records have this starting rank",
         "give every player their own starting rank",
     )
-    return sno, ok & ~dup
+    return sno, ~bad & ~dup
 
 
 def _ratings(lines: Lines) -> pd.Series:
