@@ -232,3 +232,15 @@ def test_a_fide_list_is_read_with_the_rule_set_on_both_engines(client, tmp_path)
         assert (tmp_path / f"dask-{rules}" / "rating_list.csv").read_bytes() == expected
         lists[rules] = expected
     assert lists["standard"] != lists["rapid"]
+
+
+def test_an_event_file_with_its_own_players_is_refused_not_half_read(client):
+    """A TRF brings its players and byes; one partition cannot add them to the list in force,
+    so the Dask engine stops with a clear message instead of dropping them."""
+    from pathlib import Path
+
+    from pipeline.errors import RunError
+
+    trf = Path(__file__).resolve().parents[1] / "sample_data" / "event.trf"
+    with pytest.raises(RunError, match="rates games files only .* --engine pandas"):
+        rate_files_dask([trf], None, RateOptions(period="2026-11"), client=client)
