@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,3 +31,15 @@ def test_the_cli_is_run_through_one_helper():
         if "CliRunner(" in line or "import CliRunner" in line
     ]
     assert not found, f"use run_cli from tests/conftest.py instead of CliRunner at {found}"
+
+
+def test_tests_in_folders_find_the_root_two_levels_up():
+    """A test moved into tests/<stage>/ sees the repository at parents[2] (parents[1] is tests/)."""
+    wrong = re.compile(r"parents\[1\](?!\s*/\s*\"golden\")")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "tests").glob("*/test_*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if wrong.search(line)
+    ]
+    assert not found, f"parents[1] is tests/ here; the repository root is parents[2]: {found}"

@@ -234,6 +234,6 @@ def test_an_event_file_with_its_own_players_is_refused_not_half_read(client):
 
     from pipeline.errors import RunError
 
-    trf = Path(__file__).resolve().parents[1] / "sample_data" / "event.trf"
+    trf = Path(__file__).resolve().parents[2] / "sample_data" / "event.trf"
     with pytest.raises(RunError, match="rates games files only .* --engine pandas"):
         rate_files_dask([trf], None, RateOptions(period="2026-11"), client=client)
