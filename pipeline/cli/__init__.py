@@ -64,6 +64,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 from pipeline.cli import calc as _calc  # noqa: E402,F401
 from pipeline.cli import convert as _convert  # noqa: E402,F401
 from pipeline.cli import history as _history  # noqa: E402,F401
+from pipeline.cli import norms as _norms  # noqa: E402,F401
 from pipeline.cli import performance as _performance  # noqa: E402,F401
 from pipeline.cli import period as _period  # noqa: E402,F401
 from pipeline.cli import rate as _rate  # noqa: E402,F401

@@ -1,0 +1,166 @@
+"""The norm check, vectorized: every (event, player, title, window of games) is one row, and
+each requirement of the title's rule table is one column operation over all rows at once.
+
+Exact arithmetic throughout: counts and shares are compared as integers (``count * den`` against
+``num * games``), Ra is rounded .5 up on integers and p in hundredths (RULES.md section 8, the
+same code as ``fiderate performance``), so a requirement met "by the smallest margin" is decided
+exactly. Rp = Ra + dp is a whole number, so "Rp >= 2599.5 before rounding" is ``2 Rp >= 5199``.
+
+Windows: in a Swiss event a norm may be judged on the first k games (k = 9..13, the extra-games
+rule and the 13-game maximum); in a round robin on all games. The reported window is the longest
+one that meets every requirement, else the longest one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from pipeline.grouper.performance import fide_performance
+from pipeline.norms.rules import NO_FEDERATION, TITLED, NormRule
+
+# Requirement names in report order; each becomes a status column and a margin column.
+REQUIREMENTS = [
+    "min_games",
+    "all_rounds",
+    "min_performance",
+    "min_average",
+    "min_score",
+    "titled",
+    "holders",
+    "foreign_federations",
+    "own_federation",
+    "one_federation",
+]
+FEDERATION_REQUIREMENTS = ("foreign_federations", "own_federation", "one_federation")
+
+
+def _ceil_div(a: np.ndarray | int, b: np.ndarray | int) -> np.ndarray:
+    return -(-np.asarray(a, dtype=np.int64) // np.asarray(b, dtype=np.int64))
+
+
+def windows(entries: pd.DataFrame, rule: NormRule) -> pd.DataFrame:
+    """(entry, length): the windows of games each entry is judged on."""
+    played = entries["played"].to_numpy(np.int64)
+    whole = entries["round_robin"].to_numpy(bool) | (played < rule.games_min)
+    single = pd.DataFrame({"entry": entries["entry"].to_numpy()[whole], "length": played[whole]})
+    lengths = np.arange(rule.games_min, rule.games_max + 1)
+    swiss = entries.loc[~whole, ["entry", "played"]]
+    grid = pd.DataFrame(
+        {
+            "entry": np.repeat(swiss["entry"].to_numpy(), len(lengths)),
+            "length": np.tile(lengths, len(swiss)),
+            "played": np.repeat(swiss["played"].to_numpy(), len(lengths)),
+        }
+    )
+    grid = grid[grid["length"] <= grid["played"]].drop(columns="played")
+    return pd.concat([single, grid], ignore_index=True).sort_values(
+        ["entry", "length"], kind="stable", ignore_index=True
+    )
+
+
+def window_sums(
+    games: pd.DataFrame, wins: pd.DataFrame, entries: pd.DataFrame, rule: NormRule
+) -> pd.DataFrame:
+    """Per window: the counts and sums the requirements need."""
+    rows = wins.reset_index(names="window").merge(games, on="entry")
+    rows = rows[rows["position"] < rows["length"]]
+    own = rows["entry"].map(entries.set_index("entry")["federation"]).astype(str)
+    fed = rows["opponent_federation"]
+    has_fed = ~fed.isin(NO_FEDERATION)
+    rows = rows.assign(
+        titled=rows["opponent_title"].isin(TITLED),
+        holder=rows["opponent_title"].isin(rule.holders),
+        own=has_fed & fed.eq(own),
+        foreign_fed=fed.where(has_fed & fed.ne(own)),
+        no_fed=~has_fed,
+    )
+    by = rows.groupby("window", sort=True)
+    sums = pd.DataFrame(
+        {
+            "rating_sum": by["opponent_rating"].sum(),
+            "lowest": by["opponent_rating"].min(),
+            "score_h": by["score_h"].sum(),
+            "unrated": by["unrated"].sum(),
+            "n_titled": by["titled"].sum(),
+            "n_holders": by["holder"].sum(),
+            "n_own": by["own"].sum(),
+            "no_federation": by["no_fed"].sum(),
+            "n_federations": by["foreign_fed"].nunique(),
+            "first_round": by["round_no"].min(),
+            "last_round": by["round_no"].max(),
+        }
+    )
+    per_fed = rows[has_fed.to_numpy()].groupby(["window", "opponent_federation"]).size()
+    sums["n_one_federation"] = per_fed.groupby(level="window").max()
+    out = wins.join(sums)  # windows with no games (0 played) keep zeros below
+    return out.fillna(0).astype({c: np.int64 for c in sums.columns})
+
+
+def evaluate(
+    entries: pd.DataFrame,
+    games: pd.DataFrame,
+    rule: NormRule,
+    exception: Mapping[str, bool | None],
+) -> pd.DataFrame:
+    """Every window of every candidate entry against ``rule``; ``exception``: per event whether
+    the 1.4.3 Swiss exception applies (None: cannot tell)."""
+    candidates = entries[~entries["title"].map(rule.already_held_by).astype(bool)]
+    if rule.women_only:
+        candidates = candidates[candidates["sex"].ne("m")]
+    wins = windows(candidates, rule)
+    w = window_sums(games, wins, candidates, rule)
+    w = w.join(candidates.set_index("entry"), on="entry")
+    k = w["length"].to_numpy(np.int64)
+    raised = w["lowest"].to_numpy(np.int64) < rule.floor
+    adjusted = w["rating_sum"].to_numpy(np.int64) + np.where(
+        raised & (k > 0), rule.floor - w["lowest"].to_numpy(np.int64), 0
+    )
+    ra, p_h, rp = fide_performance(adjusted, k, w["score_h"].to_numpy(np.int64))
+    w["raised_to"] = np.where(raised & (k > 0), rule.floor, 0)
+    w["ra"], w["p_h"], w["dp"], w["performance"] = ra, p_h, rp - ra, rp
+
+    score_h = w["score_h"].to_numpy(np.int64)
+    s_num, s_den = rule.score_min.numerator, rule.score_min.denominator
+    t_num, t_den = rule.titled_share.numerator, rule.titled_share.denominator
+    h_num, h_den = rule.holders_share.numerator, rule.holders_share.denominator
+    o_num, o_den = rule.own_federation_max.numerator, rule.own_federation_max.denominator
+    f_num, f_den = rule.one_federation_max.numerator, rule.one_federation_max.denominator
+    perf_x2 = int(rule.performance_min * 2)
+    titled_need = _ceil_div(t_num * k, t_den)
+    holders_need = np.maximum(rule.holders_min, _ceil_div(h_num * k, h_den))
+    rr = w["round_robin"].to_numpy(bool)
+    # margin >= 0 means met. Units: games, rating points, points (score), opponents.
+    margins = {
+        "min_games": k - rule.games_min,
+        "all_rounds": np.where(rr, w["played"] - w["scheduled"], 0),
+        "min_performance": (2 * rp - perf_x2) / 2,
+        "min_average": ra - rule.average_min,
+        "min_score": (score_h * s_den - s_num * 100 * k) / (100 * s_den),
+        "titled": w["n_titled"].to_numpy(np.int64) - titled_need,
+        "holders": w["n_holders"].to_numpy(np.int64) - holders_need,
+        "foreign_federations": w["n_federations"].to_numpy(np.int64) - rule.foreign_federations_min,
+        "own_federation": (o_num * k) // o_den - w["n_own"].to_numpy(np.int64),
+        "one_federation": (f_num * k) // f_den - w["n_one_federation"].to_numpy(np.int64),
+    }
+    waived = w["event"].map(exception).eq(True).to_numpy() & ~rr
+    for name in REQUIREMENTS:
+        margin = np.asarray(margins[name])
+        status = np.where(margin >= 0, "met", "missed")
+        if name == "all_rounds":
+            status = np.where(rr, status, "n/a")
+        if name in FEDERATION_REQUIREMENTS:
+            status = np.where(waived, "waived", status)
+        w[name] = status
+        w[f"{name}_margin"] = margin
+    w["norm"] = rule.title
+    w["met"] = ~np.isin(w[REQUIREMENTS].to_numpy(), ["missed"]).any(axis=1)
+    return w
+
+
+def best_windows(w: pd.DataFrame) -> pd.DataFrame:
+    """One window per entry: the longest that meets everything, else the longest."""
+    order = w.sort_values(["entry", "met", "length"], ascending=[True, False, False], kind="stable")
+    return order.drop_duplicates("entry").sort_values("entry", kind="stable")
