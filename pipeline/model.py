@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from pipeline.norms.run import NormReport
 
 
 @dataclass
@@ -77,3 +81,5 @@ class RatedPeriod:
     scale: int  # sides.pd_units / scale is the expected score
     period: str
     sources: list[str] = field(default_factory=list)
+    # Title norms of the events (event formats with titles and federations only).
+    norms: NormReport | None = None

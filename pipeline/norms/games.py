@@ -150,14 +150,9 @@ def swiss_exception(
     their federations and how many hold GM/IM/WGM/WIM. ``applies`` is None without a host."""
     ids = pd.Index(pd.concat([sides["player"], sides["opponent"]]).unique()).difference([""])
     field = people.set_index("id").reindex(ids)
-    rated = (
-        pd.concat([sides[["player", "player_rating"]].set_axis(["id", "r"], axis=1)])
-        .dropna()
-        .drop_duplicates("id")
-        .set_index("id")["r"]
-    )
+    rated = pd.Index(sides.loc[sides["player_rating"].notna(), "player"].unique())
     fed = field["federation"].fillna("").astype(str)
-    foreign = ids.isin(rated.index) & ~fed.isin(NO_FEDERATION).to_numpy() & (fed != host).to_numpy()
+    foreign = ids.isin(rated) & ~fed.isin(NO_FEDERATION).to_numpy() & (fed != host).to_numpy()
     count = int(foreign.sum())
     federations = int(fed[foreign].nunique())
     titled = int(field["title"].fillna("").astype(str)[foreign].isin(NORM_TITLES).sum())

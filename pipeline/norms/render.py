@@ -33,22 +33,30 @@ LEGEND = (
 )
 
 
-def _margin_text(status: pd.Series, margin: pd.Series, name: str) -> pd.Series:
+def _number_text(margin: pd.Series, name: str) -> pd.Series:
+    """A margin as plain number text: whole numbers bare, points and Rp with their decimals."""
     if name in ("min_performance", "min_score"):
-        text = margin.map(lambda v: f"{v:+.2f}".rstrip("0").rstrip("."))
-    else:
-        text = margin.map(lambda v: f"{int(v):+d}")
+        return margin.map(lambda v: f"{v:.2f}".rstrip("0").rstrip("."))
+    return margin.map(lambda v: f"{int(v)}")
+
+
+def margin_text(status: pd.Series, margin: pd.Series, name: str) -> pd.Series:
+    """For reading: signed (+0 is met exactly), ! when missed, w when waived, . n/a."""
+    text = _number_text(margin, name)
+    text = text.where(text.str.startswith("-"), "+" + text)
     text = text.where(~status.eq("missed"), text + "!")
     text = text.where(~status.eq("waived"), "w")
     return text.where(~status.eq("n/a"), ".")
 
 
 def sheet_table(report: NormReport) -> pd.DataFrame:
-    """Every column as text (the writers' convention): margins signed, blanks for zero floors."""
+    """Every column as text (the writers' convention): margins as plain numbers, blanks for
+    margins that do not apply and for floors not used."""
     t = report.table
     out = t.copy()
     for name in REQUIREMENTS:
-        out[f"{name}_margin"] = _margin_text(t[name], t[f"{name}_margin"], name)
+        number = _number_text(t[f"{name}_margin"], name)
+        out[f"{name}_margin"] = number.where(t[name].isin(["met", "missed"]), "")
     out["raised_to"] = t["raised_to"].astype(str).where(t["raised_to"] > 0, "")
     return out.astype(str)
 
@@ -58,7 +66,7 @@ def text_lines(report: NormReport, width: int = 200) -> list[str]:
     t = report.table
     if not len(t):
         return ["No player of these events is a candidate for the titles asked."]
-    margins = {n: _margin_text(t[n], t[f"{n}_margin"], n) for n in REQUIREMENTS}
+    margins = {n: margin_text(t[n], t[f"{n}_margin"], n) for n in REQUIREMENTS}
     cells = pd.DataFrame(
         {
             "player": (t["name"].str.slice(0, 24) + " " + t["id"]).str.slice(0, 36),

@@ -327,7 +327,13 @@ def rate_files(
         if players_path is None or players is not None:
             problems.extend(assembly_problems(inputs, players))
         raise InputError(sort_problems(problems, paths, players_path))
-    return rate_inputs(inputs, players, options)
+    result = rate_inputs(inputs, players, options)
+    if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
+        # Events (TRF, crosstables) carry titles and federations: their norms go in the reports.
+        from pipeline.norms.run import norm_inputs  # imports this module
+
+        result.norms = norm_inputs(inputs, players, result.sides)
+    return result
 
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:

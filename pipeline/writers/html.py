@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.model import RatedPeriod
+from pipeline.writers.norms_section import norms_html
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -333,6 +334,7 @@ def render_report(
             + _METADATA.sub("", changes_vs_rating_svg(ratings, changes))
             + "</div>"
         )
+    norms = norms_html(result.norms) if only is None else ""
     rated_sides = int(result.sides["rated"].sum())
     sources = ", ".join(html.escape(s) for s in result.sources)
     return f"""<!DOCTYPE html>
@@ -353,6 +355,7 @@ method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &
 Ranked by points (all games), then rating.</p>
 {standings_html(standings, linked)}
 {event_chart}
+{norms}
 <h2>Players</h2>
 {limit_html}
 {"".join(sections)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,9 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
+
+if TYPE_CHECKING:
+    from pipeline.norms.run import NormReport
 
 INT_COLUMNS = {
     "rating",
@@ -34,6 +38,13 @@ INT_COLUMNS = {
     "gap_used",
     "performance",
     "rating_used",
+    # the Norms sheet
+    "played",
+    "unrated",
+    "lowest",
+    "raised_to",
+    "ra",
+    "dp",
 }
 # Number formats: PD and deviations with two decimals, scores with one.
 DECIMAL_FORMATS = {
@@ -44,6 +55,23 @@ DECIMAL_FORMATS = {
     "dev": "+0.00;-0.00;0.00",
     "k_dev": "+0.00;-0.00;0.00",
     "points": "0.0",
+    # the Norms sheet: margins signed (+ spare, - short), p with two decimals
+    "p": "0.00",
+    **{
+        f"{name}_margin": "+General;-General;0"
+        for name in (
+            "min_games",
+            "all_rounds",
+            "min_performance",
+            "min_average",
+            "min_score",
+            "titled",
+            "holders",
+            "foreign_federations",
+            "own_federation",
+            "one_federation",
+        )
+    },
 }
 # Columns kept for the HTML charts only.
 CHART_COLUMNS = ["cum_expected", "cum_score"]
@@ -141,15 +169,23 @@ def write_report_xlsx(
     path: Path,
     per_player: bool,
     note: str = "",
+    norms: NormReport | None = None,
 ) -> None:
-    """Summary sheet (standings), then (if ``per_player``) one sheet per player with the
-    game-by-game breakdown and the totals under it. ``note`` labels a non-FIDE mode."""
+    """Summary sheet (standings), the events' title norms (if ``norms``), then (if
+    ``per_player``) one sheet per player with the game-by-game breakdown and the totals under
+    it. ``note`` labels a non-FIDE mode."""
     wb = Workbook(write_only=True)
     ws = wb.create_sheet("Summary")
     write_table(ws, summary)
     if note:
         ws.append([])
         ws.append([f"NOTE: {note}"])
+    taken = {"Summary"}
+    if norms is not None:
+        from pipeline.writers.norms_section import NORMS_SHEET, write_norms_sheet
+
+        write_norms_sheet(wb.create_sheet(NORMS_SHEET), norms)
+        taken.add(NORMS_SHEET)
     if per_player:
         # Each player's games as one slice of a frame grouped by player (stable: game order
         # kept), and the totals from a dict: no per-player filtering of whole frames.
@@ -162,7 +198,7 @@ def write_report_xlsx(
         records = {r["id"]: r for r in summary.to_dict("records")}
         ids = summary["id"].tolist()
         shared = column_widths(body_all)
-        for player_id, name in zip(ids, sheet_names(ids, {"Summary"}), strict=True):
+        for player_id, name in zip(ids, sheet_names(ids, taken), strict=True):
             if player_id not in bounds:
                 continue
             lo, hi = bounds[player_id]
