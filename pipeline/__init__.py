@@ -5,15 +5,18 @@ readers -> engine -> grouper -> writers. The public API:
 
 from pipeline.errors import FiderateError, InputError, Problem, RunError
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.norms import NORM_RULES, NormReport, norm_files
 from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
 from pipeline.run.rate import rate_files, rate_inputs, read_inputs
 from pipeline.writers import write_outputs
 
 __all__ = [
+    "NORM_RULES",
     "RULE_SETS",
     "FiderateError",
     "GamesInput",
     "InputError",
+    "NormReport",
     "PlayerList",
     "Problem",
     "RateOptions",
@@ -22,6 +25,7 @@ __all__ = [
     "RunError",
     "SidesInput",
     "get_rules",
+    "norm_files",
     "rate_files",
     "rate_inputs",
     "read_inputs",

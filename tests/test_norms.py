@@ -614,3 +614,14 @@ def test_real_trf_norm_table(shared_trf):
     assert mirzoev == []  # a GM: no norm to seek
     elvis = next(r for r in data["norms"] if r["id"] == "6400353" and r["norm"] == "GM")
     assert elvis["unrated"] == 1 and elvis["raised_to"] == 2200
+
+
+def test_docs_show_the_real_trf_table_the_command_prints(shared_trf):
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "norms.md").read_text(encoding="utf-8")
+    section = docs.split("## A real TRF", 1)[1]
+    shown = section.split("```\n", 2)[1].strip().splitlines()
+    ids = ["2212072", "6400353", "32004478", "2211890"]
+    args = [a for i in ids for a in ("--player", i)]
+    result = run("norms", shared_trf / "open-gros-2010-r4.trf", *args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[: len(shown)] == shown
