@@ -8,20 +8,20 @@ from pathlib import Path
 import click
 
 from pipeline.cli import cli
-from pipeline.cli.options import column_option, input_format_option, rules_option, sheet_option
+from pipeline.cli.options import (
+    column_option,
+    input_format_option,
+    players_option,
+    rules_option,
+    sheet_option,
+)
 from pipeline.norms import NORM_RULES, norm_files
 from pipeline.norms.render import report_json, text_lines
 
 
 @cli.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--players",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="The rating list in force (as for `fiderate rate`); it decides over the ratings and "
-    "titles an event file carries.",
-)
+@players_option
 @click.option(
     "--title",
     "titles",

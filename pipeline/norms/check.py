@@ -107,7 +107,7 @@ def evaluate(
 ) -> pd.DataFrame:
     """Every window of every candidate entry against ``rule``; ``exception``: per event whether
     the 1.4.3 Swiss exception applies (None: cannot tell)."""
-    candidates = entries[~entries["title"].map(rule.already_held_by).astype(bool)]
+    candidates = entries[~entries["title"].isin(rule.held_by)]
     if rule.women_only:
         candidates = candidates[candidates["sex"].ne("m")]
     wins = windows(candidates, rule)

@@ -45,11 +45,11 @@ class NormRule:
     exception_federations: int = 3
     exception_titled: int = 10
 
-    def already_held_by(self, title: str) -> bool:
-        """A player with this title gains nothing from the norm (GM holds every norm title)."""
-        return (
-            title == self.title or title == "GM" or (self.title == "WIM" and title in NORM_TITLES)
-        )
+    @property
+    def held_by(self) -> frozenset[str]:
+        """Titles whose holder gains nothing from this norm: the title itself and GM, and for
+        WIM every title that counts as one (IM, WGM)."""
+        return frozenset({self.title, "GM"} | (NORM_TITLES if self.title == "WIM" else set()))
 
 
 # Handbook B.01 (Title Regulations) sections, as the docs cite them. Numbers follow the 2024

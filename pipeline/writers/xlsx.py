@@ -19,6 +19,8 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from pipeline.norms.check import REQUIREMENTS
+
 if TYPE_CHECKING:
     from pipeline.norms.run import NormReport
 
@@ -57,21 +59,7 @@ DECIMAL_FORMATS = {
     "points": "0.0",
     # the Norms sheet: margins signed (+ spare, - short), p with two decimals
     "p": "0.00",
-    **{
-        f"{name}_margin": "+General;-General;0"
-        for name in (
-            "min_games",
-            "all_rounds",
-            "min_performance",
-            "min_average",
-            "min_score",
-            "titled",
-            "holders",
-            "foreign_federations",
-            "own_federation",
-            "one_federation",
-        )
-    },
+    **{f"{name}_margin": "+General;-General;0" for name in REQUIREMENTS},
 }
 # Columns kept for the HTML charts only.
 CHART_COLUMNS = ["cum_expected", "cum_score"]
