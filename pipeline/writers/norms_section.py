@@ -8,6 +8,7 @@ margin. The page escapes every text it shows.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -15,19 +16,22 @@ from pipeline.norms.check import REQUIREMENTS
 from pipeline.norms.render import LEGEND, SHORT, margin_text, sheet_table
 from pipeline.norms.run import NormReport
 
+if TYPE_CHECKING:  # openpyxl is imported only when a spreadsheet is written
+    from openpyxl.worksheet.worksheet import Worksheet
+
 NORMS_SHEET = "Norms"
 
 
-def write_norms_sheet(ws: object, report: NormReport) -> None:
+def write_norms_sheet(ws: Worksheet, report: NormReport) -> None:
     """Rows of the Norms sheet (``ws``: an openpyxl write-only worksheet), then what the event
     file cannot say."""
     from pipeline.writers.xlsx import write_table
 
-    write_table(ws, sheet_table(report))  # type: ignore[arg-type]
-    ws.append([])  # type: ignore[attr-defined]
-    ws.append(["Margins", LEGEND])  # type: ignore[attr-defined]
+    write_table(ws, sheet_table(report))
+    ws.append([])
+    ws.append(["Margins", LEGEND])
     for note in report.to_confirm:
-        ws.append(["To confirm", note])  # type: ignore[attr-defined]
+        ws.append(["To confirm", note])
 
 
 def _esc(series: pd.Series) -> pd.Series:
