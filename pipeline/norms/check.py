@@ -35,6 +35,9 @@ REQUIREMENTS = [
     "one_federation",
 ]
 FEDERATION_REQUIREMENTS = ("foreign_federations", "own_federation", "one_federation")
+# A requirement's status, stored as a category (codes into STATUSES).
+STATUSES = ["met", "missed", "waived", "n/a"]
+MET, MISSED, WAIVED, NOT_APPLICABLE = range(4)
 
 
 def _ceil_div(a: np.ndarray | int, b: np.ndarray | int) -> np.ndarray:
@@ -61,42 +64,61 @@ def windows(entries: pd.DataFrame, rule: NormRule) -> pd.DataFrame:
     )
 
 
+def _prefix_sums(values: np.ndarray, starts: np.ndarray, lasts: np.ndarray) -> np.ndarray:
+    """Sum of ``values[start..last]`` per window, from one running sum (exact on integers)."""
+    running = np.concatenate([[0], np.cumsum(np.asarray(values, dtype=np.int64))])
+    return running[lasts + 1] - running[starts]
+
+
 def window_sums(
     games: pd.DataFrame, wins: pd.DataFrame, entries: pd.DataFrame, rule: NormRule
 ) -> pd.DataFrame:
-    """Per window: the counts and sums the requirements need."""
-    rows = wins.reset_index(names="window").merge(games, on="entry")
-    rows = rows[rows["position"] < rows["length"]]
-    own = rows["entry"].map(entries.set_index("entry")["federation"]).astype(str)
-    fed = rows["opponent_federation"]
+    """Per window: the counts and sums the requirements need.
+
+    Every window is a prefix of its entry's games (``games`` is sorted by entry, then round), so
+    each figure is read off one running total per column: a sum is the difference of two running
+    sums, the lowest rating a running minimum, the distinct foreign federations a running count
+    of first meetings, the most opponents from one federation a running maximum of per-federation
+    counts. No window is materialised game by game.
+    """
+    entry = games["entry"].to_numpy(np.int64)
+    first_game = np.searchsorted(entry, wins["entry"].to_numpy(np.int64))
+    length = wins["length"].to_numpy(np.int64)
+    some = length > 0
+    starts = np.where(some, first_game, 0)
+    lasts = np.where(some, first_game + length - 1, 0)
+    own_of = entries.set_index("entry")["federation"]
+    own = games["entry"].map(own_of).astype("string").fillna("").astype(str)
+    fed = games["opponent_federation"]
     has_fed = ~fed.isin(NO_FEDERATION)
-    rows = rows.assign(
-        titled=rows["opponent_title"].isin(TITLED),
-        holder=rows["opponent_title"].isin(rule.holders),
-        own=has_fed & fed.eq(own),
-        foreign_fed=fed.where(has_fed & fed.ne(own)),
-        no_fed=~has_fed,
-    )
-    by = rows.groupby("window", sort=True)
-    sums = pd.DataFrame(
-        {
-            "rating_sum": by["opponent_rating"].sum(),
-            "lowest": by["opponent_rating"].min(),
-            "score_h": by["score_h"].sum(),
-            "unrated": by["unrated"].sum(),
-            "n_titled": by["titled"].sum(),
-            "n_holders": by["holder"].sum(),
-            "n_own": by["own"].sum(),
-            "no_federation": by["no_fed"].sum(),
-            "n_federations": by["foreign_fed"].nunique(),
-            "first_round": by["round_no"].min(),
-            "last_round": by["round_no"].max(),
-        }
-    )
-    per_fed = rows[has_fed.to_numpy()].groupby(["window", "opponent_federation"]).size()
-    sums["n_one_federation"] = per_fed.groupby(level="window").max()
-    out = wins.join(sums)  # windows with no games (0 played) keep zeros below
-    return out.fillna(0).astype({c: np.int64 for c in sums.columns})
+    foreign = has_fed & fed.ne(own)
+    first_meeting = foreign & ~games.duplicated(["entry", "opponent_federation"])
+    same_fed = games.assign(has=has_fed).groupby(["entry", "opponent_federation"]).cumcount() + 1
+    most_from_one = same_fed.where(has_fed, 0).groupby(games["entry"]).cummax()
+    lowest = games.groupby("entry")["opponent_rating"].cummin()
+    rounds = games["round_no"].to_numpy(np.int64)
+
+    def total(values: pd.Series | np.ndarray) -> np.ndarray:
+        return np.where(some, _prefix_sums(np.asarray(values), starts, lasts), 0)
+
+    def at_last(values: pd.Series | np.ndarray) -> np.ndarray:
+        return np.where(some, np.asarray(values, dtype=np.int64)[lasts], 0) if len(games) else 0
+
+    sums = {
+        "rating_sum": total(games["opponent_rating"]),
+        "lowest": at_last(lowest),
+        "score_h": total(games["score_h"]),
+        "unrated": total(games["unrated"]),
+        "n_titled": total(games["opponent_title"].isin(TITLED)),
+        "n_holders": total(games["opponent_title"].isin(rule.holders)),
+        "n_own": total(has_fed & fed.eq(own)),
+        "no_federation": total(~has_fed),
+        "n_federations": total(first_meeting),
+        "n_one_federation": at_last(most_from_one),
+        "first_round": np.where(some, rounds[starts], 0) if len(games) else 0,
+        "last_round": at_last(rounds),
+    }
+    return wins.assign(**{k: np.asarray(v, dtype=np.int64) for k, v in sums.items()})
 
 
 def evaluate(
@@ -146,18 +168,19 @@ def evaluate(
         "one_federation": (f_num * k) // f_den - w["n_one_federation"].to_numpy(np.int64),
     }
     waived = w["event"].map(exception).eq(True).to_numpy() & ~rr
+    missed_any = np.zeros(len(w), dtype=bool)
+    columns = {}
     for name in REQUIREMENTS:
         margin = np.asarray(margins[name])
-        status = np.where(margin >= 0, "met", "missed")
+        code = np.where(margin >= 0, MET, MISSED)
         if name == "all_rounds":
-            status = np.where(rr, status, "n/a")
+            code = np.where(rr, code, NOT_APPLICABLE)
         if name in FEDERATION_REQUIREMENTS:
-            status = np.where(waived, "waived", status)
-        w[name] = status
-        w[f"{name}_margin"] = margin
-    w["norm"] = rule.title
-    w["met"] = ~np.isin(w[REQUIREMENTS].to_numpy(), ["missed"]).any(axis=1)
-    return w
+            code = np.where(waived, WAIVED, code)
+        missed_any |= code == MISSED
+        columns[name] = pd.Categorical.from_codes(code, categories=STATUSES)
+        columns[f"{name}_margin"] = margin
+    return w.assign(**columns, norm=rule.title, met=~missed_any)
 
 
 def best_windows(w: pd.DataFrame) -> pd.DataFrame:
