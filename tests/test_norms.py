@@ -626,3 +626,12 @@ def test_docs_show_the_real_trf_table_the_command_prints(shared_trf):
     result = run("norms", shared_trf / "open-gros-2010-r4.trf", *args)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[: len(shown)] == shown
+
+
+def test_an_opponent_missing_from_the_players_counts_without_title_or_federation():
+    sides, people = event(BASE)
+    people = people[people["id"] != "O9"]  # ENG, untitled: only the federation count changes
+    row = check_norms(sides, people, {"E": EventFacts("E", host="ESP")}, titles=["GM"]).table
+    row = row.set_index("id").loc["P"]
+    assert (row["result"], row["foreign_federations_margin"]) == ("norm", 2)
+    assert "1 opponent(s) without a federation" in row["to_confirm"]

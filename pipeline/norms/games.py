@@ -74,6 +74,11 @@ def has_norm_data(people: pd.DataFrame) -> bool:
     return bool(people["federation"].ne("").any() or people["title"].ne("").any())
 
 
+def _lookup(ids: pd.Series, values: pd.Series) -> pd.Series:
+    """Each id's value ("" for an id without one)."""
+    return ids.map(values).astype("string").fillna("").astype(str)
+
+
 def counted_games(
     sides: pd.DataFrame, people: pd.DataFrame, rules: Sequence[NormRule]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -103,22 +108,13 @@ def counted_games(
             "opponent": played["opponent"].astype(str).to_numpy(),
             "opponent_rating": rating.to_numpy(np.int64),
             "unrated": played["opponent_rating"].isna().to_numpy(),
-            "opponent_title": played["opponent"]
-            .map(look["title"])
-            .fillna("")
-            .astype(str)
-            .to_numpy(),
-            "opponent_federation": played["opponent"]
-            .map(look["federation"])
-            .fillna("")
-            .astype(str)
-            .to_numpy(),
+            "opponent_title": _lookup(played["opponent"], look["title"]).to_numpy(),
+            "opponent_federation": _lookup(played["opponent"], look["federation"]).to_numpy(),
             "score_h": played["score_h"].to_numpy(np.int64),
         }
     )
-    games["position"] = games.groupby("entry").cumcount().to_numpy(np.int64)
     for column in ("name", "title", "federation", "sex"):
-        entries[column] = entries["player"].map(look[column]).fillna("").astype(str)
+        entries[column] = _lookup(entries["player"], look[column])
     entries["order"] = entries["player"].map(pd.Series(np.arange(len(people)), index=people["id"]))
     entries["order"] = entries["order"].fillna(len(people)).astype(np.int64)
     entries["played"] = np.bincount(games["entry"], minlength=len(entries))
