@@ -3,7 +3,7 @@
 readers -> engine -> grouper -> writers. The public API:
 """
 
-from pipeline.errors import FiderateError, InputError, Problem, RunError
+from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.norms import NORM_RULES, NormReport, norm_files
 from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
@@ -24,6 +24,7 @@ __all__ = [
     "RuleSet",
     "RunError",
     "SidesInput",
+    "UsageError",
     "get_rules",
     "norm_files",
     "rate_files",
