@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import pandas as pd
-
-if TYPE_CHECKING:
-    from pipeline.norms.run import NormReport
 
 
 @dataclass
@@ -69,6 +65,17 @@ class RateOptions:
     # "fide": every game against the start rating (the FIDE method). "sequential": the rating is
     # updated after every game, as some club calculators do (not FIDE; see calculator.sequential).
     mode: str = "fide"
+
+
+@dataclass
+class NormReport:
+    """Title norms of the events of a run (``pipeline.norms``): one ``table`` row per event,
+    player and title (columns ``pipeline.norms.report.COLUMNS``), the events' facts, and what an
+    event file cannot say (``to_confirm``)."""
+
+    table: pd.DataFrame
+    events: list[dict[str, object]] = field(default_factory=list)
+    to_confirm: tuple[str, ...] = ()
 
 
 @dataclass

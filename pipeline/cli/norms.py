@@ -15,8 +15,9 @@ from pipeline.cli.options import (
     rules_option,
     sheet_option,
 )
-from pipeline.norms import NORM_RULES, norm_files
+from pipeline.norms import NORM_RULES
 from pipeline.norms.render import report_json, text_lines
+from pipeline.run.norms import norm_files
 
 
 @cli.command()

@@ -1,5 +1,5 @@
 """The norm report for people (a fixed-width table) and programs (JSON), and the text table the
-spreadsheet and the HTML page show. One source: :class:`pipeline.norms.run.NormReport`."""
+spreadsheet and the HTML page show. One source: :class:`pipeline.model.NormReport`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 import pandas as pd
 
+from pipeline.model import NormReport
 from pipeline.norms.check import REQUIREMENTS
 from pipeline.norms.rules import NORM_RULES, SECTIONS
-from pipeline.norms.run import NormReport
 
 # Short headers of the requirement margins in the text table.
 SHORT = {

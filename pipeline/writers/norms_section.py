@@ -1,4 +1,5 @@
-"""The title-norm part of report.xlsx (a "Norms" sheet) and report.html (a section).
+"""The title-norm section of report.html (the "Norms" sheet of report.xlsx is written by
+:mod:`pipeline.writers.xlsx` from the same table).
 
 Both show the text table of :func:`pipeline.norms.render.sheet_table`: per event, player and
 title the games counted, Ra with the floor, the performance, and every requirement's status and
@@ -8,30 +9,12 @@ margin. The page escapes every text it shows.
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from pipeline.model import NormReport
 from pipeline.norms.check import REQUIREMENTS
 from pipeline.norms.render import LEGEND, SHORT, margin_text, sheet_table
-from pipeline.norms.run import NormReport
-
-if TYPE_CHECKING:  # openpyxl is imported only when a spreadsheet is written
-    from openpyxl.worksheet.worksheet import Worksheet
-
-NORMS_SHEET = "Norms"
-
-
-def write_norms_sheet(ws: Worksheet, report: NormReport) -> None:
-    """Rows of the Norms sheet (``ws``: an openpyxl write-only worksheet), then what the event
-    file cannot say."""
-    from pipeline.writers.xlsx import write_table
-
-    write_table(ws, sheet_table(report))
-    ws.append([])
-    ws.append(["Margins", LEGEND])
-    for note in report.to_confirm:
-        ws.append(["To confirm", note])
 
 
 def _esc(series: pd.Series) -> pd.Series:

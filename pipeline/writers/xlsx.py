@@ -20,9 +20,10 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pipeline.norms.check import REQUIREMENTS
+from pipeline.norms.render import LEGEND, sheet_table
 
 if TYPE_CHECKING:
-    from pipeline.norms.run import NormReport
+    from pipeline.model import NormReport
 
 INT_COLUMNS = {
     "rating",
@@ -145,6 +146,19 @@ def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
     return names
 
 
+NORMS_SHEET = "Norms"
+
+
+def write_norms_sheet(ws: Worksheet, report: NormReport) -> None:
+    """The events' title norms (one row per event, player and title), then the legend of the
+    margins and what the event file cannot say."""
+    write_table(ws, sheet_table(report))
+    ws.append([])
+    ws.append(["Margins", LEGEND])
+    for note in report.to_confirm:
+        ws.append(["To confirm", note])
+
+
 def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
     wb = Workbook(write_only=True)
     write_table(wb.create_sheet("Rating list"), table)
@@ -170,8 +184,6 @@ def write_report_xlsx(
         ws.append([f"NOTE: {note}"])
     taken = {"Summary"}
     if norms is not None:
-        from pipeline.writers.norms_section import NORMS_SHEET, write_norms_sheet
-
         write_norms_sheet(wb.create_sheet(NORMS_SHEET), norms)
         taken.add(NORMS_SHEET)
     if per_player:

@@ -1,22 +1,19 @@
-"""Title norms for the events of a run: the library behind ``fiderate norms`` and the norms
-sheet/section of report.xlsx and report.html.
+"""Title norms of read events: the table behind ``fiderate norms`` (``pipeline.run.norms``)
+and the norms sheet/section of report.xlsx and report.html.
 
-Reading and checking are those of ``fiderate rate`` (:func:`pipeline.run.rate.read_inputs`),
-the games come from the same sides frame the engine rates; nothing here writes files.
+The games come from the same sides frame the engine rates; nothing here reads or writes files.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from pipeline.engine.sides import assemble_sides
 from pipeline.errors import RunError
-from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.model import GamesInput, NormReport, PlayerList, SidesInput
 from pipeline.norms.check import REQUIREMENTS, best_windows, evaluate
 from pipeline.norms.games import (
     EventFacts,
@@ -27,7 +24,6 @@ from pipeline.norms.games import (
     norm_people,
 )
 from pipeline.norms.rules import NORM_RULES, TO_CONFIRM
-from pipeline.run.rate import read_inputs, with_byes
 
 # The columns of the norm table, in order (numbers typed; text as text).
 COLUMNS = [
@@ -53,15 +49,6 @@ COLUMNS = [
     "missed",
     "to_confirm",
 ]
-
-
-@dataclass
-class NormReport:
-    """Per event, player and title: the norm check (``table``, columns ``COLUMNS``)."""
-
-    table: pd.DataFrame
-    events: list[dict[str, object]] = field(default_factory=list)
-    to_confirm: tuple[str, ...] = TO_CONFIRM
 
 
 def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
@@ -158,7 +145,7 @@ def check_norms(
         }
         for event, info in events.items()
     ]
-    return NormReport(_table(best, facts), summary)
+    return NormReport(_table(best, facts), summary, TO_CONFIRM)
 
 
 def norm_inputs(
@@ -174,33 +161,5 @@ def norm_inputs(
     if not has_norm_data(people):
         return None
     if sides is None:
-        sides = assemble_sides(with_byes(list(inputs), players), players)
+        sides = assemble_sides(list(inputs), players)  # byes are no games: not needed here
     return check_norms(sides, people, event_facts(inputs), titles=titles, player_ids=player_ids)
-
-
-def norm_files(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None = None,
-    *,
-    titles: Sequence[str] = (),
-    player_ids: Sequence[str] = (),
-    rules: str | None = None,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
-) -> NormReport:
-    """Read and check the inputs exactly as ``fiderate rate`` does, then check the norms."""
-    unknown = [t for t in titles if t.upper() not in NORM_RULES]
-    if unknown:
-        raise RunError(f"--title {unknown[0]!r}: norms exist for {', '.join(NORM_RULES)}")
-    inputs, players = read_inputs(
-        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
-    )
-    report = norm_inputs(inputs, players, titles=titles, player_ids=player_ids)
-    if report is None:
-        raise RunError(
-            "the inputs give no titles or federations, which norms need: give an event file "
-            "with its players (TRF, crosstable) or a players list with title and federation "
-            "columns"
-        )
-    return report
