@@ -93,7 +93,7 @@ def window_sums(
     has_fed = ~fed.isin(NO_FEDERATION)
     foreign = has_fed & fed.ne(own)
     first_meeting = foreign & ~games.duplicated(["entry", "opponent_federation"])
-    same_fed = games.assign(has=has_fed).groupby(["entry", "opponent_federation"]).cumcount() + 1
+    same_fed = games.groupby(["entry", "opponent_federation"]).cumcount() + 1
     most_from_one = same_fed.where(has_fed, 0).groupby(games["entry"]).cummax()
     lowest = games.groupby("entry")["opponent_rating"].cummin()
     rounds = games["round_no"].to_numpy(np.int64)
