@@ -636,3 +636,30 @@ def test_an_opponent_missing_from_the_players_counts_without_title_or_federation
     row = row.set_index("id").loc["P"]
     assert (row["result"], row["foreign_federations_margin"]) == ("norm", 2)
     assert "1 opponent(s) without a federation" in row["to_confirm"]
+
+
+def test_the_list_in_force_decides_the_ratings(tmp_path):
+    # opponent 208 (the ninth, 2383 in the TRF) is 2374 on the list in force: Ra 2433, Rp 2599
+    trf = norm_trf(tmp_path / "norm.trf")
+    players = tmp_path / "players.csv"
+    players.write_text('id,name,rating\n208,"Last, Opponent",2374\n', encoding="utf-8")
+    result = run("norms", trf, "--players", players, "--player", "100", "--title", "GM", "--json")
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)["norms"][0]
+    assert (row["ra"], row["performance"], row["result"]) == (2433, 2599, "no norm")
+    assert row["requirements"]["min_performance"]["margin"] == -0.5
+    # the list has no federations: the event's own (ENG) still counts
+    assert row["requirements"]["foreign_federations"]["margin"] == 3
+
+
+def test_two_events_are_checked_each_on_its_own(shared_trf, tmp_path):
+    trf = norm_trf(tmp_path / "norm.trf")
+    result = run("norms", trf, shared_trf / "open-gros-2010-r4.trf", "--title", "GM", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [e["event"] for e in data["events"]] == [
+        "Norm Test Open",
+        "XX Open Internacional de Gros",
+    ]
+    mine = [r for r in data["norms"] if r["event"] == "Norm Test Open" and r["id"] == "100"]
+    assert [r["result"] for r in mine] == ["norm"]
