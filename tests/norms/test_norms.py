@@ -24,16 +24,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.cli import cli
 from pipeline.norms import NORM_RULES, check_norms
 from pipeline.norms.check import evaluate, windows
 from pipeline.norms.games import EventFacts, counted_games
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import round_half_up
+from tests.conftest import run_cli
 
 
 @dataclass(frozen=True)
@@ -545,17 +544,13 @@ def norm_trf(path: Path, name_of_10: str = "Last, Opponent") -> Path:
     return path
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, [str(a) for a in args])
-
-
 def test_cli_table_and_json(tmp_path):
     trf = norm_trf(tmp_path / "norm.trf")
-    result = run("norms", trf, "--player", "100", "--title", "GM")
+    result = run_cli("norms", trf, "--player", "100", "--title", "GM")
     assert result.exit_code == 0, result.output
     assert "Candidate, Player 100" in result.stdout
     assert "1 norm(s) met of 1 checked" in result.stdout
-    result = run("norms", trf, "--json")
+    result = run_cli("norms", trf, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     gm = next(r for r in data["norms"] if r["id"] == "100" and r["norm"] == "GM")
@@ -570,18 +565,18 @@ def test_cli_table_and_json(tmp_path):
 
 def test_cli_errors(tmp_path):
     trf = norm_trf(tmp_path / "norm.trf")
-    result = run("norms", trf, "--player", "999")
+    result = run_cli("norms", trf, "--player", "999")
     assert result.exit_code == 1 and "'999'" in result.stderr and "Traceback" not in result.output
-    assert run("norms", trf, "--title", "FM").exit_code == 2
+    assert run_cli("norms", trf, "--title", "FM").exit_code == 2
     bad = tmp_path / "bad.trf"
     bad.write_text(trf.read_text().replace("   2 w 1", "   2 w x", 1), encoding="utf-8")
-    result = run("norms", bad)
+    result = run_cli("norms", bad)
     assert result.exit_code == 1 and "bad-result" in result.stderr and result.stdout == ""
     games = tmp_path / "games.csv"
     games.write_text("event,round,white,black,result\nE,1,a,b,1-0\n", encoding="utf-8")
     players = tmp_path / "players.csv"
     players.write_text("id,name,rating\na,A,2000\nb,B,2000\n", encoding="utf-8")
-    result = run("norms", games, "--players", players)
+    result = run_cli("norms", games, "--players", players)
     assert result.exit_code == 1 and "no titles or federations" in result.stderr
 
 
@@ -589,7 +584,7 @@ def test_norms_sheet_and_section_in_the_reports(tmp_path):
     from openpyxl import load_workbook
 
     trf = norm_trf(tmp_path / "norm.trf", name_of_10="<b>Evil</b> & Co")
-    result = run("rate", trf, "--out", tmp_path / "out", "-q")
+    result = run_cli("rate", trf, "--out", tmp_path / "out", "-q")
     assert result.exit_code == 0, result.output
     book = load_workbook(tmp_path / "out" / "report.xlsx", read_only=True)
     assert book.sheetnames[:2] == ["Summary", "Norms"]
@@ -606,7 +601,7 @@ def test_norms_sheet_and_section_in_the_reports(tmp_path):
 
 
 def test_real_trf_norm_table(shared_trf):
-    result = run("norms", shared_trf / "open-gros-2010-r4.trf", "--json")
+    result = run_cli("norms", shared_trf / "open-gros-2010-r4.trf", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["events"][0]["host"] == "ESP" and not data["events"][0]["round_robin"]
@@ -619,12 +614,12 @@ def test_real_trf_norm_table(shared_trf):
 
 
 def test_docs_show_the_real_trf_table_the_command_prints(shared_trf):
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "norms.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "norms.md").read_text(encoding="utf-8")
     section = docs.split("## A real TRF", 1)[1]
     shown = section.split("```\n", 2)[1].strip().splitlines()
     ids = ["2212072", "6400353", "32004478", "2211890"]
     args = [a for i in ids for a in ("--player", i)]
-    result = run("norms", shared_trf / "open-gros-2010-r4.trf", *args)
+    result = run_cli("norms", shared_trf / "open-gros-2010-r4.trf", *args)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[: len(shown)] == shown
 
@@ -643,7 +638,9 @@ def test_the_list_in_force_decides_the_ratings(tmp_path):
     trf = norm_trf(tmp_path / "norm.trf")
     players = tmp_path / "players.csv"
     players.write_text('id,name,rating\n208,"Last, Opponent",2374\n', encoding="utf-8")
-    result = run("norms", trf, "--players", players, "--player", "100", "--title", "GM", "--json")
+    result = run_cli(
+        "norms", trf, "--players", players, "--player", "100", "--title", "GM", "--json"
+    )
     assert result.exit_code == 0, result.output
     row = json.loads(result.stdout)["norms"][0]
     assert (row["ra"], row["performance"], row["result"]) == (2433, 2599, "no norm")
@@ -654,7 +651,7 @@ def test_the_list_in_force_decides_the_ratings(tmp_path):
 
 def test_two_events_are_checked_each_on_its_own(shared_trf, tmp_path):
     trf = norm_trf(tmp_path / "norm.trf")
-    result = run("norms", trf, shared_trf / "open-gros-2010-r4.trf", "--title", "GM", "--json")
+    result = run_cli("norms", trf, shared_trf / "open-gros-2010-r4.trf", "--title", "GM", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [e["event"] for e in data["events"]] == [
