@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.model import RatedPeriod
+from pipeline.writers.norms_section import norms_html
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -284,6 +285,7 @@ def render_report(
     mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
     limit_html = _limits_html(standings, section_rows)
     event_chart = _event_chart(standings) if only is None else ""
+    norms = norms_html(result.norms) if only is None else ""
     rated_sides = int(result.sides["rated"].sum())
     sources = ", ".join(html.escape(s) for s in result.sources)
     return f"""<!DOCTYPE html>
@@ -304,6 +306,7 @@ method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &
 Ranked by points (all games), then rating.</p>
 {standings_html(standings, linked)}
 {event_chart}
+{norms}
 <h2>Players</h2>
 {limit_html}
 {sections}
