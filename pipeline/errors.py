@@ -31,6 +31,9 @@ CODES = {
     "period-published": "a period whose list was already published (use --replace)",
     "no-list-in-force": "an event started in a month whose list is not in the history",
     "event-after-period": "an event that starts after the period being rated",
+    "list-conflict": "an --earlier-list that differs from the list the history holds for the month",
+    "bad-option": "an option value that cannot be used (e.g. an --earlier-list month)",
+    "paired-twice": "a player paired in two games of the same round",
 }
 
 

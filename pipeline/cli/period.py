@@ -9,7 +9,18 @@ import click
 
 from pipeline.cli import cli
 from pipeline.cli.options import rules_option
+from pipeline.errors import RunError
 from pipeline.publish import PeriodRequest, run_period
+from pipeline.publish.earlier_lists import parse_spec
+
+
+def _earlier_lists(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[tuple[str, Path], ...]:
+    try:
+        return tuple(parse_spec(v) for v in values)
+    except RunError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @cli.command()
@@ -59,6 +70,15 @@ from pipeline.publish import PeriodRequest, run_period
     default=None,
     help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
 )
+@click.option(
+    "--earlier-list",
+    "earlier_lists",
+    multiple=True,
+    metavar="YYYY-MM=PATH",
+    callback=_earlier_lists,
+    help="The list in force in an earlier month, for an event that started then and whose "
+    "list the history lacks (repeatable; recorded in the history for later runs).",
+)
 @rules_option
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 @click.argument("more_events", nargs=-1, type=click.Path(path_type=Path))
@@ -71,6 +91,7 @@ def period(
     replace: bool,
     trust_event_ratings: bool,
     xlsx: bool | None,
+    earlier_lists: tuple[tuple[str, Path], ...],
     rules: str,
     quiet: bool,
     more_events: tuple[Path, ...],
@@ -86,6 +107,7 @@ def period(
         trust_event_ratings=trust_event_ratings,
         rules=rules,
         xlsx=xlsx,
+        earlier_lists=earlier_lists,
         command=" ".join(["fiderate", *sys.argv[1:]]),
     )
     outcome = run_period(request)

@@ -40,6 +40,11 @@ from pipeline.columnar.lookup import member
 from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.model import PlayerList, RateOptions
 from pipeline.publish import store as history
+from pipeline.publish.earlier_lists import (
+    earlier_inputs,
+    read_earlier_lists,
+    record_earlier_lists,
+)
 from pipeline.publish.events import (
     EventFile,
     find_event_files,
@@ -82,6 +87,7 @@ class PeriodRequest:
     rules: str = "standard"
     xlsx: bool | None = None
     command: str = "fiderate period"
+    earlier_lists: tuple[tuple[str, Path], ...] = ()  # (YYYY-MM, path): --earlier-list
 
     @property
     def database(self) -> Path:
@@ -184,7 +190,9 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
         clean_stale_temporaries(request.out_dir)
         list_hash = sha256_of(Path(request.list_path)) if Path(request.list_path).is_file() else ""
         files = find_event_files(request.events)
-        inputs_record = _inputs(list_hash, request.list_path, files)
+        inputs_record = _inputs(list_hash, request.list_path, files) + earlier_inputs(
+            request.earlier_lists
+        )
         for run_id in recovered:
             row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()  # type: ignore[union-attr]
             if (
@@ -282,6 +290,10 @@ def _rate_and_publish(
         units = read_events(files, period)
     except InputError as exc:
         problems.extend(exc.problems)
+    try:
+        earlier_lists = read_earlier_lists(request.earlier_lists, period, con, replaced)
+    except InputError as exc:
+        problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
 
@@ -289,15 +301,25 @@ def _rate_and_publish(
     base = listed.players.drop(columns=["line"], errors="ignore")
     if con is not None:
         # A list without last_played (an outside list): the history knows when players last played.
-        known = history.last_played(con)
+        known = history.last_played(con, replaced)
         blank = base["last_played"].eq("")
-        base.loc[blank, "last_played"] = base.loc[blank, "id"].map(known).fillna("").astype(str)
+        base.loc[blank, "last_played"] = (
+            base.loc[blank, "id"].map(known).astype("string").fillna("").astype(str)
+        )
     ids = player_ids(units)
     details = player_details(units)
     new_ids = pd.Index(ids[~member(ids, base["id"])])
     base = with_new_players(base, ids, details)
     base_list = PlayerList(listed.source, base)
-    unit_lists = lists_for_units(units, period, base_list, con, ids, details)
+    unit_lists = lists_for_units(
+        units,
+        period,
+        base_list,
+        con,
+        ids,
+        details,
+        {month: given.players for month, given in earlier_lists.items()},
+    )
     if request.trust_event_ratings:
         unit_lists = [
             trusted_list(players, unit) for players, unit in zip(unit_lists, units, strict=True)
@@ -328,7 +350,7 @@ def _rate_and_publish(
         keys, on=["source", "event"], how="left", validate="many_to_one"
     )
     candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
-    earlier = history.pending_results(con) if con is not None else _no_pending()
+    earlier = history.pending_results(con, replaced) if con is not None else _no_pending()
     first = first_ratings(event_results(sides, candidates, period), earlier, period)
 
     new, status = next_list(base, result.totals, first, period, rules, new_ids)
@@ -365,6 +387,7 @@ def _rate_and_publish(
                 first,
                 batch,
             )
+            record_earlier_lists(con, run_id, earlier_lists)
             pause_point("db-written")
             con.execute("COMMIT")
         except BaseException:

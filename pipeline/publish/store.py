@@ -194,6 +194,19 @@ def list_in_force(con: sqlite3.Connection, month: str) -> tuple[str, pd.DataFram
     return row[1], list_rows(con, row[0])
 
 
+def live_list_sha(
+    con: sqlite3.Connection, month: str, replaced: int | None = None
+) -> tuple[str, str] | None:
+    """(source, sha256) of the live list in force in ``month`` (the one :func:`list_in_force`
+    returns), leaving out the lists of the run being ``replaced``."""
+    row = con.execute(
+        "SELECT source, sha256 FROM lists WHERE effective = ? AND superseded = 0 "
+        "AND run_id IS NOT ? ORDER BY kind = 'published' DESC, id DESC LIMIT 1",
+        (month, replaced),
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def published_list_file(con: sqlite3.Connection, month: str) -> tuple[str, str] | None:
     """(file, sha256) of the live list this database published for ``month``, if any."""
     row = con.execute(
@@ -217,21 +230,30 @@ def list_rows(con: sqlite3.Connection, list_id: int) -> pd.DataFrame:
     return frame
 
 
-def last_played(con: sqlite3.Connection) -> pd.Series:
-    """Player id -> the latest period in which a live published list shows rated games."""
+def last_played(con: sqlite3.Connection, replaced: int | None = None) -> pd.Series:
+    """Player id -> the latest period in which a live published list shows rated games (the
+    lists of the run being ``replaced`` left out: they are about to be superseded)."""
     rows = con.execute(
         "SELECT r.id, MAX(l.period) FROM list_rows r JOIN lists l ON l.id = r.list_id "
-        "WHERE l.kind = 'published' AND l.superseded = 0 AND r.period_games > 0 GROUP BY r.id"
+        "WHERE l.kind = 'published' AND l.superseded = 0 AND l.run_id IS NOT ? "
+        "AND r.period_games > 0 GROUP BY r.id",
+        (replaced,),
     ).fetchall()
     return pd.Series(dict(rows), dtype=str)
 
 
-def pending_results(con: sqlite3.Connection) -> pd.DataFrame:
-    """Live pending results not yet used by a first rating (the pool before this run)."""
+def pending_results(con: sqlite3.Connection, replaced: int | None = None) -> pd.DataFrame:
+    """Live pending results not yet used by a first rating (the pool before this run).
+
+    The run being ``replaced`` is read as if it were already superseded: its own pending rows
+    are this period's (rated again now), and a first rating it published must not hide the
+    earlier results it was computed from (issue 12, item 1)."""
     cursor = con.execute(
         f"SELECT {', '.join('p.' + c for c in PENDING_COLUMNS)} FROM pending p "
-        "WHERE p.superseded = 0 AND NOT EXISTS (SELECT 1 FROM first_ratings f "
-        "WHERE f.player_id = p.player_id AND f.superseded = 0 AND f.period >= p.period)"
+        "WHERE p.superseded = 0 AND p.run_id IS NOT ? AND NOT EXISTS (SELECT 1 FROM "
+        "first_ratings f WHERE f.player_id = p.player_id AND f.superseded = 0 "
+        "AND f.run_id IS NOT ? AND f.period >= p.period)",
+        (replaced, replaced),
     )
     frame = pd.DataFrame(cursor.fetchall(), columns=PENDING_COLUMNS)
     for column in ("games", "points_h", "opp_sum"):

@@ -1,0 +1,124 @@
+"""Issue 12: period runs that agree with themselves (a --replace with the same inputs writes the
+same list, late events with an earlier list, counts and details that match the files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from period_files import read_rows, write_event, write_list
+
+from pipeline.cli import cli
+from pipeline.errors import InputError
+from pipeline.publish import PeriodRequest, run_period
+
+RATED = {f"10{i}": {"rating": 1800 + 20 * i, "games": 100, "federation": "ENG"} for i in range(6)}
+
+
+def rate(list_path: Path, events: list[Path], period: str, out: Path, **options: object):
+    return run_period(
+        PeriodRequest(
+            list_path=list_path, events=tuple(events), period=period, out_dir=out, **options
+        )
+    )
+
+
+def test_replace_with_the_same_inputs_keeps_a_pooled_first_rating(tmp_path):
+    """X scores 1.5/3 in November (pending) and 0/2 in December: pooled, 5 games, published in
+    December. Replaying December used to drop the November results (hidden by the first rating
+    the replaced run published) and then disregard the 0/2 as a 'zero first event'."""
+    out = tmp_path / "out"
+    list_nov = write_list(tmp_path / "list_2026-11.csv", RATED)
+    nov = write_event(
+        tmp_path / "nov.csv",
+        {
+            "name": "Nov",
+            "start": "2026-11-05",
+            "games": [("X", "100", "1-0"), ("101", "X", "1/2-1/2"), ("X", "102", "0-1")],
+        },
+    )
+    dec = write_event(
+        tmp_path / "dec.csv",
+        {"name": "Dec", "start": "2026-12-05", "games": [("X", "103", "0-1"), ("104", "X", "1-0")]},
+    )
+    rate(list_nov, [nov], "2026-11", out)
+    list_dec = out / "rating_list_2026-12.csv"
+    assert read_rows(list_dec)["X"]["rating"] == ""  # 3 games: pending
+    rate(list_dec, [dec], "2026-12", out)
+    published = out / "rating_list_2027-01.csv"
+    first_bytes = published.read_bytes()
+    # Ra = (1800 + 1820 + 1840 + 1860 + 1880 + 3600) / 7 = 12800 / 7 = 1828.57;
+    # p = (1.5 + 1) / 7 = 0.357 -> 0.36 -> dp -102 (table 8.1.1); Ru = 1726.57 -> 1727.
+    assert read_rows(published)["X"]["rating"] == "1727"
+    rate(list_dec, [dec], "2026-12", out, replace=True)
+    assert published.read_bytes() == first_bytes
+
+
+def test_earlier_list_rates_a_late_event_and_is_kept_for_later_runs(tmp_path):
+    """An event that started on 28 November, rated in period 2026-12 by a history that starts
+    with the December list: refused without the November list, rated with it given."""
+    out = tmp_path / "out"
+    dec_players = {"A": {"rating": 1900, "games": 100}, "B": {"rating": 1800, "games": 100}}
+    nov_players = {"A": {"rating": 1800, "games": 90}, "B": {"rating": 1800, "games": 90}}
+    list_dec = write_list(tmp_path / "list_2026-12.csv", dec_players)
+    list_nov = write_list(tmp_path / "list_2026-11.csv", nov_players)
+    late = write_event(
+        tmp_path / "late.csv", {"name": "Late", "start": "2026-11-28", "games": [("A", "B", "1-0")]}
+    )
+    with pytest.raises(InputError) as refused:
+        rate(list_dec, [late], "2026-12", out)
+    assert [p.code for p in refused.value.problems] == ["no-list-in-force"]
+    assert "--earlier-list 2026-11=PATH" in refused.value.problems[0].fix
+    rate(list_dec, [late], "2026-12", out, earlier_lists=(("2026-11", list_nov),))
+    # Rated with November's ratings (1800 v 1800, PD 0.50, K 20): A +10, B -10, added to the
+    # December ratings. With December's (1900 v 1800, PD 0.64) A would gain 7.2 -> 7.
+    new = read_rows(out / "rating_list_2027-01.csv")
+    assert (new["A"]["rating"], new["B"]["rating"]) == ("1910", "1790")
+    # The history now holds the November list: a later run rates another November event with it.
+    other = write_event(
+        tmp_path / "later.csv",
+        {"name": "Later", "start": "2026-11-30", "games": [("B", "A", "1-0")]},
+    )
+    rate(out / "rating_list_2027-01.csv", [other], "2027-01", out)
+    # 1800 v 1800 again (the November list): B +10 -> 1800, A -10 -> 1900.
+    new = read_rows(out / "rating_list_2027-02.csv")
+    assert (new["A"]["rating"], new["B"]["rating"]) == ("1900", "1800")
+
+
+def test_earlier_list_that_contradicts_the_history_is_refused(tmp_path):
+    out = tmp_path / "out"
+    players = {"A": {"rating": 1900, "games": 100}, "B": {"rating": 1800, "games": 100}}
+    list_dec = write_list(tmp_path / "list_2026-12.csv", players)
+    other = write_list(tmp_path / "other.csv", {**players, "A": {"rating": 2000, "games": 100}})
+    event = write_event(
+        tmp_path / "e.csv", {"name": "E", "start": "2026-12-02", "games": [("A", "B", "1-0")]}
+    )
+    rate(list_dec, [event], "2026-12", out)
+    late = write_event(
+        tmp_path / "late.csv", {"name": "Late", "start": "2026-12-30", "games": [("A", "B", "0-1")]}
+    )
+    with pytest.raises(InputError) as refused:
+        rate(
+            out / "rating_list_2027-01.csv",
+            [late],
+            "2027-01",
+            out,
+            earlier_lists=(("2026-12", other),),
+        )
+    assert [p.code for p in refused.value.problems] == ["list-conflict"]
+
+
+def test_earlier_list_option_on_the_command_line(tmp_path):
+    players = {"A": {"rating": 1900, "games": 100}, "B": {"rating": 1800, "games": 100}}
+    list_dec = write_list(tmp_path / "list_2026-12.csv", players)
+    list_nov = write_list(tmp_path / "list_2026-11.csv", players)
+    late = write_event(
+        tmp_path / "late.csv", {"name": "Late", "start": "2026-11-28", "games": [("A", "B", "1-0")]}
+    )
+    args = ["period", "--list", str(list_dec), "--events", str(late), "--period", "2026-12"]
+    args += ["--out", str(tmp_path / "out")]
+    bad = CliRunner().invoke(cli, [*args, "--earlier-list", "November=x.csv"])
+    assert bad.exit_code == 2 and "YYYY-MM=PATH" in bad.stderr
+    ok = CliRunner().invoke(cli, [*args, "--earlier-list", f"2026-11={list_nov}", "-q"])
+    assert ok.exit_code == 0, ok.stderr
