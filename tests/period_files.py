@@ -58,3 +58,32 @@ def write_event(path: Path, event: dict) -> Path:
 def read_rows(path: Path) -> dict[str, dict[str, str]]:
     with path.open(encoding="utf-8", newline="") as fh:
         return {row["id"]: row for row in csv.DictReader(fh)}
+
+
+def trf_player(
+    sno: int,
+    name: str,
+    rating: int | None,
+    fed: str,
+    fide_id: str,
+    birth: str,
+    points: str,
+    rounds: list[tuple[int, str, str] | None],
+    sex: str = "m",
+    rank: int | None = None,
+) -> str:
+    """One TRF 001 record at the columns of TRF.md; rounds: (opponent sno, colour, result), or
+    None for a round the player has no entry in."""
+    line = (
+        f"001 {sno:>4} {sex:1}{'':3} {name:<33} {'' if rating is None else rating:>4} {fed:<3} "
+        f"{fide_id:>11} {birth:<10} {points:>4} {sno if rank is None else rank:>4}  "
+    )
+    for cell in rounds:
+        line += "          " if cell is None else f"{cell[0]:>4} {cell[1]} {cell[2]}  "
+    return line.rstrip()
+
+
+def write_trf(path: Path, header: dict[str, str], players: list[str]) -> Path:
+    lines = [f"{tag} {value}" for tag, value in header.items()] + players
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from period_files import read_rows, write_event, write_list
+from period_files import read_rows, trf_player, write_event, write_list, write_trf
 
 from pipeline.cli import cli
 from pipeline.errors import InputError
@@ -122,3 +122,55 @@ def test_earlier_list_option_on_the_command_line(tmp_path):
     assert bad.exit_code == 2 and "YYYY-MM=PATH" in bad.stderr
     ok = CliRunner().invoke(cli, [*args, "--earlier-list", f"2026-11={list_nov}", "-q"])
     assert ok.exit_code == 0, ok.stderr
+
+
+def test_counts_equal_the_files_and_details_come_from_the_richest_source(tmp_path):
+    """November: 9000001 plays a games CSV that names nobody (a new row, name = id, pending).
+    December: a TRF names him, with federation and birth year; his first rating is published
+    with those details, not with the id as the name."""
+    out = tmp_path / "out"
+    list_nov = write_list(tmp_path / "list_2026-11.csv", RATED)
+    nov = write_event(
+        tmp_path / "nov.csv",
+        {
+            "name": "Nov",
+            "start": "2026-11-05",
+            "games": [("9000001", "100", "1-0"), ("101", "9000001", "1/2-1/2")],
+        },
+    )
+    outcome = rate(list_nov, [nov], "2026-11", out)
+    listed = read_rows(out / "rating_list_2026-12.csv")
+    summary = dict(zip(outcome.report.summary["item"], outcome.report.summary["value"]))
+    new_ids = set(listed) - set(RATED)
+    assert summary["players on the new list"] == str(len(listed)) == "7"
+    assert summary["rated players on the new list"] == "6"
+    assert summary["new players (not on the list in force)"] == str(len(new_ids)) == "1"
+    assert summary["new players still unrated"] == "1"
+    trf = write_trf(
+        tmp_path / "dec.trf",
+        {"012": "December Open", "042": "2026/12/05", "XXR": "3"},
+        [
+            trf_player(
+                1,
+                "Newman, Xavier",
+                None,
+                "NED",
+                "9000001",
+                "2001/00/00",
+                "0.5",
+                [(2, "w", "0"), (3, "b", "="), (4, "w", "0")],
+            ),
+            trf_player(2, "Player 102", 1840, "ENG", "102", "", "1.0", [(1, "b", "1")]),
+            trf_player(3, "Player 103", 1860, "ENG", "103", "", "0.5", [None, (1, "w", "=")]),
+            trf_player(4, "Player 104", 1880, "ENG", "104", "", "1.0", [None, None, (1, "b", "1")]),
+        ],
+    )
+    outcome = rate(out / "rating_list_2026-12.csv", [trf], "2026-12", out)
+    row = read_rows(out / "rating_list_2027-01.csv")["9000001"]
+    # Pool: 5 games, 2.0 points, opponents 1800 + 1820 + 1840 + 1860 + 1880 = 9200;
+    # Ra = (9200 + 3600) / 7 = 1828.57; p = 3 / 7 = 0.43 -> dp -50; Ru = 1778.57 -> 1779.
+    assert row["rating"] == "1779"
+    assert (row["name"], row["federation"], row["birth_year"]) == ("Newman, Xavier", "NED", "2001")
+    summary = dict(zip(outcome.report.summary["item"], outcome.report.summary["value"]))
+    assert summary["first ratings"] == "1"
+    assert summary["new players (not on the list in force)"] == "0"

@@ -119,6 +119,7 @@ def build_report(
     first: FirstRatings,
     scale: int,
     period: str,
+    new_ids: pd.Index | None = None,
 ) -> PeriodReport:
     t = totals.set_index("id")
     n = new.set_index("id")
@@ -175,34 +176,39 @@ def build_report(
             ),
         }
     )
-    counts = status.value_counts()
-    summary = pd.DataFrame(
-        {
-            "item": [
-                "period",
-                "players on the new list",
-                "rated players with games",
-                "first ratings",
-                "dropped below 1400",
-                "new players (unrated)",
-                "events (units) rated",
-            ],
-            "value": [
-                period,
-                str(int(n["rating"].notna().sum())),
-                str(int((t["games"] > 0).sum())),
-                str(int(counts.get(STATUS_FIRST, 0))),
-                str(int(counts.get(STATUS_DROPPED, 0))),
-                str(int(counts.get(STATUS_NEW, 0))),
-                str(rated_sides[["source", "event"]].drop_duplicates().shape[0]),
-            ],
-        }
-    )
     return PeriodReport(
         changes=changes,
         breakdown=event_breakdown(rated_sides, totals, scale),
         first=first_table,
         gains=gains,
         losses=losses,
-        summary=summary,
+        summary=summary_table(n, t, status, rated_sides, period, new_ids),
     )
+
+
+def summary_table(
+    n: pd.DataFrame,
+    t: pd.DataFrame,
+    status: pd.Series,
+    rated_sides: pd.DataFrame,
+    period: str,
+    new_ids: pd.Index | None,
+) -> pd.DataFrame:
+    """The counts printed after a run; each one is a count of rows of the files written
+    (``n`` is the new list by id, ``t`` the period totals by id)."""
+    counts = status.value_counts()
+    if new_ids is None:  # not told: the players with the new-player status
+        new_ids = status.index[status.eq(STATUS_NEW).to_numpy()]
+    new_rows = n.reindex(pd.Index(new_ids).astype(str))
+    items = {
+        "period": period,
+        "players on the new list": len(n),
+        "rated players on the new list": int(n["rating"].notna().sum()),
+        "rated players with games": int((t["games"] > 0).sum()),
+        "first ratings": int(counts.get(STATUS_FIRST, 0)),
+        "dropped below 1400": int(counts.get(STATUS_DROPPED, 0)),
+        "new players (not on the list in force)": len(new_rows),
+        "new players still unrated": int(new_rows["rating"].isna().sum()),
+        "events (units) rated": rated_sides[["source", "event"]].drop_duplicates().shape[0],
+    }
+    return pd.DataFrame({"item": list(items), "value": [str(v) for v in items.values()]})

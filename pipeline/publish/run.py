@@ -65,6 +65,7 @@ from pipeline.publish.months import add_months
 from pipeline.publish.next_list import next_list
 from pipeline.publish.outputs import write_period_outputs
 from pipeline.publish.players import (
+    fill_blank_details,
     lists_for_units,
     player_details,
     trusted_list,
@@ -309,7 +310,7 @@ def _rate_and_publish(
     ids = player_ids(units)
     details = player_details(units)
     new_ids = pd.Index(ids[~member(ids, base["id"])])
-    base = with_new_players(base, ids, details)
+    base = fill_blank_details(with_new_players(base, ids, details), details)
     base_list = PlayerList(listed.source, base)
     unit_lists = lists_for_units(
         units,
@@ -355,7 +356,7 @@ def _rate_and_publish(
 
     new, status = next_list(base, result.totals, first, period, rules, new_ids)
     report = build_report(
-        base, new, status, result.totals, result.sides, first, result.scale, period
+        base, new, status, result.totals, result.sides, first, result.scale, period, new_ids
     )
     clock.lap("first ratings, next list, report")
     notes = _list_notes(con, period, inputs_record[0]["sha256"]) + [
