@@ -24,6 +24,11 @@ def rate(list_path: Path, events: list[Path], period: str, out: Path, **options:
     )
 
 
+def summary_of(outcome) -> dict[str, str]:
+    table = outcome.report.summary
+    return dict(zip(table["item"], table["value"], strict=True))
+
+
 def test_replace_with_the_same_inputs_keeps_a_pooled_first_rating(tmp_path):
     """X scores 1.5/3 in November (pending) and 0/2 in December: pooled, 5 games, published in
     December. Replaying December used to drop the November results (hidden by the first rating
@@ -140,7 +145,7 @@ def test_counts_equal_the_files_and_details_come_from_the_richest_source(tmp_pat
     )
     outcome = rate(list_nov, [nov], "2026-11", out)
     listed = read_rows(out / "rating_list_2026-12.csv")
-    summary = dict(zip(outcome.report.summary["item"], outcome.report.summary["value"]))
+    summary = summary_of(outcome)
     new_ids = set(listed) - set(RATED)
     assert summary["players on the new list"] == str(len(listed)) == "7"
     assert summary["rated players on the new list"] == "6"
@@ -171,6 +176,6 @@ def test_counts_equal_the_files_and_details_come_from_the_richest_source(tmp_pat
     # Ra = (9200 + 3600) / 7 = 1828.57; p = 3 / 7 = 0.43 -> dp -50; Ru = 1778.57 -> 1779.
     assert row["rating"] == "1779"
     assert (row["name"], row["federation"], row["birth_year"]) == ("Newman, Xavier", "NED", "2001")
-    summary = dict(zip(outcome.report.summary["item"], outcome.report.summary["value"]))
+    summary = summary_of(outcome)
     assert summary["first ratings"] == "1"
     assert summary["new players (not on the list in force)"] == "0"

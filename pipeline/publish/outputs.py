@@ -121,7 +121,9 @@ def write_period_outputs(
                 else f"{len(new):,} players is more than {XLSX_MAX_PLAYERS:,} "
                 "(use --xlsx to write them anyway)"
             )
-            files.notes.append(f"{names['list_xlsx']} and {names['report_xlsx']} not written: {why}")
+            files.notes.append(
+                f"{names['list_xlsx']} and {names['report_xlsx']} not written: {why}"
+            )
         for tmp, _ in batch.planned():
             _fsync(tmp)
         yield files
