@@ -21,6 +21,7 @@ from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
+from pipeline.readers.rounds import paired_twice
 from pipeline.rules.sets import get_rules
 from schemas import Games, Players, RatedSides, RatingList, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
@@ -73,6 +74,7 @@ def gather_inputs(
             item = read_event_file(path, sheet, input_format=input_format, columns=columns)
             if isinstance(item, GamesInput):
                 validate(item.games, Games, item.source)
+                problems.extend(paired_twice(item.games, item.source))
             inputs.append(item)
         except InputError as exc:
             problems.extend(exc.problems)
