@@ -38,6 +38,8 @@ def paired_twice(games: pd.DataFrame, source: str) -> list[Problem]:
     if games.empty:
         return []
     who, pair = _side_keys(games)
+    if not pd.Series(who).duplicated().any():  # the usual case: one hash pass and done
+        return []
     distinct = ~pd.Series(pair).duplicated().to_numpy()  # one side per distinct game
     again = np.zeros(len(who), dtype=bool)
     again[distinct] = pd.Series(who[distinct]).duplicated().to_numpy()
