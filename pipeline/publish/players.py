@@ -56,30 +56,6 @@ def with_new_players(frame: pd.DataFrame, ids: pd.Series, details: pd.DataFrame)
     return pd.concat([frame, new_player_rows(missing, details)], ignore_index=True)
 
 
-def fill_blank_details(frame: pd.DataFrame, details: pd.DataFrame) -> pd.DataFrame:
-    """The richest source decides a player's details: where the list has a blank name (or only
-    the id, as a new player's row gets when the event named nobody), federation, sex, title or
-    birth year, and an event gives one, the event's value is taken. A value on the list stays."""
-    ids = frame["id"].astype(str)
-    known = details.reindex(ids.to_numpy())
-    if not len(known) or known.isna().all().all():
-        return frame
-    out = frame.copy()
-    for column in ("name", "federation", "sex", "title"):
-        if column not in known.columns:
-            continue
-        given = pd.Series(known[column].to_numpy(), index=frame.index).astype("string").fillna("")
-        mine = out[column].astype(str)
-        blank = mine.eq("") | (mine.eq(ids) if column == "name" else False)
-        take = (blank & given.ne("")).to_numpy(dtype=bool)
-        if take.any():
-            out[column] = mine.where(~take, given.astype(str))
-    if "birth_year" in known.columns:
-        given_year = pd.Series(known["birth_year"].to_numpy(), index=frame.index).astype("Int64")
-        out["birth_year"] = out["birth_year"].astype("Int64").fillna(given_year)
-    return out
-
-
 def trusted_list(players: PlayerList, unit: EventUnit) -> PlayerList:
     """--trust-event-ratings with an event that brings its own players (TRF, crosstables): their
     ratings replace the list's for this event (a blank rating on the event leaves the list's)."""

@@ -65,13 +65,13 @@ from pipeline.publish.months import add_months
 from pipeline.publish.next_list import next_list
 from pipeline.publish.outputs import write_period_outputs
 from pipeline.publish.players import (
-    fill_blank_details,
     lists_for_units,
     player_details,
     trusted_list,
     with_new_players,
 )
 from pipeline.publish.report import PeriodReport, build_report
+from pipeline.readers.player_details import fill_blank_details
 from pipeline.rules.sets import get_rules
 from pipeline.run.rate import rate_inputs, resolve_period
 

@@ -21,6 +21,7 @@ from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
+from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
 from pipeline.readers.rounds import paired_twice
 from pipeline.rules.sets import get_rules
 from schemas import Games, Players, RatedSides, RatingList, validate
@@ -50,7 +51,8 @@ def gather_inputs(
 
     ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players.
     Event files that carry their own players (TRF, crosstables) add them to the players: the list
-    in force (``players_path``) decides for every player on it; the event's own data is used for
+    in force (``players_path``) decides for every player on it where it has a value (a blank
+    detail such as a birth year falls back to the event's); the event's own data is used for
     players the list lacks, and is the whole list when no ``players_path`` is given.
     """
     problems: list[Problem] = []
@@ -150,8 +152,9 @@ def read_inputs(
 
 
 def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> PlayerList:
-    """The list in force first, then each event's own players that are not on it yet. Two
-    events giving one player (not on the list in force) different ratings is a problem."""
+    """The list in force first (its blank details filled from the events), then each event's
+    own players that are not on it yet. Two events giving one player (not on the list in force)
+    different ratings is a problem."""
     problems = ProblemList()
     parts = [in_force.players] if in_force is not None else []
     listed = in_force.players["id"] if in_force is not None else pd.Series([], dtype=str)
@@ -196,9 +199,21 @@ def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> Pl
         )
         parts.append(new)
     problems.raise_if_any()
+    if in_force is not None:
+        parts[0] = fill_blank_details(in_force.players, event_details(embedded, listed))
     merged = pd.concat(parts, ignore_index=True)
     source = in_force.source if in_force is not None else embedded[0].source
     return PlayerList(source, merged)
+
+
+def event_details(embedded: list[PlayerList], ids: pd.Series) -> pd.DataFrame:
+    """id -> the details (name, federation, sex, title, birth_year) the events give players of
+    the list in force, first event first."""
+    columns = ["id", *DETAIL_TEXT, "birth_year"]
+    frames = [e.players[[c for c in columns if c in e.players.columns]] for e in embedded]
+    merged = pd.concat(frames, ignore_index=True)
+    merged = merged[merged["id"].isin(ids)].drop_duplicates("id", keep="first")
+    return merged.set_index("id")
 
 
 def with_byes(
