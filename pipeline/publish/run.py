@@ -332,7 +332,7 @@ def _rate_and_publish(
             inputs.append(unit.data)
         else:
             inputs.append(untrusted(unit.data, players.players.set_index("id")["rating"]))
-    options = RateOptions(rules=request.rules, method="fide", period=period)
+    options = RateOptions(rules=request.rules, method="fide", period=period, all_players=True)
     result = rate_inputs(inputs, base_list, options, event_players=unit_lists)
     clock.lap("rate")
     pause_point("rated")

@@ -27,6 +27,7 @@ import pandas as pd
 from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
 from pipeline.errors import InputError, ProblemList, RunError
+from pipeline.grouper.roster import event_players_only
 from pipeline.grouper.totals import (
     PARTIAL_COLUMNS,
     combine_partials,
@@ -243,6 +244,8 @@ def rate_files_dask(
         forced_k=options.k,
         k_cap=options.k_cap,
     )
+    if not options.all_players:
+        totals = event_players_only(totals, totals_in["player"])
     totals = validate(totals, RatingList, internal=True)
     result = RatedPeriod(
         sides=pd.DataFrame(),

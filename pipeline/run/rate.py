@@ -18,12 +18,14 @@ from pipeline.engine.sequential import MODES, sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import InputError, Problem, ProblemList, RunError
 from pipeline.grouper import period_totals
-from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.grouper.roster import event_players_only
+from pipeline.model import GamesInput, ListMatch, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
 from pipeline.readers.rounds import paired_twice
 from pipeline.rules.sets import get_rules
+from pipeline.run.list_match import list_match
 from schemas import Games, Players, RatedSides, RatingList, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
@@ -46,6 +48,7 @@ def gather_inputs(
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Mapping[str, str] | Sequence[str] | None = None,
+    matched: list[ListMatch] | None = None,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
     """Read every file, collecting the problems of all of them (bad input raises nothing here).
 
@@ -54,7 +57,9 @@ def gather_inputs(
     in force (``players_path``) decides for every player on it where it has a value (a blank
     detail such as a birth year falls back to the event's); the event's own data is used for
     players the list lacks, and is the whole list when no ``players_path`` is given.
+    ``matched``, if given, receives how the events meet the list in force (a clean read only).
     """
+    matched = [] if matched is None else matched
     problems: list[Problem] = []
     inputs: list[GamesInput | SidesInput] = []
     players = None
@@ -84,6 +89,8 @@ def gather_inputs(
             if isinstance(exc.partial, GamesInput) and players_ok:
                 problems.extend(unknown_players(exc.partial, players))
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
+    if players is not None and not problems:
+        matched.append(list_match(players, inputs))
     if embedded and players_ok:
         try:
             players = merge_players(players, embedded)
@@ -304,6 +311,8 @@ def rate_inputs(
             forced_k=options.k,
             k_cap=options.k_cap,
         )
+    if not options.all_players:
+        totals = event_players_only(totals, rated["player"])
     totals = validate(totals, RatingList, internal=True)
     return RatedPeriod(
         sides=rated,
@@ -332,6 +341,7 @@ def rate_files(
     """
     options = options or RateOptions()
     get_rules(options.rules)  # an unknown rule set is a usage error, before any reading
+    matched: list[ListMatch] = []
     inputs, players, problems = gather_inputs(
         paths,
         players_path,
@@ -339,12 +349,15 @@ def rate_files(
         input_format=input_format,
         sheet=sheet,
         columns=columns,
+        matched=matched,
     )
     if problems:
         if players_path is None or players is not None:
             problems.extend(assembly_problems(inputs, players))
         raise InputError(sort_problems(problems, paths, players_path))
-    return rate_inputs(inputs, players, options)
+    result = rate_inputs(inputs, players, options)
+    result.list_match = matched[0] if matched else None
+    return result
 
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:
