@@ -81,6 +81,8 @@ class RatedPeriod:
     period: str
     sources: list[str] = field(default_factory=list)
     list_match: ListMatch | None = None  # how the events met --players (``rate`` only)
+    # id -> final rank printed on the event file (one TRF rated alone): the standings order.
+    event_ranks: pd.Series | None = None
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ FIELDS: dict[str, tuple[int, int]] = {
     "id": (57, 68),
     "birth": (69, 79),
     "points": (80, 84),
+    "rank": (85, 89),  # the final rank (a Swiss event's order after its tie-breaks)
 }
 ROUND_START, ROUND_WIDTH = 91, 10  # round r: opponent [91+10(r-1), +4), colour +5, result +7
 HEADER_TAGS = {"012": "name", "042": "start", "052": "end", "XXR": "rounds", "142": "rounds"}
@@ -281,6 +282,11 @@ def _roster(
     )
     points_h = (points * 100).round().astype("Int64")  # exact: points are halves (x.0 / x.5)
 
+    rank_text = _field(raw, "rank")
+    # The final rank orders the standings only; a blank or unreadable one is simply not used.
+    final_rank = pd.to_numeric(rank_text.where(rank_text.str.fullmatch(r"\d+"), None))
+    final_rank = final_rank.astype("Int64").where(final_rank > 0)
+
     title = _field(raw, "title").str.lower()
     return pd.DataFrame(
         {
@@ -295,6 +301,7 @@ def _roster(
             "points_h": points_h,
             "points_value": points_text.astype(str),
             "points_column": _columns("points"),
+            "final_rank": final_rank,
             "line": numbers,
             "ok": sno_ok & ~dup,
         }

@@ -357,7 +357,20 @@ def rate_files(
         raise InputError(sort_problems(problems, paths, players_path))
     result = rate_inputs(inputs, players, options)
     result.list_match = matched[0] if matched else None
+    result.event_ranks = file_ranks(inputs)
     return result
+
+
+def file_ranks(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series | None:
+    """id -> the final rank the event file prints (a TRF's columns 86-89), when the run rates
+    that one event alone: ranks of two events cannot be merged into one order."""
+    if len(inputs) != 1 or not isinstance(inputs[0], GamesInput) or inputs[0].players is None:
+        return None
+    players = inputs[0].players.players
+    if "final_rank" not in players.columns or players["final_rank"].isna().all():
+        return None
+    ranked = players[players["final_rank"].notna()]
+    return pd.Series(ranked["final_rank"].astype("Int64").to_numpy(), index=ranked["id"])
 
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:

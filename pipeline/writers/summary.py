@@ -13,7 +13,7 @@ import pandas as pd
 
 from pipeline.model import ListMatch, RatedPeriod
 from pipeline.writers import WriteReport, rating_list_table
-from pipeline.writers.report_text import mode_note
+from pipeline.writers.report_text import ORDER_BY_FILE, mode_note
 
 _COLUMNS = [
     ("id", ">10"),
@@ -68,6 +68,8 @@ def headline(result: RatedPeriod) -> list[str]:
     ]
     if result.list_match is not None:
         lines += list_match_lines(result.list_match, o.all_players)
+    if result.event_ranks is not None:
+        lines.append(f"standings: {ORDER_BY_FILE}")
     note = mode_note(result)
     if note:
         lines.append(f"NOTE: {note}")
