@@ -18,6 +18,8 @@ class EventInfo:
     round_dates: dict[int, str] = field(default_factory=dict)
     # Records we do not interpret (XX*/BB* extensions, 013, 2xx/3xx team records), kept as read.
     kept: list[tuple[int, str]] = field(default_factory=list)
+    # Every line of a TRF as read (without its line ending): a TRF-to-TRF conversion keeps them.
+    records: list[str] = field(default_factory=list)
 
 
 @dataclass
