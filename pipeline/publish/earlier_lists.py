@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.errors import InputError, Problem, RunError
+from pipeline.errors import Code, InputError, Problem, RunError
 from pipeline.model import PlayerList
 from pipeline.publish import store as history
 from pipeline.publish.events import sha256_of
@@ -69,7 +69,7 @@ def read_earlier_lists(
         if month >= period:
             problems.append(
                 Problem(
-                    "bad-option",
+                    Code.BAD_OPTION,
                     f"--earlier-list {month} is not before period {period}",
                     fix=f"give lists of months before {period}; the period's own list is --list",
                     **where,  # type: ignore[arg-type]
@@ -79,7 +79,7 @@ def read_earlier_lists(
         if month in found:
             problems.append(
                 Problem(
-                    "bad-option",
+                    Code.BAD_OPTION,
                     f"two --earlier-list options for {month}",
                     fix="give one list per month",
                     **where,  # type: ignore[arg-type]
@@ -89,7 +89,7 @@ def read_earlier_lists(
         if not path.is_file():
             problems.append(
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     "the list file does not exist",
                     fix="check the path given to --earlier-list",
                     **where,  # type: ignore[arg-type]
@@ -106,7 +106,7 @@ def read_earlier_lists(
         if held is not None and held[1] != sha:
             problems.append(
                 Problem(
-                    "list-conflict",
+                    Code.LIST_CONFLICT,
                     f"the history already holds a different list in force in {month} ({held[0]})",
                     fix=f"leave out --earlier-list {month}=...: the history's list is used",
                     **where,  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.columnar.arrow import factorize_together
-from pipeline.errors import Problem
+from pipeline.errors import Code, Problem
 
 
 def _side_keys(games: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -56,7 +56,7 @@ def paired_twice(games: pd.DataFrame, source: str) -> list[Problem]:
         j = first_at[i]
         problems.append(
             Problem(
-                "paired-twice",
+                Code.PAIRED_TWICE,
                 f"player {players[i]!r} is paired twice in round {rounds[i]}: against "
                 f"{opponents[j]!r} at row {lines[j]} and against {opponents[i]!r} here",
                 file=source,
