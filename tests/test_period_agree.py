@@ -3,6 +3,7 @@ same list, late events with an earlier list, counts and details that match the f
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,35 @@ def test_counts_equal_the_files_and_details_come_from_the_richest_source(tmp_pat
     summary = summary_of(outcome)
     assert summary["first ratings"] == "1"
     assert summary["new players (not on the list in force)"] == "0"
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "period"
+
+
+def test_period_json_and_history_pending_results(tmp_path):
+    out = tmp_path / "out"
+    args = ["period", "--list", str(SAMPLE / "list_2026-11.csv"), "--events"]
+    args += [str(SAMPLE / "events"), "--period", "2026-11", "--out", str(out), "--no-xlsx"]
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    listed = read_rows(out / "rating_list_2026-12.csv")
+    assert data["period"] == "2026-11" and data["run_id"] == 1
+    assert data["summary"]["players on the new list"] == len(listed) == 13
+    assert data["summary"]["rated players on the new list"] == sum(
+        1 for r in listed.values() if r["rating"]
+    )
+    assert [Path(p).name for p in data["written"]][0] == "rating_list_2026-12.csv"
+    # 5100134 played 4 games against rated opponents (0.5 points): pending, shown by history.
+    db = str(out / "ratings.db")
+    shown = CliRunner().invoke(cli, ["history", "5100134", "--db", db])
+    assert shown.exit_code == 0, shown.stderr
+    assert "pending results for a first rating (4 games counted):" in shown.stdout
+    as_json = json.loads(
+        CliRunner().invoke(cli, ["history", "5100134", "--db", db, "--json"]).stdout
+    )
+    assert [(p["period"], p["games"], p["points"]) for p in as_json["pending"]] == [
+        ("2026-11", 4, "0.5")
+    ]
+    rated = json.loads(CliRunner().invoke(cli, ["history", "5100118", "--db", db, "--json"]).stdout)
+    assert rated["pending"] == []  # first rating published: nothing pending

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from pipeline.cli.options import rules_option
 from pipeline.errors import RunError
 from pipeline.publish import PeriodRequest, run_period
 from pipeline.publish.earlier_lists import parse_spec
+from pipeline.publish.outcome import outcome_data
 
 
 def _earlier_lists(
@@ -81,6 +83,7 @@ def _earlier_lists(
 )
 @rules_option
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (JSON).")
 @click.argument("more_events", nargs=-1, type=click.Path(path_type=Path))
 def period(
     list_path: Path,
@@ -94,6 +97,7 @@ def period(
     earlier_lists: tuple[tuple[str, Path], ...],
     rules: str,
     quiet: bool,
+    as_json: bool,
     more_events: tuple[Path, ...],
 ) -> None:
     """Rate one rating period and publish the next list (MORE_EVENTS: further event paths)."""
@@ -111,6 +115,9 @@ def period(
         command=" ".join(["fiderate", *sys.argv[1:]]),
     )
     outcome = run_period(request)
+    if as_json:
+        click.echo(json.dumps(outcome_data(outcome, request.database), indent=2))
+        return
     if not quiet:
         for line in outcome.notes if outcome.recovered else []:
             click.echo(line)

@@ -234,20 +234,42 @@ def last_played(con: sqlite3.Connection, replaced: int | None = None) -> pd.Seri
     return pd.Series(dict(rows), dtype=str)
 
 
-def pending_results(con: sqlite3.Connection, replaced: int | None = None) -> pd.DataFrame:
+def pending_results(
+    con: sqlite3.Connection, replaced: int | None = None, player: str | None = None
+) -> pd.DataFrame:
     """Live pending results not yet used by a first rating (the pool before this run).
 
     The run being ``replaced`` is read as if it were already superseded: its own pending rows
     are this period's (rated again now), and a first rating it published must not hide the
-    earlier results it was computed from (issue 12, item 1)."""
+    earlier results it was computed from (issue 12, item 1). ``player``: one player's only.
+    """
     cursor = con.execute(
         f"SELECT {', '.join('p.' + c for c in PENDING_COLUMNS)} FROM pending p "
-        "WHERE p.superseded = 0 AND p.run_id IS NOT ? AND NOT EXISTS (SELECT 1 FROM "
-        "first_ratings f WHERE f.player_id = p.player_id AND f.superseded = 0 "
-        "AND f.run_id IS NOT ? AND f.period >= p.period)",
-        (replaced, replaced),
+        "WHERE p.superseded = 0 AND p.run_id IS NOT ? AND (? IS NULL OR p.player_id = ?) "
+        "AND NOT EXISTS (SELECT 1 FROM first_ratings f WHERE f.player_id = p.player_id "
+        "AND f.superseded = 0 AND f.run_id IS NOT ? AND f.period >= p.period) "
+        "ORDER BY p.period, p.start_date, p.event",
+        (replaced, player, player, replaced),
     )
     return pd.DataFrame(cursor.fetchall(), columns=PENDING_COLUMNS).astype(POOL_DTYPES)
+
+
+def player_pending(con: sqlite3.Connection, player_id: str) -> list[dict[str, object]]:
+    """A player's results waiting for a first rating (the live pool), oldest first, as
+    JSON-ready values: points as exact text (they are halves), the rated opponents' sum."""
+    rows = pending_results(con, player=player_id)
+    return [
+        {
+            "period": r.period,
+            "event": r.event,
+            "start_date": r.start_date,
+            "games": int(r.games),
+            "points": f"{int(r.points_h) // 100}.{int(r.points_h) % 100 // 10}",
+            "opponents_sum": int(r.opp_sum),
+            "disregarded": bool(r.disregarded),
+        }
+        for r in rows.itertuples(index=False)
+    ]
 
 
 def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, ...]]:
