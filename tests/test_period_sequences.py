@@ -47,15 +47,17 @@ def players(rng: random.Random) -> dict[str, dict]:
 
 
 def events(rng: random.Random, period: str, tag: str) -> list[dict]:
-    """One or two small events; newcomers play rated players so that first ratings pool."""
+    """One or two small events; one or two newcomers play one to three rated players in each,
+    so that first ratings pool over two or three periods."""
     out = []
     for e in range(rng.randint(1, 2)):
         late = rng.random() < 0.3
         start = f"{BEFORE if period == FIRST else _previous(period)}-28" if late else f"{period}-05"
-        games = []
-        for _ in range(rng.randint(2, 5)):
-            a, b = rng.sample(RATED + NEWCOMERS[: rng.randint(1, 4)], 2)
-            games.append((a, b, rng.choice(["1-0", "0-1", "1/2-1/2"])))
+        pairs = [tuple(rng.sample(RATED, 2)) for _ in range(rng.randint(1, 3))]
+        for newcomer in rng.sample(NEWCOMERS, rng.randint(1, 2)):
+            pairs += [(newcomer, r) for r in rng.sample(RATED, rng.randint(1, 3))]
+        pairs += [tuple(rng.sample(NEWCOMERS, 2))] if rng.random() < 0.2 else []
+        games = [(*rng.sample(pair, 2), rng.choice(["1-0", "0-1", "1/2-1/2"])) for pair in pairs]
         out.append({"name": f"E {period} {tag}{e}", "start": start, "games": games})
     return out
 
