@@ -73,6 +73,17 @@ class RateOptions:
 
 
 @dataclass
+class NormReport:
+    """Title norms of the events of a run (``pipeline.norms``): one ``table`` row per event,
+    player and title (columns ``pipeline.norms.report.COLUMNS``), the events' facts, and what an
+    event file cannot say (``to_confirm``)."""
+
+    table: pd.DataFrame
+    events: list[dict[str, object]] = field(default_factory=list)
+    to_confirm: tuple[str, ...] = ()
+
+
+@dataclass
 class RatedPeriod:
     """The result of rating one period: every side of every game, and per-player totals."""
 
@@ -85,6 +96,8 @@ class RatedPeriod:
     list_match: ListMatch | None = None  # how the events met --players (``rate`` only)
     # id -> final rank printed on the event file (one TRF rated alone): the standings order.
     event_ranks: pd.Series | None = None
+    # Title norms of the events (event formats with titles and federations only).
+    norms: NormReport | None = None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.publish.first_rating import FirstRatings
+from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.publish.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_IDLE, STATUS_NEW
 from pipeline.writers.format import int_text, units_text
 
@@ -152,8 +152,22 @@ def build_report(
     losses_idx = ordered.index[::-1][ordered["change_units"].to_numpy()[::-1] < 0][:TOP]
     losses = by_id.loc[losses_idx].reset_index()[pick]
 
+    return PeriodReport(
+        changes=changes,
+        breakdown=event_breakdown(rated_sides, totals, scale),
+        first=_first_table(first, n),
+        gains=gains,
+        losses=losses,
+        summary=_summary(status, t, n, rated_sides, period, new_ids),
+    )
+
+
+def _first_table(
+    first: FirstRatings, n: pd.DataFrame, rules: FirstRatingRules = FIRST_RATING
+) -> pd.DataFrame:
+    """Every first-rating calculation of the period, published or not (and why not)."""
     fr = first.ratings
-    first_table = pd.DataFrame(
+    return pd.DataFrame(
         {
             "id": fr.index.astype(str),
             "name": n["name"].reindex(fr.index).fillna("").to_numpy(),
@@ -170,32 +184,25 @@ def build_report(
                 "yes",
                 np.where(
                     fr["enough_games"].to_numpy(dtype=bool),
-                    "no: below 1400",
-                    "no: fewer than 5 games",
+                    f"no: below {rules.floor}",
+                    f"no: fewer than {rules.min_games} games",
                 ),
             ),
         }
     )
-    return PeriodReport(
-        changes=changes,
-        breakdown=event_breakdown(rated_sides, totals, scale),
-        first=first_table,
-        gains=gains,
-        losses=losses,
-        summary=summary_table(n, t, status, rated_sides, period, new_ids),
-    )
 
 
-def summary_table(
-    n: pd.DataFrame,
-    t: pd.DataFrame,
+def _summary(
     status: pd.Series,
+    t: pd.DataFrame,
+    n: pd.DataFrame,
     rated_sides: pd.DataFrame,
     period: str,
     new_ids: pd.Index | None,
+    rules: FirstRatingRules = FIRST_RATING,
 ) -> pd.DataFrame:
-    """The counts printed after a run; each one is a count of rows of the files written
-    (``n`` is the new list by id, ``t`` the period totals by id)."""
+    """The period in a few counts; each one is a count of rows of the files written (``n`` is
+    the new list by id, ``t`` the period totals by id)."""
     counts = status.value_counts()
     if new_ids is None:  # not told: the players with the new-player status
         new_ids = status.index[status.eq(STATUS_NEW).to_numpy()]
@@ -206,7 +213,7 @@ def summary_table(
         "rated players on the new list": int(n["rating"].notna().sum()),
         "rated players with games": int((t["games"] > 0).sum()),
         "first ratings": int(counts.get(STATUS_FIRST, 0)),
-        "dropped below 1400": int(counts.get(STATUS_DROPPED, 0)),
+        f"dropped below {rules.floor}": int(counts.get(STATUS_DROPPED, 0)),
         "new players (not on the list in force)": len(new_rows),
         "new players still unrated": int(new_rows["rating"].isna().sum()),
         "events (units) rated": rated_sides[["source", "event"]].drop_duplicates().shape[0],

@@ -28,6 +28,7 @@ from pipeline.model import (
     RateOptions,
     SidesInput,
 )
+from pipeline.norms import norm_inputs
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
@@ -349,6 +350,9 @@ def rate_files(
     result = rate_inputs(inputs, players, options)
     result.list_match = matched[0] if matched else None
     result.event_ranks = file_ranks(inputs)
+    if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
+        # Events (TRF, crosstables) carry titles and federations: their norms go in the reports.
+        result.norms = norm_inputs(inputs, players, result.sides)
     return result
 
 
