@@ -25,7 +25,9 @@ def _printed_ratings(inputs: Sequence[GamesInput | SidesInput]) -> pd.DataFrame:
         for side in ("white", "black"):
             parts.append(pd.DataFrame({"id": g[side], "rating": g[f"{side}_rating"]}))
     if not parts:
-        return pd.DataFrame({"id": pd.Series([], dtype=str), "rating": pd.Series([], "Int64")})
+        return pd.DataFrame(
+            {"id": pd.Series([], dtype=str), "rating": pd.Series([], dtype="Int64")}
+        )
     printed = pd.concat(parts, ignore_index=True)
     printed["rating"] = printed["rating"].astype("Int64")
     return printed[printed["rating"].notna().to_numpy()]
