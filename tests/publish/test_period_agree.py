@@ -7,12 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from period_files import read_rows, trf_player, write_event, write_list, write_trf
 
-from pipeline.cli import cli
 from pipeline.errors import InputError
 from pipeline.publish import PeriodRequest, run_period
+from tests.conftest import run_cli
 
 RATED = {f"10{i}": {"rating": 1800 + 20 * i, "games": 100, "federation": "ENG"} for i in range(6)}
 
@@ -124,9 +123,9 @@ def test_earlier_list_option_on_the_command_line(tmp_path):
     )
     args = ["period", "--list", str(list_dec), "--events", str(late), "--period", "2026-12"]
     args += ["--out", str(tmp_path / "out")]
-    bad = CliRunner().invoke(cli, [*args, "--earlier-list", "November=x.csv"])
+    bad = run_cli(*args, "--earlier-list", "November=x.csv")
     assert bad.exit_code == 2 and "YYYY-MM=PATH" in bad.stderr
-    ok = CliRunner().invoke(cli, [*args, "--earlier-list", f"2026-11={list_nov}", "-q"])
+    ok = run_cli(*args, "--earlier-list", f"2026-11={list_nov}", "-q")
     assert ok.exit_code == 0, ok.stderr
 
 
@@ -182,14 +181,14 @@ def test_counts_equal_the_files_and_details_come_from_the_richest_source(tmp_pat
     assert summary["new players (not on the list in force)"] == "0"
 
 
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "period"
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
 
 
 def test_period_json_and_history_pending_results(tmp_path):
     out = tmp_path / "out"
     args = ["period", "--list", str(SAMPLE / "list_2026-11.csv"), "--events"]
     args += [str(SAMPLE / "events"), "--period", "2026-11", "--out", str(out), "--no-xlsx"]
-    result = CliRunner().invoke(cli, [*args, "--json"])
+    result = run_cli(*args, "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     listed = read_rows(out / "rating_list_2026-12.csv")
@@ -201,14 +200,12 @@ def test_period_json_and_history_pending_results(tmp_path):
     assert [Path(p).name for p in data["written"]][0] == "rating_list_2026-12.csv"
     # 5100134 played 4 games against rated opponents (0.5 points): pending, shown by history.
     db = str(out / "ratings.db")
-    shown = CliRunner().invoke(cli, ["history", "5100134", "--db", db])
+    shown = run_cli("history", "5100134", "--db", db)
     assert shown.exit_code == 0, shown.stderr
     assert "pending results for a first rating (4 games counted):" in shown.stdout
-    as_json = json.loads(
-        CliRunner().invoke(cli, ["history", "5100134", "--db", db, "--json"]).stdout
-    )
+    as_json = json.loads(run_cli("history", "5100134", "--db", db, "--json").stdout)
     assert [(p["period"], p["games"], p["points"]) for p in as_json["pending"]] == [
         ("2026-11", 4, "0.5")
     ]
-    rated = json.loads(CliRunner().invoke(cli, ["history", "5100118", "--db", db, "--json"]).stdout)
+    rated = json.loads(run_cli("history", "5100118", "--db", db, "--json").stdout)
     assert rated["pending"] == []  # first rating published: nothing pending

@@ -6,11 +6,10 @@ from __future__ import annotations
 import csv
 import json
 
-from click.testing import CliRunner
 from helpers import write_csv
 from period_files import trf_player, write_trf
 
-from pipeline.cli import cli
+from tests.conftest import run_cli
 
 
 def inputs(tmp_path):
@@ -44,7 +43,7 @@ def run_rate(tmp_path, *extra):
     trf, players = inputs(tmp_path)
     out = tmp_path / "out"
     args = ["rate", str(trf), "--players", str(players), "--out", str(out), "--no-xlsx"]
-    result = CliRunner().invoke(cli, [*args, "--no-html", "--period", "2026-11", *extra])
+    result = run_cli(*args, "--no-html", "--period", "2026-11", *extra)
     assert result.exit_code == 0, result.stderr
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         return result, [row["id"] for row in csv.DictReader(fh)]

@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from click.testing import CliRunner
 from helpers import write_csv
 
-from pipeline.cli import cli
 from pipeline.readers.trf import read_trf
+from tests.conftest import run_cli
 
 
 def records(path) -> list[str]:
@@ -19,7 +18,7 @@ def records(path) -> list[str]:
 
 
 def convert(*args):
-    return CliRunner().invoke(cli, ["convert", *map(str, args)])
+    return run_cli("convert", *map(str, args))
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
 from helpers import write_csv
 
-from pipeline.cli import cli
+from tests.conftest import run_cli
 
 HEADER = ["event", "round", "white", "black", "result"]
 
@@ -18,7 +17,7 @@ def validate(path):
         ["id", "name", "rating"],
         [[p, f"Player {p}", 1800 + 10 * i] for i, p in enumerate("ABCDE")],
     )
-    return CliRunner().invoke(cli, ["validate", str(path), "--players", str(players), "--json"])
+    return run_cli("validate", str(path), "--players", str(players), "--json")
 
 
 def test_player_in_two_games_of_one_round_is_reported_with_row_and_fix(tmp_path):
