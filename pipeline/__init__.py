@@ -1,13 +1,56 @@
 """fiderate: rate chess events exactly the way FIDE does.
 
 readers -> engine -> grouper -> writers. The public API:
+
+The names are imported on first use (module ``__getattr__``), so ``import pipeline`` and the
+small commands (``calc``, ``table``, ``performance``) never load pandas, pandera or pyarrow.
 """
 
-from pipeline.errors import FiderateError, InputError, Problem, RunError
-from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
-from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
-from pipeline.run.rate import rate_files, rate_inputs, read_inputs
-from pipeline.writers import write_outputs
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pipeline.errors import FiderateError, InputError, Problem, RunError
+    from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+    from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
+    from pipeline.run.rate import rate_files, rate_inputs, read_inputs
+    from pipeline.writers import write_outputs
+
+# name -> the module that defines it
+_HOMES = {
+    "FiderateError": "pipeline.errors",
+    "InputError": "pipeline.errors",
+    "Problem": "pipeline.errors",
+    "RunError": "pipeline.errors",
+    "GamesInput": "pipeline.model",
+    "PlayerList": "pipeline.model",
+    "RatedPeriod": "pipeline.model",
+    "RateOptions": "pipeline.model",
+    "SidesInput": "pipeline.model",
+    "RULE_SETS": "pipeline.rules.sets",
+    "RuleSet": "pipeline.rules.sets",
+    "get_rules": "pipeline.rules.sets",
+    "rate_files": "pipeline.run.rate",
+    "rate_inputs": "pipeline.run.rate",
+    "read_inputs": "pipeline.run.rate",
+    "write_outputs": "pipeline.writers",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
+
 
 __all__ = [
     "RULE_SETS",

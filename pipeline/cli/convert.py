@@ -8,7 +8,6 @@ import click
 
 from pipeline.cli import cli
 from pipeline.cli.options import column_option, input_format_option, sheet_option
-from pipeline.run.convert import convert_to_trf
 
 
 @cli.command()
@@ -47,6 +46,8 @@ def convert(
     sheet: str | None,
 ) -> None:
     """Write the event in INPUT (games file, TRF, crosstable, grid) as a TRF16 file."""
+    from pipeline.run.convert import convert_to_trf
+
     result = convert_to_trf(
         input_path, output, players, input_format=input_format, sheet=sheet, columns=columns
     )

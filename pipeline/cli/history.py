@@ -9,7 +9,6 @@ import click
 
 from pipeline.cli import cli
 from pipeline.errors import RunError
-from pipeline.publish.store import connect, player_history
 
 
 @cli.command()
@@ -25,6 +24,8 @@ from pipeline.publish.store import connect, player_history
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def history(player_id: str, db_path: Path, as_json: bool) -> None:
     """Print PLAYER_ID's rating on every list in the history database."""
+    from pipeline.publish.store import connect, player_history
+
     if not db_path.is_file():
         raise RunError(f"no history database at {str(db_path)!r} (give it with --db)")
     con = connect(db_path)

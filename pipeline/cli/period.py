@@ -9,7 +9,6 @@ import click
 
 from pipeline.cli import cli
 from pipeline.cli.options import rules_option
-from pipeline.publish import PeriodRequest, run_period
 
 
 @cli.command()
@@ -76,6 +75,8 @@ def period(
     more_events: tuple[Path, ...],
 ) -> None:
     """Rate one rating period and publish the next list (MORE_EVENTS: further event paths)."""
+    from pipeline.publish import PeriodRequest, run_period
+
     request = PeriodRequest(
         list_path=list_path,
         events=tuple(events) + tuple(more_events),

@@ -6,8 +6,6 @@ writes files; see :mod:`pipeline.writers`.
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -22,18 +20,9 @@ from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, Sid
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.rules.sets import get_rules
+from pipeline.run.period_name import resolve_period
 from schemas import Games, Players, RatedSides, RatingList, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
-
-
-def resolve_period(period: str | None, today: dt.date | None = None) -> str:
-    """``YYYY-MM``; the current month when not given."""
-    if period is None:
-        today = today or dt.date.today()
-        return f"{today.year:04d}-{today.month:02d}"
-    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
-        raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
-    return period
 
 
 def gather_inputs(

@@ -3,7 +3,7 @@ changes (sortable), a section per player with the game table and an expected-vs-
 the event's rating changes against starting rating.
 
 Self-contained means no network at all: CSS and the sorting script are inline, charts are inline
-SVG (``pipeline.writers.charts``). The page is readable on a phone (tables scroll sideways, less
+SVG (``pipeline.writers.svg_charts``). The page is readable on a phone (tables scroll sideways, less
 important columns hide on narrow screens) and when printed (no script controls, sections do not
 split across pages where avoidable).
 
@@ -270,8 +270,7 @@ def render_report(
     only: list[str] | None = None,
 ) -> str:
     """The whole page. ``only`` = player ids: a report for those players alone."""
-    # matplotlib is imported only when a page is drawn: it is slow to import.
-    from pipeline.writers.charts import ExpectedVsActual, changes_vs_rating_svg
+    from pipeline.writers.svg_charts import ExpectedVsActual, changes_vs_rating_svg
 
     options = result.options
     if only is not None:
