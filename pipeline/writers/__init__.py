@@ -96,7 +96,7 @@ def write_outputs(
     detail = breakdown(result) if need_reports else None
     note = mode_note(result)
     if want_xlsx or players:
-        # openpyxl costs 0.3 s to import: only when a spreadsheet is written.
+        # The spreadsheet writer is imported only when a spreadsheet is written.
         from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
     with OutputBatch(out_dir) as batch:
         if output_format == "parquet":

@@ -2,6 +2,10 @@
 
 Numbers are written as numbers (so Excel can sort and sum them) with fixed number formats; the
 values come from the same exact text tables as the CSV files.
+
+Written with XlsxWriter, a column at a time: openpyxl's write-only mode spent about 40 us a cell
+building cell objects and XML, most of a one-event run (issue 13). Strings stay strings: nothing
+that looks like a formula, URL or number is converted.
 """
 
 from __future__ import annotations
@@ -9,14 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
+import xlsxwriter
 
 INT_COLUMNS = {
     "rating",
@@ -50,6 +51,66 @@ CHART_COLUMNS = ["cum_expected", "cum_score"]
 _BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:]")
 
 
+class Styled(NamedTuple):
+    """A value with the number format it is shown with."""
+
+    value: object
+    num_format: str
+
+
+class Book:
+    """An XLSX workbook being written (closed by ``save``): formats made once and shared."""
+
+    def __init__(self, path: Path) -> None:
+        self.workbook = xlsxwriter.Workbook(
+            str(path),
+            {
+                "strings_to_formulas": False,
+                "strings_to_urls": False,
+                "strings_to_numbers": False,
+                "in_memory": True,  # no temporary file per sheet (a report has one per player)
+            },
+        )
+        self.bold = self.workbook.add_format({"bold": True})
+        self._formats: dict[str, Any] = {}
+
+    def number_format(self, num_format: str) -> Any:
+        if num_format not in self._formats:
+            self._formats[num_format] = self.workbook.add_format({"num_format": num_format})
+        return self._formats[num_format]
+
+    def sheet(self, name: str) -> Sheet:
+        return Sheet(self, name)
+
+    def save(self) -> None:
+        self.workbook.close()
+
+
+class Sheet:
+    """One worksheet, written top to bottom: ``append`` adds a row after the last one."""
+
+    def __init__(self, book: Book, name: str) -> None:
+        self.book = book
+        self.worksheet = book.workbook.add_worksheet(name)
+        self.row = 0
+
+    def append(self, values: Iterable[object]) -> None:
+        for j, value in enumerate(values):
+            if isinstance(value, Styled):
+                self.write(j, value.value, self.book.number_format(value.num_format))
+            else:
+                self.write(j, value)
+        self.row += 1
+
+    def write(self, column: int, value: object, cell_format: Any = None) -> None:
+        if value is None:
+            return
+        if isinstance(value, str):
+            self.worksheet.write_string(self.row, column, value)
+        else:
+            self.worksheet.write_number(self.row, column, value, cell_format)
+
+
 def _value(column: str, text: str) -> object:
     if text == "":
         return None
@@ -63,13 +124,11 @@ def _value(column: str, text: str) -> object:
     return text
 
 
-def _cell(ws: Worksheet, column: str, text: str) -> object:
+def _cell(column: str, text: str) -> object:
     """A typed value, with its number format when the column has one."""
     value = _value(column, text)
     if column in DECIMAL_FORMATS and value is not None:
-        cell = WriteOnlyCell(ws, value=value)
-        cell.number_format = DECIMAL_FORMATS[column]
-        return cell
+        return Styled(value, DECIMAL_FORMATS[column])
     return value
 
 
@@ -83,34 +142,49 @@ def column_widths(table: pd.DataFrame) -> dict[str, float]:
     return widths
 
 
+def typed_columns(table: pd.DataFrame) -> list[list[object]]:
+    """Each column's cells as the values written (int, float, str or None for blank)."""
+    return [[_value(column, text) for text in table[column].tolist()] for column in table.columns]
+
+
 def write_table(
-    ws: Worksheet,
+    ws: Sheet,
     table: pd.DataFrame,
-    bold: Font | None = None,
     widths: dict[str, float] | None = None,
 ) -> None:
-    """Header row, typed rows, frozen header, autofilter and column widths (write-only sheet).
-
-    ``widths``: precomputed (e.g. once for all per-player sheets, which share their columns).
-    """
+    """Header row, typed rows, frozen header, autofilter and column widths, from ``ws.row`` on
+    (a new sheet: row 0)."""
     columns = list(table.columns)
-    widths = widths or column_widths(table)
-    for i, column in enumerate(columns, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = widths[column]
-    ws.freeze_panes = "A2"
-    header = []
-    for column in columns:
-        cell = WriteOnlyCell(ws, value=column)
-        cell.font = bold or Font(bold=True)
-        header.append(cell)
-    ws.append(header)
-    for record in table.itertuples(index=False, name=None):
-        row = []
-        for column, text in zip(columns, record, strict=True):
-            row.append(_cell(ws, column, text))
-        ws.append(row)
-    if len(table):
-        ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(table) + 1}"
+    write_typed(ws, columns, typed_columns(table), widths or column_widths(table))
+
+
+def write_typed(
+    ws: Sheet, columns: list[str], cells: list[list[object]], widths: dict[str, float]
+) -> None:
+    """``write_table`` on columns already typed (``typed_columns``): the per-player sheets
+    type the whole breakdown once and write a slice of it each. ``widths``: shared by the
+    per-player sheets, which have the same columns."""
+    sheet, first = ws.worksheet, ws.row
+    for j, column in enumerate(columns):
+        sheet.set_column(j, j, widths[column])
+        sheet.write_string(first, j, column, ws.book.bold)
+    sheet.freeze_panes(first + 1, 0)
+    write_string, write_number = sheet.write_string, sheet.write_number
+    rows = len(cells[0]) if cells else 0
+    for j, column in enumerate(columns):
+        cell_format = None
+        if column in DECIMAL_FORMATS:
+            cell_format = ws.book.number_format(DECIMAL_FORMATS[column])
+        for i, value in enumerate(cells[j], start=first + 1):
+            if value is None:
+                continue
+            if isinstance(value, str):
+                write_string(i, j, value)
+            else:
+                write_number(i, j, value, cell_format)
+    if rows:
+        sheet.autofilter(first, 0, first + rows, len(columns) - 1)
+    ws.row = first + rows + 1
 
 
 def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
@@ -130,9 +204,9 @@ def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
 
 
 def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
-    wb = Workbook(write_only=True)
-    write_table(wb.create_sheet("Rating list"), table)
-    wb.save(path)
+    wb = Book(path)
+    write_table(wb.sheet("Rating list"), table)
+    wb.save()
 
 
 def write_report_xlsx(
@@ -144,8 +218,8 @@ def write_report_xlsx(
 ) -> None:
     """Summary sheet (standings), then (if ``per_player``) one sheet per player with the
     game-by-game breakdown and the totals under it. ``note`` labels a non-FIDE mode."""
-    wb = Workbook(write_only=True)
-    ws = wb.create_sheet("Summary")
+    wb = Book(path)
+    ws = wb.sheet("Summary")
     write_table(ws, summary)
     if note:
         ws.append([])
@@ -162,13 +236,15 @@ def write_report_xlsx(
         records = {r["id"]: r for r in summary.to_dict("records")}
         ids = summary["id"].tolist()
         shared = column_widths(body_all)
+        body_columns = list(body_all.columns)
+        body_cells = typed_columns(body_all)
         for player_id, name in zip(ids, sheet_names(ids, {"Summary"}), strict=True):
             if player_id not in bounds:
                 continue
             lo, hi = bounds[player_id]
-            ws = wb.create_sheet(name)
+            ws = wb.sheet(name)
             totals = records[player_id]
-            write_table(ws, body_all.iloc[lo:hi], widths=shared)
+            write_typed(ws, body_columns, [c[lo:hi] for c in body_cells], shared)
             ws.append([])
             for label, key in (
                 ("player", "id"),
@@ -184,7 +260,7 @@ def write_report_xlsx(
                 ("change (rounded once, .5 away from zero)", "change"),
                 ("new rating", "new_rating"),
             ):
-                ws.append([label, _cell(ws, key, str(totals[key]))])
+                ws.append([label, _cell(key, str(totals[key]))])
             if note:
                 ws.append(["NOTE", note])
-    wb.save(path)
+    wb.save()
