@@ -72,4 +72,9 @@ from pipeline.cli import validate as _validate  # noqa: E402,F401
 
 
 def main() -> None:
+    """The ``fiderate`` program (a process of its own, unlike the tests' CliRunner)."""
+    # pandera imports hypothesis when it is installed (a dev tool: its data-synthesis strategies)
+    # on its first validation: 0.4-0.8 s of a one-event run. A command never synthesises data,
+    # so the program marks it absent and pandera takes its own no-hypothesis path.
+    sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]
     cli(prog_name="fiderate")
