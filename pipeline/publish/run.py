@@ -308,7 +308,7 @@ def _rate_and_publish(
         if request.trust_event_ratings:
             inputs.append(unit.data)
         else:
-            inputs.append(untrusted(unit.data, players.players.set_index("id")["rating"]))
+            inputs.append(untrusted(unit.data, players))
     options = RateOptions(rules=request.rules, method="fide", period=period)
     result = rate_inputs(inputs, base_list, options, event_players=unit_lists)
     clock.lap("rate")
