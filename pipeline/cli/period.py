@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -75,6 +76,7 @@ def period(
     more_events: tuple[Path, ...],
 ) -> None:
     """Rate one rating period and publish the next list (MORE_EVENTS: further event paths)."""
+    from pipeline.cli.console import DelayedProgress
     from pipeline.publish import PeriodRequest, run_period
 
     request = PeriodRequest(
@@ -89,7 +91,9 @@ def period(
         xlsx=xlsx,
         command=" ".join(["fiderate", *sys.argv[1:]]),
     )
-    outcome = run_period(request)
+    # A spinner with the stage on stderr, only on a terminal and once the run takes a second.
+    with DelayedProgress(enabled=not quiet) as progress:
+        outcome = run_period(dataclasses.replace(request, progress=progress.stage))
     if not quiet:
         for line in outcome.notes if outcome.recovered else []:
             click.echo(line)

@@ -30,7 +30,7 @@ import os
 import resource
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,6 +82,8 @@ class PeriodRequest:
     rules: str = "standard"
     xlsx: bool | None = None
     command: str = "fiderate period"
+    # Told the label of each stage as it starts (the command's progress display); None: silent.
+    progress: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def database(self) -> Path:
@@ -242,12 +244,22 @@ def _list_notes(con: sqlite3.Connection | None, period: str, list_sha: str) -> l
 
 
 class _Clock:
-    def __init__(self) -> None:
+    """Times each stage (for the benchmarks) and tells ``progress`` the stage that starts."""
+
+    def __init__(self, progress: Callable[[str], None] | None = None) -> None:
         self.laps: dict[str, float] = {}
         self.peaks: dict[str, float] = {}  # MiB
         self._last = time.perf_counter()
+        self._progress = progress
+        self.starts("reading the list and the events")
 
-    def lap(self, name: str) -> None:
+    def starts(self, label: str) -> None:
+        if self._progress is not None:
+            self._progress(label)
+
+    def lap(self, name: str, next_label: str | None = None) -> None:
+        if next_label is not None:
+            self.starts(next_label)
         now = time.perf_counter()
         self.laps[name] = now - self._last
         self._last = now
@@ -271,7 +283,7 @@ def _rate_and_publish(
     inputs_record: list[dict[str, str]],
     replaced: int | None,
 ) -> PeriodOutcome:
-    clock = _Clock()
+    clock = _Clock(request.progress)
     rules = get_rules(request.rules)
     problems: list[Problem] = []
     try:
@@ -285,7 +297,7 @@ def _rate_and_publish(
     if problems:
         raise InputError(problems)
 
-    clock.lap("read")
+    clock.lap("read", "rating")
     base = listed.players.drop(columns=["line"], errors="ignore")
     if con is not None:
         # A list without last_played (an outside list): the history knows when players last played.
@@ -311,7 +323,7 @@ def _rate_and_publish(
             inputs.append(untrusted(unit.data, players))
     options = RateOptions(rules=request.rules, method="fide", period=period)
     result = rate_inputs(inputs, base_list, options, event_players=unit_lists)
-    clock.lap("rate")
+    clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
     keys = pd.DataFrame(
@@ -335,7 +347,7 @@ def _rate_and_publish(
     report = build_report(
         base, new, status, result.totals, result.sides, first, result.scale, period
     )
-    clock.lap("first ratings, next list, report")
+    clock.lap("first ratings, next list, report", "writing files")
     notes = _list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
         for u in units
@@ -344,7 +356,7 @@ def _rate_and_publish(
 
     with write_period_outputs(request.out_dir, period, new, report, result, request.xlsx) as batch:
         notes += batch.notes
-        clock.lap("write files")
+        clock.lap("write files", "storing in the history database")
         pause_point("temp-files")
         if con is None:
             con = history.connect(request.database)
@@ -370,7 +382,7 @@ def _rate_and_publish(
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        clock.lap("store in database")
+        clock.lap("store in database", "renaming the files into place")
         # Committed: the temporary files now belong to the rename journal; never delete them.
         batch.forget()
     pause_point("committed")
