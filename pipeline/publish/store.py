@@ -242,6 +242,9 @@ def pending_results(con: sqlite3.Connection) -> pd.DataFrame:
     return frame
 
 
+INSERT_CHUNK = 100_000  # rows converted and inserted at a time
+
+
 def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, ...]]:
     """Rows as tuples of plain Python values for sqlite3 (<NA> -> NULL), column by column."""
     values = []
@@ -252,6 +255,15 @@ def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, 
         else:
             values.append(series.astype(object).where(series.notna(), None).tolist())
     return list(zip(*values, strict=True))
+
+
+def _insert_chunks(
+    con: sqlite3.Connection, statement: str, frame: pd.DataFrame, columns: Sequence[str]
+) -> None:
+    """``executemany`` a slice of rows at a time: only one slice's Python tuples exist at once
+    (a 1.9 M-row list as tuples is a gigabyte)."""
+    for start in range(0, len(frame), INSERT_CHUNK):
+        con.executemany(statement, _records(frame.iloc[start : start + INSERT_CHUNK], columns))
 
 
 def insert_run(con: sqlite3.Connection, **fields: object) -> int:
@@ -278,12 +290,12 @@ def insert_list(
         (run_id, kind, effective, period, source, sha256, len(rows)),
     )
     list_id = int(cursor.lastrowid or 0)
-    frame = rows[LIST_COLUMNS].copy()
-    frame.insert(0, "list_id", list_id)
-    con.executemany(
+    _insert_chunks(
+        con,
         f"INSERT INTO list_rows (list_id, {', '.join(LIST_COLUMNS)}) "
-        f"VALUES ({', '.join('?' for _ in range(len(LIST_COLUMNS) + 1))})",
-        _records(frame, ["list_id", *LIST_COLUMNS]),
+        f"VALUES ({list_id}, {', '.join('?' for _ in LIST_COLUMNS)})",
+        rows,
+        LIST_COLUMNS,
     )
     return list_id
 
@@ -292,10 +304,12 @@ def insert_rows(con: sqlite3.Connection, table: str, frame: pd.DataFrame, run_id
     if frame.empty:
         return
     columns = list(frame.columns)
-    con.executemany(
+    _insert_chunks(
+        con,
         f"INSERT INTO {table} (run_id, {', '.join(columns)}) "
-        f"VALUES (?, {', '.join('?' for _ in columns)})",
-        [(run_id, *row) for row in _records(frame, columns)],
+        f"VALUES ({int(run_id)}, {', '.join('?' for _ in columns)})",
+        frame,
+        columns,
     )
 
 
