@@ -20,8 +20,9 @@ from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, Sid
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.rules.sets import get_rules
+from pipeline.run.games_check import games_problems
 from pipeline.run.period_name import resolve_period
-from schemas import Games, Players, RatedSides, RatingList, validate
+from schemas import Players, RatedSides, RatingList, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
 
@@ -59,15 +60,20 @@ def gather_inputs(
     players_ok = not problems
     for path in paths:
         try:
-            item = read_event_file(path, sheet, input_format=input_format, columns=columns)
-            if isinstance(item, GamesInput):
-                validate(item.games, Games, item.source)
-            inputs.append(item)
+            inputs.append(read_event_file(path, sheet, input_format=input_format, columns=columns))
         except InputError as exc:
             problems.extend(exc.problems)
             # Report unknown players of a file with other problems in the same pass.
             if isinstance(exc.partial, GamesInput) and players_ok:
                 problems.extend(unknown_players(exc.partial, players))
+    # One pass of schema checks over the games of every file (see games_check); a file that
+    # fails is reported and left out, as when each file was checked on reading.
+    games = [i for i in inputs if isinstance(i, GamesInput)]
+    failed = games_problems(games)
+    for position in sorted(failed):
+        problems.extend(failed[position])
+    bad = {id(games[position]) for position in failed}
+    inputs = [i for i in inputs if id(i) not in bad]
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if embedded and players_ok:
         try:

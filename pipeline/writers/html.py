@@ -9,7 +9,7 @@ split across pages where avoidable).
 
 Large events: the standings list every player; per-player sections are written for the first
 ``SECTIONS_MAX_PLAYERS`` players of the standings and per-player charts for the first
-``CHARTS_MAX_PLAYERS`` (a chart costs about a tenth of a second to draw); the page says so.
+``CHARTS_MAX_PLAYERS``; the page says so.
 """
 
 from __future__ import annotations
