@@ -64,7 +64,7 @@ def _fsync(path: Path) -> None:
 
 def write_report_xlsx(report: PeriodReport, path: Path) -> None:
     # The spreadsheet writer is imported only when a spreadsheet is written.
-    from pipeline.writers.xlsx import Book, write_table
+    from pipeline.writers.xlsx import Book, new_sheet, write_table
 
     wb = Book(path)
     changes = report.changes
@@ -78,7 +78,7 @@ def write_report_xlsx(report: PeriodReport, path: Path) -> None:
         ("Breakdown", report.breakdown),
         ("All changes", changes),
     ):
-        write_table(wb.sheet(title), table)
+        write_table(new_sheet(wb, title), table)
     wb.save()
 
 

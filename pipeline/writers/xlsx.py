@@ -3,9 +3,9 @@
 Numbers are written as numbers (so Excel can sort and sum them) with fixed number formats; the
 values come from the same exact text tables as the CSV files.
 
-Written with XlsxWriter, a column at a time: openpyxl's write-only mode spent about 40 us a cell
-building cell objects and XML, most of a one-event run (issue 13). Strings stay strings: nothing
-that looks like a formula, URL or number is converted.
+Written by ``xlsx_package`` (the few SpreadsheetML parts these sheets use, as text): openpyxl's
+write-only mode spent about 40 us a cell, most of a one-event run (issue 13). Strings stay
+strings: nothing that looks like a formula, URL or number is converted.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-import xlsxwriter
+
+from pipeline.writers import xlsx_package
+from pipeline.writers.xlsx_package import Book, column_letter, number_cell, string_cell
 
 INT_COLUMNS = {
     "rating",
@@ -58,57 +60,31 @@ class Styled(NamedTuple):
     num_format: str
 
 
-class Book:
-    """An XLSX workbook being written (closed by ``save``): formats made once and shared."""
-
-    def __init__(self, path: Path) -> None:
-        self.workbook = xlsxwriter.Workbook(
-            str(path),
-            {
-                "strings_to_formulas": False,
-                "strings_to_urls": False,
-                "strings_to_numbers": False,
-                "in_memory": True,  # no temporary file per sheet (a report has one per player)
-            },
-        )
-        self.bold = self.workbook.add_format({"bold": True})
-        self._formats: dict[str, Any] = {}
-
-    def number_format(self, num_format: str) -> Any:
-        if num_format not in self._formats:
-            self._formats[num_format] = self.workbook.add_format({"num_format": num_format})
-        return self._formats[num_format]
-
-    def sheet(self, name: str) -> Sheet:
-        return Sheet(self, name)
-
-    def save(self) -> None:
-        self.workbook.close()
-
-
-class Sheet:
-    """One worksheet, written top to bottom: ``append`` adds a row after the last one."""
-
-    def __init__(self, book: Book, name: str) -> None:
-        self.book = book
-        self.worksheet = book.workbook.add_worksheet(name)
-        self.row = 0
+class Sheet(xlsx_package.Sheet):
+    """A worksheet with ``append``: a row of values (str, numbers, ``Styled``; None = blank)."""
 
     def append(self, values: Iterable[object]) -> None:
+        row = self.row + 1
+        cells = []
         for j, value in enumerate(values):
+            if value is None:
+                continue
+            ref = f"{column_letter(j)}{row}"
             if isinstance(value, Styled):
-                self.write(j, value.value, self.book.number_format(value.num_format))
+                cells.append(
+                    number_cell(ref, value.value, self.book.number_format(value.num_format))
+                )  # type: ignore[arg-type]
+            elif isinstance(value, str):
+                cells.append(string_cell(ref, value))
             else:
-                self.write(j, value)
-        self.row += 1
+                cells.append(number_cell(ref, value))  # type: ignore[arg-type]
+        self.append_xml(cells)
 
-    def write(self, column: int, value: object, cell_format: Any = None) -> None:
-        if value is None:
-            return
-        if isinstance(value, str):
-            self.worksheet.write_string(self.row, column, value)
-        else:
-            self.worksheet.write_number(self.row, column, value, cell_format)
+
+def new_sheet(book: Book, name: str) -> Sheet:
+    sheet = Sheet(book, name)
+    book.sheets.append(sheet)
+    return sheet
 
 
 def _value(column: str, text: str) -> object:
@@ -164,27 +140,31 @@ def write_typed(
     """``write_table`` on columns already typed (``typed_columns``): the per-player sheets
     type the whole breakdown once and write a slice of it each. ``widths``: shared by the
     per-player sheets, which have the same columns."""
-    sheet, first = ws.worksheet, ws.row
+    first = ws.row
     for j, column in enumerate(columns):
-        sheet.set_column(j, j, widths[column])
-        sheet.write_string(first, j, column, ws.book.bold)
-    sheet.freeze_panes(first + 1, 0)
-    write_string, write_number = sheet.write_string, sheet.write_number
+        ws.set_width(j, widths[column])
+    ws.append_xml(
+        string_cell(f"{column_letter(j)}{first + 1}", column, xlsx_package.BOLD_STYLE)
+        for j, column in enumerate(columns)
+    )
+    ws.freeze_rows(first + 1)
+    letters = [column_letter(j) for j in range(len(columns))]
+    styles = [
+        ws.book.number_format(DECIMAL_FORMATS[c]) if c in DECIMAL_FORMATS else 0 for c in columns
+    ]
     rows = len(cells[0]) if cells else 0
-    for j, column in enumerate(columns):
-        cell_format = None
-        if column in DECIMAL_FORMATS:
-            cell_format = ws.book.number_format(DECIMAL_FORMATS[column])
-        for i, value in enumerate(cells[j], start=first + 1):
+    for i, values in enumerate(zip(*cells, strict=True), start=first + 2):
+        row = []
+        for letter, style, value in zip(letters, styles, values, strict=True):
             if value is None:
                 continue
             if isinstance(value, str):
-                write_string(i, j, value)
+                row.append(string_cell(f"{letter}{i}", value))
             else:
-                write_number(i, j, value, cell_format)
+                row.append(number_cell(f"{letter}{i}", value, style))  # type: ignore[arg-type]
+        ws.append_xml(row)
     if rows:
-        sheet.autofilter(first, 0, first + rows, len(columns) - 1)
-    ws.row = first + rows + 1
+        ws.set_autofilter(first, 0, first + rows, len(columns) - 1)
 
 
 def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
@@ -205,7 +185,7 @@ def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
 
 def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
     wb = Book(path)
-    write_table(wb.sheet("Rating list"), table)
+    write_table(new_sheet(wb, "Rating list"), table)
     wb.save()
 
 
@@ -219,7 +199,7 @@ def write_report_xlsx(
     """Summary sheet (standings), then (if ``per_player``) one sheet per player with the
     game-by-game breakdown and the totals under it. ``note`` labels a non-FIDE mode."""
     wb = Book(path)
-    ws = wb.sheet("Summary")
+    ws = new_sheet(wb, "Summary")
     write_table(ws, summary)
     if note:
         ws.append([])
@@ -242,7 +222,7 @@ def write_report_xlsx(
             if player_id not in bounds:
                 continue
             lo, hi = bounds[player_id]
-            ws = wb.sheet(name)
+            ws = new_sheet(wb, name)
             totals = records[player_id]
             write_typed(ws, body_columns, [c[lo:hi] for c in body_cells], shared)
             ws.append([])
