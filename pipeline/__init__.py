@@ -12,7 +12,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pipeline.errors import FiderateError, InputError, Problem, RunError
+    from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
     from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
     from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
     from pipeline.run.rate import rate_files, rate_inputs, read_inputs
@@ -24,6 +24,7 @@ _HOMES = {
     "InputError": "pipeline.errors",
     "Problem": "pipeline.errors",
     "RunError": "pipeline.errors",
+    "UsageError": "pipeline.errors",
     "GamesInput": "pipeline.model",
     "PlayerList": "pipeline.model",
     "RatedPeriod": "pipeline.model",
@@ -64,6 +65,7 @@ __all__ = [
     "RuleSet",
     "RunError",
     "SidesInput",
+    "UsageError",
     "get_rules",
     "rate_files",
     "rate_inputs",

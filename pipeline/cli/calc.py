@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.cli.options import method_option, mode_option, period_option, rules_option, vs_option
 
 

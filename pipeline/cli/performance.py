@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.cli.options import parse_score_h, vs_option
 
 

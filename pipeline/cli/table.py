@@ -7,7 +7,7 @@ import json
 import click
 
 from pipeline.calculator.expectancy import MAX_GAP
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.cli.options import rules_option
 
 
