@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pipeline.columnar.arrow import arrow_text
 from pipeline.columnar.id_lookup import IdLookup, canonical_numbers
-from pipeline.grouper.totals import positions
+from pipeline.columnar.lookup import positions
 from pipeline.model import PlayerList
 
 # Ids that look alike as numbers but are different texts: a look-up must never confuse them.

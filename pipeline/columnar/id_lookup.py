@@ -1,6 +1,6 @@
 """One id look-up per list, built once and asked many times (issue 13).
 
-``grouper.totals.positions`` hashes the whole list on every call (Arrow's ``index_in`` keeps no
+``columnar.lookup.positions`` hashes the whole list on every call (Arrow's ``index_in`` keeps no
 table between calls): a period of 200 events against FIDE's 1.9 M-player list built the same
 hash set 400 times (212 s). ``IdLookup`` is built once per list and answers each event's ids in
 time proportional to the event.
@@ -51,7 +51,7 @@ class IdLookup:
 
     def positions(self, asked: pd.Series) -> np.ndarray:
         if self._sorted is None or self._rows is None:
-            from pipeline.grouper.totals import positions
+            from pipeline.columnar.lookup import positions
 
             return positions(asked, self._ids)
         values, ok = canonical_numbers(arrow_text(asked))
