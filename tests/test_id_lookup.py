@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.columnar.arrow import arrow_text
-from pipeline.columnar.id_lookup import IdLookup, canonical_numbers
+from pipeline.columnar.id_lookup import IdLookup, canonical_numbers, rows_by_id, take_rows
 from pipeline.columnar.lookup import positions
 from pipeline.model import PlayerList
 
@@ -81,3 +81,20 @@ def test_player_list_builds_its_lookup_once_per_frame():
     assert players._lookup is first  # reused
     players.players = pd.DataFrame({"id": series(["30", "10"])})
     assert players.positions(series(["30", "10", "20"])).tolist() == [0, 1, -1]  # rebuilt
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(numeric | tricky, min_size=1, max_size=20, unique=True),
+    st.lists(numeric | tricky, max_size=20),
+    st.sampled_from(["int64", "Int64", "str", "float64"]),
+)
+def test_take_rows_is_reindex_by_id(listed, asked, dtype):
+    values = pd.Series([i * 7 for i in range(len(listed))]).astype(dtype)
+    if dtype == "Int64":
+        values.iloc[0] = pd.NA
+    frame = pd.DataFrame({"id": series(listed), "value": values})
+    want = frame.set_index("id")["value"].reindex(pd.Index(asked, dtype=str))
+    got = take_rows(frame["value"], rows_by_id(frame["id"], pd.Index(asked, dtype=str)))
+    assert got.dtype == want.dtype
+    assert got.astype(str).tolist() == want.astype(str).tolist()

@@ -59,3 +59,16 @@ class IdLookup:
         at = np.minimum(at, len(self._sorted) - 1)
         found = ok & (self._sorted[at] == values)
         return np.where(found, self._rows[at], -1).astype(np.int64)
+
+
+def rows_by_id(ids: pd.Series | pd.Index, asked: pd.Series | pd.Index) -> np.ndarray:
+    """Each asked id's row in ``ids`` (unique), -1 where absent: one look-up, to be reused for
+    every column taken at those rows (``take_rows``)."""
+    return IdLookup(pd.Series(ids)).positions(pd.Series(asked))
+
+
+def take_rows(column: pd.Series, rows: np.ndarray) -> pd.Series:
+    """``column``'s values at ``rows`` (-1: missing), exactly as ``reindex`` by id gives them
+    (same dtype, NA where missing), without building a hash table of the ids per column: a
+    reindex on the row numbers is arithmetic."""
+    return column.reset_index(drop=True).reindex(rows)
