@@ -8,8 +8,9 @@ small commands (``calc``, ``table``, ``performance``) never load pandas, pandera
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_names
 
 if TYPE_CHECKING:
     from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
@@ -40,18 +41,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_HOMES])
-
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
 __all__ = [
     "RULE_SETS",

@@ -6,8 +6,9 @@ neither pandas nor pyarrow.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_names
 
 if TYPE_CHECKING:
     from pipeline.grouper.kfactor import apply_700_rule, base_k
@@ -20,11 +21,6 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'pipeline.grouper' has no attribute {name!r}")
-    return getattr(import_module(home), name)
-
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
 __all__ = ["apply_700_rule", "base_k", "period_totals"]
