@@ -14,8 +14,17 @@ from pipeline.lazy import lazy_names
 
 if TYPE_CHECKING:
     from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
-    from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+    from pipeline.model import (
+        GamesInput,
+        NormReport,
+        PlayerList,
+        RatedPeriod,
+        RateOptions,
+        SidesInput,
+    )
+    from pipeline.norms import NORM_RULES
     from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
+    from pipeline.run.norms import norm_files
     from pipeline.run.rate import rate_files, rate_inputs, read_inputs
     from pipeline.writers import write_outputs
 
@@ -27,13 +36,16 @@ _HOMES = {
     "RunError": "pipeline.errors",
     "UsageError": "pipeline.errors",
     "GamesInput": "pipeline.model",
+    "NormReport": "pipeline.model",
     "PlayerList": "pipeline.model",
     "RatedPeriod": "pipeline.model",
     "RateOptions": "pipeline.model",
     "SidesInput": "pipeline.model",
+    "NORM_RULES": "pipeline.norms",
     "RULE_SETS": "pipeline.rules.sets",
     "RuleSet": "pipeline.rules.sets",
     "get_rules": "pipeline.rules.sets",
+    "norm_files": "pipeline.run.norms",
     "rate_files": "pipeline.run.rate",
     "rate_inputs": "pipeline.run.rate",
     "read_inputs": "pipeline.run.rate",
@@ -44,10 +56,12 @@ _HOMES = {
 __getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
 __all__ = [
+    "NORM_RULES",
     "RULE_SETS",
     "FiderateError",
     "GamesInput",
     "InputError",
+    "NormReport",
     "PlayerList",
     "Problem",
     "RateOptions",
@@ -57,6 +71,7 @@ __all__ = [
     "SidesInput",
     "UsageError",
     "get_rules",
+    "norm_files",
     "rate_files",
     "rate_inputs",
     "read_inputs",

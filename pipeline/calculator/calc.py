@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.engine.expected import SCALES
-from pipeline.engine.rate import NOTES, rate_arrays
+from pipeline.engine.rate import notes, rate_arrays
 from pipeline.engine.sequential import MODES, sequential_arrays
 from pipeline.errors import RunError
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_precedence
@@ -230,7 +230,8 @@ def calculate(request: CalcRequest) -> Calculation:
     both[method] = pd_units[mine]
     mine_rated = rated[mine]
     k = int(k_used[0])
-    notes = engine.note_code[mine]
+    note_codes = engine.note_code[mine]
+    note_texts = notes(rules)
     rows = [
         GameRow(
             round=i + 1,
@@ -238,7 +239,7 @@ def calculate(request: CalcRequest) -> Calculation:
             opponent=int(sides.opp[i]),
             score_h=int(sides.score_h[i]),
             rated=bool(mine_rated[i]),
-            note=NOTES[int(notes[i])],
+            note=note_texts[int(note_codes[i])],
             gap=int(used[i] - sides.opp[i]),
             gap_used=int(diff[i]),
             pd_fide_h=int(both["fide"][i]) * bool(mine_rated[i]),

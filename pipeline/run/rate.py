@@ -21,6 +21,7 @@ from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.grouper.totals import partial_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.norms import norm_inputs
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.run.games_check import games_problems
@@ -324,7 +325,11 @@ def rate_files(
         if players_path is None or players is not None:
             problems.extend(assembly_problems(inputs, players))
         raise InputError(sort_problems(problems, paths, players_path))
-    return rate_inputs(inputs, players, options)
+    result = rate_inputs(inputs, players, options)
+    if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
+        # Events (TRF, crosstables) carry titles and federations: their norms go in the reports.
+        result.norms = norm_inputs(inputs, players, result.sides)
+    return result
 
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:
