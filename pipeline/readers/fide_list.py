@@ -40,6 +40,10 @@ from pipeline.readers.fide_list_txt import read_txt
 from pipeline.readers.fide_list_xml import read_xml
 from pipeline.readers.players import parse_players
 from pipeline.readers.tabular import RawTable
+from pipeline.rules.sets import KPrecedence
+
+# A rating of at least this once makes ever_2400 true (the K precedence's threshold).
+EVER_THRESHOLD = KPrecedence().ever_threshold
 
 _TXT_HEAD = re.compile(rb"^\s*ID[ _]?Number\s+Name\s", re.IGNORECASE)
 _XML_HEAD = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<playerslist[\s>/]", re.DOTALL)
@@ -130,7 +134,7 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     raw_rating = frame["rating"]
     title = frame["title"].str.upper()
     rating_number = raw_rating.where(raw_rating.str.fullmatch(r"\d{1,4}")).astype("Int64")
-    ever = rating_number.ge(2400).fillna(False).to_numpy(dtype=bool, copy=True)
+    ever = rating_number.ge(EVER_THRESHOLD).fillna(False).to_numpy(dtype=bool, copy=True)
     if list_type == "standard":
         ever |= title.isin(["GM", "IM"]).to_numpy()
     parsed = RawTable(
