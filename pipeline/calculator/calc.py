@@ -160,6 +160,17 @@ def _sum_by(codes: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     return total
 
 
+def _expectations(
+    own: np.ndarray, opp: np.ndarray, score_h: np.ndarray, rules: RuleSet
+) -> dict[str, np.ndarray]:
+    """Each method's expectation (units of its scale; 0 where not rated) from the engine."""
+    both = {}
+    for method in SCALES:
+        other = rate_arrays(own, opp, np.ones(len(own), dtype=bool), score_h, rules, method)
+        both[method] = np.where(other.rated, other.pd_units, 0).astype(np.int64)
+    return both
+
+
 def calculate(request: CalcRequest) -> Calculation:
     _check(request)
     period = resolve_period(request.period)
@@ -183,18 +194,9 @@ def calculate(request: CalcRequest) -> Calculation:
     rating_used = sides.own
     if request.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
         rating_used, diff, pd_units, dev_units = sequential_arrays(
-            sides.codes,
-            rated,
-            sides.own,
-            sides.opp,
-            sides.score_h,
-            k_used[sides.codes],
-            diff,
-            pd_units,
-            dev_units,
-            rules,
-            method,
-        )
+            sides.codes, rated, sides.own, sides.opp, sides.score_h, k_used[sides.codes],
+            diff, pd_units, dev_units, rules, method,
+        )  # fmt: skip
 
     score_sum = _sum_by(sides.codes, np.where(rated, sides.score_h, 0), size)
     dev_sum = _sum_by(sides.codes, dev_units, size)
@@ -219,12 +221,7 @@ def calculate(request: CalcRequest) -> Calculation:
     # same rating each game was scored against.
     mine = slice(0, n)
     used = rating_used[mine]
-    both = {}
-    for m in SCALES:
-        other = rate_arrays(
-            used, sides.opp[mine], np.ones(n, dtype=bool), sides.score_h[mine], rules, m
-        )
-        both[m] = np.where(other.rated, other.pd_units, 0).astype(np.int64)
+    both = _expectations(used, sides.opp[mine], sides.score_h[mine], rules)
     # A game the rules do not rate (e.g. rapid: gap 600+ with a player above 2600) carries no
     # gap, PD or deviation: zeros here, flagged by ``rated`` and explained by ``note``.
     both[method] = pd_units[mine]

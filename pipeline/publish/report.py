@@ -68,11 +68,8 @@ def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int)
         .reset_index()
     )
     t = totals.set_index("id")
-    k = (
-        take_rows(totals["k"], rows_by_id(totals["id"], per_event["player"]))
-        .fillna(0)
-        .to_numpy(dtype=np.int64)
-    )
+    at = rows_by_id(totals["id"], per_event["player"])
+    k = take_rows(totals["k"], at).fillna(0).to_numpy(dtype=np.int64)
     per_event["k"] = k
     per_event["kdev"] = k * per_event["dev"].to_numpy(dtype=np.int64)
     per_event["change"] = ""

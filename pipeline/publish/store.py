@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
+from pipeline.publish.bulk_insert import insert_chunks, key_order
 from pipeline.publish.first_rating import POOL_COLUMNS, POOL_DTYPES
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
@@ -272,51 +272,6 @@ def player_pending(con: sqlite3.Connection, player_id: str) -> list[dict[str, ob
     ]
 
 
-INSERT_CHUNK = 100_000  # rows converted and inserted at a time
-
-
-def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, ...]]:
-    """Rows as tuples of plain Python values for sqlite3 (<NA> -> NULL), column by column."""
-    values = []
-    for column in columns:
-        series = frame[column]
-        if series.dtype == bool:
-            values.append(series.astype(np.int64).tolist())
-        else:
-            values.append(series.astype(object).where(series.notna(), None).tolist())
-    return list(zip(*values, strict=True))
-
-
-def _insert_chunks(
-    con: sqlite3.Connection,
-    statement: str,
-    frame: pd.DataFrame,
-    columns: Sequence[str],
-    order: np.ndarray | None = None,
-) -> None:
-    """``executemany`` a slice of rows at a time: only one slice's Python tuples exist at once
-    (a 1.9 M-row list as tuples is a gigabyte). ``order``: the rows' positions in the order to
-    insert them."""
-    for start in range(0, len(frame), INSERT_CHUNK):
-        if order is None:
-            part = frame.iloc[start : start + INSERT_CHUNK]
-        else:
-            part = frame.iloc[order[start : start + INSERT_CHUNK]]
-        con.executemany(statement, _records(part, columns))
-
-
-def key_order(ids: pd.Series) -> np.ndarray:
-    """The positions of ``ids`` in SQLite's order of TEXT keys (bytes of UTF-8, the code point
-    order): rows inserted in key order append to the table's and the index's B-trees instead of
-    splitting pages all over them (2.5x faster for a list of mixed-length ids). The order of
-    insertion changes nothing a query sees."""
-    import pyarrow.compute as pc
-
-    from pipeline.columnar.arrow import arrow_text
-
-    return np.asarray(pc.sort_indices(arrow_text(ids)), dtype=np.int64)
-
-
 def insert_run(con: sqlite3.Connection, **fields: object) -> int:
     fields = {k: json.dumps(v) if k == "inputs" else v for k, v in fields.items()}
     names = ", ".join(fields)
@@ -341,7 +296,7 @@ def insert_list(
         (run_id, kind, effective, period, source, sha256, len(rows)),
     )
     list_id = int(cursor.lastrowid or 0)
-    _insert_chunks(
+    insert_chunks(
         con,
         f"INSERT INTO list_rows (list_id, {', '.join(LIST_COLUMNS)}) "
         f"VALUES ({list_id}, {', '.join('?' for _ in LIST_COLUMNS)})",
@@ -356,7 +311,7 @@ def insert_rows(con: sqlite3.Connection, table: str, frame: pd.DataFrame, run_id
     if frame.empty:
         return
     columns = list(frame.columns)
-    _insert_chunks(
+    insert_chunks(
         con,
         f"INSERT INTO {table} (run_id, {', '.join(columns)}) "
         f"VALUES ({int(run_id)}, {', '.join('?' for _ in columns)})",

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from pipeline.errors import InputError, Problem
-from pipeline.model import GamesInput
+from pipeline.model import GamesInput, SidesInput
 from schemas import Games, validate
 
 BATCH_ROWS = 500_000
@@ -61,3 +61,15 @@ def games_problems(items: Sequence[GamesInput]) -> dict[int, list[Problem]]:
                     failed[start + offset] = problems
         start += len(batch)
     return failed
+
+
+def checked_inputs(
+    inputs: Sequence[GamesInput | SidesInput],
+) -> tuple[list[GamesInput | SidesInput], list[Problem]]:
+    """``inputs`` without the files whose games fail the schema, and those files' problems (a
+    failing file is reported and left out, as when each file was checked on reading)."""
+    games = [i for i in inputs if isinstance(i, GamesInput)]
+    failed = games_problems(games)
+    problems = [problem for position in sorted(failed) for problem in failed[position]]
+    bad = {id(games[position]) for position in failed}
+    return [i for i in inputs if id(i) not in bad], problems

@@ -33,7 +33,7 @@ from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
 from pipeline.readers.rounds import paired_twice
-from pipeline.run.games_check import games_problems
+from pipeline.run.games_check import checked_inputs
 from pipeline.run.list_match import list_match
 from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse, resolve_period
 from schemas import Players, RatedSides, validate
@@ -92,14 +92,8 @@ def gather_inputs(
             # Report unknown players of a file with other problems in the same pass.
             if isinstance(exc.partial, GamesInput) and players_ok:
                 problems.extend(unknown_players(exc.partial, players))
-    # One pass of schema checks over the games of every file (see games_check); a file that
-    # fails is reported and left out, as when each file was checked on reading.
-    games = [i for i in inputs if isinstance(i, GamesInput)]
-    failed = games_problems(games)
-    for position in sorted(failed):
-        problems.extend(failed[position])
-    bad = {id(games[position]) for position in failed}
-    inputs = [i for i in inputs if id(i) not in bad]
+    inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
+    problems.extend(failed)
     for item in inputs:
         if isinstance(item, GamesInput):
             problems.extend(paired_twice(item.games, item.source))
