@@ -56,7 +56,7 @@ def parse_ids(
     # A spreadsheet that stored an id as a number shows it as "4100018.0": take the digits.
     # (A literal scan first: the regex rewrite is ten times the cost and rarely needed.)
     has_dot = raw.str.contains(".", regex=False).any()
-    ids = raw.str.replace(r"^(\d+)\.0+$", r"\1", regex=True) if has_dot else raw
+    ids = raw.str.replace(r"^([0-9]+)\.0+$", r"\1", regex=True) if has_dot else raw
     if required:
         report(
             problems,
@@ -86,11 +86,11 @@ def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:
     if not len(odd):
         return raw
     some = raw.iloc[odd].str.strip().str.removeprefix("+")
-    grouped = some.str.fullmatch(rf"\d{{1,3}}(?:{group}\d{{3}})+(?:{re.escape(decimal)}0*)?")
+    grouped = some.str.fullmatch(rf"[0-9]{{1,3}}(?:{group}[0-9]{{3}})+(?:{re.escape(decimal)}0*)?")
     if grouped.any():
-        digits_only = some.str.replace(r"[^\d" + re.escape(decimal) + "]", "", regex=True)
+        digits_only = some.str.replace(r"[^0-9" + re.escape(decimal) + "]", "", regex=True)
         some = some.mask(grouped, digits_only)
-    some = some.str.replace(rf"^(\d+){re.escape(decimal)}0*$", r"\1", regex=True)
+    some = some.str.replace(rf"^([0-9]+){re.escape(decimal)}0*$", r"\1", regex=True)
     result = raw.copy()
     result.iloc[odd] = some.to_numpy()
     return result
@@ -111,7 +111,7 @@ def parse_int(
     raw = text(table, column)
     blank = raw.str.strip().eq("")
     digits = integer_text(raw, table.decimal)
-    looks_int = digits.str.fullmatch(r"\d{1,9}")
+    looks_int = digits.str.fullmatch(r"[0-9]{1,9}")
     numbers = digits.where(looks_int & ~blank).astype("Int64")
     if zero_is_blank:
         # 0 is how lists write "unknown" (birth year) or "unrated": blank, whatever the range.

@@ -84,7 +84,9 @@ TXT_TOKENS: dict[str, tuple[str | None, str]] = {
     "bday": (None, "birth_year"),
     "flag": (None, "flag"),
 }
-_MONTH_TOKEN = re.compile(r"^[A-Za-z]{3}\d{2}$")  # OCT26: the rating column of a single-type list
+_MONTH_TOKEN = re.compile(
+    r"^[A-Za-z]{3}[0-9]{2}$"
+)  # OCT26: the rating column of a single-type list
 
 # XML child tag -> (list type, field); "main" = standard in the combined list, else the list's type.
 XML_TAGS: dict[str, tuple[str | None, str]] = {
@@ -198,7 +200,7 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     frame = table.frame
     raw_rating = frame["rating"]
     title = frame["title"].str.upper()
-    rating_number = raw_rating.where(raw_rating.str.fullmatch(r"\d{1,4}")).astype("Int64")
+    rating_number = raw_rating.where(raw_rating.str.fullmatch(r"[0-9]{1,4}")).astype("Int64")
     ever = rating_number.ge(2400).fillna(False).to_numpy(dtype=bool, copy=True)
     if list_type == "standard":
         ever |= title.isin(["GM", "IM"]).to_numpy()
@@ -233,7 +235,7 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
 
 def _check_fide_ids(table: RawTable, problems: ProblemList) -> None:
     ids = table.frame["id"]
-    bad = ids.ne("") & ~ids.str.fullmatch(r"\d{1,12}")
+    bad = ids.ne("") & ~ids.str.fullmatch(r"[0-9]{1,12}")
     cells.report(
         problems,
         table,
@@ -439,17 +441,17 @@ def _slice(lines: Any, span: tuple[int, int | None] | None, ascii_lines: Any = N
 
 
 _VALID = {
-    "id": re.compile(r"\d+"),
+    "id": re.compile(r"[0-9]+"),
     "federation": re.compile(r"[A-Z]{3}|"),
     "sex": re.compile(r"[MFmf]?"),
     "title": re.compile(r"[A-Za-z]*"),
     "w_title": re.compile(r"[A-Za-z]*"),
     "o_title": re.compile(r"[A-Za-z, ]*"),
     "foa_title": re.compile(r"[A-Za-z]*"),
-    "rating": re.compile(r"\d*"),
-    "period_games": re.compile(r"\d*"),
-    "k": re.compile(r"\d*"),
-    "birth_year": re.compile(r"\d*"),
+    "rating": re.compile(r"[0-9]*"),
+    "period_games": re.compile(r"[0-9]*"),
+    "k": re.compile(r"[0-9]*"),
+    "birth_year": re.compile(r"[0-9]*"),
     "flag": re.compile(r"[iwIW]*"),
 }
 

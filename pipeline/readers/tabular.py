@@ -129,7 +129,7 @@ def _decimal_mark(frame: pd.DataFrame, delimiter: str) -> str:
         return "."
     head = frame.head(1000)
     for column in head.columns:
-        if head[column].astype(str).str.fullmatch(r"-?\d+,\d+").any():
+        if head[column].astype(str).str.fullmatch(r"-?[0-9]+,[0-9]+").any():
             return ","
     return "."
 

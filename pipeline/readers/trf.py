@@ -55,7 +55,10 @@ def looks_like_trf(text: str) -> bool:
     """At least one 001 player record and nothing in the first lines that is not a record."""
     lines = [ln for ln in re.split(r"\r\n|\r|\n", text[:20000]) if ln.strip()][:40]
     return any(ln.startswith("001 ") for ln in lines) and all(
-        ln[:3] in ("001", "###") or KEPT_TAG.match(ln[:3]) or ln[:3].isdigit() for ln in lines[:5]
+        ln[:3] in ("001", "###")
+        or KEPT_TAG.match(ln[:3])
+        or (ln[:3].isascii() and ln[:3].isdigit())
+        for ln in lines[:5]
     )
 
 
@@ -125,7 +128,7 @@ def _header(
     if field == "name":
         info.name = value
     elif field == "rounds":
-        if value.isdigit():
+        if value.isascii() and value.isdigit():
             info.rounds = int(value)
         elif value:
             problems.add(
@@ -191,7 +194,7 @@ def _roster(
     raw: pd.Series, numbers: np.ndarray, source: str, problems: ProblemList
 ) -> pd.DataFrame:
     sno_text = _field(raw, "sno")
-    sno_ok = sno_text.str.fullmatch(r"\d+").to_numpy()
+    sno_ok = sno_text.str.fullmatch(r"[0-9]+").to_numpy()
     _report(
         problems,
         source,
@@ -218,7 +221,7 @@ def _roster(
     )
 
     rating_text = _field(raw, "rating")
-    rating_ok = rating_text.str.fullmatch(r"\d{0,4}").to_numpy()
+    rating_ok = rating_text.str.fullmatch(r"[0-9]{0,4}").to_numpy()
     rating = pd.to_numeric(rating_text.where(rating_ok & rating_text.ne(""), None)).astype("Int64")
     rating_ok = rating_ok & ~(rating > 3500).fillna(False).to_numpy()
     _report(
@@ -235,7 +238,7 @@ def _roster(
     rating = rating.where(rating_ok & (rating > 0).fillna(False).to_numpy())
 
     id_text = _field(raw, "id")
-    id_ok = id_text.str.fullmatch(r"\d*").to_numpy()
+    id_ok = id_text.str.fullmatch(r"[0-9]*").to_numpy()
     _report(
         problems,
         source,
@@ -264,7 +267,7 @@ def _roster(
     )
 
     points_text = _field(raw, "points")
-    points_ok = points_text.str.fullmatch(r"(\d{1,3}([.,]\d+)?)?").to_numpy()
+    points_ok = points_text.str.fullmatch(r"([0-9]{1,3}([.,][0-9]+)?)?").to_numpy()
     _report(
         problems,
         source,
@@ -304,7 +307,7 @@ def _roster(
 def _birth_years(text: pd.Series) -> tuple[pd.Series, np.ndarray]:
     """(year or <NA>, bad) per birth date; the usual ``YYYY/MM/DD``, ``YYYY.MM.DD``, ``YYYY``
     in one vectorized pass, anything else through :func:`dates.birth_year` one by one."""
-    common = text.str.extract(r"^(\d{4})(?:[/.\-]\d{1,2}[/.\-]\d{1,2})?$")[0]
+    common = text.str.extract(r"^([0-9]{4})(?:[/.\-][0-9]{1,2}[/.\-][0-9]{1,2})?$")[0]
     years = pd.to_numeric(common).astype("Int64")
     years = years.mask(years.eq(0))  # 0000/00/00: not given
     bad = np.zeros(len(text), dtype=bool)
@@ -326,7 +329,7 @@ def _cells(
     """Every round cell of every 001 line at once: the lines as a matrix of characters, the
     cells cut out by column (round r at 92 + 10(r - 1)), checked and kept when not blank."""
     sno_text = _field(raw, "sno")
-    sno = pd.to_numeric(sno_text.where(sno_text.str.fullmatch(r"\d+"), "0")).astype(np.int64)
+    sno = pd.to_numeric(sno_text.where(sno_text.str.fullmatch(r"[0-9]+"), "0")).astype(np.int64)
     width = int(raw.str.rstrip().str.len().max())
     rounds = max(0, -(-(width - ROUND_START) // ROUND_WIDTH))
     if rounds == 0:
@@ -356,7 +359,7 @@ def _cells(
     )[round_no - 1]
 
     present = (opp_text != "") | (colour != " ") | (code != " ")
-    opp_ok = np.strings.isdigit(opp_text) | (opp_text == "")
+    opp_ok = np.strings.lstrip(opp_text, "0123456789") == ""  # ASCII digits or blank
     colour_ok = np.isin(colour, ["w", "b", "-", " "])
     opp = np.where(opp_ok & (opp_text != ""), opp_text, "0").astype(np.int64)
     missing = present & (opp > 0) & (code == " ")

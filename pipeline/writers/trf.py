@@ -130,7 +130,11 @@ def event_trf(
         _put(line, 15, str(p.name), NAME_WIDTH)
         _put(line, 49, "" if pd.isna(p.rating) else str(int(p.rating)), 4, right=True)
         _put(line, 54, str(p.federation or "")[:3], 3)
-        fide_id = str(p.id) if str(p.id).isdigit() and len(str(p.id)) <= 11 else ""
+        fide_id = (
+            str(p.id)
+            if str(p.id).isascii() and str(p.id).isdigit() and len(str(p.id)) <= 11
+            else ""
+        )
         no_fide_id += fide_id == ""
         _put(line, 58, fide_id, 11, right=True)
         _put(line, 70, "" if pd.isna(p.birth_year) else f"{int(p.birth_year)}/00/00", 10)

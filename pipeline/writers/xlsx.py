@@ -1,7 +1,9 @@
 """Spreadsheets for people: rating_list.xlsx and report.xlsx (summary + one sheet per player).
 
 Numbers are written as numbers (so Excel can sort and sum them) with fixed number formats; the
-values come from the same exact text tables as the CSV files.
+values come from the same exact text tables as the CSV files. Every other value is a text cell,
+whatever it starts with (see :mod:`.text_cells`): a player named ``=HYPERLINK(...)`` is a name,
+never a formula.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
+
+from pipeline.writers.text_cells import text_cell
 
 INT_COLUMNS = {
     "rating",
@@ -70,6 +74,8 @@ def _cell(ws: Worksheet, column: str, text: str) -> object:
         cell = WriteOnlyCell(ws, value=value)
         cell.number_format = DECIMAL_FORMATS[column]
         return cell
+    if isinstance(value, str):
+        return text_cell(ws, value)
     return value
 
 
@@ -149,7 +155,7 @@ def write_report_xlsx(
     write_table(ws, summary)
     if note:
         ws.append([])
-        ws.append([f"NOTE: {note}"])
+        ws.append([text_cell(ws, f"NOTE: {note}")])
     if per_player:
         # Each player's games as one slice of a frame grouped by player (stable: game order
         # kept), and the totals from a dict: no per-player filtering of whole frames.
@@ -186,5 +192,5 @@ def write_report_xlsx(
             ):
                 ws.append([label, _cell(ws, key, str(totals[key]))])
             if note:
-                ws.append(["NOTE", note])
+                ws.append(["NOTE", text_cell(ws, note)])
     wb.save(path)
