@@ -31,6 +31,12 @@ CODES = {
     "period-published": "a period whose list was already published (use --replace)",
     "no-list-in-force": "an event started in a month whose list is not in the history",
     "event-after-period": "an event that starts after the period being rated",
+    "too-large": "an archive or workbook that unpacks to more than we read (1 GB)",
+    "too-wide": "a table with more columns than any input has (2,000)",
+    "not-allowed": "an XML list with a DOCTYPE or entities (never resolved)",
+    "output-replaces-input": "an output file that would overwrite one of the inputs",
+    "bad-output": "an output folder that cannot be written (a file, read-only, disk full)",
+    "bad-database": "a history database that is empty, damaged or busy",
 }
 
 

@@ -37,7 +37,7 @@ import pandas as pd
 
 from pipeline.errors import InputError, Problem, ProblemList
 from pipeline.model import PlayerList
-from pipeline.readers import cells
+from pipeline.readers import cells, limits
 from pipeline.readers.players import parse_players
 from pipeline.readers.tabular import RawTable
 
@@ -113,6 +113,7 @@ XML_TAGS: dict[str, tuple[str | None, str]] = {
 
 _TXT_HEAD = re.compile(rb"^\s*ID[ _]?Number\s+Name\s", re.IGNORECASE)
 _XML_HEAD = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<playerslist[\s>/]", re.DOTALL)
+_XML_DTD = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<!DOCTYPE\s", re.DOTALL)
 XML_CHUNK = 100_000  # players converted to a frame at a time (bounds the Python objects alive)
 
 
@@ -139,8 +140,8 @@ def _layout(head: bytes) -> str | None:
     head = head.removeprefix(b"\xef\xbb\xbf")
     if _TXT_HEAD.match(head):
         return "txt"
-    if _XML_HEAD.match(head):
-        return "xml"
+    if _XML_HEAD.match(head) or _XML_DTD.match(head):
+        return "xml"  # a DOCTYPE is refused by the XML reader, with its own message
     return None
 
 
@@ -173,11 +174,14 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
                 with path.open("rb") as fh:
                     table, list_type = _read_xml(fh, source, list_column)
         else:
-            with zipfile.ZipFile(path) as archive, archive.open(found.member) as fh:
+            # Bounded: a 3 MB zip may declare (or, lying, inflate to) gigabytes.
+            limits.check_zip(path, source)
+            with zipfile.ZipFile(path) as archive, archive.open(found.member) as member:
+                fh = limits.CappedStream(member, source)
                 if found.layout == "txt":
                     table, list_type = _read_txt(fh.read(), source, list_column)
                 else:
-                    table, list_type = _read_xml(fh, source, list_column)
+                    table, list_type = _read_xml(fh, source, list_column)  # type: ignore[arg-type]
     except (zipfile.BadZipFile, EOFError, OSError) as exc:
         raise InputError(
             [
@@ -498,6 +502,13 @@ def _read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTabl
             "download the list again (or unzip it again)",
             row=exc.lineno or None,
         ) from None
+    except _DoctypeError:
+        raise _problem(
+            source,
+            "not-allowed",
+            "the XML list has a DOCTYPE (entity declarations): refused, never resolved",
+            "download the list again from ratings.fide.com (FIDE lists have no DOCTYPE)",
+        ) from None
     except _ListTypeError as exc:
         raise _problem(
             source,
@@ -514,6 +525,10 @@ def _read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTabl
 
 
 class _ListTypeError(Exception):
+    pass
+
+
+class _DoctypeError(Exception):
     pass
 
 
@@ -538,6 +553,10 @@ def _xml_chunks(
     pick: Callable[[list[str | None]], tuple[str | None, ...]] | None = None
     list_type = list_column
     for _, elem in context:
+        if layout is None:
+            info = elem.getroottree().docinfo
+            if info.doctype or info.internalDTD is not None:
+                raise _DoctypeError
         children = list(elem)  # one proxy object per child, reused for tags and texts
         tags = tuple([child.tag for child in children])
         if tags != layout:
