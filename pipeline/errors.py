@@ -40,9 +40,27 @@ CODES = {
 }
 
 
+# Bounds on what a report quotes: a 200 MB cell is shown by its first characters and its length,
+# and a million bad rows by the first LIST_LIMIT problems and a count of the rest.
+QUOTE_LIMIT = 80
+MESSAGE_LIMIT = 400
+LIST_LIMIT = 200
+
+
+def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with the input, located as precisely as we can."""
+    """One thing wrong with the input, located as precisely as we can.
+
+    The value is quoted by at most :data:`QUOTE_LIMIT` characters, the message and the fix by
+    :data:`MESSAGE_LIMIT`: whatever the input holds, a report stays readable.
+    """
 
     code: str
     message: str
@@ -51,6 +69,14 @@ class Problem:
     column: str = ""
     value: str | None = None
     fix: str = ""
+
+    def __post_init__(self) -> None:
+        if self.value is not None and len(self.value) > QUOTE_LIMIT:
+            object.__setattr__(self, "value", clip(self.value))
+        if len(self.message) > MESSAGE_LIMIT:
+            object.__setattr__(self, "message", clip(self.message, MESSAGE_LIMIT))
+        if len(self.fix) > MESSAGE_LIMIT:
+            object.__setattr__(self, "fix", clip(self.fix, MESSAGE_LIMIT))
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -71,6 +97,8 @@ class FiderateError(Exception):
 class InputError(FiderateError):
     """The input is bad. Carries every problem found, not only the first."""
 
+    headline = "the input is not valid."
+
     def __init__(self, problems: Sequence[Problem], partial: object = None):
         self.problems: list[Problem] = list(problems)
         # What could be read despite the problems (e.g. a GamesInput with its bad cells blanked),
@@ -81,6 +109,12 @@ class InputError(FiderateError):
     def __reduce__(self):  # type: ignore[no-untyped-def]
         # Rebuilt from its problems when it crosses a process boundary (a Dask worker).
         return (type(self), (self.problems, self.partial))
+
+
+class OutputError(InputError):
+    """The outputs cannot be written where asked (a file, read-only, disk full, an input)."""
+
+    headline = "cannot write the outputs; nothing was written."
 
 
 class RunError(FiderateError):
@@ -107,7 +141,7 @@ class ProblemList:
         return bool(self.problems)
 
 
-def format_problems(problems: Sequence[Problem], limit: int = 200) -> str:
+def format_problems(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
     """A plain-text table a person can read in a terminal."""
     if not problems:
         return "no problems"

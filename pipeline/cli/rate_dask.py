@@ -31,7 +31,8 @@ def rate_with_dask(
             games_dir=games_tmp,
             games_format=output_format,
         )
-        written = write_dask_outputs(run, out_dir, games_tmp, output_format)
+        protect = [*inputs, *([players] if players is not None else [])]
+        written = write_dask_outputs(run, out_dir, games_tmp, output_format, protect)
     finally:
         if games_tmp.exists():
             import shutil

@@ -31,15 +31,13 @@ def report(
     if not mask.any():
         return
     cells = table.frame[column] if values is None else values
-    for pos in np.flatnonzero(mask):
+    at = np.flatnonzero(mask)
+    # Plain lists of the bad rows only: no pandas indexing per problem.
+    texts = cells.to_numpy()[at].tolist()
+    rows = np.asarray(table.rows)[at].tolist()
+    for row, value in zip(rows, texts, strict=True):
         problems.add(
-            code,
-            message,
-            file=table.source,
-            row=int(table.rows[pos]),
-            column=column,
-            value=str(cells.iloc[pos]),
-            fix=fix,
+            code, message, file=table.source, row=int(row), column=column, value=str(value), fix=fix
         )
 
 
