@@ -36,6 +36,7 @@ CODES = {
     "not-allowed": "an XML list with a DOCTYPE or entities (never resolved)",
     "output-replaces-input": "an output file that would overwrite one of the inputs",
     "bad-output": "an output folder that cannot be written (a file, read-only, disk full)",
+    "trf-too-large": "an event with more players than TRF16's four-digit starting ranks hold",
     "bad-database": "a history database that is empty, damaged or busy",
 }
 

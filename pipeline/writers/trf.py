@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import RunError
+from pipeline.errors import InputError, Problem, RunError
 from pipeline.model import EventInfo
 from pipeline.readers.dates import trf_date
 from pipeline.readers.event_codes import WRITE_CODES
@@ -79,6 +79,29 @@ def _starting_ranks(people: pd.DataFrame) -> pd.Series:
     return ranks.reindex(people.index).astype(np.int64)
 
 
+# Starting ranks (columns 5-8), opponents (4 per round) and final ranks (86-89) are four digits.
+TRF_MAX_PLAYERS = 9_999
+
+
+def _check_fits(sno: pd.Series, count: int, source: str) -> None:
+    """Refuse an event whose starting ranks do not fit TRF16's four columns: a longer number would
+    run into the next field and corrupt the file (player 10000 written as 1000)."""
+    largest = int(sno.max()) if len(sno) else 0
+    if count > TRF_MAX_PLAYERS or largest > TRF_MAX_PLAYERS:
+        raise InputError(
+            [
+                Problem(
+                    "trf-too-large",
+                    f"the event has {count:,} players (largest starting rank {largest:,}): "
+                    f"TRF16 holds starting ranks up to {TRF_MAX_PLAYERS:,} (four columns)",
+                    file=source,
+                    value=str(largest),
+                    fix="split the event, or keep it in a games file (no TRF can hold it)",
+                )
+            ]
+        )
+
+
 def event_trf(
     games: pd.DataFrame, byes: pd.DataFrame, people: pd.DataFrame, info: EventInfo | None
 ) -> TrfText:
@@ -94,6 +117,8 @@ def event_trf(
     notes: list[str] = []
     people = people.reset_index(drop=True)
     sno = pd.Series(_starting_ranks(people).to_numpy(), index=people["id"])
+    source = str(games["source"].iat[0]) if len(games) and "source" in games else ""
+    _check_fits(sno, len(people), source)
     game_rounds, bye_rounds = _rounds(games, byes)
     rounds = int(max(game_rounds.max(initial=0), bye_rounds.max(initial=0)))
 
