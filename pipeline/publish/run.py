@@ -39,6 +39,7 @@ import pandas as pd
 from pipeline.columnar.lookup import member
 from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.model import PlayerList, RateOptions
+from pipeline.publish import database
 from pipeline.publish import store as history
 from pipeline.publish.events import (
     EventFile,
@@ -174,10 +175,17 @@ def check_history(
 
 
 def run_period(request: PeriodRequest) -> PeriodOutcome:
+    try:
+        return _run_period(request)
+    except sqlite3.Error as exc:
+        raise database.translate(request.database, exc) from None
+
+
+def _run_period(request: PeriodRequest) -> PeriodOutcome:
     period = resolve_period(request.period)
     started = _now()
     db_path = request.database
-    con = history.connect(db_path) if db_path.exists() else None
+    con = database.open_history(db_path)
     inputs_record: list[dict[str, str]] = []
     try:
         recovered = recover(con) if con is not None else []
@@ -347,7 +355,7 @@ def _rate_and_publish(
         clock.lap("write files")
         pause_point("temp-files")
         if con is None:
-            con = history.connect(request.database)
+            con = database.connect(request.database)
         planned = batch.planned()
         con.execute("BEGIN IMMEDIATE")
         try:
