@@ -135,10 +135,37 @@ def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
     return names
 
 
+def save_workbook(wb: Workbook, path: Path) -> None:
+    """``wb.save(path)``; if it fails (a full disk), the half-written sheets are closed quietly,
+    so only our own clear error reaches the user, not openpyxl's complaints when they are freed."""
+    try:
+        wb.save(path)
+    except BaseException:
+        discard_workbook(wb)
+        raise
+
+
+def discard_workbook(wb: Workbook) -> None:
+    for ws in wb.worksheets:
+        writer = getattr(ws, "_writer", None)
+        # The sheet's row generator, then its XML stream: closing them inside an open element
+        # makes lxml object; better here, silenced, than later on stderr when they are freed.
+        for stream in (getattr(ws, "_rows", None), getattr(writer, "xf", None)):
+            if stream is None:
+                continue
+            try:
+                stream.close()
+            except Exception:  # noqa: BLE001, S110 - lxml objects to closing an open element
+                pass
+        out = getattr(writer, "out", None)
+        if isinstance(out, str):
+            Path(out).unlink(missing_ok=True)
+
+
 def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
     wb = Workbook(write_only=True)
     write_table(wb.create_sheet("Rating list"), table)
-    wb.save(path)
+    save_workbook(wb, path)
 
 
 def write_report_xlsx(
@@ -193,4 +220,4 @@ def write_report_xlsx(
                 ws.append([label, _cell(ws, key, str(totals[key]))])
             if note:
                 ws.append(["NOTE", text_cell(ws, note)])
-    wb.save(path)
+    save_workbook(wb, path)
