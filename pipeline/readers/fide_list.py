@@ -27,6 +27,7 @@ from __future__ import annotations
 import operator
 import re
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,7 +158,7 @@ def _sniff_zip(path: Path) -> ListFile | None:
                         layout = _layout(fh.read(4096))
                     if layout:
                         return ListFile(layout, name)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError):
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, zlib.error):
         return None
     return None
 
@@ -182,7 +183,7 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
                     table, list_type = _read_txt(fh.read(), source, list_column)
                 else:
                     table, list_type = _read_xml(fh, source, list_column)  # type: ignore[arg-type]
-    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+    except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as exc:
         raise InputError(
             [
                 Problem(
