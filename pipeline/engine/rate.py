@@ -19,9 +19,18 @@ from pipeline.rules.sets import RuleSet
 NOTE_UNPLAYED = "not played (forfeit or bye)"
 NOTE_PLAYER_UNRATED = "player unrated"
 NOTE_OPPONENT_UNRATED = "opponent unrated"
-NOTE_GAP = "rating gap of 600+ with a player above 2600 (rapid/blitz rule)"
-# note_code -> text; code 0 = rated (no note).
-NOTES = ("", NOTE_UNPLAYED, NOTE_PLAYER_UNRATED, NOTE_OPPONENT_UNRATED, NOTE_GAP)
+
+
+def gap_note(rules: RuleSet) -> str:
+    """Why the rapid/blitz gap rule left a game unrated, in the rule set's numbers."""
+    return (
+        f"rating gap of {rules.skip_gap}+ with a player above {rules.skip_above} (rapid/blitz rule)"
+    )
+
+
+def notes(rules: RuleSet) -> tuple[str, ...]:
+    """note_code -> text; code 0 = rated (no note)."""
+    return ("", NOTE_UNPLAYED, NOTE_PLAYER_UNRATED, NOTE_OPPONENT_UNRATED, gap_note(rules))
 
 
 # Ratings are whole numbers in 0..3500 (schemas), so own - opponent lies in -3500..3500.
@@ -57,6 +66,23 @@ def _lookup_table(method: str, cap: int | None, exempt_from: int | None) -> np.n
 EXEMPT_SHIFT = 2 * MAX_DIFF + 1
 
 
+def table_index(own: np.ndarray, opp: np.ndarray, exempt_from: int | None) -> np.ndarray:
+    """Each side's row in ``_lookup_table`` (int32, a fresh buffer the caller may reuse).
+
+    Proof that it reads the right table: ratings are 0..MAX_DIFF (checked by the schemas), so
+    own - opp + MAX_DIFF lies in 0..2 x MAX_DIFF, the rows of the capped table, with row
+    diff + MAX_DIFF holding PD(diff). A side rated at or above ``exempt_from`` (the cap is
+    decided by the side being rated) is moved EXEMPT_SHIFT = 2 x MAX_DIFF + 1 further, into
+    2 x MAX_DIFF + 1..4 x MAX_DIFF + 1: exactly the rows of the exempt table, which follows the
+    capped one and is indexed the same way.
+    """
+    index = np.subtract(own, opp, dtype=np.int32)
+    index += MAX_DIFF
+    if exempt_from is not None:
+        np.add(index, EXEMPT_SHIFT, out=index, where=own >= exempt_from)
+    return index
+
+
 class RatedArrays:
     """The engine's answer for each side (units of 1/scale; meaningless where not rated).
 
@@ -86,9 +112,9 @@ class RatedArrays:
 
     @cached_property
     def note_code(self) -> np.ndarray:
-        """Index into NOTES of the first reason a side is not rated (0 = rated)."""
+        """Index into ``notes(rules)`` of the first reason a side is not rated (0 = rated)."""
         note_code = np.zeros(len(self._own), dtype=np.int8)
-        # Later reasons written first, earlier ones overwrite them (the order of NOTES).
+        # Later reasons written first, earlier ones overwrite them (the order of ``notes``).
         gap_skip = _gap_skip(self._own, self._opp, self._rules)
         if gap_skip is not None:
             note_code[gap_skip] = 4
@@ -136,12 +162,7 @@ def rate_arrays(
     cap_points = rules.cap if use_cap else None
     exempt_from = rules.cap_exempt_from if cap_points is not None else None
     table = _lookup_table(method, cap_points, exempt_from)
-    # index = own - opponent + MAX_DIFF into the capped table; a side rated at or above the
-    # exemption (the cap is decided by the side being rated) looks up the exempt table.
-    index = np.subtract(own, opp, dtype=np.int32)
-    index += MAX_DIFF
-    if exempt_from is not None:
-        np.add(index, EXEMPT_SHIFT, out=index, where=own >= exempt_from)
+    index = table_index(own, opp, exempt_from)
     # np.take, not table[index]: a plain gather, about twice as fast as fancy indexing. Ratings
     # are checked to 0..3500 before the engine; mode="clip" only keeps the gather in bounds.
     pd_units = np.take(table, index, mode="clip")
@@ -151,9 +172,10 @@ def rate_arrays(
     return RatedArrays(own, opp, played, rules, use_cap, rated, pd_units, dev_units)
 
 
-def note_text(note_code: np.ndarray) -> pd.Series:
+def note_text(note_code: np.ndarray, rules: RuleSet) -> pd.Series:
     """The note column (str) from note codes."""
-    return pd.Series(pd.array(list(NOTES), dtype=str).take(np.asarray(note_code, dtype=np.int64)))
+    texts = pd.array(list(notes(rules)), dtype=str)
+    return pd.Series(texts.take(np.asarray(note_code, dtype=np.int64)))
 
 
 def rate_sides(
@@ -177,7 +199,7 @@ def rate_sides(
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
     return sides.assign(
         rated=result.rated,
-        note=note_text(result.note_code).set_axis(sides.index),
+        note=note_text(result.note_code, rules).set_axis(sides.index),
         diff=pd.arrays.IntegerArray(result.diff, unrated),
         pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
         dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Problem, ProblemList
-from pipeline.grouper.totals import positions
+from pipeline.columnar.lookup import positions
+from pipeline.errors import Code, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
 
@@ -118,7 +118,7 @@ def unknown_players(
         lines = g["line"].to_numpy()[at].tolist()
         for player, line in zip(ids, lines, strict=True):
             problems.add(
-                "unknown-player",
+                Code.UNKNOWN_PLAYER,
                 f"player {player!r} is not {where} and the row has no {rating_col}",
                 file=games.source,
                 row=int(line),

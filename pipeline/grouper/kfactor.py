@@ -11,12 +11,32 @@ from pipeline.rules.sets import KPrecedence
 
 RULE_FORCED = "forced (--k)"
 RULE_PUBLISHED = "published K (used as given)"
-RULE_EVER_2400 = "rating has reached 2400"
-RULE_JUNIOR = "junior (18 or younger this year) below 2300"
-RULE_NEW = "fewer than 30 rated games"
 RULE_DEFAULT = "standard K"
 RULE_UNRATED = "unrated: no K (first rating)"
-RULE_700_SUFFIX = "; 700 rule: K x games <= 700"
+
+
+def ever_rule(p: KPrecedence) -> str:
+    return f"rating has reached {p.ever_threshold}"
+
+
+def junior_rule(p: KPrecedence) -> str:
+    return f"junior ({p.junior_max_age} or younger this year) below {p.junior_rating_below}"
+
+
+def new_player_rule(p: KPrecedence) -> str:
+    return f"fewer than {p.new_player_games_below} rated games"
+
+
+def cap_suffix(p: KPrecedence) -> str:
+    """Added to the rule of a K the 700 rule lowered."""
+    return f"; 700 rule: K x games <= {p.period_cap}"
+
+
+# The labels of the default precedence (the rule sets' values are their fields, never these).
+RULE_EVER_2400 = ever_rule(KPrecedence())
+RULE_JUNIOR = junior_rule(KPrecedence())
+RULE_NEW = new_player_rule(KPrecedence())
+RULE_700_SUFFIX = cap_suffix(KPrecedence())
 
 
 def base_k(
@@ -56,7 +76,13 @@ def base_k(
             precedence.k_junior,
             precedence.k_new_player,
         ]
-        rules = [RULE_UNRATED, RULE_PUBLISHED, RULE_EVER_2400, RULE_JUNIOR, RULE_NEW]
+        rules = [
+            RULE_UNRATED,
+            RULE_PUBLISHED,
+            ever_rule(precedence),
+            junior_rule(precedence),
+            new_player_rule(precedence),
+        ]
     k = np.select(conditions, ks, precedence.k_default).astype(np.int64)
     rule = np.select(conditions, rules, RULE_DEFAULT)
     k_series = pd.Series(pd.arrays.IntegerArray(k, ~rated), index=players.index)

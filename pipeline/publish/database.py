@@ -14,14 +14,14 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 from pipeline.publish import store
 
 BUSY_TIMEOUT_SECONDS = 30.0
 
 
 def database_problem(path: Path, message: str, fix: str) -> InputError:
-    return InputError([Problem("bad-database", message, file=str(path), fix=fix)])
+    return InputError([Problem(Code.BAD_DATABASE, message, file=str(path), fix=fix)])
 
 
 def open_history(path: Path) -> sqlite3.Connection | None:

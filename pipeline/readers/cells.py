@@ -11,7 +11,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
+from pipeline.readers.results import GameResult, SideResult, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
 
 MAX_RATING = 3500
@@ -22,7 +23,7 @@ def report(
     table: RawTable,
     bad: np.ndarray | pd.Series,
     column: str,
-    code: str,
+    code: Code,
     message: str,
     fix: str,
     values: pd.Series | None = None,
@@ -61,7 +62,7 @@ def parse_ids(
             table,
             ids.eq("").to_numpy(),
             column,
-            "bad-id",
+            Code.BAD_ID,
             "the player id is blank",
             "give every player an id (a FIDE id or any unique text)",
         )
@@ -101,7 +102,7 @@ def parse_int(
     *,
     low: int,
     high: int,
-    code: str = "bad-value",
+    code: Code = Code.BAD_VALUE,
     what: str = "a whole number",
     zero_is_blank: bool = False,
 ) -> pd.Series:
@@ -137,7 +138,7 @@ def parse_rating(problems: ProblemList, table: RawTable, column: str) -> pd.Seri
         column,
         low=0,
         high=MAX_RATING,
-        code="bad-rating",
+        code=Code.BAD_RATING,
         what="a rating (whole number)",
         zero_is_blank=True,
     )
@@ -156,7 +157,7 @@ def parse_bool(problems: ProblemList, table: RawTable, column: str) -> pd.Series
         table,
         bad.to_numpy(),
         column,
-        "bad-value",
+        Code.BAD_VALUE,
         "expected true or false",
         "write true or false (yes/no and 1/0 are read too)",
     )
@@ -173,9 +174,41 @@ def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series
         table,
         bad.to_numpy(),
         column,
-        "bad-value",
+        Code.BAD_VALUE,
         "expected a date as YYYY-MM-DD",
         "write the date as YYYY-MM-DD, e.g. 2026-11-14",
     )
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
     return raw.astype("string").where(~(bad | blank))
+
+
+def parse_results(
+    problems: ProblemList,
+    table: RawTable,
+    results: dict[str, GameResult] | dict[str, SideResult],
+    default: str,
+    spellings: str,
+) -> list[np.ndarray]:
+    """The ``result`` column looked up in ``results`` (one array per field of its tuples); a
+    result not in it is reported (bad-result) and read as ``default``."""
+    known, fields = lookup(normalize_tokens(text(table, "result")), results, default)
+    report(
+        problems,
+        table,
+        ~known,
+        "result",
+        Code.BAD_RESULT,
+        "not a result we know",
+        f"write one of {spellings}",
+    )
+    return fields
+
+
+def starting_numbers(numbers: pd.Series) -> tuple[pd.Series, np.ndarray, np.ndarray]:
+    """(starting number, not a number, repeats an earlier row's number) per row of an event's
+    player list (TRF starting ranks, crosstable numbers); a bad one reads as 0. The caller
+    reports both kinds of problem in its own words and keeps the rows that have neither."""
+    bad = ~numbers.str.fullmatch(r"[0-9]+").to_numpy()
+    sno = pd.to_numeric(numbers.where(~bad, "0")).astype(np.int64)
+    repeated = ~bad & sno.duplicated(keep="first").to_numpy()
+    return sno, bad, repeated

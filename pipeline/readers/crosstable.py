@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import EventInfo, GamesInput
 from pipeline.readers import cells as cellparse
 from pipeline.readers import dates
@@ -84,39 +84,51 @@ def _points_h(text: pd.Series) -> pd.Series:
     return halves.where(ok, -1)
 
 
+def _numbers(
+    table: RawTable, role: dict[str, str], problems: ProblemList
+) -> tuple[pd.Series, np.ndarray]:
+    """(starting number, usable) per row: the number column, or the row order when there is
+    none (players numbered as printed)."""
+    n = len(table.frame)
+    if "number" not in role:
+        return pd.Series(np.arange(1, n + 1), dtype=np.int64), np.ones(n, dtype=bool)
+    number_text = cellparse.text(table, role["number"]).str.replace(
+        r"^([0-9]+)\.0*$", r"\1", regex=True
+    )
+    sno, bad, dup = cellparse.starting_numbers(number_text)
+    cellparse.report(
+        problems,
+        table,
+        bad,
+        role["number"],
+        Code.BAD_ID,
+        "the starting number is not a whole number",
+        "number the players 1, 2, 3, ... as in the round cells",
+    )
+    cellparse.report(
+        problems,
+        table,
+        dup,
+        role["number"],
+        Code.DUPLICATE_PLAYER,
+        "two players have this number",
+        "give every player their own number",
+    )
+    return sno, ~bad & ~dup
+
+
+def _text_or_blank(table: RawTable, role: dict[str, str], name: str) -> pd.Series:
+    """The text of the column with role ``name``; blank cells when the table has none."""
+    if name in role:
+        return cellparse.text(table, role[name])
+    return pd.Series([""] * len(table.frame), dtype=str)
+
+
 def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFrame:
     frame = table.frame
     role = layout.roles
     n = len(frame)
-    if "number" in role:
-        number_text = cellparse.text(table, role["number"]).str.replace(
-            r"^([0-9]+)\.0*$", r"\1", regex=True
-        )
-        ok = number_text.str.fullmatch(r"[0-9]+").to_numpy()
-        cellparse.report(
-            problems,
-            table,
-            ~ok,
-            role["number"],
-            "bad-id",
-            "the starting number is not a whole number",
-            "number the players 1, 2, 3, ... as in the round cells",
-        )
-        sno = pd.to_numeric(number_text.where(ok, "0")).astype(np.int64)
-        dup = ok & sno.duplicated(keep="first").to_numpy()
-        cellparse.report(
-            problems,
-            table,
-            dup,
-            role["number"],
-            "duplicate-player",
-            "two players have this number",
-            "give every player their own number",
-        )
-        ok = ok & ~dup
-    else:  # no number column: players are numbered in row order, as printed
-        sno = pd.Series(np.arange(1, n + 1), dtype=np.int64)
-        ok = np.ones(n, dtype=bool)
+    sno, ok = _numbers(table, role, problems)
     ids = (
         cellparse.parse_ids(problems, table, role["id"], required=False)
         if "id" in role
@@ -128,11 +140,7 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
         else pd.Series(pd.NA, index=frame.index, dtype="Int64")
     )
     birth = _birth_years(table, role.get("birth_year"), problems)
-    points_text = (
-        cellparse.text(table, role["points"])
-        if "points" in role
-        else pd.Series([""] * n, dtype=str)
-    )
+    points_text = _text_or_blank(table, role, "points")
     points_h = _points_h(points_text)
     if "points" in role:
         cellparse.report(
@@ -140,20 +148,12 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
             table,
             points_h.eq(-1).fillna(False).to_numpy(),
             role["points"],
-            "bad-value",
+            Code.BAD_VALUE,
             "the points are not a number of half points",
             "write the points as e.g. 4.5 or 4½",
         )
-    title = (
-        cellparse.text(table, role["title"]).str.lower()
-        if "title" in role
-        else pd.Series([""] * n, dtype=str)
-    )
-    sex = (
-        cellparse.text(table, role["sex"]).str.lower()
-        if "sex" in role
-        else pd.Series([""] * n, dtype=str)
-    )
+    title = _text_or_blank(table, role, "title").str.lower()
+    sex = _text_or_blank(table, role, "sex").str.lower()
     return pd.DataFrame(
         {
             "sno": sno.to_numpy(),
@@ -161,11 +161,8 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
             "name": cellparse.text(table, role["name"]).astype(str).to_numpy(),
             "rating": ratings.to_numpy(),
             "birth_year": birth.to_numpy(),
-            "federation": (
-                cellparse.text(table, role["federation"]).str.upper()
-                if "federation" in role
-                else pd.Series([""] * n, dtype=str)
-            )
+            "federation": _text_or_blank(table, role, "federation")
+            .str.upper()
             .astype(str)
             .to_numpy(),
             "title": title.map(TITLES).fillna(title.str.upper()).astype(str).to_numpy(),
@@ -199,7 +196,7 @@ def _birth_years(table: RawTable, column: str | None, problems: ProblemList) -> 
         table,
         bad,
         column,
-        "bad-value",
+        Code.BAD_VALUE,
         "not a birth year or birth date",
         "write the year of birth (e.g. 1990), or leave it blank",
     )
@@ -251,7 +248,7 @@ def swiss_cells(
             table,
             bad[which == k],
             column,
-            "bad-result",
+            Code.BAD_RESULT,
             "not a crosstable result",
             f"write the cell as one of {CELL_HELP}",
         )

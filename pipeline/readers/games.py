@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 
 from pipeline.columnar.arrow import factorize_together
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
-from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS, lookup, normalize_tokens
+from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS
 from pipeline.readers.tabular import RawTable
 
 
@@ -19,16 +19,8 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     white = cells.parse_ids(problems, table, "white")
     black = cells.parse_ids(problems, table, "black")
 
-    tokens = normalize_tokens(cells.text(table, "result"))
-    known, (white_h, black_h, played, canonical) = lookup(tokens, GAME_RESULTS, "--")
-    cells.report(
-        problems,
-        table,
-        ~known,
-        "result",
-        "bad-result",
-        "not a result we know",
-        f"write one of {GAME_RESULT_HELP}",
+    white_h, black_h, played, canonical = cells.parse_results(
+        problems, table, GAME_RESULTS, "--", GAME_RESULT_HELP
     )
     white_h = white_h.astype(np.int64)
     black_h = black_h.astype(np.int64)
@@ -40,7 +32,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
         table,
         self_paired.to_numpy(),
         "black",
-        "self-pairing",
+        Code.SELF_PAIRING,
         "a player is paired against themselves",
         "correct the white or black id of this game",
     )
@@ -107,7 +99,7 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
         )
         if outcome.iat[pos] == outcome.iat[first]:
             problems.add(
-                "duplicate-game",
+                Code.DUPLICATE_GAME,
                 f"the same game ({game}) already appears at row {lines[first]}",
                 file=table.source,
                 row=int(rows[pos]),
@@ -117,7 +109,7 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
             )
         else:
             problems.add(
-                "result-mismatch",
+                Code.RESULT_MISMATCH,
                 f"the game ({game}) is also at row {lines[first]} with a result that disagrees "
                 f"({results[first]} with {games['white'].iat[first]} as white)",
                 file=table.source,

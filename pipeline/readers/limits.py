@@ -15,7 +15,7 @@ import io
 import zipfile
 from pathlib import Path
 
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 
 MAX_UNPACKED_BYTES = 1 << 30  # 1 GiB
 MAX_COLUMNS = 2_000
@@ -26,7 +26,7 @@ def too_large(source: str, what: str) -> InputError:
     return InputError(
         [
             Problem(
-                "too-large",
+                Code.TOO_LARGE,
                 f"{what} unpacks to more than {limit}: refused (a damaged or hostile archive)",
                 file=source,
                 fix=f"unpack it yourself and check it, or give a file under {limit} unpacked",
@@ -39,7 +39,7 @@ def too_wide(source: str, count: int, row: int | None = 1) -> InputError:
     return InputError(
         [
             Problem(
-                "too-wide",
+                Code.TOO_WIDE,
                 f"the table has {count:,} columns, more than the {MAX_COLUMNS:,} we read",
                 file=source,
                 row=row,

@@ -15,15 +15,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.columnar.arrow import str_series
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 from pipeline.readers.limits import MAX_COLUMNS, too_wide
-from pipeline.readers.tabular import RawTable, normalize_header
+from pipeline.readers.raw import RawTable, normalize_header
 
 
 def _column_problem(path: Path, column: str, what: str) -> Problem:
-    code = "bad-encoding" if "utf8" in what.lower() or "utf-8" in what.lower() else "bad-value"
+    utf8 = "utf8" in what.lower() or "utf-8" in what.lower()
     return Problem(
-        code,
+        Code.BAD_ENCODING if utf8 else Code.BAD_VALUE,
         f"the column {what}",
         file=str(path),
         column=column,
@@ -62,7 +62,7 @@ def read_parquet_table(path: Path) -> RawTable:
         raise InputError(
             [
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     f"cannot read the Parquet file: {exc}",
                     file=str(path),
                     fix="write the file again as Parquet, or give a CSV/XLSX file",

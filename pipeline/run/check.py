@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import LIST_LIMIT, Problem
+from pipeline.errors import LIST_LIMIT, Code, Problem
 from pipeline.run.rate import check_inputs
 
 # The keys of every problem in --json output, in this order (stable: scripts rely on them).
@@ -51,7 +51,7 @@ def problems_json(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
     listed = [{key: p.as_dict()[key] for key in JSON_KEYS} for p in problems[:limit]]
     if len(problems) > limit:
         more = Problem(
-            "more-problems",
+            Code.MORE_PROBLEMS,
             f"... and {len(problems) - limit:,} more problem(s) not listed",
             fix="fix the problems listed and run again",
         )

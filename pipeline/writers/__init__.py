@@ -112,7 +112,12 @@ def write_outputs(
             rating_list = rating_list_table(result)
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
             write_report_xlsx(
-                table, detail, batch.path("report.xlsx"), per_player=want_sheets, note=note
+                table,
+                detail,
+                batch.path("report.xlsx"),
+                per_player=want_sheets,
+                note=note,
+                norms=result.norms,
             )
             if not want_sheets:
                 report.skipped.append(

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
-from pipeline.errors import OutputError, Problem
+from pipeline.errors import Code, OutputError, Problem
 
 # mkstemp creates files readable by the owner only; outputs (lists, reports published on a web
 # server) should get the mode any new file gets, so apply the process umask ourselves.
@@ -26,7 +26,9 @@ os.umask(_UMASK)
 FILE_MODE = 0o666 & ~_UMASK
 
 
-def output_problem(out_dir: Path, message: str, fix: str, code: str = "bad-output") -> OutputError:
+def output_problem(
+    out_dir: Path, message: str, fix: str, code: Code = Code.BAD_OUTPUT
+) -> OutputError:
     return OutputError([Problem(code, message, file=str(out_dir), fix=fix)])
 
 
@@ -81,7 +83,7 @@ class OutputBatch:
                     final,
                     f"writing {final.name} would replace the input {str(source)!r}",
                     "choose another --out folder (outputs keep their own names)",
-                    code="output-replaces-input",
+                    code=Code.OUTPUT_REPLACES_INPUT,
                 )
 
     def path(self, name: str) -> Path:

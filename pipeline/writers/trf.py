@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import InputError, Problem, RunError
+from pipeline.errors import Code, InputError, Problem, RunError
 from pipeline.model import EventInfo
 from pipeline.readers.dates import trf_date
 from pipeline.readers.event_codes import WRITE_CODES
@@ -91,7 +91,7 @@ def _check_fits(sno: pd.Series, count: int, source: str) -> None:
         raise InputError(
             [
                 Problem(
-                    "trf-too-large",
+                    Code.TRF_TOO_LARGE,
                     f"the event has {count:,} players (largest starting rank {largest:,}): "
                     f"TRF16 holds starting ranks up to {TRF_MAX_PLAYERS:,} (four columns)",
                     file=source,
