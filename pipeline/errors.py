@@ -20,7 +20,7 @@ class Code(StrEnum):
     cell at hand; :attr:`fix` is the general advice (the README's table of codes).
     """
 
-    title: str
+    title: str  # type: ignore[assignment]  # the code's title, not str.title()
     fix: str
 
     def __new__(cls, value: str, title: str, fix: str) -> Code:

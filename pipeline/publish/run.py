@@ -119,12 +119,13 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
         files = find_event_files(request.events)
         inputs_record = describe_inputs(list_hash, request.list_path, files)
         for run_id in recovered:
-            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()  # type: ignore[union-attr]
+            assert con is not None  # runs are recovered from an existing history only
+            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()
             if (
                 row
                 and row[0] == period
                 and same_inputs(history.run_inputs(con, run_id), inputs_record)
-            ):  # type: ignore[arg-type]
+            ):
                 return PeriodOutcome(
                     period,
                     run_id,

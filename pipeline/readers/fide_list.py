@@ -111,11 +111,11 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
             # Bounded: a 3 MB zip may declare (or, lying, inflate to) gigabytes.
             limits.check_zip(path, source)
             with zipfile.ZipFile(path) as archive, archive.open(found.member) as member:
-                fh = limits.CappedStream(member, source)
+                capped = limits.CappedStream(member, source)
                 if found.layout == "txt":
-                    table, list_type = read_txt(fh.read(), source, list_column)
+                    table, list_type = read_txt(capped.read(), source, list_column)
                 else:
-                    table, list_type = read_xml(fh, source, list_column)  # type: ignore[arg-type]
+                    table, list_type = read_xml(capped, source, list_column)  # type: ignore[arg-type]
     except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as exc:
         raise InputError(
             [

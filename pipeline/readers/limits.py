@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
+from typing import IO
 
 from pipeline.errors import Code, InputError, Problem
 
@@ -65,7 +66,7 @@ class CappedStream(io.RawIOBase):
     """A read-only stream that raises :class:`InputError` past ``MAX_UNPACKED_BYTES``: the size
     a zip member declares may lie, the count of bytes actually inflated does not."""
 
-    def __init__(self, inner: io.BufferedIOBase | io.RawIOBase | object, source: str):
+    def __init__(self, inner: IO[bytes] | io.BufferedIOBase | io.RawIOBase, source: str):
         self._inner = inner
         self._source = source
         self._seen = 0
@@ -76,7 +77,7 @@ class CappedStream(io.RawIOBase):
     def read(self, size: int = -1) -> bytes:
         room = MAX_UNPACKED_BYTES + 1 - self._seen
         wanted = room if size is None or size < 0 else min(size, room)
-        data = self._inner.read(wanted)  # type: ignore[attr-defined]
+        data = self._inner.read(wanted) or b""
         self._seen += len(data)
         if self._seen > MAX_UNPACKED_BYTES:
             raise too_large(self._source, "the zipped list")

@@ -138,6 +138,7 @@ def write_outputs(
                 f"{XLSX_MAX_PLAYERS:,} (use --html to write it anyway)"
             )
         for player_id in dict.fromkeys(players):
+            assert table is not None and detail is not None  # built when players are asked for
             stem = player_file_stem(player_id)
             one = table[table["id"] == player_id]
             write_report_xlsx(one, detail, batch.path(f"{stem}.xlsx"), per_player=True, note=note)

@@ -332,7 +332,9 @@ def _player_sections(section_rows: pd.DataFrame, breakdown: pd.DataFrame) -> tup
     rated_mask = (shown["rated"] == "yes").to_numpy()
     cum_expected = shown["cum_expected"].to_numpy()
     cum_score = shown["cum_score"].to_numpy()
-    starts = np.flatnonzero(np.r_[True, players[1:] != players[:-1]]) if len(players) else []
+    starts: np.ndarray | list[int] = (
+        np.flatnonzero(np.r_[True, players[1:] != players[:-1]]) if len(players) else []
+    )
     ends = [*starts[1:], len(players)] if len(players) else []  # an event with no games: none
     bounds = dict(zip(players[starts], zip(starts, ends, strict=True), strict=True))
     sections = []
