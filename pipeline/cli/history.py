@@ -10,7 +10,7 @@ import click
 from pipeline.cli.group import cli
 from pipeline.errors import RunError
 from pipeline.publish.database import open_history
-from pipeline.publish.store import player_history
+from pipeline.publish.store import player_history, player_pending
 
 
 @cli.command()
@@ -25,19 +25,21 @@ from pipeline.publish.store import player_history
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def history(player_id: str, db_path: Path, as_json: bool) -> None:
-    """Print PLAYER_ID's rating on every list in the history database."""
+    """Print PLAYER_ID's rating on every list in the history database, and the results still
+    waiting for a first rating."""
     if not db_path.is_file():
         raise RunError(f"no history database at {str(db_path)!r} (give it with --db)")
     con = open_history(db_path)
     assert con is not None  # the file exists
     try:
         rows = player_history(con, player_id)
+        pending = player_pending(con, player_id)
     finally:
         con.close()
     if not rows:
         raise RunError(f"player {player_id!r} is on no list in {str(db_path)!r}")
     if as_json:
-        click.echo(json.dumps({"player": player_id, "lists": rows}, indent=2))
+        click.echo(json.dumps({"player": player_id, "lists": rows, "pending": pending}, indent=2))
         return
     click.echo(f"{player_id}  {rows[-1]['name']}")
     click.echo(f"{'list':<8} {'period':<8} {'rating':>6} {'games':>5} {'K':>3} {'flags':<5} note")
@@ -50,3 +52,13 @@ def history(player_id: str, db_path: Path, as_json: bool) -> None:
             f"{r['list']:<8} {r['period'] or '':<8} {rating!s:>6} {games!s:>5} {k!s:>3} "
             f"{r['flags']:<5} {note}".rstrip()
         )
+    if pending:
+        games = sum(int(p["games"]) for p in pending if not p["disregarded"])  # type: ignore[call-overload]
+        click.echo(f"pending results for a first rating ({games} games counted):")
+        click.echo(f"{'period':<8} {'games':>5} {'points':>6} {'opp. sum':>8} event")
+        for p in pending:
+            note = "  (disregarded: zero score in the first event)" if p["disregarded"] else ""
+            click.echo(
+                f"{p['period']!s:<8} {p['games']!s:>5} {p['points']!s:>6} "
+                f"{p['opponents_sum']!s:>8} {p['event']}{note}"
+            )
