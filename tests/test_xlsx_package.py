@@ -57,9 +57,11 @@ def test_read_back_with_openpyxl(tmp_path):
     rows = [r[:3] for r in ws.iter_rows(values_only=True)]
     assert rows[0] == ("name", "rating", "pd")
     names = [r[0] for r in rows[1 : len(TRICKY) + 1]]
-    # An empty text cell is not written (blank), as before; control characters use Excel's
-    # _xHHHH_ escape, which openpyxl leaves as written.
-    assert names == [t if t else None for t in TRICKY[:7]] + ["bell_x0007_", *TRICKY[8:10], None]
+    # An empty text cell is not written (blank), as before; a character XML cannot hold shows
+    # as U+FFFD, and text that starts like a formula carries the quote prefix (text_cells).
+    assert names == [t if t else None for t in TRICKY[:7]] + ["bell\ufffd", *TRICKY[8:10], None]
+    quoted = {c.value: c.quotePrefix for c in ws["A"][1 : len(TRICKY) + 1] if c.value}
+    assert quoted["=SUM(A1:A2)"] and not quoted["0042"] and not quoted["<b>&amp;</b>"]
     assert [r[1] for r in rows[1:4]] == [None, 1501, 1502]
     assert isinstance(rows[2][1], int) and rows[2][2] == 0.01
     assert ws.cell(2, 3).number_format == "0.00"

@@ -14,6 +14,6 @@ def resolve_period(period: str | None, today: dt.date | None = None) -> str:
     if period is None:
         today = today or dt.date.today()
         return f"{today.year:04d}-{today.month:02d}"
-    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
+    if not re.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])", period):
         raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
     return period

@@ -40,7 +40,7 @@ def _svg(fig: plt.Figure, salt: str, close: bool = True) -> str:
 
 def changes_vs_rating_svg(rating: np.ndarray, change: np.ndarray, salt: str = "event") -> str:
     """The event: each rated player's exact rating change against the starting rating."""
-    with plt.rc_context(_STYLE):
+    with plt.rc_context(_STYLE):  # type: ignore[arg-type]
         fig, ax = plt.subplots(figsize=(7.5, 3.4))
         dense = len(rating) > RASTERIZE_ABOVE
         colors = np.where(change >= 0, "#2a8a4a", "#c0392b")

@@ -5,7 +5,9 @@ values come from the same exact text tables as the CSV files.
 
 Written by ``xlsx_package`` (the few SpreadsheetML parts these sheets use, as text): openpyxl's
 write-only mode spent about 40 us a cell, most of a one-event run (issue 13). Strings stay
-strings: nothing that looks like a formula, URL or number is converted.
+strings: nothing that looks like a formula, URL or number is converted, and text that a
+spreadsheet would read as the start of a formula carries the quote prefix (see
+:mod:`.text_cells`): a player named ``=HYPERLINK(...)`` is a name, never a formula.
 """
 
 from __future__ import annotations

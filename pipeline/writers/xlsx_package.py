@@ -5,7 +5,9 @@ milliseconds a sheet (a report has a sheet per player): most of a one-event run 
 sheets need typed cells (text, integers, decimals with a number format), a bold header, column
 widths, a frozen header row and an autofilter; this module writes exactly that, a row of XML at a
 time, and zips the parts. Strings are inline (``t="inlineStr"``), so there is no shared-strings
-table to build; nothing that looks like a formula, URL or number is converted.
+table to build; nothing that looks like a formula, URL or number is converted. Text a spreadsheet
+would read as the start of a formula carries Excel's quote prefix, and characters XML cannot hold
+are shown as U+FFFD (both as :mod:`.text_cells` decides).
 
 Parts: ``[Content_Types].xml``, ``_rels/.rels``, ``xl/workbook.xml`` (sheets and the autofilter
 ranges as ``_xlnm._FilterDatabase``), ``xl/_rels/workbook.xml.rels``, ``xl/styles.xml`` and one
@@ -15,11 +17,12 @@ gives the same bytes.
 
 from __future__ import annotations
 
-import re
 import zipfile
 from collections.abc import Iterable
 from html import escape
 from pathlib import Path
+
+from pipeline.writers.text_cells import is_risky, xml_safe
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -27,10 +30,9 @@ PACKAGE_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 SHEET_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
 HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
-BOLD_STYLE = 1  # cellXfs index of the bold header; number formats follow
+BOLD_STYLE = 1  # cellXfs index of the bold header
+QUOTED_STYLE = 2  # text with the quote prefix; number formats follow
 FIRST_CUSTOM_FORMAT = 164  # ids below are Excel's built-in number formats
-# Characters XML 1.0 cannot hold: written as Excel's _xHHHH_ escape.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def column_letter(index: int) -> str:
@@ -44,14 +46,15 @@ def column_letter(index: int) -> str:
 
 
 def text_xml(value: str) -> str:
-    """Text escaped for an XML element (and control characters as Excel's _xHHHH_)."""
-    text = escape(value, quote=False)
-    if _CONTROL.search(text):
-        text = _CONTROL.sub(lambda m: f"_x{ord(m.group()):04X}_", text)
-    return text
+    """Text escaped for an XML element (characters XML cannot hold already replaced)."""
+    return escape(value, quote=False)
 
 
 def string_cell(ref: str, value: str, style: int = 0) -> str:
+    """A text cell; text that starts like a formula gets the quote prefix (``QUOTED_STYLE``)."""
+    value = xml_safe(value)
+    if not style and is_risky(value):
+        style = QUOTED_STYLE
     space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
     s = f' s="{style}"' if style else ""
     return f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{text_xml(value)}</t></is></c>'
@@ -73,7 +76,7 @@ class Book:
     def number_format(self, code: str) -> int:
         """The cell style index showing numbers with format ``code`` (made on first use)."""
         if code not in self._formats:
-            self._formats[code] = BOLD_STYLE + 1 + len(self._formats)
+            self._formats[code] = QUOTED_STYLE + 1 + len(self._formats)
         return self._formats[code]
 
     def sheet(self, name: str) -> Sheet:
@@ -167,9 +170,10 @@ class Book:
             "</borders>"
             '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>'
             "</cellStyleXfs>"
-            f'<cellXfs count="{2 + len(formats)}">'
+            f'<cellXfs count="{3 + len(formats)}">'
             '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
             '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>'
+            '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/>'
             f"{xfs}</cellXfs>"
             '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>'
             "</styleSheet>"
