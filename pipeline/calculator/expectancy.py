@@ -55,7 +55,7 @@ class ExpectancyTable:
         ]
 
 
-def _pairs(gaps: np.ndarray, fav_h: int) -> tuple[np.ndarray, ...]:
+def _pairs(gaps: np.ndarray, fav_h: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(own, opponent, played, score_h): the favourite's sides, then the underdog's."""
     n = len(gaps)
     fav = BASE + gaps

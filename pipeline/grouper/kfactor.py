@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -96,7 +96,7 @@ def k_precedence(
 
     if forced_k is not None:
         conditions = [~rated, np.ones(len(rating), dtype=bool)]
-        ks: list[object] = [0, forced_k]
+        ks: list[Any] = [0, forced_k]
         rules = [RULE_UNRATED, RULE_FORCED]
     else:
         conditions = [~rated, has_published, ever, junior, new]

@@ -73,7 +73,7 @@ _BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:]")
 class Styled(NamedTuple):
     """A value with the number format it is shown with."""
 
-    value: object
+    value: int | float
     num_format: str
 
 
@@ -88,9 +88,8 @@ class Sheet(xlsx_package.Sheet):
                 continue
             ref = f"{column_letter(j)}{row}"
             if isinstance(value, Styled):
-                cells.append(
-                    number_cell(ref, value.value, self.book.number_format(value.num_format))
-                )  # type: ignore[arg-type]
+                style = self.book.number_format(value.num_format)
+                cells.append(number_cell(ref, value.value, style))
             elif isinstance(value, str):
                 cells.append(string_cell(ref, value))
             else:
@@ -120,7 +119,7 @@ def _value(column: str, text: str) -> object:
 def _cell(column: str, text: str) -> object:
     """A typed value, with its number format when the column has one."""
     value = _value(column, text)
-    if column in DECIMAL_FORMATS and value is not None:
+    if column in DECIMAL_FORMATS and isinstance(value, int | float):
         return Styled(value, DECIMAL_FORMATS[column])
     return value
 
