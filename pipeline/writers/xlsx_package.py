@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import zipfile
 from collections.abc import Iterable
+from functools import lru_cache
 from html import escape
 from pathlib import Path
 
@@ -50,14 +51,22 @@ def text_xml(value: str) -> str:
     return escape(value, quote=False)
 
 
+@lru_cache(maxsize=1 << 16)
+def _inline_text(value: str) -> tuple[bool, str]:
+    """(starts like a formula, the ``<is>`` element) of a text: the same few texts (event names,
+    results, "yes") fill most cells of a report, so each is worked out once."""
+    value = xml_safe(value)
+    space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
+    return is_risky(value), f"<is><t{space}>{text_xml(value)}</t></is>"
+
+
 def string_cell(ref: str, value: str, style: int = 0) -> str:
     """A text cell; text that starts like a formula gets the quote prefix (``QUOTED_STYLE``)."""
-    value = xml_safe(value)
-    if not style and is_risky(value):
+    risky, inline = _inline_text(value)
+    if not style and risky:
         style = QUOTED_STYLE
-    space = ' xml:space="preserve"' if value[:1].isspace() or value[-1:].isspace() else ""
     s = f' s="{style}"' if style else ""
-    return f'<c r="{ref}"{s} t="inlineStr"><is><t{space}>{text_xml(value)}</t></is></c>'
+    return f'<c r="{ref}"{s} t="inlineStr">{inline}</c>'
 
 
 def number_cell(ref: str, value: int | float, style: int = 0) -> str:
