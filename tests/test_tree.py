@@ -43,3 +43,16 @@ def test_tests_in_folders_find_the_root_two_levels_up():
         if wrong.search(line)
     ]
     assert not found, f"parents[1] is tests/ here; the repository root is parents[2]: {found}"
+
+
+def test_tests_import_moved_modules_by_their_folder():
+    """`from tests.test_x import ...` breaks when test_x moves into a stage folder."""
+    moved = {p.stem: p.parent.name for p in (ROOT / "tests").glob("*/test_*.py")}
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for stem in re.findall(r"from tests\.(test_\w+) import", line)
+        if stem in moved
+    ]
+    assert not found, f"import these from tests.<folder>.test_x: {found}"

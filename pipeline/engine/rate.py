@@ -8,12 +8,15 @@ every path, pandas or Dask partition, runs); ``rate_sides`` wraps it for a sides
 from __future__ import annotations
 
 from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from pipeline.engine.expected import SCALES, expected_units
 from pipeline.rules.sets import RuleSet
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: rate_arrays needs numpy only
+    import pandas as pd
 
 # Why a side is not rated, in order of precedence (the first that applies is shown).
 NOTE_UNPLAYED = "not played (forfeit or bye)"
@@ -174,6 +177,8 @@ def rate_arrays(
 
 def note_text(note_code: np.ndarray, rules: RuleSet) -> pd.Series:
     """The note column (str) from note codes."""
+    import pandas as pd
+
     texts = pd.array(list(notes(rules)), dtype=str)
     return pd.Series(texts.take(np.asarray(note_code, dtype=np.int64)))
 
@@ -186,6 +191,8 @@ def rate_sides(
     ``cap`` None applies the rule set's 400-point rule with the FIDE table and no cap with the
     formula, as calculators do; True/False forces it either way.
     """
+    import pandas as pd
+
     result = rate_arrays(
         sides["player_rating"].fillna(0).to_numpy(dtype=np.int64),
         sides["opponent_rating"].fillna(0).to_numpy(dtype=np.int64),

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +35,7 @@ import pandas as pd
 from pipeline.columnar.lookup import member
 from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.publish import database
 from pipeline.publish import store as history
 from pipeline.publish.checks import check_history, describe_inputs, list_notes, same_inputs
 from pipeline.publish.earlier_lists import (
@@ -88,6 +89,8 @@ class PeriodRequest:
     xlsx: bool | None = None
     command: str = "fiderate period"
     earlier_lists: tuple[tuple[str, Path], ...] = ()  # (YYYY-MM, path): --earlier-list
+    # Told the label of each stage as it starts (the command's progress display); None: silent.
+    progress: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def database(self) -> Path:
@@ -107,10 +110,17 @@ class PeriodOutcome:
 
 
 def run_period(request: PeriodRequest) -> PeriodOutcome:
+    try:
+        return _run_period(request)
+    except sqlite3.Error as exc:
+        raise database.translate(request.database, exc) from None
+
+
+def _run_period(request: PeriodRequest) -> PeriodOutcome:
     period = resolve_period(request.period)
     started = now()
     db_path = request.database
-    con = history.connect(db_path) if db_path.exists() else None
+    con = database.open_history(db_path)
     inputs_record: list[dict[str, str]] = []
     try:
         recovered = recover(con) if con is not None else []
@@ -121,12 +131,13 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
             request.earlier_lists
         )
         for run_id in recovered:
-            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()  # type: ignore[union-attr]
+            assert con is not None  # runs are recovered from an existing history only
+            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()
             if (
                 row
                 and row[0] == period
                 and same_inputs(history.run_inputs(con, run_id), inputs_record)
-            ):  # type: ignore[arg-type]
+            ):
                 return PeriodOutcome(
                     period,
                     run_id,
@@ -232,10 +243,7 @@ def _event_inputs(
     """Each event as rated: its own ratings only with --trust-event-ratings."""
     if request.trust_event_ratings:
         return [unit.data for unit in units]
-    return [
-        untrusted(unit.data, players.players.set_index("id")["rating"])
-        for unit, players in zip(units, unit_lists, strict=True)
-    ]
+    return [untrusted(unit.data, players) for unit, players in zip(units, unit_lists, strict=True)]
 
 
 def _first_ratings(
@@ -275,9 +283,9 @@ def _rate_and_publish(
     replaced: int | None,
 ) -> PeriodOutcome:
     """Steps 1 to 5 of the module docstring, once the history allows the run."""
-    clock = Clock()
+    clock = Clock(request.progress)
     listed, units, earlier = _read_inputs(request, files, period, con, replaced)
-    clock.lap("read")
+    clock.lap("read", "rating")
     base, unit_lists, new_ids = _lists(request, con, listed, units, period, replaced, earlier)
     # A period run publishes the whole list: every listed player, played or not.
     options = RateOptions(rules=request.rules, method="fide", period=period, all_players=True)
@@ -287,7 +295,7 @@ def _rate_and_publish(
         options,
         event_players=unit_lists,
     )
-    clock.lap("rate")
+    clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
     first = _first_ratings(result, units, base, con, period, replaced)
@@ -295,7 +303,7 @@ def _rate_and_publish(
     report = build_report(
         base, new, status, result.totals, result.sides, first, result.scale, period, new_ids
     )
-    clock.lap("first ratings, next list, report")
+    clock.lap("first ratings, next list, report", "writing files")
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
         for u in units
@@ -340,10 +348,10 @@ def _publish(
         request.out_dir, period, record.new, report, result, request.xlsx
     ) as batch:
         notes = list(batch.notes)
-        clock.lap("write files")
+        clock.lap("write files", "storing in the history database")
         pause_point("temp-files")
         if con is None:
-            con = history.connect(request.database)
+            con = database.connect(request.database)
         planned = batch.planned()
         con.execute("BEGIN IMMEDIATE")
         try:
@@ -354,7 +362,7 @@ def _publish(
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        clock.lap("store in database")
+        clock.lap("store in database", "renaming the files into place")
         # Committed: the temporary files now belong to the rename journal; never delete them.
         batch.forget()
     pause_point("committed")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,7 @@ import pandas as pd
 
 from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import PlayerList
-from pipeline.readers import cells
+from pipeline.readers import cells, limits
 from pipeline.readers.fide_list_columns import LIST_TYPES
 from pipeline.readers.fide_list_txt import read_txt
 from pipeline.readers.fide_list_xml import read_xml
@@ -46,6 +47,7 @@ from pipeline.rules.sets import KPrecedence
 EVER_THRESHOLD = KPrecedence().ever_threshold
 
 _TXT_HEAD = re.compile(rb"^\s*ID[ _]?Number\s+Name\s", re.IGNORECASE)
+_XML_DTD = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<!DOCTYPE\s", re.DOTALL)
 _XML_HEAD = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<playerslist[\s>/]", re.DOTALL)
 
 
@@ -72,8 +74,8 @@ def _layout(head: bytes) -> str | None:
     head = head.removeprefix(b"\xef\xbb\xbf")
     if _TXT_HEAD.match(head):
         return "txt"
-    if _XML_HEAD.match(head):
-        return "xml"
+    if _XML_HEAD.match(head) or _XML_DTD.match(head):
+        return "xml"  # a DOCTYPE is refused by the XML reader, with its own message
     return None
 
 
@@ -89,7 +91,7 @@ def _sniff_zip(path: Path) -> ListFile | None:
                         layout = _layout(fh.read(4096))
                     if layout:
                         return ListFile(layout, name)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError):
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, zlib.error):
         return None
     return None
 
@@ -106,12 +108,15 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
                 with path.open("rb") as fh:
                     table, list_type = read_xml(fh, source, list_column)
         else:
-            with zipfile.ZipFile(path) as archive, archive.open(found.member) as fh:
+            # Bounded: a 3 MB zip may declare (or, lying, inflate to) gigabytes.
+            limits.check_zip(path, source)
+            with zipfile.ZipFile(path) as archive, archive.open(found.member) as member:
+                capped = limits.CappedStream(member, source)
                 if found.layout == "txt":
-                    table, list_type = read_txt(fh.read(), source, list_column)
+                    table, list_type = read_txt(capped.read(), source, list_column)
                 else:
-                    table, list_type = read_xml(fh, source, list_column)
-    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+                    table, list_type = read_xml(capped, source, list_column)  # type: ignore[arg-type]
+    except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as exc:
         raise InputError(
             [
                 Problem(
@@ -133,7 +138,7 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     frame = table.frame
     raw_rating = frame["rating"]
     title = frame["title"].str.upper()
-    rating_number = raw_rating.where(raw_rating.str.fullmatch(r"\d{1,4}")).astype("Int64")
+    rating_number = raw_rating.where(raw_rating.str.fullmatch(r"[0-9]{1,4}")).astype("Int64")
     ever = rating_number.ge(EVER_THRESHOLD).fillna(False).to_numpy(dtype=bool, copy=True)
     if list_type == "standard":
         ever |= title.isin(["GM", "IM"]).to_numpy()
@@ -168,7 +173,7 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
 
 def _check_fide_ids(table: RawTable, problems: ProblemList) -> None:
     ids = table.frame["id"]
-    bad = ids.ne("") & ~ids.str.fullmatch(r"\d{1,12}")
+    bad = ids.ne("") & ~ids.str.fullmatch(r"[0-9]{1,12}")
     cells.report(
         problems,
         table,

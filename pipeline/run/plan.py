@@ -4,8 +4,6 @@ honour, and the one finish (K, the 700 rule, the change) of :func:`finish_period
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -19,17 +17,8 @@ from pipeline.grouper.roster import event_players_only
 from pipeline.grouper.totals import finish_totals
 from pipeline.model import PlayerList, RatedPeriod, RateOptions
 from pipeline.rules.sets import RuleSet, get_rules
+from pipeline.run.period_name import resolve_period  # the --period value (no pandas)
 from schemas import RatingList, validate
-
-
-def resolve_period(period: str | None, today: dt.date | None = None) -> str:
-    """``YYYY-MM``; the current month when not given."""
-    if period is None:
-        today = today or dt.date.today()
-        return f"{today.year:04d}-{today.month:02d}"
-    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
-        raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
-    return period
 
 
 @dataclass(frozen=True)
@@ -58,7 +47,8 @@ class Executor(Protocol):
     """Rates files somewhere else (a cluster) and hands back per-player partial sums
     (``pipeline.grouper.totals.PARTIAL_COLUMNS``) of every side of the period."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def refusals(
         self,
