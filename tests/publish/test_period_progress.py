@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pipeline.publish import PeriodRequest, run_period
 
-PERIOD_SAMPLE = Path(__file__).resolve().parents[1] / "sample_data" / "period"
+PERIOD_SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
 
 
 def test_period_reports_each_stage_in_order(tmp_path):
