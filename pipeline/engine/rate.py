@@ -12,6 +12,7 @@ from functools import cache, cached_property
 import numpy as np
 import pandas as pd
 
+from pipeline.engine.cap_once import uncapped_sides
 from pipeline.engine.expected import SCALES, expected_units
 from pipeline.rules.sets import RuleSet
 
@@ -43,11 +44,12 @@ def pd_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
 
 
 @cache
-def _lookup_table(method: str, cap: int | None, exempt_from: int | None) -> np.ndarray:
-    """The capped table followed, when some players are exempt from the cap, by the exempt one:
-    an exempt side's index is moved EXEMPT_SHIFT further on."""
+def _lookup_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
+    """The capped table followed, when some sides are exempt from the cap (players rated 2650+,
+    or the cap used once per event), by the exempt one: an exempt side's index is moved
+    EXEMPT_SHIFT further on."""
     capped = pd_table(method, cap, False)
-    if cap is None or exempt_from is None:
+    if cap is None or not exempt:
         return capped
     table = np.concatenate([capped, pd_table(method, cap, True)])
     table.setflags(write=False)
@@ -65,8 +67,8 @@ class RatedArrays:
     are only worked out when asked for.
     """
 
-    def __init__(self, own, opp, played, rules, use_cap, rated, pd_units, dev_units):  # type: ignore[no-untyped-def]
-        self._own, self._opp, self._played = own, opp, played
+    def __init__(self, own, opp, played, rules, use_cap, rated, pd_units, dev_units, lifted=None):  # type: ignore[no-untyped-def]
+        self._own, self._opp, self._played, self._lifted = own, opp, played, lifted
         self._rules, self._use_cap = rules, use_cap
         self.rated: np.ndarray = rated
         self.pd_units: np.ndarray = pd_units
@@ -80,9 +82,8 @@ class RatedArrays:
         if not self._use_cap or cap is None:
             return raw
         capped = np.clip(raw, -cap, cap)
-        if self._rules.cap_exempt_from is None:
-            return capped
-        return np.where(self._own < self._rules.cap_exempt_from, capped, raw)
+        exempt = _exempt(self._own, self._rules.cap_exempt_from, self._lifted)
+        return capped if exempt is None else np.where(exempt, raw, capped)
 
     @cached_property
     def note_code(self) -> np.ndarray:
@@ -96,6 +97,17 @@ class RatedArrays:
         note_code[self._own <= 0] = 2
         note_code[~self._played] = 1
         return note_code
+
+
+def _exempt(
+    own: np.ndarray, exempt_from: int | None, lifted: np.ndarray | None
+) -> np.ndarray | None:
+    """Sides that use the real difference: rated at or above ``exempt_from``, or ``lifted``
+    (the cap used once per event elsewhere); None when no side can be."""
+    exempt = None if exempt_from is None else own >= exempt_from
+    if lifted is not None:
+        exempt = lifted if exempt is None else exempt | lifted
+    return exempt
 
 
 def _gap_skip(own: np.ndarray, opp: np.ndarray, rules: RuleSet) -> np.ndarray | None:
@@ -114,8 +126,10 @@ def rate_arrays(
     rules: RuleSet,
     method: str = "fide",
     cap: bool | None = None,
+    lifted: np.ndarray | None = None,
 ) -> RatedArrays:
     """The engine on arrays: ``own``/``opp`` ratings (0 = unrated), ``score_h`` in hundredths.
+    ``lifted`` marks sides whose cap is lifted by the once-per-event rule (``cap_once``).
 
     Each step is one pass over int32 arrays (ratings, differences and PD are small; half the
     bytes is half the memory traffic), with the results written in place where possible.
@@ -134,21 +148,23 @@ def rate_arrays(
 
     use_cap = (method == "fide") if cap is None else cap
     cap_points = rules.cap if use_cap else None
-    exempt_from = rules.cap_exempt_from if cap_points is not None else None
-    table = _lookup_table(method, cap_points, exempt_from)
+    exempt = None
+    if cap_points is not None:
+        exempt = _exempt(own, rules.cap_exempt_from, lifted)
+    table = _lookup_table(method, cap_points, exempt is not None)
     # index = own - opponent + MAX_DIFF into the capped table; a side rated at or above the
     # exemption (the cap is decided by the side being rated) looks up the exempt table.
     index = np.subtract(own, opp, dtype=np.int32)
     index += MAX_DIFF
-    if exempt_from is not None:
-        np.add(index, EXEMPT_SHIFT, out=index, where=own >= exempt_from)
+    if exempt is not None:
+        np.add(index, EXEMPT_SHIFT, out=index, where=exempt)
     # np.take, not table[index]: a plain gather, about twice as fast as fancy indexing. Ratings
     # are checked to 0..3500 before the engine; mode="clip" only keeps the gather in bounds.
     pd_units = np.take(table, index, mode="clip")
     # S - PD in units of 1/scale, reusing the index buffer.
     dev_units = np.multiply(score_h, scale // 100, out=index, casting="unsafe")
     dev_units -= pd_units
-    return RatedArrays(own, opp, played, rules, use_cap, rated, pd_units, dev_units)
+    return RatedArrays(own, opp, played, rules, use_cap, rated, pd_units, dev_units, lifted)
 
 
 def note_text(note_code: np.ndarray) -> pd.Series:
@@ -164,14 +180,23 @@ def rate_sides(
     ``cap`` None applies the rule set's 400-point rule with the FIDE table and no cap with the
     formula, as calculators do; True/False forces it either way.
     """
+    own = sides["player_rating"].fillna(0).to_numpy(dtype=np.int64)
+    opp = sides["opponent_rating"].fillna(0).to_numpy(dtype=np.int64)
+    played = sides["played"].to_numpy(dtype=bool)
+    lifted = None
+    if rules.cap_once_per_event and rules.cap is not None:
+        event = sides["event"] if "source" not in sides else sides["source"] + "\x1f" + sides["event"]
+        eligible = played & (own > 0) & (opp > 0)
+        lifted = uncapped_sides(sides["player"], event, own - opp, eligible, rules.cap)
     result = rate_arrays(
-        sides["player_rating"].fillna(0).to_numpy(dtype=np.int64),
-        sides["opponent_rating"].fillna(0).to_numpy(dtype=np.int64),
-        sides["played"].to_numpy(dtype=bool),
+        own,
+        opp,
+        played,
         sides["score_h"].to_numpy(dtype=np.int64),
         rules,
         method,
         cap,
+        lifted,
     )
     unrated = ~result.rated
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.

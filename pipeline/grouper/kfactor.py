@@ -48,24 +48,31 @@ def base_k(
         ks = [0, forced_k]
         rules = [RULE_UNRATED, RULE_FORCED]
     else:
-        conditions = [~rated, has_published, ever, junior, new]
-        ks = [
-            0,
-            published.fillna(0).to_numpy(dtype=np.int64),
-            precedence.k_ever_2400,
-            precedence.k_junior,
-            precedence.k_new_player,
-        ]
-        rules = [RULE_UNRATED, RULE_PUBLISHED, RULE_EVER_2400, RULE_JUNIOR, RULE_NEW]
+        conditions = [~rated, has_published]
+        ks = [0, published.fillna(0).to_numpy(dtype=np.int64)]
+        rules = [RULE_UNRATED, RULE_PUBLISHED]
+        # Rules not in force in the era (K None) are left out.
+        for condition, k_value, rule in (
+            (ever, precedence.k_ever_2400, RULE_EVER_2400),
+            (junior, precedence.k_junior, RULE_JUNIOR),
+            (new, precedence.k_new_player, RULE_NEW),
+        ):
+            if k_value is not None:
+                conditions.append(condition)
+                ks.append(k_value)
+                rules.append(rule)
     k = np.select(conditions, ks, precedence.k_default).astype(np.int64)
     rule = np.select(conditions, rules, RULE_DEFAULT)
     k_series = pd.Series(pd.arrays.IntegerArray(k, ~rated), index=players.index)
     return k_series, pd.Series(rule, index=players.index, dtype=str)
 
 
-def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int) -> np.ndarray:
-    """If K x n > cap, K becomes floor(cap / n), the largest K with K x n <= cap."""
+def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndarray:
+    """If K x n > cap, K becomes floor(cap / n), the largest K with K x n <= cap (no change
+    when the era has no such rule: ``cap`` None)."""
     k = np.asarray(k, dtype=np.int64)
+    if cap is None:
+        return k
     n = np.asarray(games, dtype=np.int64)
     over = k * n > cap
     return np.where(over, cap // np.maximum(n, 1), k)

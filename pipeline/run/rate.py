@@ -7,7 +7,6 @@ writes files; see :mod:`pipeline.writers`.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -21,19 +20,20 @@ from pipeline.grouper import period_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
+from pipeline.rules.select import select_rules
 from pipeline.rules.sets import get_rules
+from pipeline.run.event_period import check_period_text, choose_period
 from schemas import Games, Players, RatedSides, RatingList, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
 
 def resolve_period(period: str | None, today: dt.date | None = None) -> str:
-    """``YYYY-MM``; the current month when not given."""
+    """``YYYY-MM``; the current month when not given (for runs without events: ``rate`` takes
+    the period from the events' dates, :func:`pipeline.run.event_period.choose_period`)."""
     if period is None:
         today = today or dt.date.today()
         return f"{today.year:04d}-{today.month:02d}"
-    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
-        raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
-    return period
+    return check_period_text(period)
 
 
 def gather_inputs(
@@ -256,8 +256,11 @@ def rate_inputs(
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
     if options.mode not in MODES:
         raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
-    rules = get_rules(options.rules)
-    period = resolve_period(options.period)
+    get_rules(options.rules)
+    chosen = choose_period(inputs, options.period)
+    period = chosen.period
+    rules_choice = select_rules(options.rules, period)
+    rules = rules_choice.rules
     if event_players is None:
         sides = assemble_sides(with_byes(inputs, players), players)
     else:
@@ -295,6 +298,10 @@ def rate_inputs(
         scale=SCALES[options.method],
         period=period,
         sources=[i.source for i in inputs],
+        period_reason=chosen.reason,
+        rule_set=rules.name,
+        rules_reason=rules_choice.reason,
+        warnings=chosen.warnings,
     )
 
 

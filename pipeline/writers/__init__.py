@@ -23,7 +23,7 @@ from pipeline.writers.output_text import (
     rating_list_table,
 )
 from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
-from pipeline.writers.report_text import breakdown, mode_note, standings
+from pipeline.writers.report_text import breakdown, context_lines, mode_note, standings
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
 XLSX_MAX_PLAYERS = 10_000
@@ -110,7 +110,12 @@ def write_outputs(
             rating_list = rating_list_table(result)
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
             write_report_xlsx(
-                table, detail, batch.path("report.xlsx"), per_player=want_sheets, note=note
+                table,
+                detail,
+                batch.path("report.xlsx"),
+                per_player=want_sheets,
+                note=note,
+                context=context_lines(result),
             )
             if not want_sheets:
                 report.skipped.append(
@@ -133,7 +138,14 @@ def write_outputs(
         for player_id in dict.fromkeys(players):
             stem = player_file_stem(player_id)
             one = table[table["id"] == player_id]
-            write_report_xlsx(one, detail, batch.path(f"{stem}.xlsx"), per_player=True, note=note)
+            write_report_xlsx(
+                one,
+                detail,
+                batch.path(f"{stem}.xlsx"),
+                per_player=True,
+                note=note,
+                context=context_lines(result),
+            )
             page = render_report(result, table, detail, note, only=[player_id])
             batch.path(f"{stem}.html").write_text(page, encoding="utf-8")
         report.written = batch.commit()

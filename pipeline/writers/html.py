@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.model import RatedPeriod
+from pipeline.writers.report_text import context_lines
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -334,6 +335,9 @@ def render_report(
             + "</div>"
         )
     rated_sides = int(result.sides["rated"].sum())
+    context = "".join(
+        f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
+    )
     sources = ", ".join(html.escape(s) for s in result.sources)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -343,10 +347,10 @@ def render_report(
 <body>
 <header><h1>{html.escape(title)}</h1>
 <p class="muted">period {html.escape(result.period)} &middot;
-rules {html.escape(options.rules)} &middot;
+rules {html.escape(result.rule_set or options.rules)} &middot;
 method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &middot;
 {len(standings):,} players &middot; {rated_sides:,} rated game sides &middot; from {sources}</p>
-{mode}</header>
+{context}{mode}</header>
 <main>
 <h2>Standings</h2>
 <p class="muted noprint">Click a column header to sort.

@@ -141,10 +141,14 @@ def write_report_xlsx(
     path: Path,
     per_player: bool,
     note: str = "",
+    context: list[str] | None = None,
 ) -> None:
     """Summary sheet (standings), then (if ``per_player``) one sheet per player with the
-    game-by-game breakdown and the totals under it. ``note`` labels a non-FIDE mode."""
+    game-by-game breakdown and the totals under it. ``note`` labels a non-FIDE mode; ``context``
+    (the period and rule set used, and why) goes into the workbook's description."""
     wb = Workbook(write_only=True)
+    if context:
+        wb.properties.description = "\n".join(context)
     ws = wb.create_sheet("Summary")
     write_table(ws, summary)
     if note:
