@@ -17,8 +17,9 @@ Mapping decisions (README, "Rating lists, dialects and validation"):
   players frame's ``games`` (which drives the "fewer than 30 games" K rule); it is kept as
   ``period_games``. ``games`` stays blank, which the K precedence reads as "established"; the
   published K is used before that rule anyway.
-- ``ever_2400``: true when the chosen rating is 2400+ or, for the standard list, the player holds
-  the GM or IM title (both titles require a standard rating of 2400 or more at some time).
+- ``ever_2400``: true when the chosen rating is 2400+ or the list prints K 10 for it (the K only a
+  published 2400 gives). A GM or IM title alone is not proof: the title's 2400 need not have been
+  a published rating (B.01 1.5.3a).
 - Birth year ``0`` means unknown; ``flag`` (``i`` inactive, ``w`` woman) is kept as given.
 """
 
@@ -40,6 +41,8 @@ from pipeline.model import PlayerList
 from pipeline.readers import cells
 from pipeline.readers.players import parse_players
 from pipeline.readers.tabular import RawTable
+from pipeline.rules.ever_2400 import published_k_proves_2400
+from pipeline.rules.sets import KPrecedence
 
 LIST_TYPES = ("standard", "rapid", "blitz")
 # The text columns every layout provides (the chosen type's rating/games/k are added to these).
@@ -197,11 +200,10 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     """Text cells of a list (column names from :data:`COMMON` and :data:`TYPED`) -> players."""
     frame = table.frame
     raw_rating = frame["rating"]
-    title = frame["title"].str.upper()
     rating_number = raw_rating.where(raw_rating.str.fullmatch(r"\d{1,4}")).astype("Int64")
     ever = rating_number.ge(2400).fillna(False).to_numpy(dtype=bool, copy=True)
-    if list_type == "standard":
-        ever |= title.isin(["GM", "IM"]).to_numpy()
+    # A printed K 10 proves a published 2400 (a GM/IM title alone does not: B.01 1.5.3a).
+    ever |= published_k_proves_2400(frame["k"], KPrecedence())
     parsed = RawTable(
         pd.DataFrame(
             {
