@@ -25,9 +25,12 @@ def uncapped_sides(
     lifted = np.zeros(len(raw_diff), dtype=bool)
     if not len(over):
         return lifted
-    keys = pd.DataFrame(
-        {"player": player.to_numpy()[over], "event": event.to_numpy()[over]}
-    ).groupby(["player", "event"], sort=False).ngroup().to_numpy()
+    keys = (
+        pd.DataFrame({"player": player.to_numpy()[over], "event": event.to_numpy()[over]})
+        .groupby(["player", "event"], sort=False)
+        .ngroup()
+        .to_numpy()
+    )
     # Per key: largest difference first, then file order; the first of each key keeps the cap.
     order = np.lexsort((over, -raw_diff[over], keys))
     sorted_keys = keys[order]

@@ -185,7 +185,9 @@ def rate_sides(
     played = sides["played"].to_numpy(dtype=bool)
     lifted = None
     if rules.cap_once_per_event and rules.cap is not None:
-        event = sides["event"] if "source" not in sides else sides["source"] + "\x1f" + sides["event"]
+        event = (
+            sides["event"] if "source" not in sides else sides["source"] + "\x1f" + sides["event"]
+        )
         eligible = played & (own > 0) & (opp > 0)
         lifted = uncapped_sides(sides["player"], event, own - opp, eligible, rules.cap)
     result = rate_arrays(
