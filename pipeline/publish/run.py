@@ -66,7 +66,7 @@ from pipeline.publish.players import (
     with_new_players,
 )
 from pipeline.publish.report import PeriodReport, build_report
-from pipeline.rules.sets import get_rules
+from pipeline.rules.select import select_rules
 from pipeline.run.rate import rate_inputs, resolve_period
 
 
@@ -272,7 +272,7 @@ def _rate_and_publish(
     replaced: int | None,
 ) -> PeriodOutcome:
     clock = _Clock()
-    rules = get_rules(request.rules)
+    rules = select_rules(request.rules, period).rules  # the era in force in the period
     problems: list[Problem] = []
     try:
         listed = read_list(request.list_path)

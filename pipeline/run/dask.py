@@ -19,7 +19,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -37,6 +37,7 @@ from pipeline.grouper.totals import (
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
+from pipeline.rules.select import select_rules
 from pipeline.rules.sets import get_rules
 from pipeline.run.rate import check_rated, resolve_period
 from schemas import Players, RatingList, validate
@@ -192,8 +193,17 @@ def rate_files_dask(
     options = options or RateOptions()
     if options.method not in SCALES:
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
-    rules = get_rules(options.rules)
+    if options.period is None:
+        # Partitions are read on the workers, after the period must be known: refused, not
+        # guessed (the pandas engine reads the events' dates first).
+        raise RunError(
+            "--engine dask needs --period YYYY-MM (the month the events end in): the events' "
+            "dates are read on the workers, after the rules must be chosen"
+        )
     period = resolve_period(options.period)
+    chosen = select_rules(options.rules, period)
+    rules = chosen.rules
+    options = replace(options, rules=rules.name)  # the partitions rate with this era
     files = [str(p) for p in expand_inputs(paths)]
     players = None
     if players_path is not None:
@@ -251,6 +261,8 @@ def rate_files_dask(
         scale=SCALES[options.method],
         period=period,
         sources=files,
+        rule_set=rules.name,
+        rules_reason=chosen.reason,
     )
     return DaskRun(result, sides, rated_sides, len(files))
 
