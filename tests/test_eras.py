@@ -419,3 +419,35 @@ def test_period_result_does_not_depend_on_event_order(data, rules, rnd):
             return frame[["k", "games", "change_units", "new_rating"]]
 
         pd.testing.assert_frame_equal(totals(paths), totals(shuffled))
+
+
+# --- Rapid & Blitz 7.2.1: the standard rating when there is no rapid (blitz) one ------------------
+
+
+@pytest.mark.parametrize(
+    "name", ["players_list_foa.txt", "players_list_xml_foa.xml"], ids=["txt", "xml"]
+)
+def test_rapid_blitz_fall_back_to_the_standard_rating(name):
+    from pipeline.readers import read_players
+
+    rapid = read_players(SAMPLE / name, rules="rapid").players.set_index("id")["rating"]
+    blitz = read_players(SAMPLE / name, rules="blitz").players.set_index("id")["rating"]
+    # Silva: standard 1650, rapid 0, blitz 0 -> 1650 in both. Novak: blitz 0 -> standard 2205;
+    # her rapid 2150 is her own. Schmidt: no rating at all -> unrated everywhere.
+    assert (rapid["4100050"], blitz["4100050"]) == (1650, 1650)
+    assert (rapid["4100026"], blitz["4100026"]) == (2150, 2205)
+    assert rapid.isna()["4100093"] and blitz.isna()["4100093"]
+
+
+def test_standard_fallback_player_counts_as_rated(tmp_path):
+    # Silva (rapid 0, standard 1650) loses to Berg (rapid 1950) in a rapid game, 2026-11:
+    # rated for both. Berg: D 1950 - 1650 = 300 -> PD 0.85 (band 291-302), +0.15 x 20 (K 20
+    # printed) = 3.0 -> +3. Silva: PD 0.15, -0.15 x K; his rapid K is 0 (none printed), blank
+    # games -> established, so K 20: -3.0 -> -3.
+    games = write_csv(
+        tmp_path / "games.csv", GAME_HEADER, [["R", "1", "2026-11-05", "4100034", "4100050", "1-0"]]
+    )
+    result = rate_files([games], SAMPLE / "players_list_foa.txt", RateOptions(rules="rapid"))
+    totals = result.totals.set_index("id")
+    assert bool(result.sides["rated"].all())
+    assert (totals.loc["4100034", "change"], totals.loc["4100050", "change"]) == (3, -3)

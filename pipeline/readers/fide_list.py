@@ -59,6 +59,9 @@ COMMON = [
     "flag",
 ]
 TYPED = ["rating", "period_games", "k"]
+# A combined list read for rapid or blitz also gives the standard rating (7.2.1 fallback).
+FAST_TYPES = ("rapid", "blitz")
+STANDARD_FALLBACK = "standard_rating"
 
 # TXT header token (lower case) -> (list type, field). Type None: the same for every type;
 # "single": the one rating of a single-type list (its rating column is headed by the month).
@@ -199,7 +202,7 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
 def players_from_list(table: RawTable, problems: ProblemList, list_type: str) -> PlayerList:
     """Text cells of a list (column names from :data:`COMMON` and :data:`TYPED`) -> players."""
     frame = table.frame
-    raw_rating = frame["rating"]
+    raw_rating = standard_fallback(frame)
     rating_number = raw_rating.where(raw_rating.str.fullmatch(r"\d{1,4}")).astype("Int64")
     ever = rating_number.ge(2400).fillna(False).to_numpy(dtype=bool, copy=True)
     # A printed K 10 proves a published 2400 (a GM/IM title alone does not: B.01 1.5.3a).
@@ -231,6 +234,18 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     players["flag"] = frame["flag"].astype(str)
     players["w_title"] = frame["w_title"].astype(str)
     return PlayerList(table.source, players)
+
+
+def standard_fallback(frame: pd.DataFrame) -> pd.Series:
+    """The rating cells, where a rapid or blitz rating is missing (blank or 0) taken from the
+    standard rating of the same combined list: Rapid & Blitz Rating Regulations 7.2.1, a player
+    with no rapid (blitz) rating but a standard rating is rated with it and counts as rated."""
+    rating = frame["rating"]
+    if STANDARD_FALLBACK not in frame:
+        return rating
+    standard = frame[STANDARD_FALLBACK]
+    missing = rating.str.strip().isin(["", "0"]) & ~standard.str.strip().isin(["", "0"])
+    return rating.where(~missing, standard)
 
 
 def _check_fide_ids(table: RawTable, problems: ProblemList) -> None:
@@ -367,6 +382,8 @@ def _read_txt(data: bytes, source: str, list_column: str) -> tuple[RawTable, str
         ) from None
     wanted = {f: by_field.get((None, f)) for f in COMMON}
     wanted |= {f: by_field.get((key, f)) for f in TYPED}
+    if key in FAST_TYPES and ("standard", "rating") in by_field:
+        wanted[STANDARD_FALLBACK] = by_field[("standard", "rating")]
     missing = [f for f in ("id", "name") if wanted[f] is None]
     if missing:
         raise _problem(
@@ -484,7 +501,8 @@ def _read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTabl
     numbers: list[np.ndarray] = []
     list_type = list_column
     try:
-        for frame, rows, chunk_type in _xml_chunks(stream, list_column, COMMON + TYPED):
+        fields = COMMON + TYPED + ([STANDARD_FALLBACK] if list_column in FAST_TYPES else [])
+        for frame, rows, chunk_type in _xml_chunks(stream, list_column, fields):
             frames.append(frame)
             numbers.append(rows)
             list_type = chunk_type
@@ -577,6 +595,8 @@ def _xml_fields(tags: tuple[str, ...], list_column: str) -> dict[str, str]:
         main = kind == "main" and (not combined or want == "standard")
         if kind is None or main or kind == want:
             tag_of.setdefault(field, tag)
+        if combined and kind == "main" and field == "rating" and want in FAST_TYPES:
+            tag_of[STANDARD_FALLBACK] = tag  # the standard rating, for the 7.2.1 fallback
     if combined and "rating" not in tag_of:
         raise _ListTypeError(list_column)
     return tag_of
