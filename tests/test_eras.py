@@ -451,3 +451,39 @@ def test_standard_fallback_player_counts_as_rated(tmp_path):
     totals = result.totals.set_index("id")
     assert bool(result.sides["rated"].all())
     assert (totals.loc["4100034", "change"], totals.loc["4100050", "change"]) == (3, -3)
+
+
+# --- 8.2.4: a first rating published before an older event is rated ------------------------------
+
+
+def test_rated_mid_accumulation_8_2_4(tmp_path):
+    from pipeline.model import PlayerList
+    from pipeline.run.rate import rate_inputs, read_inputs
+
+    # The event started when x was unrated (list then: x blank); x's first rating 1700 was
+    # published before the event is rated (list now). x beats y (1800) and draws z (1700).
+    # x is rated as a rated player: D -100 -> PD 0.36 (band 99-106), win +0.64; D 0 -> PD 0.50,
+    # draw 0.00; sum +0.64 x K 40 (fewer than 30 games) = 25.6 -> +26.
+    # y and z count x as unrated: their games against x are not rated (no change).
+    now = write_csv(tmp_path / "now.csv", PLAYER_HEADER,
+                    [["x", "X", 1700, 1990, 0], ["y", "Y", 1800, 1980, 99],
+                     ["z", "Z", 1700, 1980, 99]])  # fmt: skip
+    then = write_csv(tmp_path / "then.csv", PLAYER_HEADER,
+                     [["x", "X", "", 1990, ""], ["y", "Y", 1800, 1980, 99],
+                      ["z", "Z", 1700, 1980, 99]])  # fmt: skip
+    games = write_csv(tmp_path / "games.csv", GAME_HEADER,
+                      [["Old", "1", "2026-09-20", "x", "y", "1-0"],
+                       ["Old", "2", "2026-09-21", "z", "x", "1/2-1/2"]])  # fmt: skip
+    inputs, listed_now = read_inputs([games], now)
+    _, listed_then = read_inputs([games], then)
+    assert isinstance(listed_now, PlayerList) and listed_then is not None
+    result = rate_inputs(
+        inputs, listed_now, RateOptions(period="2026-11"), event_players=[listed_then]
+    )
+    sides = result.sides.set_index(["player", "round"])
+    assert sides.loc[("x", "1"), "rated"] and sides.loc[("x", "2"), "rated"]
+    assert not sides.loc[("y", "1"), "rated"] and not sides.loc[("z", "2"), "rated"]
+    assert sides.loc[("y", "1"), "note"] == "opponent unrated"
+    totals = result.totals.set_index("id")
+    assert (totals.loc["x", "k"], totals.loc["x", "change"]) == (40, 26)
+    assert totals.loc["y", "games"] == 0 and totals.loc["y", "change"] == 0

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.engine import SCALES, rate_sides
+from pipeline.engine.late_first_rating import late_first_ratings
 from pipeline.engine.sequential import MODES, sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import InputError, Problem, ProblemList, RunError
@@ -265,6 +266,8 @@ def rate_inputs(
         sides = assemble_sides(with_byes(inputs, players), players)
     else:
         sides = assemble_each(inputs, event_players)
+        if players is not None:  # 8.2.4: first ratings published since an event started
+            sides = late_first_ratings(sides, players.players.set_index("id")["rating"])
     rated = check_rated(
         rate_sides(sides, rules, options.method, options.cap),
         whole=any(isinstance(i, SidesInput) for i in inputs),
