@@ -487,3 +487,47 @@ def test_rated_mid_accumulation_8_2_4(tmp_path):
     totals = result.totals.set_index("id")
     assert (totals.loc["x", "k"], totals.loc["x", "change"]) == (40, 26)
     assert totals.loc["y", "games"] == 0 and totals.loc["y", "change"] == 0
+
+
+# --- matches (6.1, 6.2) ------------------------------------------------------------------------
+
+
+def test_match_decided_games_and_unrated_player(tmp_path):
+    # A 6-game match a (2000) v b (1900): a wins games 1-4 (4 points > 6 / 2 = 3 after game 4),
+    # so games 5 and 6 are played after the match was decided: not rated (6.2).
+    # a: D 100 -> PD 0.64 (band 99-106); 4 wins: 4 x 0.36 = 1.44 x K 20 = 28.8 -> +29.
+    # A match c (1800) v d (unrated): not rated for either (6.1). Another event e v f with
+    # three players is no match (all rated games count).
+    players = [
+        ["a", "A", 2000, 1980, 99],
+        ["b", "B", 1900, 1980, 99],
+        ["c", "C", 1800, 1980, 99],
+        ["d", "D", "", 1980, ""],
+        ["e", "E", 1800, 1980, 99],
+        ["f", "F", 1800, 1980, 99],
+        ["g", "G", 1800, 1980, 99],
+    ]
+    match = [
+        ["M", "1", "2026-11-01", "a", "b", "1-0"],
+        ["M", "2", "2026-11-02", "b", "a", "0-1"],
+        ["M", "3", "2026-11-03", "a", "b", "1-0"],
+        ["M", "4", "2026-11-04", "b", "a", "0-1"],
+        ["M", "5", "2026-11-05", "a", "b", "0-1"],
+        ["M", "6", "2026-11-06", "b", "a", "1-0"],
+    ]
+    games = [
+        *match,
+        ["U", "1", "2026-11-01", "c", "d", "0-1"],
+        ["U", "2", "2026-11-02", "d", "c", "0-1"],
+        ["T", "1", "2026-11-01", "e", "f", "1-0"],
+        ["T", "2", "2026-11-02", "f", "g", "1-0"],
+    ]
+    result, totals = _rate(tmp_path, players, games)
+    sides = result.sides.set_index(["event", "player", "round"])
+    assert [sides.loc[("M", "a", str(r)), "rated"] for r in range(1, 7)] == [True] * 4 + [False] * 2
+    assert sides.loc[("M", "b", "5"), "note"] == "played after the match was decided (rule 6.2)"
+    assert sides.loc[("U", "c", "1"), "note"] == "match with an unrated player (rule 6.1)"
+    assert sides.loc[("U", "d", "2"), "note"] == "match with an unrated player (rule 6.1)"
+    assert bool(sides.loc[("T", "e", "1"), "rated"])
+    assert (totals.loc["a", "games"], totals.loc["a", "change"]) == (4, 29)
+    assert totals.loc["c", "games"] == 0

@@ -14,6 +14,7 @@ import pandas as pd
 
 from pipeline.engine.cap_once import uncapped_sides
 from pipeline.engine.expected import SCALES, expected_units
+from pipeline.engine.matches import NOTE_MATCH_DECIDED, NOTE_MATCH_UNRATED, match_codes
 from pipeline.rules.sets import RuleSet
 
 # Why a side is not rated, in order of precedence (the first that applies is shown).
@@ -21,8 +22,16 @@ NOTE_UNPLAYED = "not played (forfeit or bye)"
 NOTE_PLAYER_UNRATED = "player unrated"
 NOTE_OPPONENT_UNRATED = "opponent unrated"
 NOTE_GAP = "rating gap of 600+ with a player above 2600 (rapid/blitz rule)"
-# note_code -> text; code 0 = rated (no note).
-NOTES = ("", NOTE_UNPLAYED, NOTE_PLAYER_UNRATED, NOTE_OPPONENT_UNRATED, NOTE_GAP)
+# note_code -> text; code 0 = rated (no note). Codes 5 and 6: the match rules (engine.matches).
+NOTES = (
+    "",
+    NOTE_UNPLAYED,
+    NOTE_PLAYER_UNRATED,
+    NOTE_OPPONENT_UNRATED,
+    NOTE_GAP,
+    NOTE_MATCH_UNRATED,
+    NOTE_MATCH_DECIDED,
+)
 
 
 # Ratings are whole numbers in 0..3500 (schemas), so own - opponent lies in -3500..3500.
@@ -200,11 +209,19 @@ def rate_sides(
         cap,
         lifted,
     )
-    unrated = ~result.rated
+    rated_sides, note_code = result.rated, result.note_code
+    if "source" in sides:  # assembled sides: matches (6.1, 6.2) are known by their event
+        match = match_codes(sides)
+        if match.any():
+            # A played game in a match, whatever else applies, is not rated for the match rule.
+            skip = (match > 0) & played
+            rated_sides = rated_sides & ~skip
+            note_code = np.where(skip, match + 4, note_code).astype(np.int8)
+    unrated = ~rated_sides
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
     return sides.assign(
-        rated=result.rated,
-        note=note_text(result.note_code).set_axis(sides.index),
+        rated=rated_sides,
+        note=note_text(note_code).set_axis(sides.index),
         diff=pd.arrays.IntegerArray(result.diff, unrated),
         pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
         dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),

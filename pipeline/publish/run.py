@@ -37,6 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.columnar.lookup import member
+from pipeline.engine.matches import MATCH_NOTES
 from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.model import PlayerList, RateOptions
 from pipeline.publish import store as history
@@ -324,7 +325,9 @@ def _rate_and_publish(
     ).drop_duplicates(["source", "event"])
     # Only the columns the first ratings need: a merge copies every column it is given.
     needed = ["player", "event", "source", "played", "player_rating", "opponent_rating", "score_h"]
-    sides = result.sides[needed].merge(
+    # A match's unrated games (6.1, 6.2) count towards no first rating either.
+    counted = ~member(result.sides["note"], MATCH_NOTES)
+    sides = result.sides.loc[counted, needed].merge(
         keys, on=["source", "event"], how="left", validate="many_to_one"
     )
     candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
