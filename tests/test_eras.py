@@ -531,3 +531,28 @@ def test_match_decided_games_and_unrated_player(tmp_path):
     assert bool(sides.loc[("T", "e", "1"), "rated"])
     assert (totals.loc["a", "games"], totals.loc["a", "change"]) == (4, 29)
     assert totals.loc["c", "games"] == 0
+
+
+def test_match_events_table():
+    from pipeline.engine.matches import match_events
+
+    # (event, player, opponent) -> is a game side of a two-player event. A bye (no opponent)
+    # first in the event does not hide the match; a third player makes it no match.
+    rows = [
+        ("M", "a", "", False),
+        ("M", "a", "b", True),
+        ("M", "b", "a", True),
+        ("T", "e", "f", False),
+        ("T", "f", "e", False),
+        ("T", "f", "g", False),
+        ("T", "g", "f", False),
+    ]
+    sides = pd.DataFrame(
+        {
+            "source": "s.csv",
+            "event": pd.Series([r[0] for r in rows], dtype=str),
+            "player": pd.Series([r[1] for r in rows], dtype=str),
+            "opponent": pd.Series([r[2] for r in rows], dtype=str),
+        }
+    )
+    assert match_events(sides).tolist() == [r[3] for r in rows]

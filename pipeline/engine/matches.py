@@ -12,26 +12,62 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.columnar.arrow import arrow_text
 
 NOTE_MATCH_UNRATED = "match with an unrated player (rule 6.1)"
 NOTE_MATCH_DECIDED = "played after the match was decided (rule 6.2)"
 MATCH_NOTES = (NOTE_MATCH_UNRATED, NOTE_MATCH_DECIDED)
 
 
+def _event_codes(sides: pd.DataFrame) -> np.ndarray:
+    """One int64 code per side for its (source, event)."""
+    source = pd.factorize(sides["source"])[0]
+    event, names = pd.factorize(sides["event"])
+    return pd.factorize(source * max(len(names), 1) + event)[0]
+
+
+def _first_of(key: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
+    """Position of the first row with ``mask`` of each key (-1 when none): written backwards,
+    so the first row's position is the one that stays."""
+    first = np.full(size, -1, dtype=np.int64)
+    rows = np.flatnonzero(mask)[::-1]
+    first[key[rows]] = rows
+    return first
+
+
+def match_events(sides: pd.DataFrame) -> np.ndarray:
+    """Bool per side: the side is a game (it has an opponent) of an event with two players.
+
+    No string is factorized: each event's first game names its two players, and every game side
+    of the event must be one of them (two Arrow comparisons over the column)."""
+    player = arrow_text(sides["player"])
+    opponent = arrow_text(sides["opponent"].fillna(""))
+    game = np.asarray(pc.not_equal(opponent, ""), dtype=bool)
+    key = _event_codes(sides)
+    size = int(key.max()) + 1 if len(key) else 0
+    first = _first_of(key, game, size)
+    pick = pa.array(np.where(first[key] >= 0, first[key], 0))
+    one, two = pc.take(player, pick), pc.take(opponent, pick)
+    mine = pc.or_(pc.equal(player, one), pc.equal(player, two))
+    theirs = pc.or_(pc.equal(opponent, one), pc.equal(opponent, two))
+    fits = np.asarray(pc.and_(mine, theirs), dtype=bool)
+    misfit = np.bincount(key, weights=game & ~fits, minlength=size) > 0
+    return game & ~misfit[key]
+
+
 def match_codes(sides: pd.DataFrame) -> np.ndarray:
     """int8 per side: 0 = no match rule, 1 = 6.1 (unrated player), 2 = 6.2 (already decided)."""
     codes = np.zeros(len(sides), dtype=np.int8)
-    games = np.flatnonzero(sides["opponent"].fillna("").astype(str).ne("").to_numpy())
-    if not len(games):
+    if not len(sides):
         return codes
-    part = sides.iloc[games]
-    event = part["source"].astype(str) + "\x1f" + part["event"].astype(str)
-    key = pd.Series(pd.factorize(event)[0], index=part.index)
-    players = part["player"].groupby(key).transform("nunique").to_numpy()
-    in_match = players == 2
-    if not in_match.any():
+    where = np.flatnonzero(match_events(sides))
+    if not len(where):
         return codes
-    part, key, where = part[in_match], key[in_match], games[in_match]
+    part = sides.iloc[where]
+    key = pd.Series(_event_codes(part), index=part.index)
     unrated = part["player_rating"].isna().groupby(key).transform("any").to_numpy(dtype=bool)
 
     # 6.2: per player, the points before each game (rounds in order) against half the match.
