@@ -155,7 +155,11 @@ def test_rule_set_chooses_the_rating_column(tmp_path, rules, column, layout):
     for player in PLAYERS:
         rating, games, k = player[column]
         row = frame.loc[str(player[0])]
-        if rating == 0:
+        standard = player[6][0]
+        if rating == 0 and standard and rules != "standard":
+            # Rapid & Blitz 7.2.1: no rapid (blitz) rating, a standard one: rated with it.
+            assert row["rating"] == standard and row["k"] is pd.NA
+        elif rating == 0:
             assert row["rating"] is pd.NA
             assert row["k"] is pd.NA  # K 0 / blank: no published K
         else:
@@ -443,7 +447,8 @@ def test_rapid_rules_rate_from_the_rapid_column(sample, tmp_path):
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         rows = {r["id"]: r for r in csv.DictReader(fh)}
     assert rows["4100018"]["rating"] == "2655"  # RRtng of Kowalski in the sample list
-    assert rows["4100050"]["rating"] == ""  # no rapid rating
+    # No rapid rating but a standard one (1650): rated with it (Rapid & Blitz 7.2.1).
+    assert rows["4100050"]["rating"] == "1650"
 
 
 def test_zipped_single_type_xml_names_its_type_inside_the_zip(tmp_path):
