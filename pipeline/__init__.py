@@ -3,7 +3,7 @@
 readers -> engine -> grouper -> writers. The public API:
 """
 
-from pipeline.errors import FiderateError, InputError, Problem, RunError
+from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
 from pipeline.run.rate import rate_files, rate_inputs, read_inputs
@@ -21,6 +21,7 @@ __all__ = [
     "RuleSet",
     "RunError",
     "SidesInput",
+    "UsageError",
     "get_rules",
     "rate_files",
     "rate_inputs",

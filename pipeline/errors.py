@@ -9,36 +9,133 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-# Stable codes: tests, `--json` consumers and the README refer to these strings.
-CODES = {
-    "bad-result": "a result that is not one of the accepted spellings",
-    "unknown-player": "a player id that is not on the players list",
-    "result-mismatch": "the two sides of one game disagree",
-    "duplicate-game": "the same game appears twice",
-    "self-pairing": "a player paired against themselves",
-    "bad-rating": "a rating that is not a whole number in 0..3500",
-    "bad-id": "a player id that is blank or malformed",
-    "bad-value": "a value of the wrong type (year, count, K, flag, date)",
-    "points-mismatch": "a points column that disagrees with the results",
-    "missing-column": "a required column is absent",
-    "bad-encoding": "the file is not in a text encoding we can read",
-    "not-a-table": "the file is empty, binary or truncated",
-    "inconsistent-k": "one player given two different K values",
-    "duplicate-player": "the same player id twice on the players list",
-    "duplicate-event": "the same event file (same content) given twice in one run",
-    "already-rated": "an event that was already rated in an earlier run (same content hash)",
-    "period-published": "a period whose list was already published (use --replace)",
-    "no-list-in-force": "an event started in a month whose list is not in the history",
-    "event-after-period": "an event that starts after the period being rated",
-}
+
+class Code(StrEnum):
+    """The catalogue of problem codes: each defined once, with a title and the usual fix.
+
+    A code is its stable string (``Code.BAD_RESULT == "bad-result"``): tests, ``--json``
+    consumers and the README refer to these strings. A call site gives the exact fix for the
+    cell at hand; :attr:`fix` is the general advice (the README's table of codes).
+    """
+
+    title: str
+    fix: str
+
+    def __new__(cls, value: str, title: str, fix: str) -> Code:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.title = title
+        member.fix = fix
+        return member
+
+    BAD_RESULT = (
+        "bad-result",
+        "a result that is not one of the accepted spellings",
+        "write 1-0, 0-1 or 1/2-1/2 (unplayed: +-, -+, --)",
+    )
+    UNKNOWN_PLAYER = (
+        "unknown-player",
+        "a player id that is not on the players list",
+        "add the player to the players list, or correct the id",
+    )
+    RESULT_MISMATCH = (
+        "result-mismatch",
+        "the two sides of one game disagree",
+        "make both sides of the game give the same result",
+    )
+    DUPLICATE_GAME = (
+        "duplicate-game",
+        "the same game appears twice",
+        "delete one of the two rows",
+    )
+    SELF_PAIRING = (
+        "self-pairing",
+        "a player paired against themselves",
+        "correct the opponent of the game",
+    )
+    BAD_RATING = (
+        "bad-rating",
+        "a rating that is not a whole number in 0..3500",
+        "write the rating as a whole number, or leave it blank for an unrated player",
+    )
+    BAD_ID = (
+        "bad-id",
+        "a player id that is blank or malformed",
+        "give every player an id (a FIDE ID, or any text without spaces)",
+    )
+    BAD_VALUE = (
+        "bad-value",
+        "a value of the wrong type (year, count, K, flag, date)",
+        "write the value as the column expects (a year, a whole number, yes/no, a date)",
+    )
+    POINTS_MISMATCH = (
+        "points-mismatch",
+        "a points column that disagrees with the results",
+        "correct the result cells or the points column",
+    )
+    MISSING_COLUMN = (
+        "missing-column",
+        "a required column is absent",
+        "add the column, or name it with --column NAME=ROLE",
+    )
+    BAD_ENCODING = (
+        "bad-encoding",
+        "the file is not in a text encoding we can read",
+        "save the file again as UTF-8",
+    )
+    NOT_A_TABLE = (
+        "not-a-table",
+        "the file is empty, binary or truncated",
+        "give a CSV, XLSX, TRF or FIDE list file with data in it",
+    )
+    INCONSISTENT_K = (
+        "inconsistent-k",
+        "one player given two different K values",
+        "give the player one K in the whole period",
+    )
+    DUPLICATE_PLAYER = (
+        "duplicate-player",
+        "the same player id twice on the players list",
+        "keep one row per player id",
+    )
+    DUPLICATE_EVENT = (
+        "duplicate-event",
+        "the same event file (same content) given twice in one run",
+        "give each event file once",
+    )
+    ALREADY_RATED = (
+        "already-rated",
+        "an event that was already rated in an earlier run (same content hash)",
+        "leave the event out, or rate the period again with --replace",
+    )
+    PERIOD_PUBLISHED = (
+        "period-published",
+        "a period whose list was already published (use --replace)",
+        "rate the period again with --replace",
+    )
+    NO_LIST_IN_FORCE = (
+        "no-list-in-force",
+        "an event started in a month whose list is not in the history",
+        "import the list of that month into the history first",
+    )
+    EVENT_AFTER_PERIOD = (
+        "event-after-period",
+        "an event that starts after the period being rated",
+        "rate the event in the period of its start date",
+    )
+
+
+# The codes and their titles, by string (kept for callers that look codes up by name).
+CODES = {code.value: code.title for code in Code}
 
 
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with the input, located as precisely as we can."""
 
-    code: str
+    code: Code  # from the catalogue above (compares equal to its string)
     message: str
     file: str = ""
     row: int | None = None  # 1-based line/row number in the file as a person sees it
@@ -81,13 +178,18 @@ class RunError(FiderateError):
     """A run could not be completed for a reason other than bad input rows."""
 
 
+class UsageError(FiderateError):
+    """The options ask for something the run cannot do (e.g. an option the chosen engine cannot
+    honour). The CLI exits with 2, as for any usage error, before anything is read or written."""
+
+
 @dataclass
 class ProblemList:
     """Collects problems while a reader scans a file."""
 
     problems: list[Problem] = field(default_factory=list)
 
-    def add(self, code: str, message: str, **where: object) -> None:
+    def add(self, code: Code, message: str, **where: object) -> None:
         self.problems.append(Problem(code, message, **where))  # type: ignore[arg-type]
 
     def extend(self, problems: Iterable[Problem]) -> None:

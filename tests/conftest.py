@@ -5,6 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: CI and developers' machines are shared, and a slow first example under
+# load is not a failure of the property (the examples themselves stay bounded by max_examples).
+settings.register_profile("fiderate", deadline=None)
+settings.load_profile("fiderate")
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_data"

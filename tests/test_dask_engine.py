@@ -140,3 +140,64 @@ def test_bad_part_reports_its_problems_through_the_workers(client, tmp_path):
         4,
         "2-0",
     )
+
+
+REFUSED = [
+    (["--mode", "sequential"], "--mode sequential"),
+    (["--input-format", "trf"], "--input-format trf"),
+    (["--column", "Rtg=rating"], "--column"),
+    (["--player", "1"], "--player"),
+    (["--html"], "--html"),
+    (["--xlsx"], "--xlsx"),
+    (["--json"], "--json"),
+]
+
+
+@pytest.mark.parametrize(("extra", "named"), REFUSED, ids=[r[1] for r in REFUSED])
+def test_an_option_dask_cannot_honour_is_refused(tmp_path, extra, named):
+    # Refused before any file is read or any cluster started: the inputs need not exist.
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli, ["rate", str(tmp_path / "g.csv"), "--out", str(out), "--engine", "dask", *extra]
+    )
+    assert result.exit_code == 2, result.output
+    assert f"--engine dask cannot honour these options:\n  {named}" in result.stderr
+    assert "--engine pandas" in result.stderr
+    assert not out.exists()
+
+
+def test_every_refused_option_is_listed_at_once(tmp_path):
+    result = CliRunner().invoke(
+        cli,
+        ["rate", str(tmp_path / "g.csv"), "--out", str(tmp_path / "o"), "--engine", "dask"]
+        + [arg for extra, _ in REFUSED for arg in extra],
+    )
+    assert result.exit_code == 2
+    listed = [line for line in result.stderr.splitlines() if line.startswith("  --")]
+    assert [line.split(":")[0].strip() for line in listed] == [
+        "--mode sequential",
+        "--input-format trf",
+        "--column",
+        "--player",
+        "--html",
+        "--xlsx",
+        "--json",
+    ]
+
+
+def test_sequential_mode_is_refused_by_the_library_too(tmp_path):
+    from pipeline.errors import UsageError
+
+    with pytest.raises(UsageError, match="--mode sequential"):
+        rate_files_dask([tmp_path / "g.csv"], None, RateOptions(mode="sequential"))
+
+
+def test_the_options_dask_honours_are_not_refused(client, tmp_path):
+    """--no-html/--no-xlsx ask for what the Dask run does anyway; --input-format games is how it
+    reads; the players list is read with the rule set (as on the pandas path)."""
+    games, players = _period(tmp_path / "in", "csv")
+    options = RateOptions(period="2026-11", rules="rapid")
+    expected = _pandas_list(games, players, options, tmp_path / "pandas")
+    run = rate_files_dask([games], players, options, client=client, input_format="games")
+    write_dask_outputs(run, tmp_path / "dask", None)
+    assert (tmp_path / "dask" / "rating_list.csv").read_bytes() == expected

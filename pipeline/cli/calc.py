@@ -8,7 +8,7 @@ import click
 
 from pipeline.calculator.calc import CalcRequest, KInput, calculate, every_result
 from pipeline.calculator.render import calc_json, calc_lines, every_result_json, every_result_lines
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.cli.options import method_option, mode_option, period_option, rules_option, vs_option
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.cli.options import column_option, input_format_option, sheet_option
 from pipeline.run.convert import convert_to_trf
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.errors import RunError
 from pipeline.publish.store import connect, player_history
 

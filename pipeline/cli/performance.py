@@ -7,7 +7,7 @@ import json
 import click
 
 from pipeline.calculator.render import performance_json, performance_lines
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.cli.options import parse_score_h, vs_option
 from pipeline.grouper.performance import performance as compute
 

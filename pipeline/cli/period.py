@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.cli.options import rules_option
 from pipeline.publish import PeriodRequest, run_period
 

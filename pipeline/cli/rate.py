@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from pipeline.cli import cli
 from pipeline.cli.console import DelayedProgress, render_summary
+from pipeline.cli.group import cli
 from pipeline.cli.options import (
     column_option,
     input_format_option,
@@ -123,9 +123,19 @@ def rate(
         rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period, mode=mode
     )
     if engine == "dask" or scheduler:
-        from pipeline.cli.rate_dask import rate_with_dask
+        from pipeline.cli.rate_dask import Outputs, Reading, rate_with_dask
 
-        rate_with_dask(inputs, players, out_dir, options, scheduler, output_format, quiet)
+        rate_with_dask(
+            inputs,
+            players,
+            out_dir,
+            options,
+            scheduler,
+            output_format,
+            quiet,
+            Reading(input_format, sheet, columns),
+            Outputs(player_ids, want_html, xlsx, as_json),
+        )
         return
     with DelayedProgress(enabled=not quiet) as progress:
         progress.stage("reading and rating")

@@ -3,11 +3,31 @@ path never imports Dask)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from pipeline.model import RateOptions
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How the inputs are read (``--input-format``, ``--sheet``, ``--column``)."""
+
+    input_format: str | None = None
+    sheet: str | None = None
+    columns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The outputs asked for beyond the rating list (``--player``, ``--html``, ...)."""
+
+    player_ids: tuple[str, ...] = ()
+    html: bool | None = None
+    xlsx: bool | None = None
+    as_json: bool = False
 
 
 def rate_with_dask(
@@ -18,19 +38,50 @@ def rate_with_dask(
     scheduler: str | None,
     output_format: str,
     quiet: bool,
+    reading: Reading = Reading(),
+    outputs: Outputs = Outputs(),
 ) -> None:
-    from pipeline.run.dask import games_tmp_dir, rate_files_dask, write_dask_outputs
+    """The same run function as the pandas path with the Dask executor; every option it cannot
+    honour is refused (exit 2) before anything is read or written."""
+    from pipeline.run.dask import (
+        DaskExecutor,
+        DaskRun,
+        games_tmp_dir,
+        output_refusals,
+        write_dask_outputs,
+    )
+    from pipeline.run.plan import refuse
+    from pipeline.run.rate import rate_files
 
+    executor = DaskExecutor(scheduler, games_format=output_format)
+    refuse(
+        executor.name,
+        executor.refusals(
+            options,
+            input_format=reading.input_format,
+            sheet=reading.sheet,
+            columns=reading.columns,
+        )
+        + output_refusals(
+            player_ids=outputs.player_ids,
+            html=outputs.html,
+            xlsx=outputs.xlsx,
+            as_json=outputs.as_json,
+        ),
+    )
     games_tmp = games_tmp_dir(out_dir)
+    executor.games_dir = games_tmp
     try:
-        run = rate_files_dask(
+        result = rate_files(
             inputs,
             players,
             options,
-            scheduler=scheduler,
-            games_dir=games_tmp,
-            games_format=output_format,
+            input_format=reading.input_format,
+            sheet=reading.sheet,
+            columns=reading.columns,
+            executor=executor,
         )
+        run = DaskRun(result, executor.sides, executor.rated_sides, executor.parts)
         written = write_dask_outputs(run, out_dir, games_tmp, output_format)
     finally:
         if games_tmp.exists():

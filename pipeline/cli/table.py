@@ -8,7 +8,7 @@ import click
 
 from pipeline.calculator.expectancy import MAX_GAP, expectancy_table
 from pipeline.calculator.render import expect_lines, table_json, table_lines
-from pipeline.cli import cli
+from pipeline.cli.group import cli
 from pipeline.cli.options import rules_option
 
 

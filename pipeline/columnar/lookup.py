@@ -11,6 +11,10 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.columnar.arrow import arrow_text
 
 
 def member(values: pd.Series | pd.Index | np.ndarray, universe: Iterable[object]) -> np.ndarray:
@@ -19,3 +23,11 @@ def member(values: pd.Series | pd.Index | np.ndarray, universe: Iterable[object]
     if not index.is_unique:
         index = index.drop_duplicates()
     return index.get_indexer(pd.Index(values)) >= 0
+
+
+def positions(ids: pd.Series, among: pd.Series) -> np.ndarray:
+    """Each of ``ids``' row in ``among`` (unique), -1 where absent (Arrow hash lookup)."""
+    found = pc.index_in(
+        arrow_text(ids).cast(pa.large_string()), value_set=arrow_text(among).cast(pa.large_string())
+    )
+    return found.fill_null(-1).to_numpy().astype(np.int64)

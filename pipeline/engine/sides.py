@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Problem, ProblemList
-from pipeline.grouper.totals import positions
+from pipeline.columnar.lookup import positions
+from pipeline.errors import Code, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
 
@@ -114,7 +114,7 @@ def unknown_players(
         where = "on the players list" if players is not None else "given (no --players file)"
         for pos in np.flatnonzero(unknown):
             problems.add(
-                "unknown-player",
+                Code.UNKNOWN_PLAYER,
                 f"player {g[me].iat[pos]!r} is not {where} and the row has no {rating_col}",
                 file=games.source,
                 row=int(g["line"].iat[pos]),

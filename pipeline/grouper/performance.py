@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 
+from pipeline.columnar.lookup import positions
+from pipeline.columnar.sums import int_bincount
 from pipeline.errors import RunError
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import fraction_hundredths, round_half_up
@@ -35,6 +38,20 @@ def fide_performance(
     p_h = np.where(n > 0, fraction_hundredths(score_h, safe), 0)
     rp = np.where(n > 0, ra + dp_table().dp(np.clip(p_h, 0, 100)), 0)
     return ra.astype(np.int64), p_h.astype(np.int64), rp.astype(np.int64)
+
+
+def event_performance(sides: pd.DataFrame, totals: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``totals``: points over every game (forfeits included, in hundredths) and the
+    FIDE performance over the rated games (0 where there are none: callers blank it)."""
+    codes = positions(sides["player"], totals["id"])
+    size = len(totals)
+    rated = sides["rated"].to_numpy(dtype=bool)
+    points_h = int_bincount(codes, sides["score_h"].to_numpy(dtype=np.int64), size)
+    opponents = sides["opponent_rating"].to_numpy(dtype=np.int64, na_value=0)
+    opponents_sum = int_bincount(codes[rated], opponents[rated], size)
+    games = totals["games"].to_numpy(dtype=np.int64)
+    _, _, rp = fide_performance(opponents_sum, games, totals["score_h"].to_numpy(dtype=np.int64))
+    return points_h, rp
 
 
 @dataclass(frozen=True)

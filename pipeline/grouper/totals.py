@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from pipeline.columnar.arrow import arrow_text, factorize_text
+from pipeline.columnar.arrow import factorize_text
+from pipeline.columnar.lookup import positions
+from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, base_k
 from pipeline.model import PlayerList
 from pipeline.rules.rounding import round_half_away
@@ -75,10 +75,11 @@ def player_sums(
     """Per player code: rated games, score, sum of PD and of S - PD (exact int64).
 
     Sides that are not rated are sent to an extra bin ``size`` (dropped), so no array is masked.
-    ``np.bincount`` sums in float64, exact for integers below 2**53: score and deviation are
-    summed in one pass, packed into one weight (score x 2**low_bits + deviation, the deviation
-    signed) when the largest player's games prove that both sums fit in 52 bits; otherwise each
-    is summed on its own. The sum of PD is score - deviation (PD + (S - PD) = S on every side).
+    Score and deviation are summed in one pass (``packed_pair_sums``, its proof there) when the
+    largest player's games bound both sums: |deviation sum| <= max|dev| x most games <
+    2**(low_bits - 1) and the packed sum < 2**(low_bits + high_bits) <= 2**53; otherwise each
+    is summed on its own (``int_bincount``). The sum of PD is score - deviation
+    (PD + (S - PD) = S on every side).
     """
     codes = np.asarray(codes)
     rated = np.asarray(rated, dtype=bool)
@@ -93,17 +94,11 @@ def player_sums(
     score_bound = max(int(score.max()), 0) if len(score) else 0
     low_bits = int(2 * dev_bound * most + 1).bit_length()
     high_bits = int(score_bound * most).bit_length()
-    if low_bits + high_bits <= 52:
-        weight = np.multiply(score, float(1 << low_bits), dtype=np.float64)
-        weight += dev
-        packed = np.bincount(bins, weights=weight, minlength=size + 1)[:size]
-        total = packed.astype(np.int64)  # exact: every partial sum is an integer below 2**52
-        # score_sum = total / 2**low_bits rounded to nearest (the deviation part is signed).
-        score_sum = (total + (1 << (low_bits - 1))) >> low_bits
-        dev_sum = total - (score_sum << low_bits)
+    if exact_in_float(1 << (low_bits + high_bits)):
+        score_sum, dev_sum = packed_pair_sums(bins, score, dev, size, low_bits)
     else:
-        score_sum = np.bincount(bins, weights=score, minlength=size + 1)[:size].astype(np.int64)
-        dev_sum = np.bincount(bins, weights=dev, minlength=size + 1)[:size].astype(np.int64)
+        score_sum = int_bincount(bins, score, size + 1)[:size]
+        dev_sum = int_bincount(bins, dev, size + 1)[:size]
     expected = score_sum * unit - dev_sum
     return {"games": games, "score_h": score_sum, "expected_units": expected, "dev_units": dev_sum}
 
@@ -180,14 +175,6 @@ def combine_partials(parts: pd.DataFrame) -> pd.DataFrame:
     return combined[PARTIAL_COLUMNS]
 
 
-def positions(ids: pd.Series, among: pd.Series) -> np.ndarray:
-    """Each of ``ids``' row in ``among`` (unique), -1 where absent (Arrow hash lookup)."""
-    found = pc.index_in(
-        arrow_text(ids).cast(pa.large_string()), value_set=arrow_text(among).cast(pa.large_string())
-    )
-    return found.fill_null(-1).to_numpy().astype(np.int64)
-
-
 def info_from_partials(partials: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame:
     """One row per player: everyone on the list, plus anyone rated from the inputs alone."""
     listed = players.players[PLAYER_INFO] if players is not None else None
@@ -258,6 +245,7 @@ def finish_totals(
     else:
         k_used = k_base_values
     reduced = k_used != k_base_values
+    k_reason = k_rule
     k_rule = k_rule.where(~reduced, k_rule + RULE_700_SUFFIX)
 
     change_units = k_used * sums["dev_units"]
@@ -280,6 +268,10 @@ def finish_totals(
             "new_rating": new_rating.astype("Int64"),
             "k_base": k_base,
             "k_rule": k_rule.astype(str),
+            # The parts of k_rule, for the reports: the rule that gave k_base, and whether the
+            # 700 rule then lowered it to k.
+            "k_reason": k_reason.astype(str),
+            "k_700": reduced,
             "federation": info["federation"].astype(str),
             "title": info["title"].astype(str),
         }

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput, SidesInput
 from pipeline.run.rate import read_inputs
 
@@ -77,7 +77,7 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
             if not found:
                 problems.append(
                     Problem(
-                        "not-a-table",
+                        Code.NOT_A_TABLE,
                         "the folder holds no event files",
                         file=str(path),
                         fix=f"put the events ({', '.join(sorted(EVENT_SUFFIXES))}) in it",
@@ -89,7 +89,7 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
         else:
             problems.append(
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     "the event file does not exist",
                     file=str(path),
                     fix="check the path given to --events",
@@ -103,7 +103,7 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
         if f.sha256 in first_by_hash:
             problems.append(
                 Problem(
-                    "duplicate-event",
+                    Code.DUPLICATE_EVENT,
                     f"this file has the same content as {str(first_by_hash[f.sha256])!r}: "
                     "the same event would be rated twice",
                     file=str(f.path),

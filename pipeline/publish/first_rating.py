@@ -40,17 +40,25 @@ class FirstRatingRules:
 
 FIRST_RATING = FirstRatingRules()
 
-POOL_COLUMNS = [
-    "player_id",
-    "event_sha256",
-    "event",
-    "period",
-    "start_date",
-    "games",
-    "points_h",
-    "opp_sum",
-    "disregarded",
-]
+# The pool of results of unrated players (one row per player and event), as kept in the history
+# store's pending table: its columns and their types, defined once.
+POOL_DTYPES: dict[str, type] = {
+    "player_id": str,
+    "event_sha256": str,
+    "event": str,
+    "period": str,
+    "start_date": str,
+    "games": np.int64,
+    "points_h": np.int64,
+    "opp_sum": np.int64,
+    "disregarded": bool,
+}
+POOL_COLUMNS = list(POOL_DTYPES)
+
+
+def empty_pool() -> pd.DataFrame:
+    """A pool without results, typed."""
+    return pd.DataFrame({c: pd.Series(dtype=t) for c, t in POOL_DTYPES.items()})
 
 
 def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) -> pd.DataFrame:
@@ -68,7 +76,7 @@ def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) 
         mask, ["player", "event_sha256", "event", "start_date", "score_h", "opponent_rating"]
     ]
     if part.empty:
-        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in _POOL_DTYPES.items()})
+        return empty_pool()
     grouped = part.groupby(["player", "event_sha256", "event", "start_date"], sort=False)
     out = grouped.agg(
         games=("score_h", "size"),
@@ -81,19 +89,6 @@ def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) 
     for column in ("games", "points_h", "opp_sum"):
         out[column] = out[column].astype(np.int64)
     return out[POOL_COLUMNS]
-
-
-_POOL_DTYPES = {
-    "player_id": str,
-    "event_sha256": str,
-    "event": str,
-    "period": str,
-    "start_date": str,
-    "games": np.int64,
-    "points_h": np.int64,
-    "opp_sum": np.int64,
-    "disregarded": bool,
-}
 
 
 def mark_zero_first_events(current: pd.DataFrame, earlier: pd.DataFrame) -> pd.DataFrame:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import PlayerList
 from pipeline.readers import cells, read_players, read_table_of_kind
 from pipeline.readers.players import parse_players
@@ -44,7 +44,7 @@ def read_list(path: Path | str) -> PlayerList:
             table,
             bad.to_numpy(),
             "last_played",
-            "bad-value",
+            Code.BAD_VALUE,
             "expected a period as YYYY-MM",
             "write the period as YYYY-MM, e.g. 2026-11, or leave it blank",
         )

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.columnar.lookup import member
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput, PlayerList
 from pipeline.publish import store as history
 from pipeline.publish.events import EventUnit, embedded_players, player_names
@@ -99,7 +99,7 @@ def lists_for_units(
         if month > period:
             problems.append(
                 Problem(
-                    "event-after-period",
+                    Code.EVENT_AFTER_PERIOD,
                     f"event {unit.name!r} starts on {unit.start_date}, after period {period}",
                     file=str(unit.file.path),
                     value=unit.start_date,
@@ -112,7 +112,7 @@ def lists_for_units(
             if found is None:
                 problems.append(
                     Problem(
-                        "no-list-in-force",
+                        Code.NO_LIST_IN_FORCE,
                         f"event {unit.name!r} started on {unit.start_date}; it must be rated "
                         f"with the list in force in {month}, which the history does not hold",
                         file=str(unit.file.path),

@@ -24,12 +24,8 @@ the replaced list stays in the database marked superseded.
 
 from __future__ import annotations
 
-import datetime as dt
-import getpass
 import os
-import resource
 import sqlite3
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,18 +34,20 @@ import pandas as pd
 
 from pipeline.columnar.lookup import member
 from pipeline.engine.matches import MATCH_NOTES
-from pipeline.errors import FiderateError, InputError, Problem
-from pipeline.model import PlayerList, RateOptions
+from pipeline.errors import Code, FiderateError, InputError, Problem
+from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.publish import store as history
+from pipeline.publish.checks import check_history, describe_inputs, list_notes, same_inputs
 from pipeline.publish.events import (
     EventFile,
+    EventUnit,
     find_event_files,
     player_ids,
     read_events,
     sha256_of,
     untrusted,
 )
-from pipeline.publish.first_rating import event_results, first_ratings
+from pipeline.publish.first_rating import FirstRatings, empty_pool, event_results, first_ratings
 from pipeline.publish.journal import (
     clean_stale_temporaries,
     fsync_dir,
@@ -57,7 +55,6 @@ from pipeline.publish.journal import (
     recover,
 )
 from pipeline.publish.list_file import read_list
-from pipeline.publish.months import add_months
 from pipeline.publish.next_list import next_list
 from pipeline.publish.outputs import write_period_outputs
 from pipeline.publish.players import (
@@ -66,8 +63,9 @@ from pipeline.publish.players import (
     trusted_list,
     with_new_players,
 )
+from pipeline.publish.record import Clock, RunRecord, now, record_run, user
 from pipeline.publish.report import PeriodReport, build_report
-from pipeline.rules.select import select_rules
+from pipeline.rules.select import rules_in_force
 from pipeline.run.rate import rate_inputs, resolve_period
 
 
@@ -101,82 +99,9 @@ class PeriodOutcome:
     peaks: dict[str, float] = field(default_factory=dict)  # peak RSS (MiB) after each stage
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def _inputs(list_hash: str, list_path: Path, files: Sequence[EventFile]) -> list[dict[str, str]]:
-    return [{"role": "list", "path": str(list_path), "sha256": list_hash}] + [
-        {"role": "event", "path": str(f.path), "sha256": f.sha256} for f in files
-    ]
-
-
-def _same_inputs(a: list[dict[str, str]], b: list[dict[str, str]]) -> bool:
-    return sorted((i["role"], i["sha256"]) for i in a) == sorted(
-        (i["role"], i["sha256"]) for i in b
-    )
-
-
-def check_history(
-    con: sqlite3.Connection | None,
-    period: str,
-    files: Sequence[EventFile],
-    replace: bool,
-    database: Path | str = "",
-) -> int | None:
-    """Refuse an event already rated and a period already published (unless --replace).
-    Returns the run being replaced, if any."""
-    if con is None:
-        return None
-    problems = []
-    published = history.published_run(con, period)
-    latest = history.latest_published_period(con)
-    replaced = None
-    if published is not None:
-        if not replace:
-            problems.append(
-                Problem(
-                    "period-published",
-                    f"period {period} was already published by run #{published.run_id}; "
-                    "nothing was changed",
-                    file=str(database),
-                    fix="use --replace to rate it again (the old list is kept, marked superseded)",
-                )
-            )
-        else:
-            replaced = published.run_id
-    if latest is not None and latest > period:
-        problems.append(
-            Problem(
-                "period-published",
-                f"a later period ({latest}) is already published; period {period} can no longer "
-                "be rated or replaced",
-                fix="rate the next period instead",
-            )
-        )
-    live = history.rated_events(con, [f.sha256 for f in files])
-    for f in files:
-        if f.sha256 in live:
-            path, rated_in = live[f.sha256]
-            if rated_in == period and published is not None:
-                continue  # it belongs to the published period: replaced, or refused above
-            problems.append(
-                Problem(
-                    "already-rated",
-                    f"this event was already rated in period {rated_in} (from {path!r}); "
-                    "an event cannot be rated twice",
-                    file=str(f.path),
-                    fix="remove it from --events",
-                )
-            )
-    if problems:
-        raise InputError(problems)
-    return replaced
-
-
 def run_period(request: PeriodRequest) -> PeriodOutcome:
     period = resolve_period(request.period)
-    started = _now()
+    started = now()
     db_path = request.database
     con = history.connect(db_path) if db_path.exists() else None
     inputs_record: list[dict[str, str]] = []
@@ -185,13 +110,13 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
         clean_stale_temporaries(request.out_dir)
         list_hash = sha256_of(Path(request.list_path)) if Path(request.list_path).is_file() else ""
         files = find_event_files(request.events)
-        inputs_record = _inputs(list_hash, request.list_path, files)
+        inputs_record = describe_inputs(list_hash, request.list_path, files)
         for run_id in recovered:
             row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()  # type: ignore[union-attr]
             if (
                 row
                 and row[0] == period
-                and _same_inputs(history.run_inputs(con, run_id), inputs_record)
+                and same_inputs(history.run_inputs(con, run_id), inputs_record)
             ):  # type: ignore[arg-type]
                 return PeriodOutcome(
                     period,
@@ -211,14 +136,14 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
             outcome = (
                 "refused"
                 if isinstance(exc, InputError)
-                and any(p.code in ("period-published", "already-rated") for p in exc.problems)
+                and any(p.code in (Code.PERIOD_PUBLISHED, Code.ALREADY_RATED) for p in exc.problems)
                 else "failed"
             )
             history.insert_run(
                 con,
                 started_at=started,
-                finished_at=_now(),
-                user=_user(),
+                finished_at=now(),
+                user=user(),
                 command=request.command,
                 period=period,
                 outcome=outcome,
@@ -231,49 +156,10 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
             con.close()
 
 
-def _list_notes(con: sqlite3.Connection | None, period: str, list_sha: str) -> list[str]:
-    """A warning when --list is not the list this database published for the period."""
-    published = history.published_list_file(con, period) if con is not None else None
-    if published is None or published[1] == list_sha:
-        return []
-    return [
-        f"the list given is not the {period} list this database published ({published[0]}); "
-        "ratings are taken from the list given"
-    ]
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.laps: dict[str, float] = {}
-        self.peaks: dict[str, float] = {}  # MiB
-        self._last = time.perf_counter()
-
-    def lap(self, name: str) -> None:
-        now = time.perf_counter()
-        self.laps[name] = now - self._last
-        self._last = now
-        # Peak memory so far (KiB on Linux): shows which stage sets the peak.
-        self.peaks[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _user() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "unknown"
-
-
-def _rate_and_publish(
-    request: PeriodRequest,
-    period: str,
-    started: str,
-    con: sqlite3.Connection | None,
-    files: Sequence[EventFile],
-    inputs_record: list[dict[str, str]],
-    replaced: int | None,
-) -> PeriodOutcome:
-    clock = _Clock()
-    rules = select_rules(request.rules, period).rules  # the era in force in the period
+def _read_inputs(
+    request: PeriodRequest, files: Sequence[EventFile], period: str
+) -> tuple[PlayerList, list[EventUnit]]:
+    """The list in force and the period's events, every problem of both reported at once."""
     problems: list[Problem] = []
     try:
         listed = read_list(request.list_path)
@@ -285,8 +171,18 @@ def _rate_and_publish(
         problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
+    return listed, units
 
-    clock.lap("read")
+
+def _lists(
+    request: PeriodRequest,
+    con: sqlite3.Connection | None,
+    listed: PlayerList,
+    units: list[EventUnit],
+    period: str,
+) -> tuple[pd.DataFrame, list[PlayerList], pd.Index]:
+    """The base list (the list in force plus the events' new players), the list each event is
+    rated with, and the ids of the new players."""
     base = listed.players.drop(columns=["line"], errors="ignore")
     if con is not None:
         # A list without last_played (an outside list): the history knows when players last played.
@@ -297,24 +193,34 @@ def _rate_and_publish(
     details = player_details(units)
     new_ids = pd.Index(ids[~member(ids, base["id"])])
     base = with_new_players(base, ids, details)
-    base_list = PlayerList(listed.source, base)
-    unit_lists = lists_for_units(units, period, base_list, con, ids, details)
+    unit_lists = lists_for_units(units, period, PlayerList(listed.source, base), con, ids, details)
     if request.trust_event_ratings:
         unit_lists = [
             trusted_list(players, unit) for players, unit in zip(unit_lists, units, strict=True)
         ]
+    return base, unit_lists, new_ids
 
-    inputs = []
-    for unit, players in zip(units, unit_lists, strict=True):
-        if request.trust_event_ratings:
-            inputs.append(unit.data)
-        else:
-            inputs.append(untrusted(unit.data, players.players.set_index("id")["rating"]))
-    options = RateOptions(rules=request.rules, method="fide", period=period)
-    result = rate_inputs(inputs, base_list, options, event_players=unit_lists)
-    clock.lap("rate")
-    pause_point("rated")
 
+def _event_inputs(
+    request: PeriodRequest, units: list[EventUnit], unit_lists: list[PlayerList]
+) -> list[GamesInput | SidesInput]:
+    """Each event as rated: its own ratings only with --trust-event-ratings."""
+    if request.trust_event_ratings:
+        return [unit.data for unit in units]
+    return [
+        untrusted(unit.data, players.players.set_index("id")["rating"])
+        for unit, players in zip(units, unit_lists, strict=True)
+    ]
+
+
+def _first_ratings(
+    result: RatedPeriod,
+    units: list[EventUnit],
+    base: pd.DataFrame,
+    con: sqlite3.Connection | None,
+    period: str,
+) -> FirstRatings:
+    """The first ratings of this period: the unrated players' results pooled with the history's."""
     keys = pd.DataFrame(
         {
             "source": [str(u.data.source) for u in units],
@@ -331,22 +237,85 @@ def _rate_and_publish(
         keys, on=["source", "event"], how="left", validate="many_to_one"
     )
     candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
-    earlier = history.pending_results(con) if con is not None else _no_pending()
-    first = first_ratings(event_results(sides, candidates, period), earlier, period)
+    earlier = history.pending_results(con) if con is not None else empty_pool()
+    return first_ratings(event_results(sides, candidates, period), earlier, period)
 
-    new, status = next_list(base, result.totals, first, period, rules, new_ids)
+
+def _rate_and_publish(
+    request: PeriodRequest,
+    period: str,
+    started: str,
+    con: sqlite3.Connection | None,
+    files: Sequence[EventFile],
+    inputs_record: list[dict[str, str]],
+    replaced: int | None,
+) -> PeriodOutcome:
+    """Steps 1 to 5 of the module docstring, once the history allows the run."""
+    clock = Clock()
+    listed, units = _read_inputs(request, files, period)
+    clock.lap("read")
+    base, unit_lists, new_ids = _lists(request, con, listed, units, period)
+    options = RateOptions(rules=request.rules, method="fide", period=period)
+    result = rate_inputs(
+        _event_inputs(request, units, unit_lists),
+        PlayerList(listed.source, base),
+        options,
+        event_players=unit_lists,
+    )
+    clock.lap("rate")
+    pause_point("rated")
+
+    first = _first_ratings(result, units, base, con, period)
+    new, status = next_list(
+        base, result.totals, first, period, rules_in_force(request.rules, period), new_ids
+    )
     report = build_report(
         base, new, status, result.totals, result.sides, first, result.scale, period
     )
     clock.lap("first ratings, next list, report")
-    notes = _list_notes(con, period, inputs_record[0]["sha256"]) + [
+    notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
         for u in units
         if not u.dated
     ]
+    record = RunRecord(
+        command=request.command,
+        period=period,
+        started=started,
+        files=files,
+        units=units,
+        inputs=inputs_record,
+        replaced=replaced,
+        listed=listed,
+        new=new,
+        first=first,
+    )
+    run_id, written, more_notes = _publish(request, con, record, report, result, clock)
+    return PeriodOutcome(
+        period,
+        run_id,
+        written=written,
+        notes=notes + more_notes,
+        report=report,
+        timings=clock.laps,
+        peaks=clock.peaks,
+    )
 
-    with write_period_outputs(request.out_dir, period, new, report, result, request.xlsx) as batch:
-        notes += batch.notes
+
+def _publish(
+    request: PeriodRequest,
+    con: sqlite3.Connection | None,
+    record: RunRecord,
+    report: PeriodReport,
+    result: RatedPeriod,
+    clock: Clock,
+) -> tuple[int, list[Path], list[str]]:
+    """Steps 2 to 5: temporary files, one transaction, then the renames of the journal."""
+    period = record.period
+    with write_period_outputs(
+        request.out_dir, period, record.new, report, result, request.xlsx
+    ) as batch:
+        notes = list(batch.notes)
         clock.lap("write files")
         pause_point("temp-files")
         if con is None:
@@ -354,20 +323,7 @@ def _rate_and_publish(
         planned = batch.planned()
         con.execute("BEGIN IMMEDIATE")
         try:
-            run_id = _record(
-                con,
-                request,
-                period,
-                started,
-                files,
-                units,
-                inputs_record,
-                replaced,
-                listed,
-                new,
-                first,
-                batch,
-            )
+            run_id = record_run(con, record, batch)
             pause_point("db-written")
             con.execute("COMMIT")
         except BaseException:
@@ -384,98 +340,7 @@ def _rate_and_publish(
         if i == 0:
             pause_point("mid-rename")
     fsync_dir(request.out_dir)
-    con.execute("DELETE FROM file_moves WHERE run_id = ?", (run_id,))
+    history.clear_file_moves(con, run_id)
     con.close()
     clock.lap("rename")
-    return PeriodOutcome(
-        period,
-        run_id,
-        written=written,
-        notes=notes,
-        report=report,
-        timings=clock.laps,
-        peaks=clock.peaks,
-    )
-
-
-def _no_pending() -> pd.DataFrame:
-    return pd.DataFrame({c: pd.Series(dtype=str) for c in history.PENDING_COLUMNS}).astype(
-        {"games": "int64", "points_h": "int64", "opp_sum": "int64", "disregarded": bool}
-    )
-
-
-def _record(
-    con, request, period, started, files, units, inputs_record, replaced, listed, new, first, batch
-) -> int:  # type: ignore[no-untyped-def]
-    """Everything a run writes to the database, inside the caller's transaction."""
-    pending = first.current
-    published_first = first.ratings[first.ratings["published"]]
-    message = (
-        f"published the {add_months(period, 1)} list: {int(new['rating'].notna().sum())} "
-        f"rated players, {len(published_first)} first ratings, {len(files)} event files"
-    )
-    run_id = history.insert_run(
-        con,
-        started_at=started,
-        finished_at=_now(),
-        user=_user(),
-        command=request.command,
-        period=period,
-        outcome="published",
-        message=message,
-        inputs=inputs_record,
-    )
-    if replaced is not None:
-        history.supersede(con, replaced, run_id)
-    if history.list_in_force(con, period) is None:
-        rows = listed.players.copy()
-        rows["period_games"] = pd.array([pd.NA] * len(rows), dtype="Int64")
-        history.insert_list(
-            con, run_id, "input", period, None, listed.source, inputs_record[0]["sha256"], rows
-        )
-    history.insert_list(
-        con,
-        run_id,
-        "published",
-        add_months(period, 1),
-        period,
-        str(batch.list_csv_final),
-        batch.list_csv_sha256,
-        new,
-    )
-    for f in files:
-        mine = [u for u in units if u.file is f]
-        con.execute(
-            "INSERT INTO events (run_id, sha256, path, names, start_date, period, games) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                run_id,
-                f.sha256,
-                str(f.path),
-                "; ".join(u.name for u in mine),
-                min((u.start_date for u in mine), default=None),
-                period,
-                sum(u.games for u in mine),
-            ),
-        )
-    history.insert_rows(con, "pending", pending[history.PENDING_COLUMNS], run_id)
-    history.insert_rows(
-        con,
-        "first_ratings",
-        pd.DataFrame(
-            {
-                "player_id": published_first.index.astype(str),
-                "period": period,
-                "rating": published_first["rating"].to_numpy(),
-                "games": published_first["games"].to_numpy(),
-                "points_h": published_first["points_h"].to_numpy(),
-                "opp_sum": published_first["opp_sum"].to_numpy(),
-            }
-        ),
-        run_id,
-    )
-    con.executemany(
-        "INSERT INTO file_moves (run_id, tmp, final) VALUES (?, ?, ?)",
-        [(run_id, str(tmp), str(final)) for tmp, final in batch.planned()],
-    )
-    return run_id
+    return run_id, written, notes

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.publish.first_rating import POOL_COLUMNS, POOL_DTYPES
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
 SCHEMA_VERSION = 1
@@ -103,17 +104,8 @@ MIGRATIONS: list[list[str]] = [
 
 # The published list's columns, as stored: one definition, in listio (the list layout).
 LIST_COLUMNS = LIST_TEXT_COLUMNS
-PENDING_COLUMNS = [
-    "player_id",
-    "event_sha256",
-    "event",
-    "period",
-    "start_date",
-    "games",
-    "points_h",
-    "opp_sum",
-    "disregarded",
-]
+# The pending table holds the first-rating pool: its columns are the pool's.
+PENDING_COLUMNS = POOL_COLUMNS
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
@@ -233,13 +225,7 @@ def pending_results(con: sqlite3.Connection) -> pd.DataFrame:
         "WHERE p.superseded = 0 AND NOT EXISTS (SELECT 1 FROM first_ratings f "
         "WHERE f.player_id = p.player_id AND f.superseded = 0 AND f.period >= p.period)"
     )
-    frame = pd.DataFrame(cursor.fetchall(), columns=PENDING_COLUMNS)
-    for column in ("games", "points_h", "opp_sum"):
-        frame[column] = frame[column].astype(np.int64)
-    frame["disregarded"] = frame["disregarded"].astype(bool)
-    for column in ("player_id", "event_sha256", "event", "period", "start_date"):
-        frame[column] = frame[column].astype(str)
-    return frame
+    return pd.DataFrame(cursor.fetchall(), columns=PENDING_COLUMNS).astype(POOL_DTYPES)
 
 
 def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, ...]]:
@@ -297,6 +283,33 @@ def insert_rows(con: sqlite3.Connection, table: str, frame: pd.DataFrame, run_id
         f"VALUES (?, {', '.join('?' for _ in columns)})",
         [(run_id, *row) for row in _records(frame, columns)],
     )
+
+
+EVENT_COLUMNS = ("sha256", "path", "names", "start_date", "period", "games")
+
+
+def insert_events(con: sqlite3.Connection, run_id: int, rows: Sequence[tuple[object, ...]]) -> None:
+    """The run's event files, one row each in the order of ``EVENT_COLUMNS``."""
+    con.executemany(
+        f"INSERT INTO events (run_id, {', '.join(EVENT_COLUMNS)}) "
+        f"VALUES (?, {', '.join('?' for _ in EVENT_COLUMNS)})",
+        [(run_id, *row) for row in rows],
+    )
+
+
+def insert_file_moves(
+    con: sqlite3.Connection, run_id: int, planned: Sequence[tuple[Path, Path]]
+) -> None:
+    """The rename journal: the run's temporary files and their final names."""
+    con.executemany(
+        "INSERT INTO file_moves (run_id, tmp, final) VALUES (?, ?, ?)",
+        [(run_id, str(tmp), str(final)) for tmp, final in planned],
+    )
+
+
+def clear_file_moves(con: sqlite3.Connection, run_id: int) -> None:
+    """Every rename of the run is done: the journal entries go."""
+    con.execute("DELETE FROM file_moves WHERE run_id = ?", (run_id,))
 
 
 def supersede(con: sqlite3.Connection, old_run: int, new_run: int) -> None:

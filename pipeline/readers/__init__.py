@@ -5,39 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pipeline.errors import InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers import fide_list
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.players import parse_players
+from pipeline.readers.sheets import select_sheet
 from pipeline.readers.tabular import RawTable, read_tables
 from pipeline.rules.sets import RuleSet, get_rules
 
-__all__ = ["read_event_file", "read_players", "read_table_of_kind"]
-
-
-def select_sheet(tables: list[RawTable], sheet: str | None, path: Path) -> list[RawTable]:
-    """The tables ``--sheet`` names (by name, else by 1-based number); all when not given.
-    A CSV file has no sheets, so ``--sheet`` does not apply to it."""
-    if sheet is None or all(t.sheet is None for t in tables):
-        return tables
-    named = [t for t in tables if t.sheet == sheet]
-    if not named and sheet.isdigit() and 1 <= int(sheet) <= len(tables):
-        named = [tables[int(sheet) - 1]]
-    if not named:
-        names = ", ".join(repr(t.sheet) for t in tables)
-        raise InputError(
-            [
-                Problem(
-                    "not-a-table",
-                    f"no sheet named {sheet!r} (the workbook has {names})",
-                    file=str(path),
-                    value=sheet,
-                    fix="check --sheet (a sheet name or its number, 1 = first)",
-                )
-            ]
-        )
-    return named
+__all__ = ["read_event_file", "read_players", "read_table_of_kind", "select_sheet"]
 
 
 def read_table_of_kind(
@@ -68,7 +45,7 @@ def read_table_of_kind(
     raise InputError(
         [
             Problem(
-                "missing-column",
+                Code.MISSING_COLUMN,
                 f"this table is not a {kind} file: column(s) {', '.join(sorted(missing))} missing "
                 f"(found: {', '.join(first.frame.columns) or 'nothing'})",
                 file=str(path),

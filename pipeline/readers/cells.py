@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.readers.tabular import RawTable
 
 MAX_RATING = 3500
@@ -22,7 +22,7 @@ def report(
     table: RawTable,
     bad: np.ndarray | pd.Series,
     column: str,
-    code: str,
+    code: Code,
     message: str,
     fix: str,
     values: pd.Series | None = None,
@@ -63,7 +63,7 @@ def parse_ids(
             table,
             ids.eq("").to_numpy(),
             column,
-            "bad-id",
+            Code.BAD_ID,
             "the player id is blank",
             "give every player an id (a FIDE id or any unique text)",
         )
@@ -103,7 +103,7 @@ def parse_int(
     *,
     low: int,
     high: int,
-    code: str = "bad-value",
+    code: Code = Code.BAD_VALUE,
     what: str = "a whole number",
     zero_is_blank: bool = False,
 ) -> pd.Series:
@@ -139,7 +139,7 @@ def parse_rating(problems: ProblemList, table: RawTable, column: str) -> pd.Seri
         column,
         low=0,
         high=MAX_RATING,
-        code="bad-rating",
+        code=Code.BAD_RATING,
         what="a rating (whole number)",
         zero_is_blank=True,
     )
@@ -158,7 +158,7 @@ def parse_bool(problems: ProblemList, table: RawTable, column: str) -> pd.Series
         table,
         bad.to_numpy(),
         column,
-        "bad-value",
+        Code.BAD_VALUE,
         "expected true or false",
         "write true or false (yes/no and 1/0 are read too)",
     )
@@ -175,7 +175,7 @@ def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series
         table,
         bad.to_numpy(),
         column,
-        "bad-value",
+        Code.BAD_VALUE,
         "expected a date as YYYY-MM-DD",
         "write the date as YYYY-MM-DD, e.g. 2026-11-14",
     )

@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import EventInfo, GamesInput
 from pipeline.readers import cells as cellparse
 from pipeline.readers import dates
@@ -96,7 +96,7 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
             table,
             ~ok,
             role["number"],
-            "bad-id",
+            Code.BAD_ID,
             "the starting number is not a whole number",
             "number the players 1, 2, 3, ... as in the round cells",
         )
@@ -107,7 +107,7 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
             table,
             dup,
             role["number"],
-            "duplicate-player",
+            Code.DUPLICATE_PLAYER,
             "two players have this number",
             "give every player their own number",
         )
@@ -138,7 +138,7 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
             table,
             points_h.eq(-1).fillna(False).to_numpy(),
             role["points"],
-            "bad-value",
+            Code.BAD_VALUE,
             "the points are not a number of half points",
             "write the points as e.g. 4.5 or 4½",
         )
@@ -197,7 +197,7 @@ def _birth_years(table: RawTable, column: str | None, problems: ProblemList) -> 
         table,
         bad,
         column,
-        "bad-value",
+        Code.BAD_VALUE,
         "not a birth year or birth date",
         "write the year of birth (e.g. 1990), or leave it blank",
     )
@@ -249,7 +249,7 @@ def swiss_cells(
             table,
             bad[which == k],
             column,
-            "bad-result",
+            Code.BAD_RESULT,
             "not a crosstable result",
             f"write the cell as one of {CELL_HELP}",
         )

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pipeline.errors import Problem, RunError
+from pipeline.errors import Code, Problem, RunError
 from pipeline.readers.tabular import normalize_header
 
 ROLES = (
@@ -205,7 +205,7 @@ def missing_problems(source: str, columns: list[str], layout: Layout, what: str)
     if "name" not in layout.roles:
         problems.append(
             Problem(
-                "missing-column",
+                Code.MISSING_COLUMN,
                 f"this {what} has no player name column (found: {', '.join(columns)})",
                 file=source,
                 row=1,
@@ -216,7 +216,7 @@ def missing_problems(source: str, columns: list[str], layout: Layout, what: str)
     if not layout.rounds:
         problems.append(
             Problem(
-                "missing-column",
+                Code.MISSING_COLUMN,
                 f"this {what} has no round columns (found: {', '.join(columns)})",
                 file=source,
                 row=1,

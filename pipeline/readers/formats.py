@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import FiderateError, InputError, Problem, ProblemList
+from pipeline.errors import Code, FiderateError, InputError, Problem, ProblemList
 from pipeline.model import GamesInput, SidesInput
 from pipeline.readers.crosstable import parse_crosstable
 from pipeline.readers.crosstable_columns import find_layout, missing_problems, parse_overrides
@@ -25,6 +25,7 @@ from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, dete
 from pipeline.readers.games import parse_games
 from pipeline.readers.grid import looks_like_grid, parse_grid
 from pipeline.readers.individual import parse_individual
+from pipeline.readers.sheets import select_sheet
 from pipeline.readers.tabular import RawTable, normalize_header, read_tables
 from pipeline.readers.tabular import _cell_text as cell_text
 from pipeline.readers.trf import decode, looks_like_trf, read_trf
@@ -84,8 +85,6 @@ def event_problems(path: Path | str, **options: object) -> list[Problem]:
 
 
 def _tables(path: Path, sheet: str | None) -> list[RawTable]:
-    from pipeline.readers import select_sheet
-
     return select_sheet(read_tables(path), sheet, path)
 
 
@@ -128,7 +127,7 @@ def full_width_sheets(path: Path, sheet: str | None) -> Iterator[RawTable]:
         raise InputError(
             [
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     f"the workbook is damaged ({type(exc).__name__})",
                     file=str(path),
                     fix="save the workbook again from Excel or LibreOffice as .xlsx",
@@ -224,7 +223,7 @@ def _no_fit(table: RawTable, wanted: Sequence[str], overrides: dict[str, str]) -
     missing = KINDS[kind][0] - set(canonical)
     return [
         Problem(
-            "missing-column",
+            Code.MISSING_COLUMN,
             f"this table is not an event file we know: as a {kind} file, column(s) "
             f"{', '.join(sorted(missing))} are missing (found: {', '.join(columns) or 'nothing'}); "
             "it is not a crosstable either (no name column with round columns)",

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.columnar.arrow import factorize_together
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
 from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS, lookup, normalize_tokens
@@ -26,7 +26,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
         table,
         ~known,
         "result",
-        "bad-result",
+        Code.BAD_RESULT,
         "not a result we know",
         f"write one of {GAME_RESULT_HELP}",
     )
@@ -40,7 +40,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
         table,
         self_paired.to_numpy(),
         "black",
-        "self-pairing",
+        Code.SELF_PAIRING,
         "a player is paired against themselves",
         "correct the white or black id of this game",
     )
@@ -107,7 +107,7 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
         )
         if outcome.iat[pos] == outcome.iat[first]:
             problems.add(
-                "duplicate-game",
+                Code.DUPLICATE_GAME,
                 f"the same game ({game}) already appears at row {lines[first]}",
                 file=table.source,
                 row=int(rows[pos]),
@@ -117,7 +117,7 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
             )
         else:
             problems.add(
-                "result-mismatch",
+                Code.RESULT_MISMATCH,
                 f"the game ({game}) is also at row {lines[first]} with a result that disagrees "
                 f"({results[first]} with {games['white'].iat[first]} as white)",
                 file=table.source,

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import EventInfo, GamesInput
 from pipeline.readers import cells as cellparse
 from pipeline.readers.crosstable import CELL_RESULTS, roster, usable
@@ -62,7 +62,7 @@ def grid_cells(
             table,
             bad,
             column,
-            "bad-result",
+            Code.BAD_RESULT,
             "not a round-robin result",
             f"write one of {GRID_HELP}",
         )
@@ -72,7 +72,7 @@ def grid_cells(
             table,
             bad_diagonal,
             column,
-            "self-pairing",
+            Code.SELF_PAIRING,
             "a result on the diagonal (the player against themselves)",
             "leave the diagonal blank or write x",
         )

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import SidesInput
 from pipeline.readers import cells
 from pipeline.readers.results import SIDE_RESULT_HELP, SIDE_RESULTS, lookup, normalize_tokens
@@ -27,7 +27,7 @@ def parse_individual(table: RawTable, problems: ProblemList) -> SidesInput:
         table,
         ~known,
         "result",
-        "bad-result",
+        Code.BAD_RESULT,
         "not a result we know",
         f"write one of {SIDE_RESULT_HELP}",
     )
@@ -68,7 +68,7 @@ def _check_k(sides: pd.DataFrame, table: RawTable, problems: ProblemList) -> Non
         first = rows["k"].iloc[0]
         for _, row in rows[rows["k"] != first].iterrows():
             problems.add(
-                "inconsistent-k",
+                Code.INCONSISTENT_K,
                 f"player {player!r} has K {first} on an earlier row and K {row['k']} here",
                 file=table.source,
                 row=int(row["line"]),

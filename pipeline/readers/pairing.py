@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import EventInfo, GamesInput, PlayerList
 from pipeline.readers.event_codes import BYE_CODES, BYE_TEXT, GAME_CODES, PAIR_RESULTS
 
@@ -80,7 +80,7 @@ def _report_cells(
     source: str,
     cells: pd.DataFrame,
     mask: np.ndarray,
-    code: str,
+    code: Code,
     message: str,
     fix: str,
 ) -> None:
@@ -107,7 +107,7 @@ def _check_cells(
         source,
         cells,
         unknown,
-        "unknown-player",
+        Code.UNKNOWN_PLAYER,
         "round {round} names opponent number {opp}, but no player has that number",
         "correct the opponent's starting number",
     )
@@ -117,7 +117,7 @@ def _check_cells(
         source,
         cells,
         self_paired,
-        "self-pairing",
+        Code.SELF_PAIRING,
         "player {sno} is paired against themselves in round {round}",
         "correct the opponent's starting number",
     )
@@ -127,7 +127,7 @@ def _check_cells(
         source,
         cells,
         bye_with_opp,
-        "bad-result",
+        Code.BAD_RESULT,
         "result {code!r} is a bye code but the cell names opponent {opp}",
         "a bye has no opponent (0000); a game result is 1, =, 0, +, -, W, D or L",
     )
@@ -137,7 +137,7 @@ def _check_cells(
         source,
         cells,
         game_without_opp,
-        "bad-result",
+        Code.BAD_RESULT,
         "result {code!r} needs an opponent, but the cell names none",
         "give the opponent's number, or use a bye code: H, F, U, Z (or + / -)",
     )
@@ -173,7 +173,7 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
                 f"{'no opponent' if lost['opp_o'].iat[pos] == 0 else lost['opp_o'].iat[pos]}"
             )
         problems.add(
-            "result-mismatch",
+            Code.RESULT_MISMATCH,
             f"{_where(lost, pos)}: player {lost['sno'].iat[pos]} plays "
             f"{lost['opp'].iat[pos]} in round {lost['round'].iat[pos]}, but {theirs}",
             file=source,
@@ -193,7 +193,7 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
     for at in np.flatnonzero(bad & first):
         what = "results" if not agree[at] else "colours"
         problems.add(
-            "result-mismatch",
+            Code.RESULT_MISMATCH,
             f"the two sides of the round-{both['round'].iat[at]} game "
             f"{both['sno'].iat[at]} - {both['opp'].iat[at]} disagree ({what}): "
             f"{_where(both, at)} against line {both['line_o'].iat[at]} "
@@ -228,7 +228,7 @@ def _check_points(
     for pos in np.flatnonzero(bad):
         row = given.iloc[pos]
         problems.add(
-            "points-mismatch",
+            Code.POINTS_MISMATCH,
             f"player {row['sno']} has {row['points_value']!r} points, but the round results "
             f"add up to {got.iat[pos] / 100:g}",
             file=source,
@@ -244,7 +244,7 @@ def _player_list(roster: pd.DataFrame, source: str, problems: ProblemList) -> Pl
     for pos in np.flatnonzero(dup.to_numpy()):
         first = roster.loc[roster["id"] == roster["id"].iat[pos], "line"].iat[0]
         problems.add(
-            "duplicate-player",
+            Code.DUPLICATE_PLAYER,
             f"id {roster['id'].iat[pos]!r} is already given at line {first}",
             file=source,
             row=int(roster["line"].iat[pos]),

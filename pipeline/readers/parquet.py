@@ -15,8 +15,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.columnar.arrow import str_series
-from pipeline.errors import InputError, Problem
-from pipeline.readers.tabular import RawTable, normalize_header
+from pipeline.errors import Code, InputError, Problem
+from pipeline.readers.raw import RawTable, normalize_header
 
 
 def column_text(column: pa.ChunkedArray) -> pa.Array:
@@ -47,7 +47,7 @@ def read_parquet_table(path: Path) -> RawTable:
         raise InputError(
             [
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     f"cannot read the Parquet file: {exc}",
                     file=str(path),
                     fix="write the file again as Parquet, or give a CSV/XLSX file",

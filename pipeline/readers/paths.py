@@ -10,7 +10,7 @@ import glob
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 
 TABLE_SUFFIXES = {".csv", ".txt", ".tsv", ".xlsx", ".xlsm", ".parquet", ".pq"}
 _GLOB_CHARS = set("*?[")
@@ -40,7 +40,7 @@ def expand_inputs(paths: Sequence[Path | str]) -> list[Path]:
             files.append(path)
             continue
         if not parts:
-            problems.append(Problem("not-a-table", where, file=text, fix="check the path"))
+            problems.append(Problem(Code.NOT_A_TABLE, where, file=text, fix="check the path"))
         files.extend(parts)
     if problems:
         raise InputError(problems)

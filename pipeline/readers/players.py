@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import ProblemList
+from pipeline.errors import Code, ProblemList
 from pipeline.model import PlayerList
 from pipeline.readers import cells
 from pipeline.readers.tabular import RawTable
@@ -43,7 +43,7 @@ def parse_players(table: RawTable, problems: ProblemList) -> PlayerList:
         first = players.groupby("id")["line"].transform("first")
         for pos in np.flatnonzero(dup.to_numpy()):
             problems.add(
-                "duplicate-player",
+                Code.DUPLICATE_PLAYER,
                 f"id {players['id'].iat[pos]!r} is already on the list at row {first.iat[pos]}",
                 file=table.source,
                 row=int(table.rows[pos]),

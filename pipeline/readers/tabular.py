@@ -10,33 +10,19 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import InputError, Problem
+from pipeline.errors import Code, InputError, Problem
 from pipeline.readers.fastcsv import read_plain_csv, simple_lines
+from pipeline.readers.raw import RawTable, normalize_header
+
+__all__ = ["RawTable", "normalize_header", "read_tables"]
 
 
-@dataclass
-class RawTable:
-    """A table of text cells. ``rows`` holds each data row's 1-based number in the file."""
-
-    frame: pd.DataFrame
-    rows: np.ndarray
-    source: str
-    sheet: str | None = None
-    decimal: str = "."  # the decimal mark of numbers in the file ("," in European CSV)
-
-
-def normalize_header(name: object) -> str:
-    text = str(name).strip().lower().replace("½", "half")
-    return re.sub(r"[^0-9a-z]+", "_", text).strip("_")
-
-
-def _problem(path: Path, code: str, message: str, fix: str) -> InputError:
+def _problem(path: Path, code: Code, message: str, fix: str) -> InputError:
     return InputError([Problem(code, message, file=str(path), fix=fix)])
 
 
@@ -58,14 +44,14 @@ def _decode(path: Path, data: bytes) -> str:
         except UnicodeDecodeError:
             raise _problem(
                 path,
-                "bad-encoding",
+                Code.BAD_ENCODING,
                 "the file starts like UTF-16 but is not",
                 "save the file again as CSV UTF-8",
             ) from None
     if b"\x00" in data[:4096]:
         raise _problem(
             path,
-            "not-a-table",
+            Code.NOT_A_TABLE,
             "the file holds binary data, not a CSV table",
             "give a CSV, XLSX or TRF file",
         )
@@ -80,14 +66,14 @@ def _decode(path: Path, data: bytes) -> str:
             if _looks_binary(data.decode("latin-1")):
                 raise _problem(
                     path,
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     "the file holds binary data, not a table",
                     "give a CSV, XLSX or TRF file",
                 ) from None
             raise InputError(
                 [
                     Problem(
-                        "bad-encoding",
+                        Code.BAD_ENCODING,
                         f"byte {data[exc.start]:#04x} at line {line} is neither UTF-8 nor "
                         "Windows-1252 (Western European) text",
                         file=str(path),
@@ -100,7 +86,7 @@ def _decode(path: Path, data: bytes) -> str:
     if _looks_binary(text):
         raise _problem(
             path,
-            "not-a-table",
+            Code.NOT_A_TABLE,
             "the file holds binary data, not a table",
             "give a CSV, XLSX or TRF file",
         )
@@ -137,7 +123,7 @@ def _decimal_mark(frame: pd.DataFrame, delimiter: str) -> str:
 def read_csv_text(path: Path) -> RawTable:
     data = path.read_bytes()
     if not data.strip():
-        raise _problem(path, "not-a-table", "the file is empty", "export the table again")
+        raise _problem(path, Code.NOT_A_TABLE, "the file is empty", "export the table again")
     text = _decode(path, data)
     delimiter = _sniff_delimiter(text[:65536])
     simple = simple_lines(text)
@@ -155,7 +141,7 @@ def read_csv_text(path: Path) -> RawTable:
             )
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise _problem(
-            path, "not-a-table", f"cannot read the file as a table: {exc}", "check the file"
+            path, Code.NOT_A_TABLE, f"cannot read the file as a table: {exc}", "check the file"
         ) from None
     frame.columns = [normalize_header(c) for c in frame.columns]
     frame = strip_cells(frame)
@@ -234,7 +220,7 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
             path,
-            "not-a-table",
+            Code.NOT_A_TABLE,
             f"cannot open the workbook ({type(exc).__name__}): the file is damaged or not XLSX",
             "save the workbook again from Excel or LibreOffice as .xlsx",
         ) from None
@@ -265,21 +251,23 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
             path,
-            "not-a-table",
+            Code.NOT_A_TABLE,
             f"the workbook is damaged ({type(exc).__name__})",
             "save the workbook again from Excel or LibreOffice as .xlsx",
         ) from None
     finally:
         workbook.close()
     if not tables:
-        raise _problem(path, "not-a-table", "the workbook has no data", "fill in the first sheet")
+        raise _problem(
+            path, Code.NOT_A_TABLE, "the workbook has no data", "fill in the first sheet"
+        )
     return tables
 
 
 def read_tables(path: Path) -> list[RawTable]:
     """All tables in a file: one for CSV, one per non-empty sheet for XLSX."""
     if not path.exists():
-        raise _problem(path, "not-a-table", "the file does not exist", "check the path")
+        raise _problem(path, Code.NOT_A_TABLE, "the file does not exist", "check the path")
     with path.open("rb") as fh:
         magic = fh.read(4)
     if magic == b"PAR1" or path.suffix.lower() in {".parquet", ".pq"}:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import EventInfo, GamesInput
 from pipeline.readers import dates
 from pipeline.readers.event_codes import ALL_CODES, CODE_HELP, SEXES, TITLES
@@ -65,7 +65,10 @@ def read_trf(path: Path | str) -> GamesInput:
         raise InputError(
             [
                 Problem(
-                    "not-a-table", "the file does not exist", file=str(path), fix="check the path"
+                    Code.NOT_A_TABLE,
+                    "the file does not exist",
+                    file=str(path),
+                    fix="check the path",
                 )
             ]
         )
@@ -74,7 +77,7 @@ def read_trf(path: Path | str) -> GamesInput:
         raise InputError(
             [
                 Problem(
-                    "not-a-table",
+                    Code.NOT_A_TABLE,
                     "the file holds binary data, not a TRF",
                     file=str(path),
                     fix="give a TRF text file",
@@ -103,7 +106,7 @@ def parse_trf(text: str, source: str, problems: ProblemList) -> GamesInput:
             info.kept.append((number, line))
     if not players:
         problems.add(
-            "not-a-table",
+            Code.NOT_A_TABLE,
             "no player records (lines starting with 001): this is not a TRF",
             file=source,
             fix="export the tournament again as a FIDE TRF file",
@@ -129,7 +132,7 @@ def _header(
             info.rounds = int(value)
         elif value:
             problems.add(
-                "bad-value",
+                Code.BAD_VALUE,
                 "the number of rounds is not a whole number",
                 file=source,
                 row=number,
@@ -141,7 +144,7 @@ def _header(
         parsed = dates.find_date(value)
         if parsed is None:
             problems.add(
-                "bad-value",
+                Code.BAD_VALUE,
                 f"the {field} date is in no layout we know",
                 file=source,
                 row=number,
@@ -170,7 +173,7 @@ def _report(
     numbers: np.ndarray,
     values: pd.Series,
     bad: np.ndarray,
-    code: str,
+    code: Code,
     column: str,
     message: str,
     fix: str,
@@ -198,7 +201,7 @@ def _roster(
         numbers,
         sno_text,
         ~sno_ok,
-        "bad-id",
+        Code.BAD_ID,
         _columns("sno"),
         "the starting rank is not a number",
         "write the starting rank right-aligned in columns 5-8",
@@ -211,7 +214,7 @@ def _roster(
         numbers,
         sno_text,
         dup,
-        "duplicate-player",
+        Code.DUPLICATE_PLAYER,
         _columns("sno"),
         "two player records have this starting rank",
         "give every player their own starting rank",
@@ -227,7 +230,7 @@ def _roster(
         numbers,
         rating_text,
         ~rating_ok,
-        "bad-rating",
+        Code.BAD_RATING,
         _columns("rating"),
         "the rating is not a whole number from 0 to 3500",
         "write the FIDE rating, or 0 if unrated",
@@ -242,7 +245,7 @@ def _roster(
         numbers,
         id_text,
         ~id_ok,
-        "bad-id",
+        Code.BAD_ID,
         _columns("id"),
         "the FIDE ID is not a number",
         "write the FIDE ID (digits only), or leave it blank",
@@ -257,7 +260,7 @@ def _roster(
         numbers,
         birth_text,
         bad_birth,
-        "bad-value",
+        Code.BAD_VALUE,
         _columns("birth"),
         "the birth date is in no layout we know",
         "write the birth date as YYYY/MM/DD (or the year alone), or leave it blank",
@@ -271,7 +274,7 @@ def _roster(
         numbers,
         points_text,
         ~points_ok,
-        "bad-value",
+        Code.BAD_VALUE,
         _columns("points"),
         "the points are not a number",
         "write the points as e.g. 4.5, or leave them blank",
@@ -364,23 +367,23 @@ def _cells(
     checks = [
         (
             present & ~opp_ok,
-            "bad-value",
+            Code.BAD_VALUE,
             "the opponent's starting rank is not a number",
             "write the opponent's starting rank, or 0000 for a bye",
         ),
         (
             present & ~colour_ok,
-            "bad-value",
+            Code.BAD_VALUE,
             "the colour is not w, b or -",
             "write w (white), b (black) or - (no game)",
         ),
         (
             missing,
-            "bad-result",
+            Code.BAD_RESULT,
             "the game has no result",
             f"enter the result ({CODE_HELP}) or remove the pairing",
         ),
-        (present & ~code_ok, "bad-result", "not a TRF result code", f"write one of {CODE_HELP}"),
+        (present & ~code_ok, Code.BAD_RESULT, "not a TRF result code", f"write one of {CODE_HELP}"),
     ]
     for bad, code_name, message, fix in checks:
         for pos in np.flatnonzero(bad):

@@ -34,6 +34,11 @@ def _span(rules: RuleSet) -> str:
     return f"{start} to {rules.effective_to}"
 
 
+def rules_in_force(name: str, period: str) -> RuleSet:
+    """The rule set ``--rules name`` gives for ``period`` (without the reason)."""
+    return select_rules(name, period).rules
+
+
 def select_rules(name: str, period: str) -> RulesChoice:
     """The rule set for ``period`` (YYYY-MM) given ``--rules name``."""
     eras = ERAS.get(name)

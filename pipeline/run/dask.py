@@ -1,5 +1,10 @@
 """The same rating engine on Dask: games split over many files, rated on a cluster.
 
+:class:`DaskExecutor` is the executor :func:`pipeline.run.rate.rate_files` (the one run function
+of both engines) hands the files to; the options, the players list and the finish (K, the 700
+rule, the rounding) are that function's, shared with the pandas engine. Options the executor
+cannot honour are refused there (exit 2): see :meth:`DaskExecutor.refusals`.
+
 One partition per input file (a part). Every partition runs the functions the pandas path
 runs (read and check the file, ``sides_from_games``, ``rate_sides``, the engine-output schema,
 ``partial_totals``); the players list, read and checked once here, is broadcast to all
@@ -18,29 +23,23 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pandas as pd
 
 from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
 from pipeline.errors import InputError, ProblemList, RunError
-from pipeline.grouper.totals import (
-    PARTIAL_COLUMNS,
-    combine_partials,
-    finish_totals,
-    partial_totals,
-    positions,
-)
+from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals, positions
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions
-from pipeline.readers import read_event_file, read_players
-from pipeline.readers.paths import expand_inputs
-from pipeline.rules.select import select_rules
+from pipeline.readers import read_event_file
 from pipeline.rules.sets import get_rules
-from pipeline.run.rate import check_rated, resolve_period
-from schemas import Players, RatingList, validate
+from pipeline.run.plan import RunPlan, resolve_period
+from pipeline.run.rate import check_rated, rate_files
+from schemas import validate
 
 # Rows of partition p start at position p << 32 among all sides: "last row" and "first K"
 # then mean the same as on one machine, where the sides are read in the same file order.
@@ -58,11 +57,15 @@ class DaskRun:
     parts: int
 
 
-def _read_games(path: str) -> pd.DataFrame:
-    item = read_event_file(path)
-    if not isinstance(item, GamesInput):
+def _read_games(
+    path: str, input_format: str | None = None, sheet: str | None = None
+) -> pd.DataFrame:
+    item = read_event_file(path, sheet, input_format=input_format)
+    if not isinstance(item, GamesInput) or item.players is not None or item.byes is not None:
+        kind = "an individual file" if not isinstance(item, GamesInput) else "an event file"
         raise RunError(
-            f"{path}: the Dask engine rates games files only (this is an individual file)"
+            f"{path}: the Dask engine rates games files only (this is {kind}, with its own "
+            "players or byes); rate it with --engine pandas"
         )
     validate_games(item)
     return item.games
@@ -174,6 +177,111 @@ def _client(scheduler: str | None):  # type: ignore[no-untyped-def]
     return Client(cluster), cluster
 
 
+# Input formats whose files carry their own players or byes: one partition cannot add those to
+# the list in force, so the Dask engine refuses them rather than drop them.
+DASK_INPUT_FORMATS = ("games",)
+
+
+@dataclass
+class DaskExecutor:
+    """Rates games files on a Dask cluster for :func:`pipeline.run.rate.rate_files`.
+
+    ``client``: an existing ``distributed.Client`` (tests); otherwise ``scheduler`` or a local
+    cluster. ``games_dir``: a folder (on storage every worker can write) for the games parts.
+    After a run, ``sides``, ``rated_sides`` and ``parts`` count what was rated.
+    """
+
+    name: ClassVar[str] = "dask"
+    scheduler: str | None = None
+    client: Any = None
+    games_dir: Path | None = None
+    games_format: str = "csv"
+    sides: int = field(default=0, init=False)
+    rated_sides: int = field(default=0, init=False)
+    parts: int = field(default=0, init=False)
+
+    def refusals(
+        self,
+        options: RateOptions,
+        *,
+        input_format: str | None,
+        sheet: str | None,
+        columns: Mapping[str, str] | Sequence[str] | None,
+    ) -> list[str]:
+        """What a partition cannot honour: sequential mode re-rates each player's games in order
+        across the whole period (one partition sees only its part); TRF, crosstable, grid and
+        individual files bring players or byes of their own; --column is for crosstables."""
+        refused = []
+        if options.mode != "fide":
+            refused.append(
+                f"--mode {options.mode}: a partition sees only its part of a player's games"
+            )
+        if input_format is not None and input_format not in DASK_INPUT_FORMATS:
+            refused.append(f"--input-format {input_format}: the Dask engine rates games files only")
+        if columns:
+            refused.append("--column: crosstables only, which the Dask engine does not read")
+        return refused
+
+    def partials(
+        self,
+        files: list[str],
+        players: PlayerList | None,
+        options: RateOptions,
+        plan: RunPlan,
+        *,
+        input_format: str | None = None,
+        sheet: str | None = None,
+    ) -> pd.DataFrame:
+        """Per-player partial sums of every part, combined in a tree reduction on the cluster."""
+        import dask.dataframe as dd
+
+        own_client, cluster = (
+            (self.client, None) if self.client is not None else _client(self.scheduler)
+        )
+        try:
+            games = dd.from_map(
+                _read_games,
+                files,
+                input_format=input_format,
+                sheet=sheet,
+                meta=_games_meta(),
+                enforce_metadata=False,
+            )
+            # The list goes to every worker once (scatter with broadcast) and each partition gets
+            # a reference to it: passed by value it would travel inside every task and be
+            # unpacked again for each partition.
+            players_ref = (
+                own_client.scatter(players.players, broadcast=True) if players is not None else None
+            )
+            partials = games.map_partitions(
+                rate_partition,
+                players_ref,
+                options,
+                str(self.games_dir) if self.games_dir is not None else None,
+                self.games_format,
+                meta=_meta(),
+                align_dataframes=False,
+                enforce_metadata=False,
+            )
+            combined = partials.reduction(
+                chunk=lambda frame: frame,
+                combine=_combine,
+                aggregate=_combine,
+                meta=_meta(),
+                split_every=8,
+            )
+            totals_in = own_client.compute(combined).result()
+        finally:
+            if self.client is None:
+                own_client.close()
+                if cluster is not None:
+                    cluster.close()
+        self.sides = int(totals_in["sides"].sum())
+        self.rated_sides = int(totals_in["rated_sides"].sum())
+        self.parts = len(files)
+        return totals_in[PARTIAL_COLUMNS]
+
+
 def rate_files_dask(
     paths: Sequence[Path | str],
     players_path: Path | str | None = None,
@@ -182,89 +290,23 @@ def rate_files_dask(
     client=None,  # type: ignore[no-untyped-def]
     games_dir: Path | None = None,
     games_format: str = "csv",
+    *,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
 ) -> DaskRun:
-    """Rate the games files ``paths`` (files, folders, globs of parts) on a Dask cluster.
-
-    ``client``: an existing ``distributed.Client`` (tests); otherwise ``scheduler`` or a local
-    cluster. ``games_dir``: a folder (on storage every worker can write) for the games parts.
-    """
-    import dask.dataframe as dd
-
-    options = options or RateOptions()
-    if options.method not in SCALES:
-        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
-    if options.period is None:
-        # Partitions are read on the workers, after the period must be known: refused, not
-        # guessed (the pandas engine reads the events' dates first).
-        raise RunError(
-            "--engine dask needs --period YYYY-MM (the month the events end in): the events' "
-            "dates are read on the workers, after the rules must be chosen"
-        )
-    period = resolve_period(options.period)
-    chosen = select_rules(options.rules, period)
-    rules = chosen.rules
-    options = replace(options, rules=rules.name)  # the partitions rate with this era
-    files = [str(p) for p in expand_inputs(paths)]
-    players = None
-    if players_path is not None:
-        players = read_players(players_path)
-        validate(players.players, Players, players.source)
-
-    own_client, cluster = (client, None) if client is not None else _client(scheduler)
-    try:
-        games = dd.from_map(_read_games, files, meta=_games_meta(), enforce_metadata=False)
-        # The list goes to every worker once (scatter with broadcast) and each partition gets a
-        # reference to it: passed by value it would travel inside every task and be unpacked
-        # again for each partition.
-        players_ref = (
-            own_client.scatter(players.players, broadcast=True) if players is not None else None
-        )
-        partials = games.map_partitions(
-            rate_partition,
-            players_ref,
-            options,
-            str(games_dir) if games_dir is not None else None,
-            games_format,
-            meta=_meta(),
-            align_dataframes=False,
-            enforce_metadata=False,
-        )
-        combined = partials.reduction(
-            chunk=lambda frame: frame,
-            combine=_combine,
-            aggregate=_combine,
-            meta=_meta(),
-            split_every=8,
-        )
-        totals_in = own_client.compute(combined).result()
-    finally:
-        if client is None:
-            own_client.close()
-            if cluster is not None:
-                cluster.close()
-    sides = int(totals_in["sides"].sum())
-    rated_sides = int(totals_in["rated_sides"].sum())
-    totals = finish_totals(
-        totals_in[PARTIAL_COLUMNS],
-        players,
-        rules,
-        SCALES[options.method],
-        int(period[:4]),
-        forced_k=options.k,
-        k_cap=options.k_cap,
+    """:func:`pipeline.run.rate.rate_files` with a :class:`DaskExecutor`, and its side counts."""
+    executor = DaskExecutor(scheduler, client, games_dir, games_format)
+    result = rate_files(
+        paths,
+        players_path,
+        options,
+        input_format=input_format,
+        sheet=sheet,
+        columns=columns,
+        executor=executor,
     )
-    totals = validate(totals, RatingList, internal=True)
-    result = RatedPeriod(
-        sides=pd.DataFrame(),
-        totals=totals,
-        options=options,
-        scale=SCALES[options.method],
-        period=period,
-        sources=files,
-        rule_set=rules.name,
-        rules_reason=chosen.reason,
-    )
-    return DaskRun(result, sides, rated_sides, len(files))
+    return DaskRun(result, executor.sides, executor.rated_sides, executor.parts)
 
 
 def _games_meta() -> pd.DataFrame:
@@ -283,6 +325,27 @@ def _meta() -> pd.DataFrame:
     meta["sides"] = pd.Series([], dtype="int64")
     meta["rated_sides"] = pd.Series([], dtype="int64")
     return meta
+
+
+def output_refusals(
+    *,
+    player_ids: Sequence[str] = (),
+    html: bool | None = None,
+    xlsx: bool | None = None,
+    as_json: bool = False,
+) -> list[str]:
+    """Outputs a Dask run cannot give: it keeps the rated sides on the workers (written as games
+    parts) and has only the rating list here, so no reports and no summary of the sides."""
+    refused = []
+    if player_ids:
+        refused.append("--player: the player reports need every side in one process")
+    if html:
+        refused.append("--html: report.html needs every side in one process")
+    if xlsx:
+        refused.append("--xlsx: the spreadsheets need every side in one process")
+    if as_json:
+        refused.append("--json: the summary needs every side in one process")
+    return refused
 
 
 def write_dask_outputs(
@@ -314,4 +377,11 @@ def games_tmp_dir(out_dir: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=".games.", suffix=".tmp", dir=out_dir))
 
 
-__all__ = ["DaskRun", "InputError", "rate_files_dask", "rate_partition", "write_dask_outputs"]
+__all__ = [
+    "DaskExecutor",
+    "DaskRun",
+    "InputError",
+    "rate_files_dask",
+    "rate_partition",
+    "write_dask_outputs",
+]

@@ -1,40 +1,42 @@
-"""Rate one rating period: the library function behind ``fiderate rate``.
+"""Rate one rating period: the library function behind ``fiderate rate``, for every engine.
 
 readers -> assemble -> engine -> grouper, with a schema check at every boundary. Nothing here
-writes files; see :mod:`pipeline.writers`.
+writes files; see :mod:`pipeline.writers`. One run function, :func:`rate_files`, serves both
+engines: with no executor the period is rated in this process; with one (the Dask executor of
+:mod:`pipeline.run.dask`) the executor turns the files into per-player partial sums and this
+module finishes them exactly as for one process. An option an executor cannot honour is
+refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
-from pipeline.engine import SCALES, rate_sides
+from pipeline.engine import rate_sides
 from pipeline.engine.late_first_rating import late_first_ratings
-from pipeline.engine.sequential import MODES, sequential_sides
+from pipeline.engine.sequential import sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
-from pipeline.errors import InputError, Problem, ProblemList, RunError
-from pipeline.grouper import period_totals
+from pipeline.errors import Code, InputError, Problem, ProblemList, UsageError
+from pipeline.grouper.totals import partial_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
-from pipeline.rules.select import select_rules
-from pipeline.rules.sets import get_rules
-from pipeline.run.event_period import check_period_text, choose_period
-from schemas import Games, Players, RatedSides, RatingList, validate
+from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse, resolve_period
+from schemas import Games, Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
 
-def resolve_period(period: str | None, today: dt.date | None = None) -> str:
-    """``YYYY-MM``; the current month when not given (for runs without events: ``rate`` takes
-    the period from the events' dates, :func:`pipeline.run.event_period.choose_period`)."""
-    if period is None:
-        today = today or dt.date.today()
-        return f"{today.year:04d}-{today.month:02d}"
-    return check_period_text(period)
+def read_list_in_force(players_path: Path | str | None, rules: str | None) -> PlayerList | None:
+    """The players list, its FIDE-list column chosen by ``rules``, checked against Players."""
+    if players_path is None:
+        return None
+    players = read_players(players_path, rules=rules)
+    validate(players.players, Players, players.source)
+    return players
 
 
 def gather_inputs(
@@ -58,8 +60,7 @@ def gather_inputs(
     players = None
     if players_path is not None:
         try:
-            players = read_players(players_path, rules=rules)
-            validate(players.players, Players, players.source)
+            players = read_list_in_force(players_path, rules)
         except InputError as exc:
             players = None
             problems.extend(exc.problems)
@@ -169,7 +170,7 @@ def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> Pl
         differ = (rating != earlier).fillna(True) & ~(rating.isna() & earlier.isna())
         for row in seen[differ.to_numpy(dtype=bool)].itertuples(index=False):
             problems.add(
-                "duplicate-player",
+                Code.DUPLICATE_PLAYER,
                 f"player {row.id!r} has rating {row.first_rating} in {row.first_source} "
                 f"(line {row.first_line}) but {row.rating} here",
                 file=event.source,
@@ -253,15 +254,7 @@ def rate_inputs(
     """Rate ``inputs`` as one period. ``players`` is the list in force at the start of the period
     (the ratings the changes are added to); ``event_players``, if given, is one list per input to
     take that event's ratings from (``fiderate period``: the list in force when it started)."""
-    if options.method not in SCALES:
-        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
-    if options.mode not in MODES:
-        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
-    get_rules(options.rules)
-    chosen = choose_period(inputs, options.period)
-    period = chosen.period
-    rules_choice = select_rules(options.rules, period)
-    rules = rules_choice.rules
+    plan = plan_run(options, inputs)
     if event_players is None:
         sides = assemble_sides(with_byes(inputs, players), players)
     else:
@@ -269,43 +262,15 @@ def rate_inputs(
         if players is not None:  # 8.2.4: first ratings published since an event started
             sides = late_first_ratings(sides, players.players.set_index("id")["rating"])
     rated = check_rated(
-        rate_sides(sides, rules, options.method, options.cap),
+        rate_sides(sides, plan.rules, options.method, options.cap),
         whole=any(isinstance(i, SidesInput) for i in inputs),
     )
-    totals = period_totals(
-        rated,
-        players,
-        rules,
-        SCALES[options.method],
-        int(period[:4]),
-        forced_k=options.k,
-        k_cap=options.k_cap,
-    )
+    sources = [i.source for i in inputs]
     if options.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
-        k_used = totals.set_index("id")["k"]
-        rated = sequential_sides(rated, k_used, rules, options.method, options.cap)
-        totals = period_totals(
-            rated,
-            players,
-            rules,
-            SCALES[options.method],
-            int(period[:4]),
-            forced_k=options.k,
-            k_cap=options.k_cap,
-        )
-    totals = validate(totals, RatingList, internal=True)
-    return RatedPeriod(
-        sides=rated,
-        totals=totals,
-        options=options,
-        scale=SCALES[options.method],
-        period=period,
-        sources=[i.source for i in inputs],
-        period_reason=chosen.reason,
-        rule_set=rules.name,
-        rules_reason=rules_choice.reason,
-        warnings=chosen.warnings,
-    )
+        fide = finish_period(rated, partial_totals(rated), players, options, plan, sources)
+        k_used = fide.totals.set_index("id")["k"]
+        rated = sequential_sides(rated, k_used, plan.rules, options.method, options.cap)
+    return finish_period(rated, partial_totals(rated), players, options, plan, sources)
 
 
 def rate_files(
@@ -316,15 +281,38 @@ def rate_files(
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Mapping[str, str] | Sequence[str] | None = None,
+    executor: Executor | None = None,
 ) -> RatedPeriod:
-    """Read, validate and rate: the whole library path of ``fiderate rate``.
+    """Read, validate and rate: the whole library path of ``fiderate rate``, on either engine.
 
     Bad input stops the run with the same problems ``fiderate validate`` lists (one set of
     checks, :func:`check_inputs`): reading problems of every file plus, when the players list
     was readable, the players the events name but the list lacks.
+
+    With an ``executor`` the files are rated by it (each reads and checks its own files) and the
+    result carries the totals only (``sides`` is empty); options it cannot honour are refused
+    first, with :class:`UsageError`.
     """
     options = options or RateOptions()
-    get_rules(options.rules)  # an unknown rule set is a usage error, before any reading
+    plan = plan_run(options)  # a bad option is a usage error, before any reading
+    if executor is not None:
+        refuse(
+            executor.name,
+            executor.refusals(options, input_format=input_format, sheet=sheet, columns=columns),
+        )
+        if options.period is None:
+            # The files are read by the executor, after the rules in force must be known.
+            raise UsageError(
+                f"--engine {executor.name} needs --period YYYY-MM (the month the events end in): "
+                "the events' dates are read on the workers, after the rules must be chosen"
+            )
+        options = replace(options, rules=plan.rules.name)  # the workers rate with this era
+        players = read_list_in_force(players_path, options.rules)
+        files = [str(p) for p in expand_inputs(paths)]
+        partials = executor.partials(
+            files, players, options, plan, input_format=input_format, sheet=sheet
+        )
+        return finish_period(pd.DataFrame(), partials, players, options, plan, files)
     inputs, players, problems = gather_inputs(
         paths,
         players_path,
@@ -342,3 +330,20 @@ def rate_files(
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:
     return result.totals.set_index("id")
+
+
+# resolve_period, RunPlan and refuse live in pipeline.run.plan; re-exported for the callers of
+# this module.
+__all__ = [
+    "RunPlan",
+    "check_inputs",
+    "check_rated",
+    "gather_inputs",
+    "rate_files",
+    "rate_inputs",
+    "read_inputs",
+    "read_list_in_force",
+    "refuse",
+    "resolve_period",
+    "with_byes",
+]

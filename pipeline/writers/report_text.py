@@ -15,8 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.engine.sequential import SEQUENTIAL_LABEL
-from pipeline.grouper.kfactor import RULE_700_SUFFIX
-from pipeline.grouper.performance import fide_performance
+from pipeline.grouper.performance import event_performance
 from pipeline.grouper.totals import natural_order
 from pipeline.model import RatedPeriod
 from pipeline.writers.format import int_text, pd_decimals, units_text
@@ -73,24 +72,12 @@ def context_lines(result: RatedPeriod) -> list[str]:
     return lines + [f"warning: {w}" for w in result.warnings]
 
 
-def _per_player(result: RatedPeriod, values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    codes = pd.Index(result.totals["id"]).get_indexer(result.sides["player"])
-    return np.rint(
-        np.bincount(codes[mask], weights=values[mask], minlength=len(result.totals))
-    ).astype(np.int64)
-
-
 def standings(result: RatedPeriod) -> pd.DataFrame:
     """Ranked by points (every game, forfeits included), then rating, then id."""
     t = result.totals
-    s = result.sides
     scale = result.scale
-    rated = s["rated"].to_numpy(dtype=bool)
-    everything = np.ones(len(s), dtype=bool)
-    points_h = _per_player(result, s["score_h"].to_numpy(dtype=np.int64), everything)
-    opp_sum = _per_player(result, s["opponent_rating"].to_numpy(dtype=np.int64, na_value=0), rated)
+    points_h, rp = event_performance(result.sides, t)
     games = t["games"].to_numpy(dtype=np.int64)
-    _, _, rp = fide_performance(opp_sum, games, t["score_h"].to_numpy(dtype=np.int64))
     rating = t["rating"].fillna(0).to_numpy(dtype=np.int64)
     id_rank = np.empty(len(t), dtype=np.int64)
     id_rank[natural_order(t["id"])] = np.arange(len(t))
@@ -124,12 +111,12 @@ def standings(result: RatedPeriod) -> pd.DataFrame:
 def k_explanations(result: RatedPeriod) -> pd.Series:
     """Why each player has the K used: the rule, and the 700-rule arithmetic when it applied."""
     t = result.totals
-    rule = t["k_rule"].str.replace(RULE_700_SUFFIX, "", regex=False)
+    rule = t["k_reason"]
     k = int_text(t["k"])
     base = int_text(t["k_base"])
     games = t["games"].astype(str)
     product = (t["k_base"].fillna(0).astype(np.int64) * t["games"]).astype(str)
-    reduced = t["k_rule"].str.endswith(RULE_700_SUFFIX)
+    reduced = t["k_700"]
     plain = "K " + k + ": " + rule
     seven = (
         plain

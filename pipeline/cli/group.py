@@ -1,0 +1,61 @@
+"""The ``fiderate`` click group: turns library errors into clean messages and exit codes
+(1 = bad input or failed run, 2 = usage; no traceback unless --debug)."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import Any
+
+import click
+
+from pipeline.errors import FiderateError, InputError, UsageError, format_problems
+
+
+class FiderateGroup(click.Group):
+    """Turns library errors into clean messages and exit codes."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InputError as exc:
+            click.echo(f"error: the input is not valid.\n{format_problems(exc.problems)}", err=True)
+            _maybe_traceback(ctx)
+            ctx.exit(1)
+        except UsageError as exc:
+            click.echo(f"error: {exc}", err=True)
+            _maybe_traceback(ctx)
+            ctx.exit(2)
+        except FiderateError as exc:
+            click.echo(f"error: {exc}", err=True)
+            _maybe_traceback(ctx)
+            ctx.exit(1)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted: nothing was written", err=True)
+            ctx.exit(130)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            click.echo(
+                f"error: internal error ({type(exc).__name__}: {exc}). Nothing was written. "
+                "Run again with --debug for the traceback and please report it.",
+                err=True,
+            )
+            ctx.exit(1)
+
+
+def _maybe_traceback(ctx: click.Context) -> None:
+    if ctx.obj and ctx.obj.get("debug"):
+        traceback.print_exc(file=sys.stderr)
+
+
+@click.group(cls=FiderateGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+@click.version_option(package_name="fiderate", prog_name="fiderate")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """Rate chess events exactly the way FIDE does."""
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug

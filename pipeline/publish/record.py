@@ -1,0 +1,149 @@
+"""What a ``fiderate period`` run writes to the history store, inside its one transaction, and
+the small facts every run record carries (when, who, how long each stage took)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import resource
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from pipeline.model import PlayerList
+from pipeline.publish import store as history
+from pipeline.publish.events import EventFile, EventUnit
+from pipeline.publish.first_rating import FirstRatings
+from pipeline.publish.months import add_months
+from pipeline.publish.outputs import PeriodFiles
+
+
+def now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+class Clock:
+    """Seconds and peak memory after each stage of a run (for the benchmarks)."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self.peaks: dict[str, float] = {}  # MiB
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = now - self._last
+        self._last = now
+        # Peak memory so far (KiB on Linux): shows which stage sets the peak.
+        self.peaks[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """Everything a published run stores."""
+
+    command: str
+    period: str
+    started: str
+    files: Sequence[EventFile]
+    units: Sequence[EventUnit]
+    inputs: list[dict[str, str]]  # role, path, sha256 of the list and of each event file
+    replaced: int | None  # the run --replace supersedes
+    listed: PlayerList  # the list in force, as read
+    new: pd.DataFrame  # the next list
+    first: FirstRatings
+
+
+def record_run(con: sqlite3.Connection, record: RunRecord, batch: PeriodFiles) -> int:
+    """Everything a run writes to the database, inside the caller's transaction."""
+    period = record.period
+    published_first = record.first.ratings[record.first.ratings["published"]]
+    message = (
+        f"published the {add_months(period, 1)} list: "
+        f"{int(record.new['rating'].notna().sum())} rated players, {len(published_first)} first "
+        f"ratings, {len(record.files)} event files"
+    )
+    run_id = history.insert_run(
+        con,
+        started_at=record.started,
+        finished_at=now(),
+        user=user(),
+        command=record.command,
+        period=period,
+        outcome="published",
+        message=message,
+        inputs=record.inputs,
+    )
+    if record.replaced is not None:
+        history.supersede(con, record.replaced, run_id)
+    if history.list_in_force(con, period) is None:
+        rows = record.listed.players.copy()
+        rows["period_games"] = pd.array([pd.NA] * len(rows), dtype="Int64")
+        history.insert_list(
+            con,
+            run_id,
+            "input",
+            period,
+            None,
+            record.listed.source,
+            record.inputs[0]["sha256"],
+            rows,
+        )
+    history.insert_list(
+        con,
+        run_id,
+        "published",
+        add_months(period, 1),
+        period,
+        str(batch.list_csv_final),
+        batch.list_csv_sha256,
+        record.new,
+    )
+    history.insert_events(con, run_id, _event_rows(record))
+    history.insert_rows(con, "pending", record.first.current[history.PENDING_COLUMNS], run_id)
+    history.insert_rows(
+        con,
+        "first_ratings",
+        pd.DataFrame(
+            {
+                "player_id": published_first.index.astype(str),
+                "period": period,
+                "rating": published_first["rating"].to_numpy(),
+                "games": published_first["games"].to_numpy(),
+                "points_h": published_first["points_h"].to_numpy(),
+                "opp_sum": published_first["opp_sum"].to_numpy(),
+            }
+        ),
+        run_id,
+    )
+    history.insert_file_moves(con, run_id, batch.planned())
+    return run_id
+
+
+def _event_rows(record: RunRecord) -> list[tuple[object, ...]]:
+    """One row per event file (``store.EVENT_COLUMNS``): its units' names, first start date
+    and games."""
+    rows = []
+    for f in record.files:
+        mine = [u for u in record.units if u.file is f]
+        rows.append(
+            (
+                f.sha256,
+                str(f.path),
+                "; ".join(u.name for u in mine),
+                min((u.start_date for u in mine), default=None),
+                record.period,
+                sum(u.games for u in mine),
+            )
+        )
+    return rows

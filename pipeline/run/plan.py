@@ -1,0 +1,143 @@
+"""What every engine shares around the rating itself: the options checked once (:class:`RunPlan`),
+the executor an engine plugs in (:class:`Executor`), the refusal of options an executor cannot
+honour, and the one finish (K, the 700 rule, the change) of :func:`finish_period`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import pandas as pd
+
+from pipeline.engine import SCALES
+from pipeline.engine.sequential import MODES
+from pipeline.errors import RunError, UsageError
+from pipeline.grouper.totals import finish_totals
+from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.rules.select import select_rules
+from pipeline.rules.sets import RuleSet, get_rules
+from pipeline.run.event_period import check_period_text, choose_period
+from schemas import RatingList, validate
+
+
+def resolve_period(period: str | None, today: dt.date | None = None) -> str:
+    """``YYYY-MM``; the current month when not given (for runs without events: ``rate`` takes
+    the period from the events' dates, :func:`pipeline.run.event_period.choose_period`)."""
+    if period is None:
+        today = today or dt.date.today()
+        return f"{today.year:04d}-{today.month:02d}"
+    return check_period_text(period)
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What every engine needs of the options, checked once before any file is read."""
+
+    rules: RuleSet
+    period: str
+    scale: int  # pd_units / scale is the expected score
+    period_reason: str = "given with --period"
+    rules_reason: str = ""
+    warnings: tuple[str, ...] = ()  # inputs dated outside the period
+
+    @property
+    def year(self) -> int:
+        return int(self.period[:4])
+
+
+def plan_run(
+    options: RateOptions, inputs: Sequence[GamesInput | SidesInput] | None = None
+) -> RunPlan:
+    """The rule set, period and scale of ``options``; a bad option is a :class:`RunError`.
+
+    The period is ``--period``, else the month the ``inputs`` end in (their own dates), else the
+    current month; the rule set is the one of ``--rules`` in force in that period."""
+    if options.method not in SCALES:
+        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
+    if options.mode not in MODES:
+        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
+    get_rules(options.rules)  # an unknown name fails here, before any reading
+    chosen = choose_period(inputs or [], options.period)
+    rules = select_rules(options.rules, chosen.period)
+    return RunPlan(
+        rules.rules,
+        chosen.period,
+        SCALES[options.method],
+        chosen.reason,
+        rules.reason,
+        tuple(chosen.warnings),
+    )
+
+
+class Executor(Protocol):
+    """Rates files somewhere else (a cluster) and hands back per-player partial sums
+    (``pipeline.grouper.totals.PARTIAL_COLUMNS``) of every side of the period."""
+
+    name: str
+
+    def refusals(
+        self,
+        options: RateOptions,
+        *,
+        input_format: str | None,
+        sheet: str | None,
+        columns: Mapping[str, str] | Sequence[str] | None,
+    ) -> list[str]:
+        """The options (as ``--flag value: why``) this executor cannot honour."""
+        ...
+
+    def partials(
+        self,
+        files: list[str],
+        players: PlayerList | None,
+        options: RateOptions,
+        plan: RunPlan,
+        *,
+        input_format: str | None,
+        sheet: str | None,
+    ) -> pd.DataFrame: ...
+
+
+def refuse(engine: str, refusals: Sequence[str]) -> None:
+    """Stop before anything is read when ``engine`` cannot honour an option (all listed)."""
+    if refusals:
+        listed = "\n".join(f"  {r}" for r in refusals)
+        raise UsageError(
+            f"--engine {engine} cannot honour these options:\n{listed}\n"
+            f"Run with --engine pandas, or leave the options out."
+        )
+
+
+def finish_period(
+    sides: pd.DataFrame,
+    partials: pd.DataFrame,
+    players: PlayerList | None,
+    options: RateOptions,
+    plan: RunPlan,
+    sources: list[str],
+) -> RatedPeriod:
+    """K, the 700 rule, the rounded change and the new list from the partials of every side:
+    the one finish of both engines."""
+    totals = finish_totals(
+        partials,
+        players,
+        plan.rules,
+        plan.scale,
+        plan.year,
+        forced_k=options.k,
+        k_cap=options.k_cap,
+    )
+    return RatedPeriod(
+        sides=sides,
+        totals=validate(totals, RatingList, internal=True),
+        options=options,
+        scale=plan.scale,
+        period=plan.period,
+        sources=sources,
+        period_reason=plan.period_reason,
+        rule_set=plan.rules.name,
+        rules_reason=plan.rules_reason,
+        warnings=list(plan.warnings),
+    )

@@ -1,0 +1,160 @@
+"""The import graph of ``pipeline/``: every module imports in a fresh process, no module takes
+part in an import cycle, and data flows one way (readers -> engine -> grouper -> writers, with
+run, publish and the calculator on top and the CLI last).
+
+The graph is read from the source (``ast``): every ``import`` of a pipeline module, also those
+inside functions, is an edge to the most specific module it names.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "pipeline"
+
+# A module may import modules of its own layer or of a lower one, never of a higher one.
+LAYERS = {
+    "errors": 0,
+    "model": 0,
+    "rules": 0,
+    "columnar": 0,
+    "readers": 1,
+    "engine": 2,
+    "grouper": 3,
+    "writers": 4,
+    "run": 5,
+    "calculator": 6,
+    "publish": 6,
+    "cli": 7,
+    "": 8,  # pipeline/__init__.py: the public API
+    "__main__": 8,
+}
+
+
+def module_files() -> dict[str, Path]:
+    modules = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    return modules
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    def resolve(name: str) -> str:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets |= {resolve(a.name) for a in node.names if a.name.startswith("pipeline")}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pipeline"):
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    targets.add(sub if sub in modules else resolve(node.module or ""))
+        graph[name] = targets - {name, ""}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_in_pipeline():
+    assert cycles(import_graph(module_files())) == []
+
+
+def test_data_flows_one_way():
+    graph = import_graph(module_files())
+    upward = [
+        f"{module} -> {target}"
+        for module, targets in sorted(graph.items())
+        for target in sorted(targets)
+        if LAYERS[layer(target)] > LAYERS[layer(module)]
+    ]
+    assert upward == []
+
+
+def test_every_layer_is_known():
+    assert {layer(m) for m in module_files()} <= set(LAYERS)
+
+
+IMPORT_EACH = """
+import importlib, sys, traceback
+for name in sys.argv[1:]:
+    try:
+        importlib.import_module(name)
+    except Exception:
+        print(name, traceback.format_exc(limit=3))
+"""
+
+
+def test_every_module_imports_in_a_fresh_process():
+    """One fresh interpreter imports every module (none is imported before the test starts);
+    without cycles the order cannot hide a failure."""
+    modules = sorted(set(module_files()) - {"pipeline.__main__"})
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_EACH, *modules],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, ""), done.stderr
