@@ -556,3 +556,20 @@ def test_match_events_table():
         }
     )
     assert match_events(sides).tolist() == [r[3] for r in rows]
+
+
+def test_an_executor_needs_a_period(tmp_path):
+    from pipeline.errors import UsageError
+
+    class Remote:  # reads the files elsewhere: the dates would come too late to pick the rules
+        name = "remote"
+
+        def refusals(self, options, **_):
+            return []
+
+        def partials(self, *args, **kwargs):
+            raise AssertionError("nothing may be read without a period")
+
+    games = write_csv(tmp_path / "g.csv", GAME_HEADER, [["E", "1", "2005-07-01", "a", "b", "1-0"]])
+    with pytest.raises(UsageError, match="needs --period"):
+        rate_files([games], None, RateOptions(), executor=Remote())
