@@ -68,6 +68,17 @@ class RateOptions:
 
 
 @dataclass
+class NormReport:
+    """Title norms of the events of a run (``pipeline.norms``): one ``table`` row per event,
+    player and title (columns ``pipeline.norms.report.COLUMNS``), the events' facts, and what an
+    event file cannot say (``to_confirm``)."""
+
+    table: pd.DataFrame
+    events: list[dict[str, object]] = field(default_factory=list)
+    to_confirm: tuple[str, ...] = ()
+
+
+@dataclass
 class RatedPeriod:
     """The result of rating one period: every side of every game, and per-player totals."""
 
@@ -81,3 +92,5 @@ class RatedPeriod:
     rule_set: str = ""  # the era's name actually used (options.rules may name a family)
     rules_reason: str = ""
     warnings: list[str] = field(default_factory=list)  # e.g. games dated outside the period
+    # Title norms of the events (event formats with titles and federations only).
+    norms: NormReport | None = None

@@ -9,17 +9,30 @@ import pandera.api.pandas.model as _pandera_model
 import pandera.pandas as pa
 from pandera.typing import Index, Series
 
-from pipeline.errors import InputError, Problem, RunError, format_problems
+from pipeline.errors import Code, InputError, Problem, RunError, format_problems
 
-# Building a DataFrameModel asks pandera which Series/Index annotation types exist, and pandera
-# answers by importing its Dask typing module, which imports dask.dataframe: about 2 s, most of
-# the start-up of a `fiderate rate` run that never touches Dask. Every model here annotates
-# pandas types only, so while dask.dataframe is not loaded the answer is the pandas types. (A
-# process that has loaded it, the Dask engine, keeps pandera's own lookup.)
-# tests/test_schemas_startup.py checks that the models build without importing dask.
-if "dask.dataframe" not in sys.modules:
+
+def skip_dask_typing_import() -> bool:
+    """Answer pandera's "which Series/Index annotation types exist?" with the pandas ones, so
+    that building a DataFrameModel does not import dask.dataframe (about 2 s of the start-up of
+    a ``fiderate rate`` run that never touches Dask). Returns whether it did.
+
+    Why the answer is the same: pandera asks ``get_series_types``/``get_index_types`` to
+    recognise annotations; it returns pandera.typing's Series/Index plus the Dask (and other
+    back-ends') types it can import. Every model in ``schemas/`` annotates pandera.typing's
+    Series and Index only, so the other types can never match here. A process that has loaded
+    dask.dataframe (the Dask engine) keeps pandera's own lookup. This replaces two functions of
+    ``pandera.api.pandas.model`` (internal API): tests/test_schemas_startup.py checks that the
+    models still build, and build without importing dask.
+    """
+    if "dask.dataframe" in sys.modules:
+        return False
     _pandera_model.get_index_types = lambda: {Index}
     _pandera_model.get_series_types = lambda: {Series}
+    return True
+
+
+skip_dask_typing_import()
 
 
 def validate(
@@ -59,7 +72,7 @@ def _problems(
                 row = int(lines.loc[index])
             problems.append(
                 Problem(
-                    "missing-column" if "column_in_dataframe" in str(check) else "bad-value",
+                    Code.MISSING_COLUMN if "column_in_dataframe" in str(check) else Code.BAD_VALUE,
                     f"{model.__name__}: {col or 'table'} fails {check}",
                     file=source
                     or (str(frame["source"].iloc[0]) if "source" in frame and len(frame) else ""),
@@ -71,6 +84,8 @@ def _problems(
             )
         if len(group) > len(shown):
             problems.append(
-                Problem("bad-value", f"... and {len(group) - len(shown)} more like it", column=col)
+                Problem(
+                    Code.BAD_VALUE, f"... and {len(group) - len(shown)} more like it", column=col
+                )
             )
     return problems

@@ -201,3 +201,46 @@ def test_the_options_dask_honours_are_not_refused(client, tmp_path):
     run = rate_files_dask([games], players, options, client=client, input_format="games")
     write_dask_outputs(run, tmp_path / "dask", None)
     assert (tmp_path / "dask" / "rating_list.csv").read_bytes() == expected
+
+
+def test_a_fide_list_is_read_with_the_rule_set_on_both_engines(client, tmp_path):
+    """The Dask engine reads the players list with the rule set: with --rules rapid a FIDE list
+    gives the rapid ratings (the standard ones would give another list)."""
+    import numpy as np
+
+    from benchmarks.fide_list_data import write_txt
+
+    write_txt(tmp_path / "players.txt", 120, seed=3)
+    rng = np.random.default_rng(3)
+    ids = 100_000 + rng.permutation(120)
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for part in range(2):
+        pairs = rng.permutation(ids).reshape(-1, 2)
+        results = rng.choice(["1-0", "0-1", "1/2-1/2"], len(pairs))
+        rows = [
+            "white,black,result",
+            *(f"{w},{b},{r}" for (w, b), r in zip(pairs, results, strict=True)),
+        ]
+        (folder / f"part-{part}.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    lists = {}
+    for rules in ("standard", "rapid"):
+        options = RateOptions(period="2026-11", rules=rules)
+        expected = _pandas_list(folder, tmp_path / "players.txt", options, tmp_path / rules)
+        run = rate_files_dask([folder], tmp_path / "players.txt", options, client=client)
+        write_dask_outputs(run, tmp_path / f"dask-{rules}", None)
+        assert (tmp_path / f"dask-{rules}" / "rating_list.csv").read_bytes() == expected
+        lists[rules] = expected
+    assert lists["standard"] != lists["rapid"]
+
+
+def test_an_event_file_with_its_own_players_is_refused_not_half_read(client):
+    """A TRF brings its players and byes; one partition cannot add them to the list in force,
+    so the Dask engine stops with a clear message instead of dropping them."""
+    from pathlib import Path
+
+    from pipeline.errors import RunError
+
+    trf = Path(__file__).resolve().parents[1] / "sample_data" / "event.trf"
+    with pytest.raises(RunError, match="rates games files only .* --engine pandas"):
+        rate_files_dask([trf], None, RateOptions(period="2026-11"), client=client)

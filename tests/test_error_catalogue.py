@@ -13,15 +13,17 @@ import pytest
 
 from pipeline.errors import CODES, Code, InputError, Problem
 
-PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "pipeline"
 
 
 def _trees() -> dict[Path, ast.Module]:
-    return {p: ast.parse(p.read_text(encoding="utf-8")) for p in sorted(PACKAGE.rglob("*.py"))}
+    paths = sorted([*PACKAGE.rglob("*.py"), *(ROOT / "schemas").rglob("*.py")])
+    return {p: ast.parse(p.read_text(encoding="utf-8")) for p in paths}
 
 
 def _code_references() -> set[str]:
-    """Names X of every ``Code.X`` in pipeline/ outside the catalogue itself."""
+    """Names X of every ``Code.X`` in pipeline/ and schemas/ outside the catalogue itself."""
     return {
         node.attr
         for path, tree in _trees().items()
@@ -43,7 +45,7 @@ def test_every_code_in_the_catalogue_is_used():
 
 def test_no_call_site_spells_a_code_as_a_string():
     spelled = [
-        f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {node.value!r}"
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}"
         for path, tree in _trees().items()
         if path.name != "errors.py" or path.parent != PACKAGE
         for node in ast.walk(tree)

@@ -25,6 +25,7 @@ LAYERS = {
     "readers": 1,
     "engine": 2,
     "grouper": 3,
+    "norms": 3,  # title norms of rated events: engine sides, grouper performance
     "writers": 4,
     "run": 5,
     "calculator": 6,

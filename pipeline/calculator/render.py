@@ -15,6 +15,7 @@ from pipeline.engine.sequential import SEQUENTIAL_LABEL
 from pipeline.grouper.performance import LINEAR_LABEL, Performance
 from pipeline.rules.fide_tables import expectancy_table
 from pipeline.rules.rounding import rescale_half_away
+from pipeline.rules.sets import get_rules
 
 METHOD_LABEL = {
     "fide": "fide (FIDE table 8.1.2)",
@@ -66,7 +67,8 @@ def _header(c: Calculation) -> list[str]:
     p = c.player
     k_line = f"K {int(p['k'])}: {p['k_rule']}"
     if int(p["k"]) != int(p["k_base"]):
-        k_line += f" (K {int(p['k_base'])} x {int(p['games'])} games > 700)"
+        cap = get_rules(req.rules).k.period_cap
+        k_line += f" (K {int(p['k_base'])} x {int(p['games'])} games > {cap})"
     lines = [
         f"rating {req.rating}, {len(req.opponents)} game(s), rules {req.rules}, "
         f"method {METHOD_LABEL[req.method]}",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pipeline.cli import calc as _calc  # noqa: F401
 from pipeline.cli import convert as _convert  # noqa: F401
 from pipeline.cli import history as _history  # noqa: F401
+from pipeline.cli import norms as _norms  # noqa: F401
 from pipeline.cli import performance as _performance  # noqa: F401
 from pipeline.cli import period as _period  # noqa: F401
 from pipeline.cli import rate as _rate  # noqa: F401

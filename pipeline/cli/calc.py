@@ -10,6 +10,10 @@ from pipeline.calculator.calc import CalcRequest, KInput, calculate, every_resul
 from pipeline.calculator.render import calc_json, calc_lines, every_result_json, every_result_lines
 from pipeline.cli.group import cli
 from pipeline.cli.options import method_option, mode_option, period_option, rules_option, vs_option
+from pipeline.rules.sets import KPrecedence
+
+# The K precedence the help text describes (the standard rule sets share it).
+_K = KPrecedence()
 
 
 @cli.command()
@@ -21,8 +25,9 @@ from pipeline.cli.options import method_option, mode_option, period_option, rule
     type=click.IntRange(1, 100),
     default=None,
     help="K on the player's card (the 700 rule still applies). Default: FIDE's precedence "
-    "from the options below (10 once 2400 is reached, 40 for a junior below 2300 or with "
-    "fewer than 30 games, else 20).",
+    f"from the options below ({_K.k_ever_2400} once {_K.ever_threshold} is reached, "
+    f"{_K.k_junior} for a junior below {_K.junior_rating_below} or with fewer than "
+    f"{_K.new_player_games_below} games, else {_K.k_default}).",
 )
 @click.option(
     "--opp-k",
@@ -31,7 +36,10 @@ from pipeline.cli.options import method_option, mode_option, period_option, rule
     help="Opponents' K (default: --k if given, else by precedence from their rating).",
 )
 @click.option(
-    "--junior", is_flag=True, help="The player is 18 or younger this year (K 40 below 2300)."
+    "--junior",
+    is_flag=True,
+    help=f"The player is {_K.junior_max_age} or younger this year "
+    f"(K {_K.k_junior} below {_K.junior_rating_below}).",
 )
 @click.option(
     "--birth-year", type=click.IntRange(1850, 2100), default=None, help="Decides junior K."

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from pipeline.rules.sets import DEFAULT_RULES, FAMILIES, RULE_SETS
 
+players_option = click.option(
+    "--players",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The rating list in force: CSV/XLSX (id, name, rating, ...) or a FIDE TXT/XML list "
+    "(the --rules column); it decides over the ratings an event file carries.",
+)
 rules_option = click.option(
     "--rules",
     type=click.Choice([*FAMILIES, *(n for n in RULE_SETS if n not in FAMILIES)]),

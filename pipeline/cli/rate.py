@@ -19,6 +19,7 @@ from pipeline.cli.options import (
     method_option,
     mode_option,
     period_option,
+    players_option,
     rules_option,
     sheet_option,
 )
@@ -30,13 +31,7 @@ from pipeline.writers.summary import summary_data
 
 @cli.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--players",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="The rating list in force: CSV/XLSX (id, name, rating, ...) or a FIDE TXT/XML list "
-    "(the --rules column); it decides over the ratings an event file carries.",
-)
+@players_option
 @click.option(
     "--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder."
 )

@@ -22,11 +22,21 @@ def arrow_ints(values: pd.Series | np.ndarray) -> pa.Array:
     return pa.array(series.astype("Int64").array, type=pa.int64())
 
 
+def arrow_storage(array: pd.arrays.ArrowStringArray) -> pa.ChunkedArray:
+    """The Arrow array a pandas Arrow-backed column keeps its values in, without a copy.
+
+    Through the Arrow protocol, not pandas' private ``_pa_array``: ``__arrow_array__`` of an
+    Arrow-backed pandas array returns that very ChunkedArray (no conversion, no copy;
+    tests/test_fast_paths.py checks it is the same object), so kernels run on pandas' buffers.
+    """
+    return array.__arrow_array__()
+
+
 def arrow_text(values: pd.Series) -> pa.Array | pa.ChunkedArray:
     """A text column as Arrow strings without copying when it is already Arrow-backed."""
     if isinstance(values.array, pd.arrays.ArrowStringArray):
-        return values.array._pa_array
-    return values.astype(STR_DTYPE).array._pa_array
+        return arrow_storage(values.array)
+    return arrow_storage(values.astype(STR_DTYPE).array)
 
 
 def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) -> pd.Series:

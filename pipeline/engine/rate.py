@@ -21,17 +21,27 @@ from pipeline.rules.sets import RuleSet
 NOTE_UNPLAYED = "not played (forfeit or bye)"
 NOTE_PLAYER_UNRATED = "player unrated"
 NOTE_OPPONENT_UNRATED = "opponent unrated"
-NOTE_GAP = "rating gap of 600+ with a player above 2600 (rapid/blitz rule)"
-# note_code -> text; code 0 = rated (no note). Codes 5 and 6: the match rules (engine.matches).
-NOTES = (
-    "",
-    NOTE_UNPLAYED,
-    NOTE_PLAYER_UNRATED,
-    NOTE_OPPONENT_UNRATED,
-    NOTE_GAP,
-    NOTE_MATCH_UNRATED,
-    NOTE_MATCH_DECIDED,
-)
+
+
+def gap_note(rules: RuleSet) -> str:
+    """Why the rapid/blitz gap rule left a game unrated, in the rule set's numbers."""
+    return (
+        f"rating gap of {rules.skip_gap}+ with a player above {rules.skip_above} (rapid/blitz rule)"
+    )
+
+
+def notes(rules: RuleSet) -> tuple[str, ...]:
+    """note_code -> text; code 0 = rated (no note). Codes 5 and 6: the match rules
+    (``pipeline.engine.matches``)."""
+    return (
+        "",
+        NOTE_UNPLAYED,
+        NOTE_PLAYER_UNRATED,
+        NOTE_OPPONENT_UNRATED,
+        gap_note(rules),
+        NOTE_MATCH_UNRATED,
+        NOTE_MATCH_DECIDED,
+    )
 
 
 # Ratings are whole numbers in 0..3500 (schemas), so own - opponent lies in -3500..3500.
@@ -68,6 +78,30 @@ def _lookup_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
 EXEMPT_SHIFT = 2 * MAX_DIFF + 1
 
 
+def table_index(
+    own: np.ndarray,
+    opp: np.ndarray,
+    exempt_from: int | None,
+    lifted: np.ndarray | None = None,
+) -> np.ndarray:
+    """Each side's row in ``_lookup_table`` (int32, a fresh buffer the caller may reuse).
+
+    Proof that it reads the right table: ratings are 0..MAX_DIFF (checked by the schemas), so
+    own - opp + MAX_DIFF lies in 0..2 x MAX_DIFF, the rows of the capped table, with row
+    diff + MAX_DIFF holding PD(diff). A side rated at or above ``exempt_from`` (the cap is
+    decided by the side being rated), or ``lifted`` (the cap used once per event elsewhere,
+    ``engine.cap_once``), is moved EXEMPT_SHIFT = 2 x MAX_DIFF + 1 further, into
+    2 x MAX_DIFF + 1..4 x MAX_DIFF + 1: exactly the rows of the exempt table, which follows the
+    capped one and is indexed the same way.
+    """
+    index = np.subtract(own, opp, dtype=np.int32)
+    index += MAX_DIFF
+    exempt = _exempt(own, exempt_from, lifted)
+    if exempt is not None:
+        np.add(index, EXEMPT_SHIFT, out=index, where=exempt)
+    return index
+
+
 class RatedArrays:
     """The engine's answer for each side (units of 1/scale; meaningless where not rated).
 
@@ -96,9 +130,9 @@ class RatedArrays:
 
     @cached_property
     def note_code(self) -> np.ndarray:
-        """Index into NOTES of the first reason a side is not rated (0 = rated)."""
+        """Index into ``notes(rules)`` of the first reason a side is not rated (0 = rated)."""
         note_code = np.zeros(len(self._own), dtype=np.int8)
-        # Later reasons written first, earlier ones overwrite them (the order of NOTES).
+        # Later reasons written first, earlier ones overwrite them (the order of ``notes``).
         gap_skip = _gap_skip(self._own, self._opp, self._rules)
         if gap_skip is not None:
             note_code[gap_skip] = 4
@@ -157,16 +191,11 @@ def rate_arrays(
 
     use_cap = (method == "fide") if cap is None else cap
     cap_points = rules.cap if use_cap else None
-    exempt = None
-    if cap_points is not None:
-        exempt = _exempt(own, rules.cap_exempt_from, lifted)
-    table = _lookup_table(method, cap_points, exempt is not None)
-    # index = own - opponent + MAX_DIFF into the capped table; a side rated at or above the
-    # exemption (the cap is decided by the side being rated) looks up the exempt table.
-    index = np.subtract(own, opp, dtype=np.int32)
-    index += MAX_DIFF
-    if exempt is not None:
-        np.add(index, EXEMPT_SHIFT, out=index, where=exempt)
+    exempt_from = rules.cap_exempt_from if cap_points is not None else None
+    lifted_sides = lifted if cap_points is not None else None
+    exempt = exempt_from is not None or lifted_sides is not None
+    table = _lookup_table(method, cap_points, exempt)
+    index = table_index(own, opp, exempt_from, lifted_sides)
     # np.take, not table[index]: a plain gather, about twice as fast as fancy indexing. Ratings
     # are checked to 0..3500 before the engine; mode="clip" only keeps the gather in bounds.
     pd_units = np.take(table, index, mode="clip")
@@ -176,9 +205,10 @@ def rate_arrays(
     return RatedArrays(own, opp, played, rules, use_cap, rated, pd_units, dev_units, lifted)
 
 
-def note_text(note_code: np.ndarray) -> pd.Series:
+def note_text(note_code: np.ndarray, rules: RuleSet) -> pd.Series:
     """The note column (str) from note codes."""
-    return pd.Series(pd.array(list(NOTES), dtype=str).take(np.asarray(note_code, dtype=np.int64)))
+    texts = pd.array(list(notes(rules)), dtype=str)
+    return pd.Series(texts.take(np.asarray(note_code, dtype=np.int64)))
 
 
 def rate_sides(
@@ -221,7 +251,7 @@ def rate_sides(
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
     return sides.assign(
         rated=rated_sides,
-        note=note_text(note_code).set_axis(sides.index),
+        note=note_text(note_code, rules).set_axis(sides.index),
         diff=pd.arrays.IntegerArray(result.diff, unrated),
         pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
         dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),

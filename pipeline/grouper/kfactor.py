@@ -11,12 +11,32 @@ from pipeline.rules.sets import KPrecedence
 
 RULE_FORCED = "forced (--k)"
 RULE_PUBLISHED = "published K (used as given)"
-RULE_EVER_2400 = "rating has reached 2400"
-RULE_JUNIOR = "junior (18 or younger this year) below 2300"
-RULE_NEW = "fewer than 30 rated games"
 RULE_DEFAULT = "standard K"
 RULE_UNRATED = "unrated: no K (first rating)"
-RULE_700_SUFFIX = "; 700 rule: K x games <= 700"
+
+
+def ever_rule(p: KPrecedence) -> str:
+    return f"rating has reached {p.ever_threshold}"
+
+
+def junior_rule(p: KPrecedence) -> str:
+    return f"junior ({p.junior_max_age} or younger this year) below {p.junior_rating_below}"
+
+
+def new_player_rule(p: KPrecedence) -> str:
+    return f"fewer than {p.new_player_games_below} rated games"
+
+
+def cap_suffix(p: KPrecedence) -> str:
+    """Added to the rule of a K the 700 rule lowered."""
+    return f"; 700 rule: K x games <= {p.period_cap}"
+
+
+# The labels of the default precedence (the rule sets' values are their fields, never these).
+RULE_EVER_2400 = ever_rule(KPrecedence())
+RULE_JUNIOR = junior_rule(KPrecedence())
+RULE_NEW = new_player_rule(KPrecedence())
+RULE_700_SUFFIX = cap_suffix(KPrecedence())
 
 
 def base_k(
@@ -53,9 +73,9 @@ def base_k(
         rules = [RULE_UNRATED, RULE_PUBLISHED]
         # Rules not in force in the era (K None) are left out.
         for condition, k_value, rule in (
-            (ever, precedence.k_ever_2400, RULE_EVER_2400),
-            (junior, precedence.k_junior, RULE_JUNIOR),
-            (new, precedence.k_new_player, RULE_NEW),
+            (ever, precedence.k_ever_2400, ever_rule(precedence)),
+            (junior, precedence.k_junior, junior_rule(precedence)),
+            (new, precedence.k_new_player, new_player_rule(precedence)),
         ):
             if k_value is not None:
                 conditions.append(condition)

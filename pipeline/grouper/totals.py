@@ -17,7 +17,7 @@ import pandas as pd
 from pipeline.columnar.arrow import factorize_text
 from pipeline.columnar.lookup import positions
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
-from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, base_k
+from pipeline.grouper.kfactor import apply_700_rule, base_k, cap_suffix
 from pipeline.model import PlayerList
 from pipeline.rules.rounding import round_half_away
 from pipeline.rules.sets import RuleSet
@@ -246,7 +246,7 @@ def finish_totals(
         k_used = k_base_values
     reduced = k_used != k_base_values
     k_reason = k_rule
-    k_rule = k_rule.where(~reduced, k_rule + RULE_700_SUFFIX)
+    k_rule = k_rule.where(~reduced, k_rule + cap_suffix(rules.k))
 
     change_units = k_used * sums["dev_units"]
     change = round_half_away(change_units, scale)

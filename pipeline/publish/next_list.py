@@ -33,7 +33,7 @@ from pipeline.rules.sets import RuleSet
 
 STATUS_RATED = "rated"
 STATUS_FIRST = "first rating"
-STATUS_DROPPED = "below 1400: unrated on the next list"
+STATUS_DROPPED = f"below {FIRST_RATING.floor}: unrated on the next list"
 STATUS_POOL = "unrated: results kept for a first rating"
 STATUS_NEW = "new player"
 STATUS_IDLE = ""
@@ -68,14 +68,7 @@ def next_list(
     fr = first.ratings.reindex(info.index)
     got_first = fr["published"].fillna(False).to_numpy(dtype=bool) & ~rated_before
     rating = np.where(got_first, fr["rating"].fillna(0).to_numpy(dtype=np.int64), rating)
-    current_games = (
-        first.current[~first.current["disregarded"]]
-        .groupby("player_id")["games"]
-        .sum()
-        .reindex(info.index)
-        .fillna(0)
-        .to_numpy(dtype=np.int64)
-    )
+    current_games = _pooled_games(first, info.index)
     period_games = np.where(got_first, current_games, np.where(rated_before, games_period, 0))
 
     previous_games = info["games"].astype("Int64")
@@ -92,30 +85,8 @@ def next_list(
         | (rated_before & published_k_proves_2400(_published_k(info), rules.k))
     )
 
-    played = period_games > 0
-    last = info["last_played"].fillna("").astype(str)
-    last = last.where(~played, period)
-    months_idle = month_index(period) - month_indexes(last)
-    known = last.ne("").to_numpy()
-    old_flag_i = info["flags"].fillna("").astype(str).str.contains("i").to_numpy()
-    inactive = published & np.where(
-        known, months_idle >= INACTIVE_AFTER_MONTHS, old_flag_i & ~played
-    )
-    woman = info["sex"].fillna("").astype(str).str.lower().isin(WOMAN).to_numpy()
-    flags = np.char.add(np.where(woman, "w", ""), np.where(inactive, "i", ""))
-
-    next_period = add_months(period, 1)
-    k_frame = pd.DataFrame(
-        {
-            "rating": pd.array(np.where(published, rating, 0), dtype="Int64"),
-            "k": pd.array([pd.NA] * len(rating), dtype="Int64"),
-            "birth_year": info["birth_year"].astype("Int64").to_numpy(),
-            "games": games.astype("Int64").to_numpy(),
-            "ever_2400": ever,
-        }
-    )
-    k_frame["rating"] = k_frame["rating"].mask(~published)
-    k_next, _ = base_k(k_frame, rules.k, int(next_period[:4]))
+    flags, last = _flags(info, published, period_games > 0, period)
+    k_next = _next_k(info, rating, published, games, ever, rules, add_months(period, 1))
 
     rows = pd.DataFrame(
         {
@@ -154,3 +125,57 @@ def next_list(
 def _published_k(info: pd.DataFrame) -> pd.Series:
     """The K the list in force prints (blank when the list has no K column)."""
     return info["k"] if "k" in info else pd.Series(pd.NA, index=info.index, dtype="Int64")
+
+
+def _flags(
+    info: pd.DataFrame, published: np.ndarray, played: np.ndarray, period: str
+) -> tuple[np.ndarray, pd.Series]:
+    """(the list's flags: w for women, i for inactive; the month each player last played).
+    Inactive: a published rating and no game for INACTIVE_AFTER_MONTHS months; when the month
+    is not known, the list's old ``i`` flag stays until the player plays."""
+    last = info["last_played"].fillna("").astype(str)
+    last = last.where(~played, period)
+    months_idle = month_index(period) - month_indexes(last)
+    known = last.ne("").to_numpy()
+    old_flag_i = info["flags"].fillna("").astype(str).str.contains("i").to_numpy()
+    inactive = published & np.where(
+        known, months_idle >= INACTIVE_AFTER_MONTHS, old_flag_i & ~played
+    )
+    woman = info["sex"].fillna("").astype(str).str.lower().isin(WOMAN).to_numpy()
+    return np.char.add(np.where(woman, "w", ""), np.where(inactive, "i", "")), last
+
+
+def _next_k(
+    info: pd.DataFrame,
+    rating: np.ndarray,
+    published: np.ndarray,
+    games: pd.Series,
+    ever: np.ndarray,
+    rules: RuleSet,
+    next_period: str,
+) -> pd.Series:
+    """The K each player has on the next list (the precedence of RULES.md section 4)."""
+    k_frame = pd.DataFrame(
+        {
+            "rating": pd.array(np.where(published, rating, 0), dtype="Int64"),
+            "k": pd.array([pd.NA] * len(rating), dtype="Int64"),
+            "birth_year": info["birth_year"].astype("Int64").to_numpy(),
+            "games": games.astype("Int64").to_numpy(),
+            "ever_2400": ever,
+        }
+    )
+    k_frame["rating"] = k_frame["rating"].mask(~published)
+    k_next, _ = base_k(k_frame, rules.k, int(next_period[:4]))
+    return k_next
+
+
+def _pooled_games(first: FirstRatings, ids: pd.Index) -> np.ndarray:
+    """This period's games in each player's first-rating pool (disregarded events left out)."""
+    return (
+        first.current[~first.current["disregarded"]]
+        .groupby("player_id")["games"]
+        .sum()
+        .reindex(ids)
+        .fillna(0)
+        .to_numpy(dtype=np.int64)
+    )

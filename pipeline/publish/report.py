@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.publish.first_rating import FirstRatings
+from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.publish.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_IDLE, STATUS_NEW
 from pipeline.writers.format import int_text, units_text
 
@@ -151,8 +151,22 @@ def build_report(
     losses_idx = ordered.index[::-1][ordered["change_units"].to_numpy()[::-1] < 0][:TOP]
     losses = by_id.loc[losses_idx].reset_index()[pick]
 
+    return PeriodReport(
+        changes=changes,
+        breakdown=event_breakdown(rated_sides, totals, scale),
+        first=_first_table(first, n),
+        gains=gains,
+        losses=losses,
+        summary=_summary(status, t, n, rated_sides, period),
+    )
+
+
+def _first_table(
+    first: FirstRatings, n: pd.DataFrame, rules: FirstRatingRules = FIRST_RATING
+) -> pd.DataFrame:
+    """Every first-rating calculation of the period, published or not (and why not)."""
     fr = first.ratings
-    first_table = pd.DataFrame(
+    return pd.DataFrame(
         {
             "id": fr.index.astype(str),
             "name": n["name"].reindex(fr.index).fillna("").to_numpy(),
@@ -169,21 +183,32 @@ def build_report(
                 "yes",
                 np.where(
                     fr["enough_games"].to_numpy(dtype=bool),
-                    "no: below 1400",
-                    "no: fewer than 5 games",
+                    f"no: below {rules.floor}",
+                    f"no: fewer than {rules.min_games} games",
                 ),
             ),
         }
     )
+
+
+def _summary(
+    status: pd.Series,
+    t: pd.DataFrame,
+    n: pd.DataFrame,
+    rated_sides: pd.DataFrame,
+    period: str,
+    rules: FirstRatingRules = FIRST_RATING,
+) -> pd.DataFrame:
+    """The period in a few counts."""
     counts = status.value_counts()
-    summary = pd.DataFrame(
+    return pd.DataFrame(
         {
             "item": [
                 "period",
                 "players on the new list",
                 "rated players with games",
                 "first ratings",
-                "dropped below 1400",
+                f"dropped below {rules.floor}",
                 "new players (unrated)",
                 "events (units) rated",
             ],
@@ -197,12 +222,4 @@ def build_report(
                 str(rated_sides[["source", "event"]].drop_duplicates().shape[0]),
             ],
         }
-    )
-    return PeriodReport(
-        changes=changes,
-        breakdown=event_breakdown(rated_sides, totals, scale),
-        first=first_table,
-        gains=gains,
-        losses=losses,
-        summary=summary,
     )

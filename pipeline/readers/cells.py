@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import Code, ProblemList
+from pipeline.readers.results import GameResult, SideResult, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
 
 MAX_RATING = 3500
@@ -181,3 +182,35 @@ def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series
     )
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
     return raw.astype("string").where(~(bad | blank))
+
+
+def parse_results(
+    problems: ProblemList,
+    table: RawTable,
+    results: dict[str, GameResult] | dict[str, SideResult],
+    default: str,
+    spellings: str,
+) -> list[np.ndarray]:
+    """The ``result`` column looked up in ``results`` (one array per field of its tuples); a
+    result not in it is reported (bad-result) and read as ``default``."""
+    known, fields = lookup(normalize_tokens(text(table, "result")), results, default)
+    report(
+        problems,
+        table,
+        ~known,
+        "result",
+        Code.BAD_RESULT,
+        "not a result we know",
+        f"write one of {spellings}",
+    )
+    return fields
+
+
+def starting_numbers(numbers: pd.Series) -> tuple[pd.Series, np.ndarray, np.ndarray]:
+    """(starting number, not a number, repeats an earlier row's number) per row of an event's
+    player list (TRF starting ranks, crosstable numbers); a bad one reads as 0. The caller
+    reports both kinds of problem in its own words and keeps the rows that have neither."""
+    bad = ~numbers.str.fullmatch(r"\d+").to_numpy()
+    sno = pd.to_numeric(numbers.where(~bad, "0")).astype(np.int64)
+    repeated = ~bad & sno.duplicated(keep="first").to_numpy()
+    return sno, bad, repeated

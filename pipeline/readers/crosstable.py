@@ -82,39 +82,51 @@ def _points_h(text: pd.Series) -> pd.Series:
     return halves.where(ok, -1)
 
 
+def _numbers(
+    table: RawTable, role: dict[str, str], problems: ProblemList
+) -> tuple[pd.Series, np.ndarray]:
+    """(starting number, usable) per row: the number column, or the row order when there is
+    none (players numbered as printed)."""
+    n = len(table.frame)
+    if "number" not in role:
+        return pd.Series(np.arange(1, n + 1), dtype=np.int64), np.ones(n, dtype=bool)
+    number_text = cellparse.text(table, role["number"]).str.replace(
+        r"^(\d+)\.0*$", r"\1", regex=True
+    )
+    sno, bad, dup = cellparse.starting_numbers(number_text)
+    cellparse.report(
+        problems,
+        table,
+        bad,
+        role["number"],
+        Code.BAD_ID,
+        "the starting number is not a whole number",
+        "number the players 1, 2, 3, ... as in the round cells",
+    )
+    cellparse.report(
+        problems,
+        table,
+        dup,
+        role["number"],
+        Code.DUPLICATE_PLAYER,
+        "two players have this number",
+        "give every player their own number",
+    )
+    return sno, ~bad & ~dup
+
+
+def _text_or_blank(table: RawTable, role: dict[str, str], name: str) -> pd.Series:
+    """The text of the column with role ``name``; blank cells when the table has none."""
+    if name in role:
+        return cellparse.text(table, role[name])
+    return pd.Series([""] * len(table.frame), dtype=str)
+
+
 def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFrame:
     frame = table.frame
     role = layout.roles
     n = len(frame)
-    if "number" in role:
-        number_text = cellparse.text(table, role["number"]).str.replace(
-            r"^(\d+)\.0*$", r"\1", regex=True
-        )
-        ok = number_text.str.fullmatch(r"\d+").to_numpy()
-        cellparse.report(
-            problems,
-            table,
-            ~ok,
-            role["number"],
-            Code.BAD_ID,
-            "the starting number is not a whole number",
-            "number the players 1, 2, 3, ... as in the round cells",
-        )
-        sno = pd.to_numeric(number_text.where(ok, "0")).astype(np.int64)
-        dup = ok & sno.duplicated(keep="first").to_numpy()
-        cellparse.report(
-            problems,
-            table,
-            dup,
-            role["number"],
-            Code.DUPLICATE_PLAYER,
-            "two players have this number",
-            "give every player their own number",
-        )
-        ok = ok & ~dup
-    else:  # no number column: players are numbered in row order, as printed
-        sno = pd.Series(np.arange(1, n + 1), dtype=np.int64)
-        ok = np.ones(n, dtype=bool)
+    sno, ok = _numbers(table, role, problems)
     ids = (
         cellparse.parse_ids(problems, table, role["id"], required=False)
         if "id" in role
@@ -126,11 +138,7 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
         else pd.Series(pd.NA, index=frame.index, dtype="Int64")
     )
     birth = _birth_years(table, role.get("birth_year"), problems)
-    points_text = (
-        cellparse.text(table, role["points"])
-        if "points" in role
-        else pd.Series([""] * n, dtype=str)
-    )
+    points_text = _text_or_blank(table, role, "points")
     points_h = _points_h(points_text)
     if "points" in role:
         cellparse.report(
@@ -142,16 +150,8 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
             "the points are not a number of half points",
             "write the points as e.g. 4.5 or 4½",
         )
-    title = (
-        cellparse.text(table, role["title"]).str.lower()
-        if "title" in role
-        else pd.Series([""] * n, dtype=str)
-    )
-    sex = (
-        cellparse.text(table, role["sex"]).str.lower()
-        if "sex" in role
-        else pd.Series([""] * n, dtype=str)
-    )
+    title = _text_or_blank(table, role, "title").str.lower()
+    sex = _text_or_blank(table, role, "sex").str.lower()
     return pd.DataFrame(
         {
             "sno": sno.to_numpy(),
@@ -159,11 +159,8 @@ def roster(table: RawTable, layout: Layout, problems: ProblemList) -> pd.DataFra
             "name": cellparse.text(table, role["name"]).astype(str).to_numpy(),
             "rating": ratings.to_numpy(),
             "birth_year": birth.to_numpy(),
-            "federation": (
-                cellparse.text(table, role["federation"]).str.upper()
-                if "federation" in role
-                else pd.Series([""] * n, dtype=str)
-            )
+            "federation": _text_or_blank(table, role, "federation")
+            .str.upper()
             .astype(str)
             .to_numpy(),
             "title": title.map(TITLES).fillna(title.str.upper()).astype(str).to_numpy(),

@@ -46,6 +46,9 @@ from pipeline.readers.tabular import RawTable
 from pipeline.rules.ever_2400 import published_k_proves_2400
 from pipeline.rules.sets import KPrecedence
 
+# A rating of at least this once makes ever_2400 true (the K precedence's threshold).
+EVER_THRESHOLD = KPrecedence().ever_threshold
+
 _TXT_HEAD = re.compile(rb"^\s*ID[ _]?Number\s+Name\s", re.IGNORECASE)
 _XML_HEAD = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<playerslist[\s>/]", re.DOTALL)
 
@@ -134,7 +137,7 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     frame = table.frame
     raw_rating = standard_fallback(frame)
     rating_number = raw_rating.where(raw_rating.str.fullmatch(r"\d{1,4}")).astype("Int64")
-    ever = rating_number.ge(2400).fillna(False).to_numpy(dtype=bool, copy=True)
+    ever = rating_number.ge(EVER_THRESHOLD).fillna(False).to_numpy(dtype=bool, copy=True)
     # A printed K 10 proves a published 2400 (a GM/IM title alone does not: B.01 1.5.3a).
     ever |= published_k_proves_2400(frame["k"], KPrecedence())
     parsed = RawTable(

@@ -11,7 +11,7 @@ from pipeline.columnar.arrow import factorize_together
 from pipeline.errors import Code, ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
-from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS, lookup, normalize_tokens
+from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS
 from pipeline.readers.tabular import RawTable
 
 
@@ -19,16 +19,8 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     white = cells.parse_ids(problems, table, "white")
     black = cells.parse_ids(problems, table, "black")
 
-    tokens = normalize_tokens(cells.text(table, "result"))
-    known, (white_h, black_h, played, canonical) = lookup(tokens, GAME_RESULTS, "--")
-    cells.report(
-        problems,
-        table,
-        ~known,
-        "result",
-        Code.BAD_RESULT,
-        "not a result we know",
-        f"write one of {GAME_RESULT_HELP}",
+    white_h, black_h, played, canonical = cells.parse_results(
+        problems, table, GAME_RESULTS, "--", GAME_RESULT_HELP
     )
     white_h = white_h.astype(np.int64)
     black_h = black_h.astype(np.int64)

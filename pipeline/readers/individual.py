@@ -14,22 +14,14 @@ import pandas as pd
 from pipeline.errors import Code, ProblemList
 from pipeline.model import SidesInput
 from pipeline.readers import cells
-from pipeline.readers.results import SIDE_RESULT_HELP, SIDE_RESULTS, lookup, normalize_tokens
+from pipeline.readers.results import SIDE_RESULT_HELP, SIDE_RESULTS
 from pipeline.readers.tabular import RawTable
 
 
 def parse_individual(table: RawTable, problems: ProblemList) -> SidesInput:
     player = cells.parse_ids(problems, table, "player")
-    tokens = normalize_tokens(cells.text(table, "result"))
-    known, (score_h, played, canonical) = lookup(tokens, SIDE_RESULTS, "-")
-    cells.report(
-        problems,
-        table,
-        ~known,
-        "result",
-        Code.BAD_RESULT,
-        "not a result we know",
-        f"write one of {SIDE_RESULT_HELP}",
+    score_h, played, canonical = cells.parse_results(
+        problems, table, SIDE_RESULTS, "-", SIDE_RESULT_HELP
     )
     score_h = score_h.astype(np.int64)
     played = played.astype(bool)

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.columnar.arrow import arrow_storage
 from pipeline.errors import Code, InputError, Problem
 from pipeline.readers.fastcsv import read_plain_csv, simple_lines
 from pipeline.readers.raw import RawTable, normalize_header
@@ -174,7 +175,7 @@ def _may_hold_space(values: pd.Series) -> bool:
     control characters), and no 0xC2/0xE1..0xE3 (the UTF-8 lead bytes of Unicode spaces)."""
     if not isinstance(values.array, pd.arrays.ArrowStringArray):
         return True
-    for chunk in values.array._pa_array.chunks:
+    for chunk in arrow_storage(values.array).chunks:
         data = chunk.buffers()[2]
         if data is None:
             continue

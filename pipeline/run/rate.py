@@ -23,6 +23,7 @@ from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import Code, InputError, Problem, ProblemList, UsageError
 from pipeline.grouper.totals import partial_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.norms import norm_inputs
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse, resolve_period
@@ -325,7 +326,11 @@ def rate_files(
         if players_path is None or players is not None:
             problems.extend(assembly_problems(inputs, players))
         raise InputError(sort_problems(problems, paths, players_path))
-    return rate_inputs(inputs, players, options)
+    result = rate_inputs(inputs, players, options)
+    if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
+        # Events (TRF, crosstables) carry titles and federations: their norms go in the reports.
+        result.norms = norm_inputs(inputs, players, result.sides)
+    return result
 
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:

@@ -116,6 +116,7 @@ def write_outputs(
                 per_player=want_sheets,
                 note=note,
                 context=context_lines(result),
+                norms=result.norms,
             )
             if not want_sheets:
                 report.skipped.append(

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.model import RatedPeriod
+from pipeline.writers.norms_section import norms_html
 from pipeline.writers.report_text import context_lines
 
 SECTIONS_MAX_PLAYERS = 1_000
@@ -271,13 +272,62 @@ def render_report(
     only: list[str] | None = None,
 ) -> str:
     """The whole page. ``only`` = player ids: a report for those players alone."""
-    # matplotlib is imported only when a page is drawn: it is slow to import.
-    from pipeline.writers.charts import ExpectedVsActual, changes_vs_rating_svg
-
     options = result.options
     if only is not None:
         standings = standings[standings["id"].isin(only)]
     section_rows = standings.head(SECTIONS_MAX_PLAYERS)
+    sections, linked = _player_sections(section_rows, breakdown)
+    title = (
+        "Rating report"
+        if only is None
+        else "Player report: "
+        + ", ".join(f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True))
+    )
+    mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
+    limit_html = _limits_html(standings, section_rows)
+    event_chart = _event_chart(standings) if only is None else ""
+    norms = norms_html(result.norms) if only is None else ""
+    rated_sides = int(result.sides["rated"].sum())
+    context = "".join(
+        f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
+    )
+    sources = ", ".join(html.escape(s) for s in result.sources)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)} {html.escape(result.period)}</title>
+<style>{CSS}</style></head>
+<body>
+<header><h1>{html.escape(title)}</h1>
+<p class="muted">period {html.escape(result.period)} &middot;
+rules {html.escape(result.rule_set or options.rules)} &middot;
+method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &middot;
+{len(standings):,} players &middot; {rated_sides:,} rated game sides &middot; from {sources}</p>
+{context}{mode}</header>
+<main>
+<h2>Standings</h2>
+<p class="muted noprint">Click a column header to sort.
+Ranked by points (all games), then rating.</p>
+{standings_html(standings, linked)}
+{event_chart}
+{norms}
+<h2>Players</h2>
+{limit_html}
+{sections}
+</main>
+<footer><p class="muted">Each game: PD from FIDE table 8.1.2 (or the formula, if chosen) with the
+400-point rule; the change is K x sum(S - PD) over the period, rounded once, .5 away from
+zero.</p></footer>
+<script>{SCRIPT}</script>
+</body></html>
+"""
+
+
+def _player_sections(section_rows: pd.DataFrame, breakdown: pd.DataFrame) -> tuple[str, set[str]]:
+    """(the HTML of every player's section, the ids that have one: the standings link them)."""
+    # matplotlib is imported only when a page is drawn: it is slow to import.
+    from pipeline.writers.charts import ExpectedVsActual
+
     shown = breakdown[breakdown["player"].isin(section_rows["id"])]
     header = games_header(shown)
     # Plain arrays and one slice per player: a DataFrame per player costs more than its HTML.
@@ -303,16 +353,11 @@ def render_report(
             sections.append(
                 _player_section(row, "".join(row_html[lo:hi]), _METADATA.sub("", chart), header)
             )
-    by_player = bounds
-    linked = set(section_rows["id"].astype(str)) & set(by_player)
+    return "".join(sections), set(section_rows["id"].astype(str)) & set(bounds)
 
-    title = (
-        "Rating report"
-        if only is None
-        else "Player report: "
-        + ", ".join(f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True))
-    )
-    mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
+
+def _limits_html(standings: pd.DataFrame, section_rows: pd.DataFrame) -> str:
+    """What a very large event's page leaves out, said on the page."""
     limits = []
     if len(standings) > SECTIONS_MAX_PLAYERS:
         limits.append(
@@ -323,47 +368,20 @@ def render_report(
         limits.append(
             f"expected-vs-actual charts are drawn for the first {CHARTS_MAX_PLAYERS:,} players"
         )
-    limit_html = "".join(f'<p class="muted">{html.escape(t)}.</p>' for t in limits)
+    return "".join(f'<p class="muted">{html.escape(t)}.</p>' for t in limits)
+
+
+def _event_chart(standings: pd.DataFrame) -> str:
+    """The event's rating changes against the starting ratings ('' when nobody played)."""
+    from pipeline.writers.charts import changes_vs_rating_svg
+
     played = standings[standings["games"] != "0"]
-    event_chart = ""
-    if only is None and len(played):
-        ratings = pd.to_numeric(played["rating"]).to_numpy()
-        changes = pd.to_numeric(played["change_exact"]).to_numpy()  # display only
-        event_chart = (
-            '<h2>Rating changes against starting rating</h2><div class="chart">'
-            + _METADATA.sub("", changes_vs_rating_svg(ratings, changes))
-            + "</div>"
-        )
-    rated_sides = int(result.sides["rated"].sum())
-    context = "".join(
-        f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
+    if not len(played):
+        return ""
+    ratings = pd.to_numeric(played["rating"]).to_numpy()
+    changes = pd.to_numeric(played["change_exact"]).to_numpy()  # display only
+    return (
+        '<h2>Rating changes against starting rating</h2><div class="chart">'
+        + _METADATA.sub("", changes_vs_rating_svg(ratings, changes))
+        + "</div>"
     )
-    sources = ", ".join(html.escape(s) for s in result.sources)
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)} {html.escape(result.period)}</title>
-<style>{CSS}</style></head>
-<body>
-<header><h1>{html.escape(title)}</h1>
-<p class="muted">period {html.escape(result.period)} &middot;
-rules {html.escape(result.rule_set or options.rules)} &middot;
-method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &middot;
-{len(standings):,} players &middot; {rated_sides:,} rated game sides &middot; from {sources}</p>
-{context}{mode}</header>
-<main>
-<h2>Standings</h2>
-<p class="muted noprint">Click a column header to sort.
-Ranked by points (all games), then rating.</p>
-{standings_html(standings, linked)}
-{event_chart}
-<h2>Players</h2>
-{limit_html}
-{"".join(sections)}
-</main>
-<footer><p class="muted">Each game: PD from FIDE table 8.1.2 (or the formula, if chosen) with the
-400-point rule; the change is K x sum(S - PD) over the period, rounded once, .5 away from
-zero.</p></footer>
-<script>{SCRIPT}</script>
-</body></html>
-"""

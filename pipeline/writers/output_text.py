@@ -58,25 +58,38 @@ GAMES_COLUMNS = [
 ]
 
 
+def rating_list_spec(scale: int) -> dict[str, tuple[str, str, tuple[int, ...]]]:
+    """Each rating-list column: its kind (text, int or units), the totals column it comes from
+    and, for units, (scale, decimals). One definition for the CSV and the Parquet writers."""
+    return {
+        "id": ("text", "id", ()),
+        "name": ("text", "name", ()),
+        "rating": ("int", "rating", ()),
+        "k": ("int", "k", ()),
+        "games": ("int", "games", ()),
+        "score": ("units", "score_h", (100, 1)),
+        "expected": ("units", "expected_units", (scale, pd_decimals(scale))),
+        "change_exact": ("units", "change_units", (scale, 2)),
+        "change": ("int", "change", ()),
+        "new_rating": ("int", "new_rating", ()),
+        "k_rule": ("text", "k_rule", ()),
+        "federation": ("text", "federation", ()),
+        "title": ("text", "title", ()),
+    }
+
+
+_AS_TEXT = {
+    "text": lambda values: values,
+    "int": int_text,
+    "units": units_text,
+}
+
+
 def rating_list_table(result: RatedPeriod) -> pd.DataFrame:
     t = result.totals
-    scale = result.scale
+    spec = rating_list_spec(result.scale)
     return pd.DataFrame(
-        {
-            "id": t["id"],
-            "name": t["name"],
-            "rating": int_text(t["rating"]),
-            "k": int_text(t["k"]),
-            "games": int_text(t["games"]),
-            "score": units_text(t["score_h"], 100, 1),
-            "expected": units_text(t["expected_units"], scale, pd_decimals(scale)),
-            "change_exact": units_text(t["change_units"], scale, 2),
-            "change": int_text(t["change"]),
-            "new_rating": int_text(t["new_rating"]),
-            "k_rule": t["k_rule"],
-            "federation": t["federation"],
-            "title": t["title"],
-        }
+        {name: _AS_TEXT[kind](t[source], *units) for name, (kind, source, units) in spec.items()}
     )[RATING_LIST_COLUMNS]
 
 

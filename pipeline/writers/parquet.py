@@ -18,7 +18,12 @@ from pipeline.columnar.arrow import arrow_ints, arrow_text
 from pipeline.model import RatedPeriod
 from pipeline.rules.rounding import rescale_half_away
 from pipeline.writers.format import pd_decimals
-from pipeline.writers.output_text import GAMES_COLUMNS, RATING_LIST_COLUMNS, games_order
+from pipeline.writers.output_text import (
+    GAMES_COLUMNS,
+    RATING_LIST_COLUMNS,
+    games_order,
+    rating_list_spec,
+)
 
 
 def decimal_column(units: object, scale: int, decimals: int) -> pa.Array:
@@ -32,23 +37,18 @@ def decimal_column(units: object, scale: int, decimals: int) -> pa.Array:
     return pc.if_else(ints.is_null(), pa.scalar(None, as_decimal.type), as_decimal)
 
 
+_AS_ARROW = {
+    "text": arrow_text,
+    "int": arrow_ints,
+    "units": decimal_column,
+}
+
+
 def rating_list_arrow(result: RatedPeriod) -> pa.Table:
     t = result.totals
-    scale = result.scale
+    spec = rating_list_spec(result.scale)
     columns = {
-        "id": arrow_text(t["id"]),
-        "name": arrow_text(t["name"]),
-        "rating": arrow_ints(t["rating"]),
-        "k": arrow_ints(t["k"]),
-        "games": arrow_ints(t["games"]),
-        "score": decimal_column(t["score_h"], 100, 1),
-        "expected": decimal_column(t["expected_units"], scale, pd_decimals(scale)),
-        "change_exact": decimal_column(t["change_units"], scale, 2),
-        "change": arrow_ints(t["change"]),
-        "new_rating": arrow_ints(t["new_rating"]),
-        "k_rule": arrow_text(t["k_rule"]),
-        "federation": arrow_text(t["federation"]),
-        "title": arrow_text(t["title"]),
+        name: _AS_ARROW[kind](t[source], *units) for name, (kind, source, units) in spec.items()
     }
     return pa.table({name: columns[name] for name in RATING_LIST_COLUMNS})
 

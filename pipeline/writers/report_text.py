@@ -18,6 +18,7 @@ from pipeline.engine.sequential import SEQUENTIAL_LABEL
 from pipeline.grouper.performance import event_performance
 from pipeline.grouper.totals import natural_order
 from pipeline.model import RatedPeriod
+from pipeline.rules.sets import get_rules
 from pipeline.writers.format import int_text, pd_decimals, units_text
 
 STANDINGS_COLUMNS = [
@@ -111,6 +112,7 @@ def standings(result: RatedPeriod) -> pd.DataFrame:
 def k_explanations(result: RatedPeriod) -> pd.Series:
     """Why each player has the K used: the rule, and the 700-rule arithmetic when it applied."""
     t = result.totals
+    cap = get_rules(result.options.rules).k.period_cap
     rule = t["k_reason"]
     k = int_text(t["k"])
     base = int_text(t["k_base"])
@@ -126,7 +128,7 @@ def k_explanations(result: RatedPeriod) -> pd.Series:
         + games
         + " games = "
         + product
-        + " > 700, so K = floor(700 / "
+        + f" > {cap}, so K = floor({cap} / "
         + games
         + ") = "
         + k

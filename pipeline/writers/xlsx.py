@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -17,6 +18,12 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
+
+from pipeline.norms.check import REQUIREMENTS
+from pipeline.norms.render import LEGEND, sheet_table
+
+if TYPE_CHECKING:
+    from pipeline.model import NormReport
 
 INT_COLUMNS = {
     "rating",
@@ -34,6 +41,13 @@ INT_COLUMNS = {
     "gap_used",
     "performance",
     "rating_used",
+    # the Norms sheet
+    "played",
+    "unrated",
+    "lowest",
+    "raised_to",
+    "ra",
+    "dp",
 }
 # Number formats: PD and deviations with two decimals, scores with one.
 DECIMAL_FORMATS = {
@@ -44,6 +58,9 @@ DECIMAL_FORMATS = {
     "dev": "+0.00;-0.00;0.00",
     "k_dev": "+0.00;-0.00;0.00",
     "points": "0.0",
+    # the Norms sheet: margins signed (+ spare, - short), p with two decimals
+    "p": "0.00",
+    **{f"{name}_margin": "+General;-General;0" for name in REQUIREMENTS},
 }
 # Columns kept for the HTML charts only.
 CHART_COLUMNS = ["cum_expected", "cum_score"]
@@ -129,6 +146,19 @@ def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
     return names
 
 
+NORMS_SHEET = "Norms"
+
+
+def write_norms_sheet(ws: Worksheet, report: NormReport) -> None:
+    """The events' title norms (one row per event, player and title), then the legend of the
+    margins and what the event file cannot say."""
+    write_table(ws, sheet_table(report))
+    ws.append([])
+    ws.append(["Margins", LEGEND])
+    for note in report.to_confirm:
+        ws.append(["To confirm", note])
+
+
 def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
     wb = Workbook(write_only=True)
     write_table(wb.create_sheet("Rating list"), table)
@@ -141,11 +171,13 @@ def write_report_xlsx(
     path: Path,
     per_player: bool,
     note: str = "",
+    norms: NormReport | None = None,
     context: list[str] | None = None,
 ) -> None:
-    """Summary sheet (standings), then (if ``per_player``) one sheet per player with the
-    game-by-game breakdown and the totals under it. ``note`` labels a non-FIDE mode; ``context``
-    (the period and rule set used, and why) goes into the workbook's description."""
+    """Summary sheet (standings), the events' title norms (if ``norms``), then (if
+    ``per_player``) one sheet per player with the game-by-game breakdown and the totals under
+    it. ``note`` labels a non-FIDE mode; ``context`` (the period and rule set used, and why)
+    goes into the workbook's description."""
     wb = Workbook(write_only=True)
     if context:
         wb.properties.description = "\n".join(context)
@@ -154,6 +186,10 @@ def write_report_xlsx(
     if note:
         ws.append([])
         ws.append([f"NOTE: {note}"])
+    taken = {"Summary"}
+    if norms is not None:
+        write_norms_sheet(wb.create_sheet(NORMS_SHEET), norms)
+        taken.add(NORMS_SHEET)
     if per_player:
         # Each player's games as one slice of a frame grouped by player (stable: game order
         # kept), and the totals from a dict: no per-player filtering of whole frames.
@@ -166,7 +202,7 @@ def write_report_xlsx(
         records = {r["id"]: r for r in summary.to_dict("records")}
         ids = summary["id"].tolist()
         shared = column_widths(body_all)
-        for player_id, name in zip(ids, sheet_names(ids, {"Summary"}), strict=True):
+        for player_id, name in zip(ids, sheet_names(ids, taken), strict=True):
             if player_id not in bounds:
                 continue
             lo, hi = bounds[player_id]

@@ -1,0 +1,72 @@
+"""``fiderate norms``: title norms (GM, IM, WGM, WIM) per player of an event."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from pipeline.cli.group import cli
+from pipeline.cli.options import (
+    column_option,
+    input_format_option,
+    players_option,
+    rules_option,
+    sheet_option,
+)
+from pipeline.norms import NORM_RULES
+from pipeline.norms.render import report_json, text_lines
+from pipeline.run.norms import norm_files
+
+
+@cli.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@players_option
+@click.option(
+    "--title",
+    "titles",
+    multiple=True,
+    type=click.Choice(list(NORM_RULES), case_sensitive=False),
+    help="Check only this title's norm (repeatable; default: GM, IM, WGM, WIM).",
+)
+@click.option(
+    "--player",
+    "player_ids",
+    multiple=True,
+    metavar="ID",
+    help="Only this player (repeatable): FIDE ID, or file#rank for a player without one.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@rules_option
+@input_format_option
+@column_option
+@sheet_option
+def norms(
+    inputs: tuple[Path, ...],
+    players: Path | None,
+    titles: tuple[str, ...],
+    player_ids: tuple[str, ...],
+    as_json: bool,
+    rules: str,
+    input_format: str | None,
+    columns: tuple[str, ...],
+    sheet: str | None,
+) -> None:
+    """Title norms for every player of the INPUT events: games counted, the opponents' average
+    with the floor adjustment, the performance, and each requirement met or missed with its
+    margin (FIDE Handbook B.01; see docs/norms.md)."""
+    report = norm_files(
+        inputs,
+        players,
+        titles=titles,
+        player_ids=player_ids,
+        rules=rules,
+        input_format=input_format,
+        sheet=sheet,
+        columns=columns,
+    )
+    if as_json:
+        click.echo(json.dumps(report_json(report), indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(text_lines(report)))

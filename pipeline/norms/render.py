@@ -1,0 +1,158 @@
+"""The norm report for people (a fixed-width table) and programs (JSON), and the text table the
+spreadsheet and the HTML page show. One source: :class:`pipeline.model.NormReport`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from pipeline.model import NormReport
+from pipeline.norms.check import REQUIREMENTS
+from pipeline.norms.rules import NORM_RULES, SECTIONS
+
+# Short headers of the requirement margins in the text table.
+SHORT = {
+    "min_games": "gms",
+    "all_rounds": "rr",
+    "min_performance": "perf",
+    "min_average": "avg",
+    "min_score": "35%",
+    "titled": "50%",
+    "holders": "1/3",
+    "foreign_federations": "2fed",
+    "own_federation": "own",
+    "one_federation": "one",
+}
+LEGEND = (
+    "Margins: + spare, - short (gms games over 9; rr games missing in a round robin; perf Rp "
+    "over the minimum before rounding; avg Ra over the minimum; 35% points over 35%; 50% "
+    "title holders over half; 1/3 holders of the norm's title over 1/3 and 3; 2fed federations "
+    "over 2; own/one opponents under 3/5 own federation / 2/3 one federation). "
+    "w = waived (1.4.3), . = does not apply."
+)
+
+
+def _number_text(margin: pd.Series, name: str) -> pd.Series:
+    """A margin as plain number text: whole numbers bare, points and Rp with their decimals."""
+    if name in ("min_performance", "min_score"):
+        return margin.map(lambda v: f"{v:.2f}".rstrip("0").rstrip("."))
+    return margin.map(lambda v: f"{int(v)}")
+
+
+def margin_text(status: pd.Series, margin: pd.Series, name: str) -> pd.Series:
+    """For reading: signed (+0 is met exactly), ! when missed, w when waived, . n/a."""
+    text = _number_text(margin, name)
+    text = text.where(text.str.startswith("-"), "+" + text)
+    text = text.where(~status.eq("missed"), text + "!")
+    text = text.where(~status.eq("waived"), "w")
+    return text.where(~status.eq("n/a"), ".")
+
+
+def sheet_table(report: NormReport) -> pd.DataFrame:
+    """Every column as text (the writers' convention): margins as plain numbers, blanks for
+    margins that do not apply and for floors not used."""
+    t = report.table
+    out = t.copy()
+    for name in REQUIREMENTS:
+        number = _number_text(t[f"{name}_margin"], name)
+        out[f"{name}_margin"] = number.where(t[name].isin(["met", "missed"]), "")
+    out["raised_to"] = t["raised_to"].astype(str).where(t["raised_to"] > 0, "")
+    return out.astype(str)
+
+
+def text_lines(report: NormReport, width: int = 200) -> list[str]:
+    """The table an arbiter reads in a terminal, then the legend and what is to confirm."""
+    t = report.table
+    if not len(t):
+        return ["No player of these events is a candidate for the titles asked."]
+    margins = {n: margin_text(t[n], t[f"{n}_margin"], n) for n in REQUIREMENTS}
+    cells = pd.DataFrame(
+        {
+            "player": (t["name"].str.slice(0, 24) + " " + t["id"]).str.slice(0, 36),
+            "fed": t["federation"],
+            "title": t["title"],
+            "norm": t["norm"],
+            "games": t["games"].astype(str) + "/" + t["played"].astype(str),
+            "Ra": t["ra"].astype(str) + t["raised_to"].gt(0).map({True: "*", False: ""}),
+            "score": t["score"],
+            "Rp": t["performance"].astype(str),
+            **{SHORT[n]: margins[n] for n in REQUIREMENTS},
+            "result": t["result"],
+        }
+    )
+    widths = {c: max(len(c), int(cells[c].str.len().max())) for c in cells}
+    left = {"player", "fed", "title", "norm", "result"}
+
+    def line(values: dict[str, str]) -> str:
+        parts = [v.ljust(widths[c]) if c in left else v.rjust(widths[c]) for c, v in values.items()]
+        return "  ".join(parts).rstrip()[:width]
+
+    lines = []
+    for event, part in cells.groupby(t["event"], sort=False):
+        lines += [f"Event: {event}", line({c: c for c in cells})]
+        lines += [line(row) for row in part.to_dict("records")]
+        mine = t.loc[part.index]
+        for row in mine[mine["result"].eq("norm")].to_dict("records"):
+            note = f"; {row['to_confirm']}" if row["to_confirm"] else ""
+            lines.append(
+                f"  {row['norm']} norm: {row['name']} ({row['id']}), games {row['rounds']}{note}"
+            )
+        lines.append("")
+    met = int((t["result"] == "norm").sum())
+    lines += [
+        f"{met} norm(s) met of {len(t)} checked. * = the lowest opponent raised to the floor.",
+        LEGEND,
+        "To confirm (not in the event file): " + "; ".join(report.to_confirm) + ".",
+    ]
+    return lines
+
+
+def _number(value: Any) -> Any:
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def report_json(report: NormReport) -> dict[str, Any]:
+    """Stable keys: per row the player, the figures and each requirement's status and margin."""
+    rows = []
+    for record in report.table.to_dict("records"):
+        rule = NORM_RULES[record["norm"]]
+        rows.append(
+            {
+                "event": record["event"],
+                "id": record["id"],
+                "name": record["name"],
+                "federation": record["federation"],
+                "title": record["title"],
+                "norm": record["norm"],
+                "result": record["result"],
+                "games": _number(record["games"]),
+                "played": _number(record["played"]),
+                "rounds": record["rounds"],
+                "unrated": _number(record["unrated"]),
+                "lowest": _number(record["lowest"]),
+                "raised_to": _number(record["raised_to"]) or None,
+                "ra": _number(record["ra"]),
+                "score": float(record["score"]),
+                "p": float(record["p"]),
+                "dp": _number(record["dp"]),
+                "performance": _number(record["performance"]),
+                "performance_min": float(rule.performance_min),
+                "average_min": rule.average_min,
+                "requirements": {
+                    name: {
+                        "status": record[name],
+                        "margin": _number(record[f"{name}_margin"]),
+                        "section": SECTIONS[name],
+                    }
+                    for name in REQUIREMENTS
+                },
+                "missed": [m for m in record["missed"].split(", ") if m],
+                "to_confirm": [n for n in record["to_confirm"].split("; ") if n],
+            }
+        )
+    return {"events": report.events, "norms": rows, "to_confirm": list(report.to_confirm)}

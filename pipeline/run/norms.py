@@ -1,0 +1,43 @@
+"""Title norms of event files: the library behind ``fiderate norms``.
+
+Reading and checking are those of ``fiderate rate`` (:func:`pipeline.run.rate.read_inputs`);
+the check itself is :mod:`pipeline.norms`. Nothing here writes files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pipeline.errors import RunError
+from pipeline.model import NormReport
+from pipeline.norms import NORM_RULES, norm_inputs
+from pipeline.run.rate import read_inputs
+
+
+def norm_files(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None = None,
+    *,
+    titles: Sequence[str] = (),
+    player_ids: Sequence[str] = (),
+    rules: str | None = None,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Mapping[str, str] | Sequence[str] | None = None,
+) -> NormReport:
+    """Read and check the inputs exactly as ``fiderate rate`` does, then check the norms."""
+    unknown = [t for t in titles if t.upper() not in NORM_RULES]
+    if unknown:
+        raise RunError(f"--title {unknown[0]!r}: norms exist for {', '.join(NORM_RULES)}")
+    inputs, players = read_inputs(
+        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
+    )
+    report = norm_inputs(inputs, players, titles=titles, player_ids=player_ids)
+    if report is None:
+        raise RunError(
+            "the inputs give no titles or federations, which norms need: give an event file "
+            "with its players (TRF, crosstable) or a players list with title and federation "
+            "columns"
+        )
+    return report
