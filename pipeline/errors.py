@@ -125,6 +125,21 @@ class Code(StrEnum):
         "an event that starts after the period being rated",
         "rate the event in the period of its start date",
     )
+    LIST_CONFLICT = (
+        "list-conflict",
+        "an --earlier-list that differs from the list the history holds for that month",
+        "leave the --earlier-list out: the history's list of that month is used",
+    )
+    BAD_OPTION = (
+        "bad-option",
+        "an option value that cannot be used (e.g. an --earlier-list month)",
+        "give the option as its help says",
+    )
+    PAIRED_TWICE = (
+        "paired-twice",
+        "a player paired in two different games of the same round",
+        "correct the round or the player of one of the two games",
+    )
 
 
 # The codes and their titles, by string (kept for callers that look codes up by name).

@@ -18,6 +18,8 @@ class EventInfo:
     round_dates: dict[int, str] = field(default_factory=dict)
     # Records we do not interpret (XX*/BB* extensions, 013, 2xx/3xx team records), kept as read.
     kept: list[tuple[int, str]] = field(default_factory=list)
+    # Every line of a TRF as read (without its line ending): a TRF-to-TRF conversion keeps them.
+    records: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -65,6 +67,9 @@ class RateOptions:
     # "fide": every game against the start rating (the FIDE method). "sequential": the rating is
     # updated after every game, as some club calculators do (not FIDE; see calculator.sequential).
     mode: str = "fide"
+    # Rows of the new list: False (``rate``'s default) only the events' players; True every
+    # player of the list in force too (``rate --all-players``; period runs publish the whole list).
+    all_players: bool = False
 
 
 @dataclass
@@ -92,5 +97,18 @@ class RatedPeriod:
     rule_set: str = ""  # the era's name actually used (options.rules may name a family)
     rules_reason: str = ""
     warnings: list[str] = field(default_factory=list)  # e.g. games dated outside the period
+    list_match: ListMatch | None = None  # how the events met --players (``rate`` only)
+    # id -> final rank printed on the event file (one TRF rated alone): the standings order.
+    event_ranks: pd.Series | None = None
     # Title norms of the events (event formats with titles and federations only).
     norms: NormReport | None = None
+
+
+@dataclass(frozen=True)
+class ListMatch:
+    """How the events of a run meet the list in force (see :mod:`pipeline.run.list_match`)."""
+
+    event_players: int  # distinct players in the events
+    on_list: int  # of them, on the list in force
+    list_players: int  # players on the list in force
+    ratings_differ: int  # players whose rating printed on an event file is not the list's

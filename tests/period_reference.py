@@ -7,6 +7,7 @@ module from ../shared/fide (or the package's copies when ../shared is absent). N
 
 from __future__ import annotations
 
+import copy
 import csv
 import math
 from fractions import Fraction
@@ -104,6 +105,26 @@ class ReferenceRun:
         self.lists = {first_month: {i: p["rating"] for i, p in players.items()}}
         self.pool: dict[str, list[dict]] = {}
         self.changes: dict[str, dict[str, int]] = {}
+
+    def add_list(self, month: str, ratings: dict[str, int | None]) -> None:
+        """The list in force in an earlier ``month`` (``--earlier-list``): id -> rating."""
+        self.lists[month] = dict(ratings)
+
+    def snapshot(self) -> dict:
+        """Everything the next period changes, to go back to for a ``--replace``."""
+        return copy.deepcopy(
+            {
+                "players": self.players,
+                "lists": self.lists,
+                "pool": self.pool,
+                "changes": self.changes,
+            }
+        )
+
+    def restore(self, state: dict) -> None:
+        state = copy.deepcopy(state)
+        self.players, self.lists = state["players"], state["lists"]
+        self.pool, self.changes = state["pool"], state["changes"]
 
     def rate_period(self, period: str, events: list[dict]) -> dict[str, dict]:
         """events: [{name, start (YYYY-MM-DD), games: [(white, black, result)]}]."""

@@ -9,11 +9,10 @@ in the previous month (rated with that month's list) and the inactive flag.
 
 from __future__ import annotations
 
-import csv
 import random
-from pathlib import Path
 
 import pytest
+from period_files import read_rows, write_event, write_list
 from period_reference import ReferenceRun, next_month
 
 from pipeline.publish import PeriodRequest, run_period
@@ -166,53 +165,7 @@ def period_events(period: str, rng: random.Random, fillers: list[str]) -> list[d
     return events
 
 
-def write_event(path: Path, event: dict) -> None:
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["event", "round", "date", "white", "black", "result"])
-        for i, (a, b, res) in enumerate(event["games"], start=1):
-            w.writerow([event["name"], i, event["start"], a, b, res])
-
-
-def write_list(path: Path, players: dict[str, dict]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(
-            [
-                "id",
-                "name",
-                "rating",
-                "k",
-                "birth_year",
-                "games",
-                "ever_2400",
-                "federation",
-                "title",
-                "sex",
-                "last_played",
-            ]
-        )
-        for pid, p in players.items():
-            w.writerow(
-                [
-                    pid,
-                    p["name"],
-                    p["rating"] or "",
-                    "",
-                    p["birth"] or "",
-                    "" if p["games"] is None else p["games"],
-                    "true" if p["ever"] else "false",
-                    p["federation"],
-                    p["title"],
-                    p["sex"],
-                    p["last"],
-                ]
-            )
-
-
-def read_csv(path: Path) -> dict[str, dict[str, str]]:
-    with path.open(encoding="utf-8", newline="") as fh:
-        return {row["id"]: row for row in csv.DictReader(fh)}
+read_csv = read_rows
 
 
 @pytest.fixture(scope="module")

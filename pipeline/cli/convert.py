@@ -34,6 +34,13 @@ from pipeline.run.convert import convert_to_trf
     default=None,
     help="The rating list in force (ratings, names, birth years of the players).",
 )
+@click.option("--name", "event_name", default=None, help="Tournament name (record 012).")
+@click.option("--city", default=None, help="City (record 022).")
+@click.option("--federation", default=None, help="Federation (record 032).")
+@click.option("--start", default=None, metavar="DATE", help="Start date (record 042).")
+@click.option("--end", default=None, metavar="DATE", help="End date (record 052).")
+@click.option("--arbiter", default=None, help="Chief arbiter (record 102).")
+@click.option("--time-control", default=None, help="Time control (record 122).")
 @input_format_option
 @column_option
 @sheet_option
@@ -45,10 +52,34 @@ def convert(
     input_format: str | None,
     columns: tuple[str, ...],
     sheet: str | None,
+    event_name: str | None,
+    city: str | None,
+    federation: str | None,
+    start: str | None,
+    end: str | None,
+    arbiter: str | None,
+    time_control: str | None,
 ) -> None:
-    """Write the event in INPUT (games file, TRF, crosstable, grid) as a TRF16 file."""
+    """Write the event in INPUT (games file, TRF, crosstable, grid) as a TRF16 file. A TRF is
+    written back record for record: only the header records given as options and ratings the
+    --players list changes differ."""
+    header = {
+        "name": event_name,
+        "city": city,
+        "federation": federation,
+        "start": start,
+        "end": end,
+        "arbiter": arbiter,
+        "time_control": time_control,
+    }
     result = convert_to_trf(
-        input_path, output, players, input_format=input_format, sheet=sheet, columns=columns
+        input_path,
+        output,
+        players,
+        input_format=input_format,
+        sheet=sheet,
+        columns=columns,
+        header=header,
     )
     click.echo(
         f"wrote {output}: {result.players} players, {result.games} games, {result.rounds} rounds"

@@ -9,7 +9,7 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.errors import RunError
-from pipeline.publish.store import connect, player_history
+from pipeline.publish.store import connect, player_history, player_pending
 
 
 @cli.command()
@@ -24,18 +24,20 @@ from pipeline.publish.store import connect, player_history
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def history(player_id: str, db_path: Path, as_json: bool) -> None:
-    """Print PLAYER_ID's rating on every list in the history database."""
+    """Print PLAYER_ID's rating on every list in the history database, and the results still
+    waiting for a first rating."""
     if not db_path.is_file():
         raise RunError(f"no history database at {str(db_path)!r} (give it with --db)")
     con = connect(db_path)
     try:
         rows = player_history(con, player_id)
+        pending = player_pending(con, player_id)
     finally:
         con.close()
     if not rows:
         raise RunError(f"player {player_id!r} is on no list in {str(db_path)!r}")
     if as_json:
-        click.echo(json.dumps({"player": player_id, "lists": rows}, indent=2))
+        click.echo(json.dumps({"player": player_id, "lists": rows, "pending": pending}, indent=2))
         return
     click.echo(f"{player_id}  {rows[-1]['name']}")
     click.echo(f"{'list':<8} {'period':<8} {'rating':>6} {'games':>5} {'K':>3} {'flags':<5} note")
@@ -48,3 +50,13 @@ def history(player_id: str, db_path: Path, as_json: bool) -> None:
             f"{r['list']:<8} {r['period'] or '':<8} {rating!s:>6} {games!s:>5} {k!s:>3} "
             f"{r['flags']:<5} {note}".rstrip()
         )
+    if pending:
+        games = sum(int(p["games"]) for p in pending if not p["disregarded"])  # type: ignore[call-overload]
+        click.echo(f"pending results for a first rating ({games} games counted):")
+        click.echo(f"{'period':<8} {'games':>5} {'points':>6} {'opp. sum':>8} event")
+        for p in pending:
+            note = "  (disregarded: zero score in the first event)" if p["disregarded"] else ""
+            click.echo(
+                f"{p['period']!s:<8} {p['games']!s:>5} {p['points']!s:>6} "
+                f"{p['opponents_sum']!s:>8} {p['event']}{note}"
+            )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -9,7 +10,19 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import rules_option
+from pipeline.errors import RunError
 from pipeline.publish import PeriodRequest, run_period
+from pipeline.publish.earlier_lists import parse_spec
+from pipeline.publish.outcome import outcome_data
+
+
+def _earlier_lists(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[tuple[str, Path], ...]:
+    try:
+        return tuple(parse_spec(v) for v in values)
+    except RunError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 @cli.command()
@@ -59,8 +72,18 @@ from pipeline.publish import PeriodRequest, run_period
     default=None,
     help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
 )
+@click.option(
+    "--earlier-list",
+    "earlier_lists",
+    multiple=True,
+    metavar="YYYY-MM=PATH",
+    callback=_earlier_lists,
+    help="The list in force in an earlier month, for an event that started then and whose "
+    "list the history lacks (repeatable; recorded in the history for later runs).",
+)
 @rules_option
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (JSON).")
 @click.argument("more_events", nargs=-1, type=click.Path(path_type=Path))
 def period(
     list_path: Path,
@@ -71,8 +94,10 @@ def period(
     replace: bool,
     trust_event_ratings: bool,
     xlsx: bool | None,
+    earlier_lists: tuple[tuple[str, Path], ...],
     rules: str,
     quiet: bool,
+    as_json: bool,
     more_events: tuple[Path, ...],
 ) -> None:
     """Rate one rating period and publish the next list (MORE_EVENTS: further event paths)."""
@@ -86,9 +111,13 @@ def period(
         trust_event_ratings=trust_event_ratings,
         rules=rules,
         xlsx=xlsx,
+        earlier_lists=earlier_lists,
         command=" ".join(["fiderate", *sys.argv[1:]]),
     )
     outcome = run_period(request)
+    if as_json:
+        click.echo(json.dumps(outcome_data(outcome, request.database), indent=2))
+        return
     if not quiet:
         for line in outcome.notes if outcome.recovered else []:
             click.echo(line)

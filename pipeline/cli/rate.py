@@ -82,6 +82,11 @@ from pipeline.writers.summary import summary_data
     metavar="ID",
     help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.",
 )
+@click.option(
+    "--all-players",
+    is_flag=True,
+    help="Write every player of --players to rating_list.csv, not only the events' players.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary (JSON).")
 @click.option(
     "--html/--no-html",
@@ -111,11 +116,19 @@ def rate(
     player_ids: tuple[str, ...],
     as_json: bool,
     want_html: bool | None,
+    all_players: bool,
 ) -> None:
     """Rate INPUT files (games, individual, TRF, crosstable, grid) as one rating period and
     write the new list. A TRF or crosstable brings its own players: --players is optional."""
     options = RateOptions(
-        rules=rules, method=method, k=k, k_cap=k_cap, cap=cap, period=period, mode=mode
+        rules=rules,
+        method=method,
+        k=k,
+        k_cap=k_cap,
+        cap=cap,
+        period=period,
+        mode=mode,
+        all_players=all_players,
     )
     if engine == "dask" or scheduler:
         from pipeline.cli.rate_dask import Outputs, Reading, rate_with_dask

@@ -115,10 +115,14 @@ def write_period_outputs(
             write_rating_list_xlsx(table, batch.path(names["list_xlsx"]))
             write_report_xlsx(report, batch.path(names["report_xlsx"]))
         else:
+            why = (
+                "--no-xlsx"
+                if xlsx is False
+                else f"{len(new):,} players is more than {XLSX_MAX_PLAYERS:,} "
+                "(use --xlsx to write them anyway)"
+            )
             files.notes.append(
-                f"{names['list_xlsx']} and {names['report_xlsx']} not written: "
-                f"{len(new):,} players "
-                f"is more than {XLSX_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
+                f"{names['list_xlsx']} and {names['report_xlsx']} not written: {why}"
             )
         for tmp, _ in batch.planned():
             _fsync(tmp)

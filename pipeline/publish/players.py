@@ -4,7 +4,7 @@ ratings an event brings when ``--trust-event-ratings`` is set."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -89,10 +89,17 @@ def lists_for_units(
     con: sqlite3.Connection | None,
     ids: pd.Series,
     details: pd.DataFrame,
+    given: Mapping[str, PlayerList] | None = None,
 ) -> list[PlayerList]:
-    """The list in force when each event started (plus unrated rows for new players)."""
+    """The list in force when each event started (plus unrated rows for new players): the
+    period's own list, a list ``given`` for the month (--earlier-list), or the history's."""
     problems = []
     by_month: dict[str, PlayerList] = {period: PlayerList(base.source, base.players)}
+    for month, players in (given or {}).items():
+        rows = players.players.drop(columns=["line"], errors="ignore")
+        by_month[month] = PlayerList(
+            f"{players.source} (list of {month})", with_new_players(rows, ids, details)
+        )
     result = []
     for unit in units:
         month = unit.start_month
@@ -117,8 +124,9 @@ def lists_for_units(
                         f"with the list in force in {month}, which the history does not hold",
                         file=str(unit.file.path),
                         value=unit.start_date,
-                        fix=f"rate period {add_months(month, -1)} first (it publishes the {month} "
-                        "list), or correct the event's dates",
+                        fix=f"give the list with --earlier-list {month}=PATH, or rate period "
+                        f"{add_months(month, -1)} first (it publishes the {month} list), or "
+                        "correct the event's dates",
                     )
                 )
                 continue

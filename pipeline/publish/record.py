@@ -8,13 +8,14 @@ import getpass
 import resource
 import sqlite3
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from pipeline.model import PlayerList
 from pipeline.publish import store as history
+from pipeline.publish.earlier_lists import EarlierList
 from pipeline.publish.events import EventFile, EventUnit
 from pipeline.publish.first_rating import FirstRatings
 from pipeline.publish.months import add_months
@@ -62,6 +63,7 @@ class RunRecord:
     listed: PlayerList  # the list in force, as read
     new: pd.DataFrame  # the next list
     first: FirstRatings
+    earlier_lists: Mapping[str, EarlierList] = field(default_factory=dict)  # --earlier-list
 
 
 def record_run(con: sqlite3.Connection, record: RunRecord, batch: PeriodFiles) -> int:

@@ -119,6 +119,7 @@ def build_report(
     first: FirstRatings,
     scale: int,
     period: str,
+    new_ids: pd.Index | None = None,
 ) -> PeriodReport:
     t = totals.set_index("id")
     n = new.set_index("id")
@@ -157,7 +158,7 @@ def build_report(
         first=_first_table(first, n),
         gains=gains,
         losses=losses,
-        summary=_summary(status, t, n, rated_sides, period),
+        summary=_summary(status, t, n, rated_sides, period, new_ids),
     )
 
 
@@ -197,29 +198,24 @@ def _summary(
     n: pd.DataFrame,
     rated_sides: pd.DataFrame,
     period: str,
+    new_ids: pd.Index | None,
     rules: FirstRatingRules = FIRST_RATING,
 ) -> pd.DataFrame:
-    """The period in a few counts."""
+    """The period in a few counts; each one is a count of rows of the files written (``n`` is
+    the new list by id, ``t`` the period totals by id)."""
     counts = status.value_counts()
-    return pd.DataFrame(
-        {
-            "item": [
-                "period",
-                "players on the new list",
-                "rated players with games",
-                "first ratings",
-                f"dropped below {rules.floor}",
-                "new players (unrated)",
-                "events (units) rated",
-            ],
-            "value": [
-                period,
-                str(int(n["rating"].notna().sum())),
-                str(int((t["games"] > 0).sum())),
-                str(int(counts.get(STATUS_FIRST, 0))),
-                str(int(counts.get(STATUS_DROPPED, 0))),
-                str(int(counts.get(STATUS_NEW, 0))),
-                str(rated_sides[["source", "event"]].drop_duplicates().shape[0]),
-            ],
-        }
-    )
+    if new_ids is None:  # not told: the players with the new-player status
+        new_ids = status.index[status.eq(STATUS_NEW).to_numpy()]
+    new_rows = n.reindex(pd.Index(new_ids).astype(str))
+    items = {
+        "period": period,
+        "players on the new list": len(n),
+        "rated players on the new list": int(n["rating"].notna().sum()),
+        "rated players with games": int((t["games"] > 0).sum()),
+        "first ratings": int(counts.get(STATUS_FIRST, 0)),
+        f"dropped below {rules.floor}": int(counts.get(STATUS_DROPPED, 0)),
+        "new players (not on the list in force)": len(new_rows),
+        "new players still unrated": int(new_rows["rating"].isna().sum()),
+        "events (units) rated": rated_sides[["source", "event"]].drop_duplicates().shape[0],
+    }
+    return pd.DataFrame({"item": list(items), "value": [str(v) for v in items.values()]})

@@ -38,6 +38,12 @@ from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.publish import store as history
 from pipeline.publish.checks import check_history, describe_inputs, list_notes, same_inputs
+from pipeline.publish.earlier_lists import (
+    EarlierList,
+    earlier_inputs,
+    read_earlier_lists,
+    record_earlier_lists,
+)
 from pipeline.publish.events import (
     EventFile,
     EventUnit,
@@ -65,6 +71,7 @@ from pipeline.publish.players import (
 )
 from pipeline.publish.record import Clock, RunRecord, now, record_run, user
 from pipeline.publish.report import PeriodReport, build_report
+from pipeline.readers.player_details import fill_blank_details
 from pipeline.rules.select import rules_in_force
 from pipeline.run.rate import rate_inputs, resolve_period
 
@@ -81,6 +88,7 @@ class PeriodRequest:
     rules: str = "standard"
     xlsx: bool | None = None
     command: str = "fiderate period"
+    earlier_lists: tuple[tuple[str, Path], ...] = ()  # (YYYY-MM, path): --earlier-list
 
     @property
     def database(self) -> Path:
@@ -110,7 +118,9 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
         clean_stale_temporaries(request.out_dir)
         list_hash = sha256_of(Path(request.list_path)) if Path(request.list_path).is_file() else ""
         files = find_event_files(request.events)
-        inputs_record = describe_inputs(list_hash, request.list_path, files)
+        inputs_record = describe_inputs(list_hash, request.list_path, files) + earlier_inputs(
+            request.earlier_lists
+        )
         for run_id in recovered:
             row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()  # type: ignore[union-attr]
             if (
@@ -157,9 +167,14 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
 
 
 def _read_inputs(
-    request: PeriodRequest, files: Sequence[EventFile], period: str
-) -> tuple[PlayerList, list[EventUnit]]:
-    """The list in force and the period's events, every problem of both reported at once."""
+    request: PeriodRequest,
+    files: Sequence[EventFile],
+    period: str,
+    con: sqlite3.Connection | None,
+    replaced: int | None,
+) -> tuple[PlayerList, list[EventUnit], dict[str, EarlierList]]:
+    """The list in force, the period's events and the earlier lists given, every problem of all
+    of them reported at once."""
     problems: list[Problem] = []
     try:
         listed = read_list(request.list_path)
@@ -169,9 +184,13 @@ def _read_inputs(
         units = read_events(files, period)
     except InputError as exc:
         problems.extend(exc.problems)
+    try:
+        earlier = read_earlier_lists(request.earlier_lists, period, con, replaced)
+    except InputError as exc:
+        problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
-    return listed, units
+    return listed, units, earlier
 
 
 def _lists(
@@ -180,20 +199,27 @@ def _lists(
     listed: PlayerList,
     units: list[EventUnit],
     period: str,
+    replaced: int | None,
+    earlier: dict[str, EarlierList],
 ) -> tuple[pd.DataFrame, list[PlayerList], pd.Index]:
-    """The base list (the list in force plus the events' new players), the list each event is
-    rated with, and the ids of the new players."""
+    """The base list (the list in force plus the events' new players, blank details filled from
+    the events), the list each event is rated with, and the ids of the new players. The history
+    is read as if the run being ``replaced`` were already superseded."""
     base = listed.players.drop(columns=["line"], errors="ignore")
     if con is not None:
         # A list without last_played (an outside list): the history knows when players last played.
-        known = history.last_played(con)
+        known = history.last_played(con, replaced)
         blank = base["last_played"].eq("")
-        base.loc[blank, "last_played"] = base.loc[blank, "id"].map(known).fillna("").astype(str)
+        base.loc[blank, "last_played"] = (
+            base.loc[blank, "id"].map(known).astype("string").fillna("").astype(str)
+        )
     ids = player_ids(units)
     details = player_details(units)
     new_ids = pd.Index(ids[~member(ids, base["id"])])
-    base = with_new_players(base, ids, details)
-    unit_lists = lists_for_units(units, period, PlayerList(listed.source, base), con, ids, details)
+    base = fill_blank_details(with_new_players(base, ids, details), details)
+    given = {month: e.players for month, e in earlier.items()}
+    in_force = PlayerList(listed.source, base)
+    unit_lists = lists_for_units(units, period, in_force, con, ids, details, given)
     if request.trust_event_ratings:
         unit_lists = [
             trusted_list(players, unit) for players, unit in zip(unit_lists, units, strict=True)
@@ -219,6 +245,7 @@ def _first_ratings(
     base: pd.DataFrame,
     con: sqlite3.Connection | None,
     period: str,
+    replaced: int | None,
 ) -> FirstRatings:
     """The first ratings of this period: the unrated players' results pooled with the history's."""
     keys = pd.DataFrame(
@@ -237,7 +264,7 @@ def _first_ratings(
         keys, on=["source", "event"], how="left", validate="many_to_one"
     )
     candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
-    earlier = history.pending_results(con) if con is not None else empty_pool()
+    earlier = history.pending_results(con, replaced) if con is not None else empty_pool()
     return first_ratings(event_results(sides, candidates, period), earlier, period)
 
 
@@ -252,10 +279,11 @@ def _rate_and_publish(
 ) -> PeriodOutcome:
     """Steps 1 to 5 of the module docstring, once the history allows the run."""
     clock = Clock()
-    listed, units = _read_inputs(request, files, period)
+    listed, units, earlier = _read_inputs(request, files, period, con, replaced)
     clock.lap("read")
-    base, unit_lists, new_ids = _lists(request, con, listed, units, period)
-    options = RateOptions(rules=request.rules, method="fide", period=period)
+    base, unit_lists, new_ids = _lists(request, con, listed, units, period, replaced, earlier)
+    # A period run publishes the whole list: every listed player, played or not.
+    options = RateOptions(rules=request.rules, method="fide", period=period, all_players=True)
     result = rate_inputs(
         _event_inputs(request, units, unit_lists),
         PlayerList(listed.source, base),
@@ -265,12 +293,12 @@ def _rate_and_publish(
     clock.lap("rate")
     pause_point("rated")
 
-    first = _first_ratings(result, units, base, con, period)
+    first = _first_ratings(result, units, base, con, period, replaced)
     new, status = next_list(
         base, result.totals, first, period, rules_in_force(request.rules, period), new_ids
     )
     report = build_report(
-        base, new, status, result.totals, result.sides, first, result.scale, period
+        base, new, status, result.totals, result.sides, first, result.scale, period, new_ids
     )
     clock.lap("first ratings, next list, report")
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
@@ -289,6 +317,7 @@ def _rate_and_publish(
         listed=listed,
         new=new,
         first=first,
+        earlier_lists=earlier,
     )
     run_id, written, more_notes = _publish(request, con, record, report, result, clock)
     return PeriodOutcome(
@@ -324,6 +353,7 @@ def _publish(
         con.execute("BEGIN IMMEDIATE")
         try:
             run_id = record_run(con, record, batch)
+            record_earlier_lists(con, run_id, record.earlier_lists)
             pause_point("db-written")
             con.execute("COMMIT")
         except BaseException:

@@ -186,6 +186,19 @@ def list_in_force(con: sqlite3.Connection, month: str) -> tuple[str, pd.DataFram
     return row[1], list_rows(con, row[0])
 
 
+def live_list_sha(
+    con: sqlite3.Connection, month: str, replaced: int | None = None
+) -> tuple[str, str] | None:
+    """(source, sha256) of the live list in force in ``month`` (the one :func:`list_in_force`
+    returns), leaving out the lists of the run being ``replaced``."""
+    row = con.execute(
+        "SELECT source, sha256 FROM lists WHERE effective = ? AND superseded = 0 "
+        "AND run_id IS NOT ? ORDER BY kind = 'published' DESC, id DESC LIMIT 1",
+        (month, replaced),
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def published_list_file(con: sqlite3.Connection, month: str) -> tuple[str, str] | None:
     """(file, sha256) of the live list this database published for ``month``, if any."""
     row = con.execute(
@@ -209,23 +222,54 @@ def list_rows(con: sqlite3.Connection, list_id: int) -> pd.DataFrame:
     return frame
 
 
-def last_played(con: sqlite3.Connection) -> pd.Series:
-    """Player id -> the latest period in which a live published list shows rated games."""
+def last_played(con: sqlite3.Connection, replaced: int | None = None) -> pd.Series:
+    """Player id -> the latest period in which a live published list shows rated games (the
+    lists of the run being ``replaced`` left out: they are about to be superseded)."""
     rows = con.execute(
         "SELECT r.id, MAX(l.period) FROM list_rows r JOIN lists l ON l.id = r.list_id "
-        "WHERE l.kind = 'published' AND l.superseded = 0 AND r.period_games > 0 GROUP BY r.id"
+        "WHERE l.kind = 'published' AND l.superseded = 0 AND l.run_id IS NOT ? "
+        "AND r.period_games > 0 GROUP BY r.id",
+        (replaced,),
     ).fetchall()
     return pd.Series(dict(rows), dtype=str)
 
 
-def pending_results(con: sqlite3.Connection) -> pd.DataFrame:
-    """Live pending results not yet used by a first rating (the pool before this run)."""
+def pending_results(
+    con: sqlite3.Connection, replaced: int | None = None, player: str | None = None
+) -> pd.DataFrame:
+    """Live pending results not yet used by a first rating (the pool before this run).
+
+    The run being ``replaced`` is read as if it were already superseded: its own pending rows
+    are this period's (rated again now), and a first rating it published must not hide the
+    earlier results it was computed from (issue 12, item 1). ``player``: one player's only.
+    """
     cursor = con.execute(
         f"SELECT {', '.join('p.' + c for c in PENDING_COLUMNS)} FROM pending p "
-        "WHERE p.superseded = 0 AND NOT EXISTS (SELECT 1 FROM first_ratings f "
-        "WHERE f.player_id = p.player_id AND f.superseded = 0 AND f.period >= p.period)"
+        "WHERE p.superseded = 0 AND p.run_id IS NOT ? AND (? IS NULL OR p.player_id = ?) "
+        "AND NOT EXISTS (SELECT 1 FROM first_ratings f WHERE f.player_id = p.player_id "
+        "AND f.superseded = 0 AND f.run_id IS NOT ? AND f.period >= p.period) "
+        "ORDER BY p.period, p.start_date, p.event",
+        (replaced, player, player, replaced),
     )
     return pd.DataFrame(cursor.fetchall(), columns=PENDING_COLUMNS).astype(POOL_DTYPES)
+
+
+def player_pending(con: sqlite3.Connection, player_id: str) -> list[dict[str, object]]:
+    """A player's results waiting for a first rating (the live pool), oldest first, as
+    JSON-ready values: points as exact text (they are halves), the rated opponents' sum."""
+    rows = pending_results(con, player=player_id)
+    return [
+        {
+            "period": r.period,
+            "event": r.event,
+            "start_date": r.start_date,
+            "games": int(r.games),
+            "points": f"{int(r.points_h) // 100}.{int(r.points_h) % 100 // 10}",
+            "opponents_sum": int(r.opp_sum),
+            "disregarded": bool(r.disregarded),
+        }
+        for r in rows.itertuples(index=False)
+    ]
 
 
 def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, ...]]:

@@ -269,6 +269,8 @@ def _player_list(roster: pd.DataFrame, source: str, problems: ProblemList) -> Pl
             "sno": roster["sno"].astype(np.int64),
         }
     )
+    if "final_rank" in roster.columns:  # TRF: the file's own final ranks (standings order)
+        players["final_rank"] = roster["final_rank"].astype("Int64")
     return PlayerList(source, players.reset_index(drop=True))
 
 

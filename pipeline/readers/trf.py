@@ -75,7 +75,7 @@ def read_trf(path: Path | str) -> GamesInput:
 
 def parse_trf(text: str, source: str, problems: ProblemList) -> GamesInput:
     lines = re.split(r"\r\n|\r|\n", text)
-    info = EventInfo()
+    info = EventInfo(records=lines[:-1] if lines and lines[-1] == "" else list(lines))
     players: list[tuple[int, str]] = []
     for number, line in enumerate(lines, start=1):
         tag = line[:3]

@@ -24,6 +24,7 @@ FIELDS: dict[str, tuple[int, int]] = {
     "id": (57, 68),
     "birth": (69, 79),
     "points": (80, 84),
+    "rank": (85, 89),  # the final rank (a Swiss event's order after its tie-breaks)
 }
 ROUND_START, ROUND_WIDTH = 91, 10  # round r: opponent [91+10(r-1), +4), colour +5, result +7
 
@@ -154,6 +155,10 @@ def roster(raw: pd.Series, numbers: np.ndarray, source: str, problems: ProblemLi
         "write the birth date as YYYY/MM/DD (or the year alone), or leave it blank",
     )
     points_h, points_text = _points(lines)
+    rank_text = lines.field("rank")
+    # The final rank orders the standings only; a blank or unreadable one is simply not used.
+    final_rank = pd.to_numeric(rank_text.where(rank_text.str.fullmatch(r"\d+"), None))
+    final_rank = final_rank.astype("Int64").where(final_rank > 0)
     title = lines.field("title").str.lower()
     return pd.DataFrame(
         {
@@ -168,6 +173,7 @@ def roster(raw: pd.Series, numbers: np.ndarray, source: str, problems: ProblemLi
             "points_h": points_h,
             "points_value": points_text.astype(str),
             "points_column": field_columns("points"),
+            "final_rank": final_rank,
             "line": numbers,
             "ok": usable,
         }

@@ -17,6 +17,7 @@ from pipeline.model import GamesInput
 from pipeline.run.rate import read_inputs, with_byes
 from pipeline.writers.atomic import OutputBatch
 from pipeline.writers.trf import TrfText, event_trf
+from pipeline.writers.trf_header import header_records, keep_records
 
 BYE_COLUMNS = ["player", "event", "round", "date", "score_h", "code"]
 PEOPLE_COLUMNS = ["id", "name", "rating", "birth_year", "federation", "title", "sex"]
@@ -60,7 +61,12 @@ def convert_to_trf(
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Mapping[str, str] | Sequence[str] | None = None,
+    header: Mapping[str, str | None] | None = None,
 ) -> TrfText:
+    """``header``: option name -> value for the header records (``name``, ``city``,
+    ``federation``, ``start``, ``end``, ``arbiter``, ``time_control``). A TRF input is written
+    back record for record (only a given header record and a rating the list changes differ)."""
+    records = header_records(header or {})
     inputs, players = read_inputs(
         [input_path], players_path, input_format=input_format, sheet=sheet, columns=columns
     )
@@ -73,7 +79,14 @@ def convert_to_trf(
     sides = assemble_sides(with_byes(inputs, players), players)  # unknown players stop here
     byes = item.byes if item.byes is not None else pd.DataFrame(columns=BYE_COLUMNS)
     people = event_people(item, sides, players.players if players is not None else None)
-    trf = event_trf(item.games, byes, people, item.info)
+    if item.info is not None and item.info.records:
+        ranks = people.dropna(subset=["sno"])
+        ratings = pd.Series(ranks["rating"].to_numpy(), index=ranks["sno"].astype(int).to_numpy())
+        text, notes = keep_records(item.info.records, ratings, records)
+        rounds = int(item.info.rounds or 0)
+        trf = TrfText(text, len(people), len(item.games), rounds, notes)
+    else:
+        trf = event_trf(item.games, byes, people, item.info, records)
     output = Path(output)
     with OutputBatch(output.parent if str(output.parent) else ".") as batch:
         batch.path(output.name).write_bytes(trf.text.encode("utf-8"))

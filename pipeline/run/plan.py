@@ -14,6 +14,7 @@ import pandas as pd
 from pipeline.engine import SCALES
 from pipeline.engine.sequential import MODES
 from pipeline.errors import RunError, UsageError
+from pipeline.grouper.roster import event_players_only
 from pipeline.grouper.totals import finish_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.rules.select import select_rules
@@ -129,6 +130,8 @@ def finish_period(
         forced_k=options.k,
         k_cap=options.k_cap,
     )
+    if not options.all_players:  # ``rate``: only the events' players (--all-players: all)
+        totals = event_players_only(totals, partials["player"])
     return RatedPeriod(
         sides=sides,
         totals=validate(totals, RatingList, internal=True),

@@ -22,10 +22,20 @@ from pipeline.engine.sequential import sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import Code, InputError, Problem, ProblemList, UsageError
 from pipeline.grouper.totals import partial_totals
-from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.model import (
+    GamesInput,
+    ListMatch,
+    PlayerList,
+    RatedPeriod,
+    RateOptions,
+    SidesInput,
+)
 from pipeline.norms import norm_inputs
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
+from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
+from pipeline.readers.rounds import paired_twice
+from pipeline.run.list_match import list_match
 from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse, resolve_period
 from schemas import Games, Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
@@ -48,14 +58,18 @@ def gather_inputs(
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Mapping[str, str] | Sequence[str] | None = None,
+    matched: list[ListMatch] | None = None,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
     """Read every file, collecting the problems of all of them (bad input raises nothing here).
 
     ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players.
     Event files that carry their own players (TRF, crosstables) add them to the players: the list
-    in force (``players_path``) decides for every player on it; the event's own data is used for
+    in force (``players_path``) decides for every player on it where it has a value (a blank
+    detail such as a birth year falls back to the event's); the event's own data is used for
     players the list lacks, and is the whole list when no ``players_path`` is given.
+    ``matched``, if given, receives how the events meet the list in force (a clean read only).
     """
+    matched = [] if matched is None else matched
     problems: list[Problem] = []
     inputs: list[GamesInput | SidesInput] = []
     players = None
@@ -76,6 +90,7 @@ def gather_inputs(
             item = read_event_file(path, sheet, input_format=input_format, columns=columns)
             if isinstance(item, GamesInput):
                 validate(item.games, Games, item.source)
+                problems.extend(paired_twice(item.games, item.source))
             inputs.append(item)
         except InputError as exc:
             problems.extend(exc.problems)
@@ -83,6 +98,8 @@ def gather_inputs(
             if isinstance(exc.partial, GamesInput) and players_ok:
                 problems.extend(unknown_players(exc.partial, players))
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
+    if players is not None and not problems:
+        matched.append(list_match(players, inputs))
     if embedded and players_ok:
         try:
             players = merge_players(players, embedded)
@@ -151,8 +168,9 @@ def read_inputs(
 
 
 def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> PlayerList:
-    """The list in force first, then each event's own players that are not on it yet. Two
-    events giving one player (not on the list in force) different ratings is a problem."""
+    """The list in force first (its blank details filled from the events), then each event's
+    own players that are not on it yet. Two events giving one player (not on the list in force)
+    different ratings is a problem."""
     problems = ProblemList()
     parts = [in_force.players] if in_force is not None else []
     listed = in_force.players["id"] if in_force is not None else pd.Series([], dtype=str)
@@ -197,9 +215,21 @@ def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> Pl
         )
         parts.append(new)
     problems.raise_if_any()
+    if in_force is not None:
+        parts[0] = fill_blank_details(in_force.players, event_details(embedded, listed))
     merged = pd.concat(parts, ignore_index=True)
     source = in_force.source if in_force is not None else embedded[0].source
     return PlayerList(source, merged)
+
+
+def event_details(embedded: list[PlayerList], ids: pd.Series) -> pd.DataFrame:
+    """id -> the details (name, federation, sex, title, birth_year) the events give players of
+    the list in force, first event first."""
+    columns = ["id", *DETAIL_TEXT, "birth_year"]
+    frames = [e.players[[c for c in columns if c in e.players.columns]] for e in embedded]
+    merged = pd.concat(frames, ignore_index=True)
+    merged = merged[merged["id"].isin(ids)].drop_duplicates("id", keep="first")
+    return merged.set_index("id")
 
 
 def with_byes(
@@ -314,6 +344,7 @@ def rate_files(
             files, players, options, plan, input_format=input_format, sheet=sheet
         )
         return finish_period(pd.DataFrame(), partials, players, options, plan, files)
+    matched: list[ListMatch] = []
     inputs, players, problems = gather_inputs(
         paths,
         players_path,
@@ -321,16 +352,31 @@ def rate_files(
         input_format=input_format,
         sheet=sheet,
         columns=columns,
+        matched=matched,
     )
     if problems:
         if players_path is None or players is not None:
             problems.extend(assembly_problems(inputs, players))
         raise InputError(sort_problems(problems, paths, players_path))
     result = rate_inputs(inputs, players, options)
+    result.list_match = matched[0] if matched else None
+    result.event_ranks = file_ranks(inputs)
     if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
         # Events (TRF, crosstables) carry titles and federations: their norms go in the reports.
         result.norms = norm_inputs(inputs, players, result.sides)
     return result
+
+
+def file_ranks(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series | None:
+    """id -> the final rank the event file prints (a TRF's columns 86-89), when the run rates
+    that one event alone: ranks of two events cannot be merged into one order."""
+    if len(inputs) != 1 or not isinstance(inputs[0], GamesInput) or inputs[0].players is None:
+        return None
+    players = inputs[0].players.players
+    if "final_rank" not in players.columns or players["final_rank"].isna().all():
+        return None
+    ranked = players[players["final_rank"].notna()]
+    return pd.Series(ranked["final_rank"].astype("Int64").to_numpy(), index=ranked["id"])
 
 
 def totals_by_id(result: RatedPeriod) -> pd.DataFrame:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from pipeline.model import RatedPeriod
 from pipeline.writers.norms_section import norms_html
-from pipeline.writers.report_text import context_lines
+from pipeline.writers.report_text import context_lines, standings_order
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -307,7 +307,7 @@ method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &
 <main>
 <h2>Standings</h2>
 <p class="muted noprint">Click a column header to sort.
-Ranked by points (all games), then rating.</p>
+Ranked {html.escape(standings_order(result))}.</p>
 {standings_html(standings, linked)}
 {event_chart}
 {norms}

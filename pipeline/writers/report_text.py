@@ -73,8 +73,19 @@ def context_lines(result: RatedPeriod) -> list[str]:
     return lines + [f"warning: {w}" for w in result.warnings]
 
 
+ORDER_BY_FILE = "in the event file's own final ranks (its tie-break order)"
+ORDER_BY_POINTS = "by points (all games), then rating, then id"
+
+
+def standings_order(result: RatedPeriod) -> str:
+    """Which order :func:`standings` shows, in words."""
+    return ORDER_BY_POINTS if result.event_ranks is None else ORDER_BY_FILE
+
+
 def standings(result: RatedPeriod) -> pd.DataFrame:
-    """Ranked by points (every game, forfeits included), then rating, then id."""
+    """In the event file's own final ranks when it gives them (a TRF rated alone; players it
+    ranks none come after, in the order below), else by points (every game, forfeits included),
+    then rating, then id."""
     t = result.totals
     scale = result.scale
     points_h, rp = event_performance(result.sides, t)
@@ -82,7 +93,18 @@ def standings(result: RatedPeriod) -> pd.DataFrame:
     rating = t["rating"].fillna(0).to_numpy(dtype=np.int64)
     id_rank = np.empty(len(t), dtype=np.int64)
     id_rank[natural_order(t["id"])] = np.arange(len(t))
-    order = np.lexsort((id_rank, -rating, -points_h))
+    if result.event_ranks is None:
+        order = np.lexsort((id_rank, -rating, -points_h))
+        ranks = np.arange(1, len(t) + 1)
+    else:
+        file_rank = result.event_ranks.reindex(t["id"].astype(str)).astype("Int64")
+        unranked = file_rank.isna().to_numpy()
+        rank_key = file_rank.fillna(0).to_numpy(dtype=np.int64)
+        order = np.lexsort((id_rank, -rating, -points_h, rank_key, unranked))
+        # The file's rank where it has one; players it does not rank follow, numbered on.
+        shown = rank_key[order]
+        after = int(shown[~unranked[order]].max(initial=0))
+        ranks = np.where(unranked[order], after + np.cumsum(unranked[order]), shown)
     table = pd.DataFrame(
         {
             "rank": "",
@@ -105,7 +127,7 @@ def standings(result: RatedPeriod) -> pd.DataFrame:
             "title": t["title"],
         }
     ).iloc[order]
-    table["rank"] = [str(i) for i in range(1, len(table) + 1)]
+    table["rank"] = ranks.astype(str)
     return table[STANDINGS_COLUMNS].reset_index(drop=True)
 
 

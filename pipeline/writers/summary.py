@@ -6,13 +6,14 @@ printed when the output is not a terminal; ``pipeline.cli.console`` draws the sa
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import pandas as pd
 
-from pipeline.model import RatedPeriod
+from pipeline.model import ListMatch, RatedPeriod
 from pipeline.writers import WriteReport, rating_list_table
-from pipeline.writers.report_text import context_lines, mode_note
+from pipeline.writers.report_text import ORDER_BY_FILE, context_lines, mode_note
 
 _COLUMNS = [
     ("id", ">10"),
@@ -39,6 +40,22 @@ def movers(result: RatedPeriod, count: int = 5) -> pd.DataFrame:
     return table
 
 
+def list_match_lines(match: ListMatch, all_players: bool) -> list[str]:
+    """What the run says about --players: one line, every number a count of the files read."""
+    extra = match.list_players - match.on_list
+    line = (
+        f"players list: {match.on_list:,} of the {match.event_players:,} event players are on it; "
+        f"{match.ratings_differ:,} ratings on the event files differ from it (the list's are used)"
+    )
+    if extra:
+        line += (
+            f"; the other {extra:,} listed players are written too"
+            if all_players
+            else f"; the other {extra:,} listed players are not written (--all-players keeps them)"
+        )
+    return [line]
+
+
 def headline(result: RatedPeriod) -> list[str]:
     sides = result.sides
     rated = int(sides["rated"].sum())
@@ -51,6 +68,10 @@ def headline(result: RatedPeriod) -> list[str]:
         f"players: {len(result.totals):,}   rated game sides: {rated:,}   "
         f"unrated game sides: {len(sides) - rated:,}",
     ]
+    if result.list_match is not None:
+        lines += list_match_lines(result.list_match, o.all_players)
+    if result.event_ranks is not None:
+        lines.append(f"standings: {ORDER_BY_FILE}")
     note = mode_note(result)
     if note:
         lines.append(f"NOTE: {note}")
@@ -114,4 +135,5 @@ def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> di
         "movers": players,
         "written": [str(p) for p in report.written],
         "notes": list(report.skipped),
+        "players_list": None if result.list_match is None else asdict(result.list_match),
     }

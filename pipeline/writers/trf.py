@@ -10,6 +10,7 @@ plays twice in one round.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,6 +20,7 @@ from pipeline.errors import RunError
 from pipeline.model import EventInfo
 from pipeline.readers.dates import trf_date
 from pipeline.readers.event_codes import WRITE_CODES
+from pipeline.writers.trf_header import with_header
 
 NAME_WIDTH = 33
 KNOWN_TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"}
@@ -80,10 +82,15 @@ def _starting_ranks(people: pd.DataFrame) -> pd.Series:
 
 
 def event_trf(
-    games: pd.DataFrame, byes: pd.DataFrame, people: pd.DataFrame, info: EventInfo | None
+    games: pd.DataFrame,
+    byes: pd.DataFrame,
+    people: pd.DataFrame,
+    info: EventInfo | None,
+    header: Mapping[str, str] | None = None,
 ) -> TrfText:
     """TRF16 text for one event. ``people``: one row per player (id, name, rating, birth_year,
-    federation, title, sex, optional sno) with the rating each player is rated from."""
+    federation, title, sex, optional sno) with the rating each player is rated from; ``header``:
+    tag -> record for header records given as options (see :mod:`pipeline.writers.trf_header`)."""
     info = info or EventInfo()
     events = pd.concat([games["event"], byes["event"]]).unique()
     if len(events) > 1:
@@ -117,7 +124,7 @@ def event_trf(
 
     ranking = sorted(people["id"], key=lambda pid: (-points[pid], sno[pid]))
     final_rank = {pid: i for i, pid in enumerate(ranking, start=1)}
-    lines = _header(info, games, byes, people, rounds)
+    lines = with_header(_header(info, games, byes, people, rounds), header or {})
     no_fide_id = 0
     for p in people.sort_values("id", key=lambda s: s.map(sno)).itertuples(index=False):
         line = list("001")
@@ -169,7 +176,7 @@ def _header(
         for r, date in round_dates.items():
             _put(line, 92 + 10 * (r - 1), date[2:].replace("-", "/"), 8)
         lines.append("".join(line).rstrip())
-    lines.append(f"XXR {rounds}")
+    lines.append(f"XXR {max(rounds, info.rounds or 0)}")  # rounds declared, not only played
     return [ln.rstrip() for ln in lines]
 
 
