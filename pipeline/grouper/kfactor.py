@@ -72,7 +72,7 @@ def base_k(
         ks = [0, published.fillna(0).to_numpy(dtype=np.int64)]
         rules = [RULE_UNRATED, RULE_PUBLISHED]
         # Rules not in force in the era (K None) are left out.
-        for condition, k_value, rule in (
+        for condition, k_value, label in (
             (ever, precedence.k_ever_2400, ever_rule(precedence)),
             (junior, precedence.k_junior, junior_rule(precedence)),
             (new, precedence.k_new_player, new_player_rule(precedence)),
@@ -80,7 +80,7 @@ def base_k(
             if k_value is not None:
                 conditions.append(condition)
                 ks.append(k_value)
-                rules.append(rule)
+                rules.append(label)
     k = np.select(conditions, ks, precedence.k_default).astype(np.int64)
     rule = np.select(conditions, rules, RULE_DEFAULT)
     k_series = pd.Series(pd.arrays.IntegerArray(k, ~rated), index=players.index)
