@@ -29,8 +29,10 @@ test: $(STAMP)  ## run the whole test suite
 bench: $(STAMP)  ## run the benchmarks and print the figures
 	$(BIN)/python -m benchmarks
 
-lint: $(STAMP)  ## ruff
+lint: $(STAMP)  ## ruff (lint + format check) and mypy on pipeline/ and schemas/
 	$(BIN)/ruff check pipeline schemas tests benchmarks
+	$(BIN)/ruff format --check pipeline schemas tests benchmarks
+	$(BIN)/mypy pipeline schemas
 
 clean:  ## remove the virtual environment and outputs
 	rm -rf $(VENV) $(OUT) *.egg-info

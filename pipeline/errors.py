@@ -20,7 +20,7 @@ class Code(StrEnum):
     cell at hand; :attr:`fix` is the general advice (the README's table of codes).
     """
 
-    title: str
+    title: str  # type: ignore[assignment]  # the code's title, not str.title()
     fix: str
 
     def __new__(cls, value: str, title: str, fix: str) -> Code:
@@ -125,6 +125,46 @@ class Code(StrEnum):
         "an event that starts after the period being rated",
         "rate the event in the period of its start date",
     )
+    TOO_LARGE = (
+        "too-large",
+        "an archive or workbook that unpacks to more than we read (1 GB)",
+        "unpack the file yourself and check it",
+    )
+    TOO_WIDE = (
+        "too-wide",
+        "a table with more columns than any input has (2,000)",
+        "check the delimiter and the export",
+    )
+    NOT_ALLOWED = (
+        "not-allowed",
+        "an XML list with a DOCTYPE or entities (never resolved)",
+        "download the list again from ratings.fide.com",
+    )
+    OUTPUT_REPLACES_INPUT = (
+        "output-replaces-input",
+        "an output file that would overwrite one of the inputs",
+        "choose another --out folder",
+    )
+    BAD_OUTPUT = (
+        "bad-output",
+        "an output folder that cannot be written (a file, a dangling link, read-only, disk full)",
+        "choose an --out folder you can write to, with free space",
+    )
+    TRF_TOO_LARGE = (
+        "trf-too-large",
+        "an event with more players than TRF16's four-digit starting ranks hold",
+        "split the event, or keep it in a games file",
+    )
+    BAD_DATABASE = (
+        "bad-database",
+        "a history database that is empty, damaged or busy",
+        "restore ratings.db from a backup, or wait for the other run",
+    )
+    MORE_PROBLEMS = (
+        "more-problems",
+        "the count of problems past the listed ones (validate --json)",
+        "fix the problems listed and run again",
+    )
     LIST_CONFLICT = (
         "list-conflict",
         "an --earlier-list that differs from the list the history holds for that month",
@@ -146,9 +186,27 @@ class Code(StrEnum):
 CODES = {code.value: code.title for code in Code}
 
 
+# Bounds on what a report quotes: a 200 MB cell is shown by its first characters and its length,
+# and a million bad rows by the first LIST_LIMIT problems and a count of the rest.
+QUOTE_LIMIT = 80
+MESSAGE_LIMIT = 400
+LIST_LIMIT = 200
+
+
+def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with the input, located as precisely as we can."""
+    """One thing wrong with the input, located as precisely as we can.
+
+    The value is quoted by at most :data:`QUOTE_LIMIT` characters, the message and the fix by
+    :data:`MESSAGE_LIMIT`: whatever the input holds, a report stays readable.
+    """
 
     code: Code  # from the catalogue above (compares equal to its string)
     message: str
@@ -157,6 +215,14 @@ class Problem:
     column: str = ""
     value: str | None = None
     fix: str = ""
+
+    def __post_init__(self) -> None:
+        if self.value is not None and len(self.value) > QUOTE_LIMIT:
+            object.__setattr__(self, "value", clip(self.value))
+        if len(self.message) > MESSAGE_LIMIT:
+            object.__setattr__(self, "message", clip(self.message, MESSAGE_LIMIT))
+        if len(self.fix) > MESSAGE_LIMIT:
+            object.__setattr__(self, "fix", clip(self.fix, MESSAGE_LIMIT))
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -177,6 +243,8 @@ class FiderateError(Exception):
 class InputError(FiderateError):
     """The input is bad. Carries every problem found, not only the first."""
 
+    headline = "the input is not valid."
+
     def __init__(self, problems: Sequence[Problem], partial: object = None):
         self.problems: list[Problem] = list(problems)
         # What could be read despite the problems (e.g. a GamesInput with its bad cells blanked),
@@ -187,6 +255,12 @@ class InputError(FiderateError):
     def __reduce__(self):  # type: ignore[no-untyped-def]
         # Rebuilt from its problems when it crosses a process boundary (a Dask worker).
         return (type(self), (self.problems, self.partial))
+
+
+class OutputError(InputError):
+    """The outputs cannot be written where asked (a file, read-only, disk full, an input)."""
+
+    headline = "cannot write the outputs; nothing was written."
 
 
 class RunError(FiderateError):
@@ -218,7 +292,7 @@ class ProblemList:
         return bool(self.problems)
 
 
-def format_problems(problems: Sequence[Problem], limit: int = 200) -> str:
+def format_problems(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
     """A plain-text table a person can read in a terminal."""
     if not problems:
         return "no problems"

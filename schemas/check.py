@@ -27,8 +27,8 @@ def skip_dask_typing_import() -> bool:
     """
     if "dask.dataframe" in sys.modules:
         return False
-    _pandera_model.get_index_types = lambda: {Index}
-    _pandera_model.get_series_types = lambda: {Series}
+    _pandera_model.get_index_types = lambda: {Index}  # type: ignore[assignment]
+    _pandera_model.get_series_types = lambda: {Series}  # type: ignore[assignment]
     return True
 
 

@@ -20,11 +20,11 @@ class Games(pa.DataFrameModel):
     line: Series[int] = pa.Field(ge=1)
 
     @pa.dataframe_check
-    def not_self_paired(cls, df: pd.DataFrame) -> Series[bool]:
+    def not_self_paired(cls, df: pd.DataFrame) -> Series[bool]:  # type: ignore[misc]
         return df["white"] != df["black"]
 
     @pa.dataframe_check
-    def played_scores_sum_to_one(cls, df: pd.DataFrame) -> Series[bool]:
+    def played_scores_sum_to_one(cls, df: pd.DataFrame) -> Series[bool]:  # type: ignore[misc]
         return ~df["played"] | (df["white_h"] + df["black_h"] == 100)
 
     class Config:

@@ -20,10 +20,10 @@ class RatingList(pa.DataFrameModel):
     k_rule: Series[str]
 
     @pa.dataframe_check
-    def no_games_no_change(cls, df: pd.DataFrame) -> Series[bool]:
+    def no_games_no_change(cls, df: pd.DataFrame) -> Series[bool]:  # type: ignore[misc]
         return (df["games"] > 0) | (df["change"] == 0)
 
     @pa.dataframe_check
-    def seven_hundred_rule(cls, df: pd.DataFrame) -> Series[bool]:
+    def seven_hundred_rule(cls, df: pd.DataFrame) -> Series[bool]:  # type: ignore[misc]
         # K x n <= 700 unless a forced K without --k-cap was used (then k_rule says "forced").
         return (df["k"].fillna(0) * df["games"] <= 700) | df["k_rule"].str.startswith("forced")

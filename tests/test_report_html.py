@@ -261,3 +261,70 @@ def test_names_are_escaped(tmp_path, monkeypatch):
     assert names == ["<script>alert(1)</script> 1", 'O\'Neil & Sons "X" 2']
     assert parser.rows["p-2"][0][1] == "<script>alert(1)</script>"  # the opponent column
     assert [t for t in parser.tags if t == "script"] == ["script"]  # only the sorting script
+
+
+# Appended to a copy of the page: click the "rating" header of the standings twice (the page's own
+# click handler sorts), and write the order seen after each click where --dump-dom shows it.
+_CLICK_PROBE = """
+<script>
+(function () {
+  var table = document.getElementById("standings");
+  var th = Array.prototype.find.call(table.tHead.rows[0].cells, function (c) {
+    return c.textContent.trim() === "rating"; });
+  var col = Array.prototype.indexOf.call(th.parentNode.cells, th);
+  var order = function () { return Array.prototype.map.call(table.tBodies[0].rows,
+    function (r) { return r.cells[col].textContent.trim(); }).join("|"); };
+  th.click(); var up = order() + "#" + th.getAttribute("aria-sort");
+  th.click(); var down = order() + "#" + th.getAttribute("aria-sort");
+  var out = document.createElement("pre"); out.id = "probe";
+  out.textContent = "UP=" + up + "\\nDOWN=" + down; document.body.appendChild(out);
+})();
+</script>
+"""
+
+
+def test_real_event_sorts_by_clicking_a_header_in_a_browser(shared_trf, tmp_path):
+    # CI installs Chromium (.ci/run); locally the test skips without a browser.
+    browser = _browser()
+    if browser is None:
+        pytest.skip("no headless browser (chromium) installed")
+    out = tmp_path / "out"
+    rate_into(out, shared_trf / "open-gros-2010-r4.trf", extra=("--no-xlsx", "--html"))
+    page = (out / "report.html").read_text(encoding="utf-8")
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", _CLICK_PROBE + "</body>"), encoding="utf-8")
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+    dom = subprocess.run(
+        [browser, *flags, "--dump-dom", probe.resolve().as_uri()],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        text=True,
+    ).stdout
+    found = re.search(r"UP=(.*)#(\w+)\s+DOWN=(.*)#(\w+)", dom)
+    assert found, dom[-2000:]
+    up, up_state, down, down_state = found.groups()
+    assert (up_state, down_state) == ("ascending", "descending")
+    ratings = [r for r in read_csv(out / "rating_list.csv")]
+    numbers = sorted(int(r["rating"]) for r in ratings if r["rating"])
+    blanks = sum(1 for r in ratings if not r["rating"])
+    assert numbers and blanks  # the event has rated and unrated players
+    # Numbers sort as numbers (not as text), blanks last in both directions.
+    assert up.split("|") == [str(n) for n in numbers] + [""] * blanks
+    assert down.split("|") == [str(n) for n in reversed(numbers)] + [""] * blanks
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        [browser, *flags, "--window-size=1200,1600", f"--screenshot={shot}", probe.as_uri()],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000

@@ -92,8 +92,17 @@ def calc(
         out = every_result_json(outcomes) if as_json else every_result_lines(outcomes)
     else:
         c = calculate(
-            CalcRequest(rating, opponents, tuple(results), kin, rules, method, mode, period)
-        )  # type: ignore[arg-type]
+            CalcRequest(
+                rating,
+                opponents,
+                tuple(results),  # type: ignore[arg-type]  # every result given in this branch
+                kin,
+                rules,
+                method,
+                mode,
+                period,
+            )
+        )
         out = calc_json(c) if as_json else calc_lines(c)
     if as_json:
         click.echo(json.dumps(out, indent=2))

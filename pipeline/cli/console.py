@@ -13,7 +13,7 @@ from types import TracebackType
 
 from rich import box
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from pipeline.model import RatedPeriod
@@ -60,8 +60,8 @@ def render_summary(
         ):
             grid.add_column(
                 header,
-                justify=justify,
-                no_wrap=True,  # type: ignore[arg-type]
+                justify=justify,  # type: ignore[arg-type]
+                no_wrap=True,
                 min_width=12 if header == "name" else None,
                 overflow="ellipsis" if header == "name" else "fold",
             )
@@ -101,7 +101,7 @@ class DelayedProgress:
         self.enabled = enabled and self.console.is_terminal
         self.delay = delay
         self._progress: Progress | None = None
-        self._task = None
+        self._task: TaskID | None = None
         self._label = "starting"
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None

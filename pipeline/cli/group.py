@@ -19,7 +19,7 @@ class FiderateGroup(click.Group):
         try:
             return super().invoke(ctx)
         except InputError as exc:
-            click.echo(f"error: the input is not valid.\n{format_problems(exc.problems)}", err=True)
+            click.echo(f"error: {exc.headline}\n{format_problems(exc.problems)}", err=True)
             _maybe_traceback(ctx)
             ctx.exit(1)
         except UsageError as exc:

@@ -9,7 +9,8 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.errors import RunError
-from pipeline.publish.store import connect, player_history, player_pending
+from pipeline.publish.database import open_history
+from pipeline.publish.store import player_history, player_pending
 
 
 @cli.command()
@@ -28,7 +29,8 @@ def history(player_id: str, db_path: Path, as_json: bool) -> None:
     waiting for a first rating."""
     if not db_path.is_file():
         raise RunError(f"no history database at {str(db_path)!r} (give it with --db)")
-    con = connect(db_path)
+    con = open_history(db_path)
+    assert con is not None  # the file exists
     try:
         rows = player_history(con, player_id)
         pending = player_pending(con, player_id)

@@ -93,7 +93,7 @@ def parse_score_h(text: str, hint: str) -> int:
 def _parse_vs(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 ) -> list[tuple[int, int | None]]:
-    games = []
+    games: list[tuple[int, int | None]] = []
     for value in values:
         rating_text, _, result_text = value.partition(":")
         try:

@@ -158,6 +158,7 @@ def rate(
             html=want_html,
             players=player_ids,
             output_format=output_format,
+            inputs=[*inputs, *([players] if players is not None else [])],
         )
     if as_json:
         click.echo(json.dumps(summary_data(result, report), indent=2, ensure_ascii=False))

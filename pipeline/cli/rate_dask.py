@@ -82,7 +82,8 @@ def rate_with_dask(
             executor=executor,
         )
         run = DaskRun(result, executor.sides, executor.rated_sides, executor.parts)
-        written = write_dask_outputs(run, out_dir, games_tmp, output_format)
+        protect = [*inputs, *([players] if players is not None else [])]
+        written = write_dask_outputs(run, out_dir, games_tmp, output_format, protect)
     finally:
         if games_tmp.exists():
             import shutil

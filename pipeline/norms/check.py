@@ -101,7 +101,7 @@ def window_sums(
     def total(values: pd.Series | np.ndarray) -> np.ndarray:
         return np.where(some, _prefix_sums(np.asarray(values), starts, lasts), 0)
 
-    def at_last(values: pd.Series | np.ndarray) -> np.ndarray:
+    def at_last(values: pd.Series | np.ndarray) -> np.ndarray | int:
         return np.where(some, np.asarray(values, dtype=np.int64)[lasts], 0) if len(games) else 0
 
     sums = {

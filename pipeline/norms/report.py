@@ -7,6 +7,7 @@ The games come from the same sides frame the engine rates; nothing here reads or
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -125,7 +126,7 @@ def check_norms(
         entries = entries[entries["player"].isin(player_ids)]
     entries = entries[entries["played"] > 0]  # no game over the board: nothing to judge
     events = exceptions_by_event(sides, people, rules[0], facts)
-    exception = {e: v["applies"] for e, v in events.items()}
+    exception = {e: cast("bool | None", v["applies"]) for e, v in events.items()}
     parts = [best_windows(evaluate(entries, games, rule, exception)) for rule in rules]
     rank = {t: i for i, t in enumerate(NORM_RULES)}
     best = pd.concat(parts, ignore_index=True)
@@ -134,7 +135,7 @@ def check_norms(
         _event=best["event"].map(event_order), _rank=best["norm"].map(rank)
     ).sort_values(["_event", "order", "entry", "_rank"], kind="stable", ignore_index=True)
     rr = entries.groupby("event")["round_robin"].any()
-    summary = [
+    summary: list[dict[str, object]] = [
         {
             "event": event,
             "host": facts.get(event, EventFacts(event)).host,

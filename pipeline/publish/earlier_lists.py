@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,7 +120,7 @@ def read_earlier_lists(
 
 
 def record_earlier_lists(
-    con: sqlite3.Connection, run_id: int, lists: dict[str, EarlierList]
+    con: sqlite3.Connection, run_id: int, lists: Mapping[str, EarlierList]
 ) -> None:
     """Store each list the history does not hold yet as the input list in force in its month."""
     for month, given in sorted(lists.items()):

@@ -38,7 +38,7 @@ def read_list(path: Path | str) -> PlayerList:
         problems = ProblemList()
         players = parse_players(table, problems)
         last = cells.text(table, "last_played")
-        bad = last.ne("") & ~last.str.fullmatch(r"\d{4}-(0[1-9]|1[0-2])")
+        bad = last.ne("") & ~last.str.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])")
         cells.report(
             problems,
             table,

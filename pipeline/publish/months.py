@@ -22,7 +22,7 @@ def add_months(period: str, months: int) -> str:
 def month_indexes(periods: pd.Series) -> np.ndarray:
     """Vectorized :func:`month_index`; blank or missing -> -1."""
     text = periods.astype("string").fillna("")
-    ok = text.str.fullmatch(r"\d{4}-\d{2}").fillna(False).to_numpy(dtype=bool)
+    ok = text.str.fullmatch(r"[0-9]{4}-[0-9]{2}").fillna(False).to_numpy(dtype=bool)
     out = np.full(len(text), -1, dtype=np.int64)
     if ok.any():
         valid = text[ok]

@@ -66,7 +66,7 @@ def write_report_xlsx(report: PeriodReport, path: Path) -> None:
     # openpyxl (0.3 s to import) only when a spreadsheet is written.
     from openpyxl import Workbook
 
-    from pipeline.writers.xlsx import write_table
+    from pipeline.writers.xlsx import save_workbook, write_table
 
     wb = Workbook(write_only=True)
     changes = report.changes
@@ -81,7 +81,7 @@ def write_report_xlsx(report: PeriodReport, path: Path) -> None:
         ("All changes", changes),
     ):
         write_table(wb.create_sheet(title), table)
-    wb.save(path)
+    save_workbook(wb, path)
 
 
 @contextmanager

@@ -135,7 +135,7 @@ def record_run(con: sqlite3.Connection, record: RunRecord, batch: PeriodFiles) -
 def _event_rows(record: RunRecord) -> list[tuple[object, ...]]:
     """One row per event file (``store.EVENT_COLUMNS``): its units' names, first start date
     and games."""
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for f in record.files:
         mine = [u for u in record.units if u.file is f]
         rows.append(

@@ -36,6 +36,7 @@ from pipeline.columnar.lookup import member
 from pipeline.engine.matches import MATCH_NOTES
 from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.publish import database
 from pipeline.publish import store as history
 from pipeline.publish.checks import check_history, describe_inputs, list_notes, same_inputs
 from pipeline.publish.earlier_lists import (
@@ -108,10 +109,17 @@ class PeriodOutcome:
 
 
 def run_period(request: PeriodRequest) -> PeriodOutcome:
+    try:
+        return _run_period(request)
+    except sqlite3.Error as exc:
+        raise database.translate(request.database, exc) from None
+
+
+def _run_period(request: PeriodRequest) -> PeriodOutcome:
     period = resolve_period(request.period)
     started = now()
     db_path = request.database
-    con = history.connect(db_path) if db_path.exists() else None
+    con = database.open_history(db_path)
     inputs_record: list[dict[str, str]] = []
     try:
         recovered = recover(con) if con is not None else []
@@ -122,12 +130,13 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
             request.earlier_lists
         )
         for run_id in recovered:
-            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()  # type: ignore[union-attr]
+            assert con is not None  # runs are recovered from an existing history only
+            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()
             if (
                 row
                 and row[0] == period
                 and same_inputs(history.run_inputs(con, run_id), inputs_record)
-            ):  # type: ignore[arg-type]
+            ):
                 return PeriodOutcome(
                     period,
                     run_id,
@@ -348,7 +357,7 @@ def _publish(
         clock.lap("write files")
         pause_point("temp-files")
         if con is None:
-            con = history.connect(request.database)
+            con = database.connect(request.database)
         planned = batch.planned()
         con.execute("BEGIN IMMEDIATE")
         try:

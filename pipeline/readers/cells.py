@@ -32,15 +32,13 @@ def report(
     if not mask.any():
         return
     cells = table.frame[column] if values is None else values
-    for pos in np.flatnonzero(mask):
+    at = np.flatnonzero(mask)
+    # Plain lists of the bad rows only: no pandas indexing per problem.
+    texts = cells.to_numpy()[at].tolist()
+    rows = np.asarray(table.rows)[at].tolist()
+    for row, value in zip(rows, texts, strict=True):
         problems.add(
-            code,
-            message,
-            file=table.source,
-            row=int(table.rows[pos]),
-            column=column,
-            value=str(cells.iloc[pos]),
-            fix=fix,
+            code, message, file=table.source, row=int(row), column=column, value=str(value), fix=fix
         )
 
 
@@ -57,7 +55,7 @@ def parse_ids(
     # A spreadsheet that stored an id as a number shows it as "4100018.0": take the digits.
     # (A literal scan first: the regex rewrite is ten times the cost and rarely needed.)
     has_dot = raw.str.contains(".", regex=False).any()
-    ids = raw.str.replace(r"^(\d+)\.0+$", r"\1", regex=True) if has_dot else raw
+    ids = raw.str.replace(r"^([0-9]+)\.0+$", r"\1", regex=True) if has_dot else raw
     if required:
         report(
             problems,
@@ -87,11 +85,11 @@ def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:
     if not len(odd):
         return raw
     some = raw.iloc[odd].str.strip().str.removeprefix("+")
-    grouped = some.str.fullmatch(rf"\d{{1,3}}(?:{group}\d{{3}})+(?:{re.escape(decimal)}0*)?")
+    grouped = some.str.fullmatch(rf"[0-9]{{1,3}}(?:{group}[0-9]{{3}})+(?:{re.escape(decimal)}0*)?")
     if grouped.any():
-        digits_only = some.str.replace(r"[^\d" + re.escape(decimal) + "]", "", regex=True)
+        digits_only = some.str.replace(r"[^0-9" + re.escape(decimal) + "]", "", regex=True)
         some = some.mask(grouped, digits_only)
-    some = some.str.replace(rf"^(\d+){re.escape(decimal)}0*$", r"\1", regex=True)
+    some = some.str.replace(rf"^([0-9]+){re.escape(decimal)}0*$", r"\1", regex=True)
     result = raw.copy()
     result.iloc[odd] = some.to_numpy()
     return result
@@ -112,7 +110,7 @@ def parse_int(
     raw = text(table, column)
     blank = raw.str.strip().eq("")
     digits = integer_text(raw, table.decimal)
-    looks_int = digits.str.fullmatch(r"\d{1,9}")
+    looks_int = digits.str.fullmatch(r"[0-9]{1,9}")
     numbers = digits.where(looks_int & ~blank).astype("Int64")
     if zero_is_blank:
         # 0 is how lists write "unknown" (birth year) or "unrated": blank, whatever the range.
@@ -210,7 +208,7 @@ def starting_numbers(numbers: pd.Series) -> tuple[pd.Series, np.ndarray, np.ndar
     """(starting number, not a number, repeats an earlier row's number) per row of an event's
     player list (TRF starting ranks, crosstable numbers); a bad one reads as 0. The caller
     reports both kinds of problem in its own words and keeps the rows that have neither."""
-    bad = ~numbers.str.fullmatch(r"\d+").to_numpy()
+    bad = ~numbers.str.fullmatch(r"[0-9]+").to_numpy()
     sno = pd.to_numeric(numbers.where(~bad, "0")).astype(np.int64)
     repeated = ~bad & sno.duplicated(keep="first").to_numpy()
     return sno, bad, repeated

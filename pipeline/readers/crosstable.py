@@ -68,15 +68,17 @@ CELL_BYES: dict[str, str] = {
 # Colour letters: w/b (English), s (German schwarz), also written in capitals.
 CELL_COLOURS = {"w": "w", "b": "b", "s": "b", "": ""}
 _RESULT_RE = "|".join(re.escape(r) for r in sorted(CELL_RESULTS, key=len, reverse=True))
-GAME_CELL = re.compile(rf"^(?P<opp>\d+)(?P<colour>[wbs]?)(?P<res>{_RESULT_RE})$")
+GAME_CELL = re.compile(rf"^(?P<opp>[0-9]+)(?P<colour>[wbs]?)(?P<res>{_RESULT_RE})$")
 CELL_HELP = "12w1, 5b½, 5b0.5, 7w=, 3b0, 8w+ / 8b- (forfeit); - , bye, + (byes); blank (absent)"
 
 
 def _points_h(text: pd.Series) -> pd.Series:
     """'4.5', '4,5', '4½', '½' -> hundredths; '' -> <NA>; anything else -> -1 (reported)."""
     t = text.str.replace(" ", "").str.replace(",", ".").str.replace("½", ".5")
-    t = t.str.replace(r"^\.5$", "0.5", regex=True).str.replace(r"^(\d+)\.\.5$", r"\1.5", regex=True)
-    ok = t.str.fullmatch(r"\d{1,3}(\.(0+|50*))?") | t.eq("")
+    t = t.str.replace(r"^\.5$", "0.5", regex=True).str.replace(
+        r"^([0-9]+)\.\.5$", r"\1.5", regex=True
+    )
+    ok = t.str.fullmatch(r"[0-9]{1,3}(\.(0+|50*))?") | t.eq("")
     value = pd.to_numeric(t.where(ok & t.ne(""), None))
     halves = (value * 2).round().astype("Int64") * 50  # exact: only .0 and .5 pass the pattern
     return halves.where(ok, -1)
@@ -91,7 +93,7 @@ def _numbers(
     if "number" not in role:
         return pd.Series(np.arange(1, n + 1), dtype=np.int64), np.ones(n, dtype=bool)
     number_text = cellparse.text(table, role["number"]).str.replace(
-        r"^(\d+)\.0*$", r"\1", regex=True
+        r"^([0-9]+)\.0*$", r"\1", regex=True
     )
     sno, bad, dup = cellparse.starting_numbers(number_text)
     cellparse.report(

@@ -129,8 +129,8 @@ ROUND_WORDS = (
     "kierros",
 )
 ROUND_PATTERNS = [
-    re.compile(rf"^(?:{'|'.join(ROUND_WORDS)})_?(\d{{1,3}})$"),
-    re.compile(rf"^(\d{{1,3}})(?:_?(?:{'|'.join(ROUND_WORDS)}))?$"),
+    re.compile(rf"^(?:{'|'.join(ROUND_WORDS)})_?([0-9]{{1,3}})$"),
+    re.compile(rf"^([0-9]{{1,3}})(?:_?(?:{'|'.join(ROUND_WORDS)}))?$"),
 ]
 
 

@@ -43,17 +43,17 @@ MONTHS = {
 # Day-first comes before month-first: European files write 24/09/2010; 09/24/2010 is read as
 # month-first only because 24 cannot be a month.
 DATE_LAYOUTS: list[tuple[str, str]] = [
-    (r"(\d{4})\s*[/.\-]\s*(\d{1,2})\s*[/.\-]\s*(\d{1,2})", "YMD"),
-    (r"(\d{1,2})\s*[/.\-]\s*(\d{1,2})\s*[/.\-]\s*(\d{4})", "DMY"),
-    (r"(\d{1,2})\s*[/.\-]\s*(\d{1,2})\s*[/.\-]\s*(\d{4})", "MDY"),
-    (r"([^\W\d_]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", "MDY"),
-    (r"(\d{1,2})\.?\s*([^\W\d_]+)\.?,?\s+(\d{4})", "DMY"),
-    (r"(\d{2})/(\d{2})/(\d{2})", "yMD"),  # TRF 132 round dates
+    (r"([0-9]{4})\s*[/.\-]\s*([0-9]{1,2})\s*[/.\-]\s*([0-9]{1,2})", "YMD"),
+    (r"([0-9]{1,2})\s*[/.\-]\s*([0-9]{1,2})\s*[/.\-]\s*([0-9]{4})", "DMY"),
+    (r"([0-9]{1,2})\s*[/.\-]\s*([0-9]{1,2})\s*[/.\-]\s*([0-9]{4})", "MDY"),
+    (r"([^\W\d_]+)\.?\s+([0-9]{1,2})(?:st|nd|rd|th)?,?\s+([0-9]{4})", "MDY"),
+    (r"([0-9]{1,2})\.?\s*([^\W\d_]+)\.?,?\s+([0-9]{4})", "DMY"),
+    (r"([0-9]{2})/([0-9]{2})/([0-9]{2})", "yMD"),  # TRF 132 round dates
 ]
 
 
 def _month(text: str) -> int | None:
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return int(text)
     return MONTHS.get(text.lower())
 
@@ -97,7 +97,7 @@ def birth_year(text: str) -> int | None:
     text = text.strip()
     if not text or re.fullmatch(r"0+([/.\-]0+[/.\-]0+)?", text):
         return None
-    match = re.fullmatch(r"(\d{4})(?:\s*[/.\-]\s*\d{1,2}\s*[/.\-]\s*\d{1,2})?", text)
+    match = re.fullmatch(r"([0-9]{4})(?:\s*[/.\-]\s*[0-9]{1,2}\s*[/.\-]\s*[0-9]{1,2})?", text)
     if match:
         return int(match.group(1))
     full = parse_date(text)

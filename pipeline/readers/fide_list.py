@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +38,7 @@ import pandas as pd
 
 from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import PlayerList
-from pipeline.readers import cells
+from pipeline.readers import cells, limits
 from pipeline.readers.fide_list_columns import LIST_TYPES, STANDARD_FALLBACK
 from pipeline.readers.fide_list_txt import read_txt
 from pipeline.readers.fide_list_xml import read_xml
@@ -50,6 +51,7 @@ from pipeline.rules.sets import KPrecedence
 EVER_THRESHOLD = KPrecedence().ever_threshold
 
 _TXT_HEAD = re.compile(rb"^\s*ID[ _]?Number\s+Name\s", re.IGNORECASE)
+_XML_DTD = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<!DOCTYPE\s", re.DOTALL)
 _XML_HEAD = re.compile(rb"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<playerslist[\s>/]", re.DOTALL)
 
 
@@ -76,8 +78,8 @@ def _layout(head: bytes) -> str | None:
     head = head.removeprefix(b"\xef\xbb\xbf")
     if _TXT_HEAD.match(head):
         return "txt"
-    if _XML_HEAD.match(head):
-        return "xml"
+    if _XML_HEAD.match(head) or _XML_DTD.match(head):
+        return "xml"  # a DOCTYPE is refused by the XML reader, with its own message
     return None
 
 
@@ -93,7 +95,7 @@ def _sniff_zip(path: Path) -> ListFile | None:
                         layout = _layout(fh.read(4096))
                     if layout:
                         return ListFile(layout, name)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError):
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, zlib.error):
         return None
     return None
 
@@ -110,12 +112,15 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
                 with path.open("rb") as fh:
                     table, list_type = read_xml(fh, source, list_column)
         else:
-            with zipfile.ZipFile(path) as archive, archive.open(found.member) as fh:
+            # Bounded: a 3 MB zip may declare (or, lying, inflate to) gigabytes.
+            limits.check_zip(path, source)
+            with zipfile.ZipFile(path) as archive, archive.open(found.member) as member:
+                capped = limits.CappedStream(member, source)
                 if found.layout == "txt":
-                    table, list_type = read_txt(fh.read(), source, list_column)
+                    table, list_type = read_txt(capped.read(), source, list_column)
                 else:
-                    table, list_type = read_xml(fh, source, list_column)
-    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+                    table, list_type = read_xml(capped, source, list_column)  # type: ignore[arg-type]
+    except (zipfile.BadZipFile, EOFError, OSError, zlib.error) as exc:
         raise InputError(
             [
                 Problem(
@@ -136,7 +141,7 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     """Text cells of a list (column names from :data:`COMMON` and :data:`TYPED`) -> players."""
     frame = table.frame
     raw_rating = standard_fallback(frame)
-    rating_number = raw_rating.where(raw_rating.str.fullmatch(r"\d{1,4}")).astype("Int64")
+    rating_number = raw_rating.where(raw_rating.str.fullmatch(r"[0-9]{1,4}")).astype("Int64")
     ever = rating_number.ge(EVER_THRESHOLD).fillna(False).to_numpy(dtype=bool, copy=True)
     # A printed K 10 proves a published 2400 (a GM/IM title alone does not: B.01 1.5.3a).
     ever |= published_k_proves_2400(frame["k"], KPrecedence())
@@ -183,7 +188,7 @@ def standard_fallback(frame: pd.DataFrame) -> pd.Series:
 
 def _check_fide_ids(table: RawTable, problems: ProblemList) -> None:
     ids = table.frame["id"]
-    bad = ids.ne("") & ~ids.str.fullmatch(r"\d{1,12}")
+    bad = ids.ne("") & ~ids.str.fullmatch(r"[0-9]{1,12}")
     cells.report(
         problems,
         table,

@@ -3,6 +3,8 @@ choice of the rating column, and how a list's problem is raised."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pipeline.errors import Code, InputError, Problem
 
 LIST_TYPES = ("standard", "rapid", "blitz")
@@ -32,7 +34,7 @@ def list_problem(
 
 
 def choose_column(
-    columns: dict[tuple[str | None, str], object], list_column: str
+    columns: Mapping[tuple[str | None, str], object], list_column: str
 ) -> tuple[str, str]:
     """(the type key whose rating is used, the list type) for the layout's columns."""
     if ("single", "rating") in columns:

@@ -47,7 +47,9 @@ TXT_TOKENS: dict[str, tuple[str | None, str]] = {
     "bday": (None, "birth_year"),
     "flag": (None, "flag"),
 }
-_MONTH_TOKEN = re.compile(r"^[A-Za-z]{3}\d{2}$")  # OCT26: the rating column of a single-type list
+_MONTH_TOKEN = re.compile(
+    r"^[A-Za-z]{3}[0-9]{2}$"
+)  # OCT26: the rating column of a single-type list
 
 
 def _to_utf8(data: bytes, source: str) -> bytes:
@@ -213,17 +215,17 @@ def _slice(lines: Any, span: tuple[int, int | None] | None, ascii_lines: Any = N
 
 
 _VALID = {
-    "id": re.compile(r"\d+"),
+    "id": re.compile(r"[0-9]+"),
     "federation": re.compile(r"[A-Z]{3}|"),
     "sex": re.compile(r"[MFmf]?"),
     "title": re.compile(r"[A-Za-z]*"),
     "w_title": re.compile(r"[A-Za-z]*"),
     "o_title": re.compile(r"[A-Za-z, ]*"),
     "foa_title": re.compile(r"[A-Za-z]*"),
-    "rating": re.compile(r"\d*"),
-    "period_games": re.compile(r"\d*"),
-    "k": re.compile(r"\d*"),
-    "birth_year": re.compile(r"\d*"),
+    "rating": re.compile(r"[0-9]*"),
+    "period_games": re.compile(r"[0-9]*"),
+    "k": re.compile(r"[0-9]*"),
+    "birth_year": re.compile(r"[0-9]*"),
     "flag": re.compile(r"[iwIW]*"),
 }
 

@@ -47,6 +47,10 @@ XML_TAGS: dict[str, tuple[str | None, str]] = {
 XML_CHUNK = 100_000  # players converted to a frame at a time (bounds the Python objects alive)
 
 
+class _DoctypeError(Exception):
+    pass
+
+
 def read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTable, str]:
     from lxml import etree
 
@@ -68,6 +72,13 @@ def read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTable
             f"the XML list is damaged: {text}",
             "download the list again (or unzip it again)",
             row=exc.lineno or None,
+        ) from None
+    except _DoctypeError:
+        raise list_problem(
+            source,
+            Code.NOT_ALLOWED,
+            "the XML list has a DOCTYPE (entity declarations): refused, never resolved",
+            "download the list again from ratings.fide.com (FIDE lists have no DOCTYPE)",
         ) from None
     except ListTypeError as exc:
         raise list_problem(
@@ -108,6 +119,10 @@ def _xml_chunks(
     pick: Callable[[list[str | None]], tuple[str | None, ...]] | None = None
     list_type = list_column
     for _, elem in context:
+        if layout is None:
+            info = elem.getroottree().docinfo
+            if info.doctype or info.internalDTD is not None:
+                raise _DoctypeError
         children = list(elem)  # one proxy object per child, reused for tags and texts
         tags = tuple([child.tag for child in children])
         if tags != layout:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from pipeline.errors import Code, FiderateError, InputError, Problem, ProblemList
 from pipeline.model import GamesInput, SidesInput
+from pipeline.readers import limits
 from pipeline.readers.crosstable import parse_crosstable
 from pipeline.readers.crosstable_columns import find_layout, missing_problems, parse_overrides
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
@@ -143,7 +144,10 @@ def _sheet_tables(workbook: Any, path: Path, sheet: str | None) -> Iterator[RawT
             if sheet is not None and ws.title != sheet:
                 continue
             rows, numbers = [], []
+            ws.reset_dimensions()  # the cells the sheet holds, not its declared dimension
             for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
+                if len(row) > limits.MAX_COLUMNS:
+                    raise limits.too_wide(str(path), len(row), number)
                 cells = [cell_text(v) for v in row]
                 if any(cells):
                     rows.append(cells)

@@ -16,7 +16,19 @@ import pyarrow.parquet as pq
 
 from pipeline.columnar.arrow import str_series
 from pipeline.errors import Code, InputError, Problem
+from pipeline.readers.limits import MAX_COLUMNS, too_wide
 from pipeline.readers.raw import RawTable, normalize_header
+
+
+def _column_problem(path: Path, column: str, what: str) -> Problem:
+    utf8 = "utf8" in what.lower() or "utf-8" in what.lower()
+    return Problem(
+        Code.BAD_ENCODING if utf8 else Code.BAD_VALUE,
+        f"the column {what}",
+        file=str(path),
+        column=column,
+        fix="write this column as plain text or numbers (valid UTF-8, one value per cell)",
+    )
 
 
 def column_text(column: pa.ChunkedArray) -> pa.Array:
@@ -27,7 +39,10 @@ def column_text(column: pa.ChunkedArray) -> pa.Array:
         text = pc.if_else(column, "true", "false")
     elif pa.types.is_floating(kind):
         # 1650.0 -> "1650" (a spreadsheet's whole number); anything else as Python prints it.
-        whole = pc.equal(column, pc.floor(column))
+        # Only floats that hold an integer exactly (|x| < 2**53) become digits: 1e20 stays
+        # "1e+20" (a bad rating, reported) instead of wrapping around int64.
+        exact = pc.less(pc.abs(column), 2.0**53)
+        whole = pc.and_(pc.equal(column, pc.floor(column)), exact)
         text = pc.if_else(
             whole,
             pc.cast(pc.cast(column, pa.int64(), safe=False), pa.string()),
@@ -55,7 +70,21 @@ def read_parquet_table(path: Path) -> RawTable:
             ]
         ) from None
     names = [normalize_header(n) for n in table.column_names]
-    frame = {name: str_series(column_text(table.column(i))) for i, name in enumerate(names)}
+    if len(names) > MAX_COLUMNS:
+        raise too_wide(str(path), len(names))
+    frame = {}
+    problems = []
+    for i, (raw_name, name) in enumerate(zip(table.column_names, names, strict=True)):
+        column = table.column(i)
+        if pa.types.is_nested(column.type):
+            problems.append(_column_problem(path, raw_name, f"holds nested values ({column.type})"))
+            continue
+        try:
+            frame[name] = str_series(column_text(column))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as exc:
+            problems.append(_column_problem(path, raw_name, f"cannot be read as text ({exc})"))
+    if problems:
+        raise InputError(problems)
     import pandas as pd
 
     return RawTable(

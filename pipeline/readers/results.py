@@ -24,6 +24,7 @@ class GameResult(NamedTuple):
 
 # Games files: one token for both sides, white first.
 GAME_RESULTS: dict[str, GameResult] = {}
+_tokens: tuple[str, ...]
 for _tokens, _result in (
     (("1-0", "1:0"), GameResult(100, 0, True, "1-0")),
     (("0-1", "0:1"), GameResult(0, 100, True, "0-1")),

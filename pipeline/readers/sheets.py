@@ -14,7 +14,7 @@ def select_sheet(tables: list[RawTable], sheet: str | None, path: Path) -> list[
     if sheet is None or all(t.sheet is None for t in tables):
         return tables
     named = [t for t in tables if t.sheet == sheet]
-    if not named and sheet.isdigit() and 1 <= int(sheet) <= len(tables):
+    if not named and sheet.isascii() and sheet.isdigit() and 1 <= int(sheet) <= len(tables):
         named = [tables[int(sheet) - 1]]
     if not named:
         names = ", ".join(repr(t.sheet) for t in tables)

@@ -17,6 +17,7 @@ import pandas as pd
 
 from pipeline.columnar.arrow import arrow_storage
 from pipeline.errors import Code, InputError, Problem
+from pipeline.readers import limits
 from pipeline.readers.fastcsv import read_plain_csv, simple_lines
 from pipeline.readers.raw import RawTable, normalize_header
 
@@ -116,7 +117,7 @@ def _decimal_mark(frame: pd.DataFrame, delimiter: str) -> str:
         return "."
     head = frame.head(1000)
     for column in head.columns:
-        if head[column].astype(str).str.fullmatch(r"-?\d+,\d+").any():
+        if head[column].astype(str).str.fullmatch(r"-?[0-9]+,[0-9]+").any():
             return ","
     return "."
 
@@ -127,6 +128,10 @@ def read_csv_text(path: Path) -> RawTable:
         raise _problem(path, Code.NOT_A_TABLE, "the file is empty", "export the table again")
     text = _decode(path, data)
     delimiter = _sniff_delimiter(text[:65536])
+    header_end = text.find("\n")
+    width = text.count(delimiter, 0, header_end if header_end >= 0 else len(text)) + 1
+    if width > limits.MAX_COLUMNS:
+        raise limits.too_wide(str(path), width)
     simple = simple_lines(text)
     frame = read_plain_csv(text, delimiter, normalize_header, simple)
     try:
@@ -216,6 +221,7 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
     """Every non-empty sheet of a workbook as a RawTable (header = first non-empty row)."""
     from openpyxl import load_workbook
 
+    limits.check_zip(path, str(path))  # a shared-strings bomb is refused before it inflates
     try:
         workbook = load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
@@ -228,10 +234,15 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
     tables = []
     try:
         for sheet in workbook.worksheets:
+            # The declared dimension (say A1:XFD1048576) would pad every row to 16,384 cells
+            # and add a million empty rows: read the cells the sheet really holds.
+            sheet.reset_dimensions()  # type: ignore[union-attr]
             header: list[str] | None = None
             records: list[list[str]] = []
             numbers: list[int] = []
             for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
+                if len(row) > limits.MAX_COLUMNS:
+                    raise limits.too_wide(str(path), len(row), number)
                 cells = [_cell_text(v) for v in row]
                 if not any(cells):
                     continue
@@ -249,6 +260,8 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
             tables.append(
                 RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title)
             )
+    except InputError:
+        raise
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _problem(
             path,

@@ -38,7 +38,10 @@ def looks_like_trf(text: str) -> bool:
     """At least one 001 player record and nothing in the first lines that is not a record."""
     lines = [ln for ln in re.split(r"\r\n|\r|\n", text[:20000]) if ln.strip()][:40]
     return any(ln.startswith("001 ") for ln in lines) and all(
-        ln[:3] in ("001", "###") or KEPT_TAG.match(ln[:3]) or ln[:3].isdigit() for ln in lines[:5]
+        ln[:3] in ("001", "###")
+        or KEPT_TAG.match(ln[:3])
+        or (ln[:3].isascii() and ln[:3].isdigit())
+        for ln in lines[:5]
     )
 
 
@@ -111,7 +114,7 @@ def _header(
     if field == "name":
         info.name = value
     elif field == "rounds":
-        if value.isdigit():
+        if value.isascii() and value.isdigit():
             info.rounds = int(value)
         elif value:
             problems.add(

@@ -93,7 +93,7 @@ def _starting_ranks(lines: Lines) -> tuple[pd.Series, np.ndarray]:
 def _ratings(lines: Lines) -> pd.Series:
     """The rating, <NA> when 0, blank or bad (bad ones reported)."""
     text = lines.field("rating")
-    ok = text.str.fullmatch(r"\d{0,4}").to_numpy()
+    ok = text.str.fullmatch(r"[0-9]{0,4}").to_numpy()
     rating = pd.to_numeric(text.where(ok & text.ne(""), None)).astype("Int64")
     ok = ok & ~(rating > 3500).fillna(False).to_numpy()
     lines.report(
@@ -110,7 +110,7 @@ def _ratings(lines: Lines) -> pd.Series:
 def _fide_ids(lines: Lines) -> pd.Series:
     """The FIDE ID without leading zeros; blank when not given or bad (bad ones reported)."""
     text = lines.field("id")
-    ok = text.str.fullmatch(r"\d*").to_numpy()
+    ok = text.str.fullmatch(r"[0-9]*").to_numpy()
     lines.report(
         "id",
         text,
@@ -125,7 +125,7 @@ def _fide_ids(lines: Lines) -> pd.Series:
 def _points(lines: Lines) -> tuple[pd.Series, pd.Series]:
     """(points in hundredths or <NA>, the text) per line."""
     text = lines.field("points")
-    ok = text.str.fullmatch(r"(\d{1,3}([.,]\d+)?)?").to_numpy()
+    ok = text.str.fullmatch(r"([0-9]{1,3}([.,][0-9]+)?)?").to_numpy()
     lines.report(
         "points",
         text,
@@ -183,7 +183,7 @@ def roster(raw: pd.Series, numbers: np.ndarray, source: str, problems: ProblemLi
 def _birth_years(text: pd.Series) -> tuple[pd.Series, np.ndarray]:
     """(year or <NA>, bad) per birth date; the usual ``YYYY/MM/DD``, ``YYYY.MM.DD``, ``YYYY``
     in one vectorized pass, anything else through :func:`dates.birth_year` one by one."""
-    common = text.str.extract(r"^(\d{4})(?:[/.\-]\d{1,2}[/.\-]\d{1,2})?$")[0]
+    common = text.str.extract(r"^([0-9]{4})(?:[/.\-][0-9]{1,2}[/.\-][0-9]{1,2})?$")[0]
     years = pd.to_numeric(common).astype("Int64")
     years = years.mask(years.eq(0))  # 0000/00/00: not given
     bad = np.zeros(len(text), dtype=bool)

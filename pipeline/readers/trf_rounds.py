@@ -69,14 +69,14 @@ def round_cells(
 ) -> pd.DataFrame:
     """The usable cells (schema: ``pairing.CELL_COLUMNS``); the bad ones are reported."""
     sno_text = cut_field(raw, "sno")
-    sno = pd.to_numeric(sno_text.where(sno_text.str.fullmatch(r"\d+"), "0")).astype(np.int64)
+    sno = pd.to_numeric(sno_text.where(sno_text.str.fullmatch(r"[0-9]+"), "0")).astype(np.int64)
     width = int(raw.str.rstrip().str.len().max())
     rounds = max(0, -(-(width - ROUND_START) // ROUND_WIDTH))
     if rounds == 0:
         return _empty()
     c = _cut(raw, numbers, sno.to_numpy(), rounds)
     present = (c.opp_text != "") | (c.colour != " ") | (c.code != " ")
-    opp_ok = np.strings.isdigit(c.opp_text) | (c.opp_text == "")
+    opp_ok = np.strings.lstrip(c.opp_text, "0123456789") == ""  # ASCII digits or blank
     colour_ok = np.isin(c.colour, ["w", "b", "-", " "])
     opp = np.where(opp_ok & (c.opp_text != ""), c.opp_text, "0").astype(np.int64)
     missing = present & (opp > 0) & (c.code == " ")

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import Problem
+from pipeline.errors import LIST_LIMIT, Code, Problem
 from pipeline.run.rate import check_inputs
 
 # The keys of every problem in --json output, in this order (stable: scripts rely on them).
@@ -45,12 +45,18 @@ def validate_files(
     return ValidationReport(files, problems)
 
 
-def problems_json(problems: Sequence[Problem]) -> str:
-    return json.dumps(
-        [{key: p.as_dict()[key] for key in JSON_KEYS} for p in problems],
-        ensure_ascii=False,
-        indent=1,
-    )
+def problems_json(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
+    """The first ``limit`` problems as objects; past that, one last object with the code
+    ``more-problems`` counts the rest (same keys, so a script reads it like any other)."""
+    listed = [{key: p.as_dict()[key] for key in JSON_KEYS} for p in problems[:limit]]
+    if len(problems) > limit:
+        more = Problem(
+            Code.MORE_PROBLEMS,
+            f"... and {len(problems) - limit:,} more problem(s) not listed",
+            fix="fix the problems listed and run again",
+        )
+        listed.append({key: more.as_dict()[key] for key in JSON_KEYS})
+    return json.dumps(listed, ensure_ascii=False, indent=1)
 
 
 def _cell(value: object, width: int) -> str:
@@ -59,8 +65,11 @@ def _cell(value: object, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def problems_table(problems: Sequence[Problem]) -> str:
-    """One line per problem: where (file, row, column), the value, the code, then what and fix."""
+def problems_table(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
+    """One line per problem: where (file, row, column), the value, the code, then what and fix;
+    the first ``limit`` problems, then a count of the rest."""
+    more = len(problems) - limit
+    problems = problems[:limit]
     rows = [
         (
             p.file or "<input>",
@@ -82,4 +91,6 @@ def problems_table(problems: Sequence[Problem]) -> str:
     for r in [header, *rows]:
         cells = [_cell(v, limits[i]).ljust(widths[i]) for i, v in enumerate(r)]
         lines.append("  ".join(cells).rstrip())
+    if more > 0:
+        lines.append(f"... and {more:,} more")
     return "\n".join(lines)

@@ -88,7 +88,8 @@ def convert_to_trf(
     else:
         trf = event_trf(item.games, byes, people, item.info, records)
     output = Path(output)
-    with OutputBatch(output.parent if str(output.parent) else ".") as batch:
+    protect = [Path(input_path), *([Path(players_path)] if players_path is not None else [])]
+    with OutputBatch(output.parent if str(output.parent) else ".", protect=protect) as batch:
         batch.path(output.name).write_bytes(trf.text.encode("utf-8"))
         batch.commit()
     return trf

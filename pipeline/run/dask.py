@@ -349,7 +349,11 @@ def output_refusals(
 
 
 def write_dask_outputs(
-    run_games: DaskRun, out_dir: Path, games_tmp: Path | None, output_format: str = "csv"
+    run_games: DaskRun,
+    out_dir: Path,
+    games_tmp: Path | None,
+    output_format: str = "csv",
+    inputs: Sequence[Path | str] = (),
 ) -> list[Path]:
     """The rating list (atomically, like the pandas path) and the games parts folder."""
     from pipeline.writers import write_csv
@@ -357,7 +361,7 @@ def write_dask_outputs(
     from pipeline.writers.output_text import rating_list_table
     from pipeline.writers.parquet import rating_list_arrow, write_parquet
 
-    with OutputBatch(out_dir) as batch:
+    with OutputBatch(out_dir, protect=inputs) as batch:
         if output_format == "parquet":
             write_parquet(rating_list_arrow(run_games.result), batch.path("rating_list.parquet"))
         else:

@@ -38,7 +38,7 @@ class PeriodChoice:
 
 
 def check_period_text(period: str) -> str:
-    if not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
+    if not re.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])", period):
         raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
     return period
 

@@ -76,7 +76,8 @@ class Executor(Protocol):
     """Rates files somewhere else (a cluster) and hands back per-player partial sums
     (``pipeline.grouper.totals.PARTIAL_COLUMNS``) of every side of the period."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def refusals(
         self,

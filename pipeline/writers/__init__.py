@@ -73,10 +73,12 @@ def write_outputs(
     html: bool | None = None,
     players: Sequence[str] = (),
     output_format: str = "csv",
+    inputs: Sequence[Path | str] = (),
 ) -> WriteReport:
     """Write rating_list and games (as ``output_format``: csv or parquet) and, by size or as
     ``xlsx``/``html`` say, the spreadsheets and report.html; ``players``: also
-    ``player-<id>.xlsx`` and ``.html`` for each of those ids."""
+    ``player-<id>.xlsx`` and ``.html`` for each of those ids. ``inputs``: the run's input files,
+    which no output may replace."""
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, not {output_format!r}")
     report = WriteReport()
@@ -98,7 +100,7 @@ def write_outputs(
     if want_xlsx or players:
         # openpyxl costs 0.3 s to import: only when a spreadsheet is written.
         from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
-    with OutputBatch(out_dir) as batch:
+    with OutputBatch(out_dir, protect=inputs) as batch:
         if output_format == "parquet":
             write_parquet(rating_list_arrow(result), batch.path("rating_list.parquet"))
             write_parquet(games_arrow(result), batch.path("games.parquet"))
@@ -137,6 +139,7 @@ def write_outputs(
                 f"{XLSX_MAX_PLAYERS:,} (use --html to write it anyway)"
             )
         for player_id in dict.fromkeys(players):
+            assert table is not None and detail is not None  # built when players are asked for
             stem = player_file_stem(player_id)
             one = table[table["id"] == player_id]
             write_report_xlsx(

@@ -1,14 +1,23 @@
 """Atomic output: every file of a run is written to a temporary name in the output folder and
 renamed into place only when all of them are complete. A run that fails (or is killed) before the
-commit leaves the folder as it was, apart from temporary files it removes on the way out.
+commit leaves the folder as it was, apart from temporary files it removes on the way out (and
+the folder itself when the run created it).
+
+A batch refuses, with a clear problem instead of an OS traceback: an output folder that is a file
+or a dangling symlink, one it cannot write (read-only, disk full), and an output that would
+replace one of the run's inputs (``protect``), e.g. ``fiderate rate games.csv --out .``.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
+
+from pipeline.errors import Code, OutputError, Problem
 
 # mkstemp creates files readable by the owner only; outputs (lists, reports published on a web
 # server) should get the mode any new file gets, so apply the process umask ourselves.
@@ -17,21 +26,76 @@ os.umask(_UMASK)
 FILE_MODE = 0o666 & ~_UMASK
 
 
+def output_problem(
+    out_dir: Path, message: str, fix: str, code: Code = Code.BAD_OUTPUT
+) -> OutputError:
+    return OutputError([Problem(code, message, file=str(out_dir), fix=fix)])
+
+
+def os_problem(out_dir: Path, exc: OSError) -> OutputError:
+    """An OS error met while writing, as a problem saying what to do about it."""
+    reason = exc.strerror or type(exc).__name__
+    if exc.errno == errno.ENOSPC:
+        fix = "free some disk space (or choose --out on another disk) and run again"
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        fix = "choose an --out folder you can write to, or change its permissions"
+    else:
+        fix = "check the --out folder and run again"
+    where = f" ({exc.filename})" if exc.filename else ""
+    return output_problem(
+        out_dir, f"cannot write the outputs: {reason}{where}; nothing written", fix
+    )
+
+
 class OutputBatch:
-    def __init__(self, out_dir: Path | str):
+    def __init__(self, out_dir: Path | str, protect: Iterable[Path | str] = ()):
         self.out_dir = Path(out_dir)
         self._pending: list[tuple[Path, Path]] = []
+        self._protect = [Path(p) for p in protect]
+        self._created: Path | None = None  # the topmost folder this batch created
 
     def __enter__(self) -> OutputBatch:
-        self.out_dir.mkdir(parents=True, exist_ok=True)
+        out = self.out_dir
+        if out.is_symlink() and not out.exists():
+            raise output_problem(
+                out, "the output folder is a dangling symbolic link", "remove the link or fix it"
+            )
+        if out.exists() and not out.is_dir():
+            raise output_problem(
+                out, "the output folder is a file", "give --out a folder (new or existing)"
+            )
+        missing = [p for p in [out, *out.parents] if not p.exists()]
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise os_problem(out, exc) from None
+        self._created = missing[-1] if missing else None
         return self
+
+    def _check_not_an_input(self, final: Path) -> None:
+        target = final.resolve()
+        for source in self._protect:
+            same = source.resolve() == target
+            if not same and final.exists() and source.exists():
+                same = os.path.samefile(final, source)
+            if same:
+                raise output_problem(
+                    final,
+                    f"writing {final.name} would replace the input {str(source)!r}",
+                    "choose another --out folder (outputs keep their own names)",
+                    code=Code.OUTPUT_REPLACES_INPUT,
+                )
 
     def path(self, name: str) -> Path:
         """A temporary path to write ``name`` to; it becomes ``out_dir/name`` on commit."""
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.out_dir)
+        final = self.out_dir / name
+        self._check_not_an_input(final)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.out_dir)
+        except OSError as exc:
+            raise os_problem(self.out_dir, exc) from None
         os.close(fd)
         os.chmod(tmp, FILE_MODE)
-        final = self.out_dir / name
         self._pending.append((Path(tmp), final))
         return Path(tmp)
 
@@ -65,3 +129,18 @@ class OutputBatch:
     ) -> None:
         if exc_type is not None:
             self.discard()
+            self._remove_created()
+            if isinstance(exc, OSError):
+                raise os_problem(self.out_dir, exc) from None
+
+    def _remove_created(self) -> None:
+        """Remove the folders this batch created, if they stayed empty."""
+        if self._created is None:
+            return
+        for folder in [self.out_dir, *self.out_dir.parents]:
+            try:
+                folder.rmdir()
+            except OSError:
+                return
+            if folder == self._created:
+                return

@@ -47,7 +47,7 @@ class ExpectedVsActual:
     """
 
     def __init__(self) -> None:
-        with plt.rc_context(_STYLE):
+        with plt.rc_context(_STYLE):  # type: ignore[arg-type]
             self.fig, self.ax = plt.subplots(figsize=(4.2, 2.3))
             ax = self.ax
             (self.actual,) = ax.plot(
@@ -78,7 +78,7 @@ class ExpectedVsActual:
         self.ax.set_xlim(0.5, len(x) + 0.5)
         self.ax.set_ylim(0, top * 1.15)
         self.ax.set_xticks(x if len(x) <= 10 else np.unique(np.linspace(1, len(x), 6).round()))
-        with plt.rc_context(_STYLE):
+        with plt.rc_context(_STYLE):  # type: ignore[arg-type]
             return _svg(self.fig, salt, close=False)
 
     def __enter__(self) -> ExpectedVsActual:
@@ -90,7 +90,7 @@ class ExpectedVsActual:
 
 def changes_vs_rating_svg(rating: np.ndarray, change: np.ndarray, salt: str = "event") -> str:
     """The event: each rated player's exact rating change against the starting rating."""
-    with plt.rc_context(_STYLE):
+    with plt.rc_context(_STYLE):  # type: ignore[arg-type]
         fig, ax = plt.subplots(figsize=(7.5, 3.4))
         dense = len(rating) > RASTERIZE_ABOVE
         colors = np.where(change >= 0, "#2a8a4a", "#c0392b")

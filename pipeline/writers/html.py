@@ -336,10 +336,11 @@ def _player_sections(section_rows: pd.DataFrame, breakdown: pd.DataFrame) -> tup
     rated_mask = (shown["rated"] == "yes").to_numpy()
     cum_expected = shown["cum_expected"].to_numpy()
     cum_score = shown["cum_score"].to_numpy()
-    starts = np.flatnonzero(np.r_[True, players[1:] != players[:-1]]) if len(players) else []
-    bounds = dict(
-        zip(players[starts], zip(starts, [*starts[1:], len(players)], strict=True), strict=True)
+    starts: np.ndarray | list[int] = (
+        np.flatnonzero(np.r_[True, players[1:] != players[:-1]]) if len(players) else []
     )
+    ends = [*starts[1:], len(players)] if len(players) else []  # an event with no games: none
+    bounds = dict(zip(players[starts], zip(starts, ends, strict=True), strict=True))
     sections = []
     with ExpectedVsActual() as drawer:
         for i, row in enumerate(section_rows.to_dict("records")):

@@ -5,6 +5,8 @@ The CSV and XLSX writers share these so the two never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -78,7 +80,7 @@ def rating_list_spec(scale: int) -> dict[str, tuple[str, str, tuple[int, ...]]]:
     }
 
 
-_AS_TEXT = {
+_AS_TEXT: dict[str, Callable[..., pd.Series]] = {
     "text": lambda values: values,
     "int": int_text,
     "units": units_text,

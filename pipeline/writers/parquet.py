@@ -7,6 +7,7 @@ very numbers the CSV shows (the engine's integer units, rescaled the same way, n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +38,7 @@ def decimal_column(units: object, scale: int, decimals: int) -> pa.Array:
     return pc.if_else(ints.is_null(), pa.scalar(None, as_decimal.type), as_decimal)
 
 
-_AS_ARROW = {
+_AS_ARROW: dict[str, Callable[..., pa.Array]] = {
     "text": arrow_text,
     "int": arrow_ints,
     "units": decimal_column,

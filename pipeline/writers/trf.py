@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import RunError
+from pipeline.errors import Code, InputError, Problem, RunError
 from pipeline.model import EventInfo
 from pipeline.readers.dates import trf_date
 from pipeline.readers.event_codes import WRITE_CODES
@@ -81,6 +81,29 @@ def _starting_ranks(people: pd.DataFrame) -> pd.Series:
     return ranks.reindex(people.index).astype(np.int64)
 
 
+# Starting ranks (columns 5-8), opponents (4 per round) and final ranks (86-89) are four digits.
+TRF_MAX_PLAYERS = 9_999
+
+
+def _check_fits(sno: pd.Series, count: int, source: str) -> None:
+    """Refuse an event whose starting ranks do not fit TRF16's four columns: a longer number would
+    run into the next field and corrupt the file (player 10000 written as 1000)."""
+    largest = int(sno.max()) if len(sno) else 0
+    if count > TRF_MAX_PLAYERS or largest > TRF_MAX_PLAYERS:
+        raise InputError(
+            [
+                Problem(
+                    Code.TRF_TOO_LARGE,
+                    f"the event has {count:,} players (largest starting rank {largest:,}): "
+                    f"TRF16 holds starting ranks up to {TRF_MAX_PLAYERS:,} (four columns)",
+                    file=source,
+                    value=str(largest),
+                    fix="split the event, or keep it in a games file (no TRF can hold it)",
+                )
+            ]
+        )
+
+
 def event_trf(
     games: pd.DataFrame,
     byes: pd.DataFrame,
@@ -101,6 +124,8 @@ def event_trf(
     notes: list[str] = []
     people = people.reset_index(drop=True)
     sno = pd.Series(_starting_ranks(people).to_numpy(), index=people["id"])
+    source = str(games["source"].iat[0]) if len(games) and "source" in games else ""
+    _check_fits(sno, len(people), source)
     game_rounds, bye_rounds = _rounds(games, byes)
     rounds = int(max(game_rounds.max(initial=0), bye_rounds.max(initial=0)))
 
@@ -137,7 +162,11 @@ def event_trf(
         _put(line, 15, str(p.name), NAME_WIDTH)
         _put(line, 49, "" if pd.isna(p.rating) else str(int(p.rating)), 4, right=True)
         _put(line, 54, str(p.federation or "")[:3], 3)
-        fide_id = str(p.id) if str(p.id).isdigit() and len(str(p.id)) <= 11 else ""
+        fide_id = (
+            str(p.id)
+            if str(p.id).isascii() and str(p.id).isdigit() and len(str(p.id)) <= 11
+            else ""
+        )
         no_fide_id += fide_id == ""
         _put(line, 58, fide_id, 11, right=True)
         _put(line, 70, "" if pd.isna(p.birth_year) else f"{int(p.birth_year)}/00/00", 10)

@@ -1,7 +1,9 @@
 """Spreadsheets for people: rating_list.xlsx and report.xlsx (summary + one sheet per player).
 
 Numbers are written as numbers (so Excel can sort and sum them) with fixed number formats; the
-values come from the same exact text tables as the CSV files.
+values come from the same exact text tables as the CSV files. Every other value is a text cell,
+whatever it starts with (see :mod:`.text_cells`): a player named ``=HYPERLINK(...)`` is a name,
+never a formula.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pipeline.norms.check import REQUIREMENTS
 from pipeline.norms.render import LEGEND, sheet_table
+from pipeline.writers.text_cells import text_cell
 
 if TYPE_CHECKING:
     from pipeline.model import NormReport
@@ -87,6 +90,8 @@ def _cell(ws: Worksheet, column: str, text: str) -> object:
         cell = WriteOnlyCell(ws, value=value)
         cell.number_format = DECIMAL_FORMATS[column]
         return cell
+    if isinstance(value, str):
+        return text_cell(ws, value)
     return value
 
 
@@ -159,10 +164,37 @@ def write_norms_sheet(ws: Worksheet, report: NormReport) -> None:
         ws.append(["To confirm", note])
 
 
+def save_workbook(wb: Workbook, path: Path) -> None:
+    """``wb.save(path)``; if it fails (a full disk), the half-written sheets are closed quietly,
+    so only our own clear error reaches the user, not openpyxl's complaints when they are freed."""
+    try:
+        wb.save(path)
+    except BaseException:
+        discard_workbook(wb)
+        raise
+
+
+def discard_workbook(wb: Workbook) -> None:
+    for ws in wb.worksheets:
+        writer = getattr(ws, "_writer", None)
+        # The sheet's row generator, then its XML stream: closing them inside an open element
+        # makes lxml object; better here, silenced, than later on stderr when they are freed.
+        for stream in (getattr(ws, "_rows", None), getattr(writer, "xf", None)):
+            if stream is None:
+                continue
+            try:
+                stream.close()
+            except Exception:  # noqa: BLE001, S110 - lxml objects to closing an open element
+                pass
+        out = getattr(writer, "out", None)
+        if isinstance(out, str):
+            Path(out).unlink(missing_ok=True)
+
+
 def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
     wb = Workbook(write_only=True)
     write_table(wb.create_sheet("Rating list"), table)
-    wb.save(path)
+    save_workbook(wb, path)
 
 
 def write_report_xlsx(
@@ -185,7 +217,7 @@ def write_report_xlsx(
     write_table(ws, summary)
     if note:
         ws.append([])
-        ws.append([f"NOTE: {note}"])
+        ws.append([text_cell(ws, f"NOTE: {note}")])
     taken = {"Summary"}
     if norms is not None:
         write_norms_sheet(wb.create_sheet(NORMS_SHEET), norms)
@@ -226,5 +258,5 @@ def write_report_xlsx(
             ):
                 ws.append([label, _cell(ws, key, str(totals[key]))])
             if note:
-                ws.append(["NOTE", note])
-    wb.save(path)
+                ws.append(["NOTE", text_cell(ws, note)])
+    save_workbook(wb, path)
