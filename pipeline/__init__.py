@@ -1,22 +1,59 @@
 """fiderate: rate chess events exactly the way FIDE does.
 
 readers -> engine -> grouper -> writers. The public API:
+
+The names are imported on first use (module ``__getattr__``), so ``import pipeline`` and the
+small commands (``calc``, ``table``, ``performance``) never load pandas, pandera or pyarrow.
 """
 
-from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
-from pipeline.model import (
-    GamesInput,
-    NormReport,
-    PlayerList,
-    RatedPeriod,
-    RateOptions,
-    SidesInput,
-)
-from pipeline.norms import NORM_RULES
-from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
-from pipeline.run.norms import norm_files
-from pipeline.run.rate import rate_files, rate_inputs, read_inputs
-from pipeline.writers import write_outputs
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
+    from pipeline.model import (
+        GamesInput,
+        NormReport,
+        PlayerList,
+        RatedPeriod,
+        RateOptions,
+        SidesInput,
+    )
+    from pipeline.norms import NORM_RULES
+    from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
+    from pipeline.run.norms import norm_files
+    from pipeline.run.rate import rate_files, rate_inputs, read_inputs
+    from pipeline.writers import write_outputs
+
+# name -> the module that defines it
+_HOMES = {
+    "FiderateError": "pipeline.errors",
+    "InputError": "pipeline.errors",
+    "Problem": "pipeline.errors",
+    "RunError": "pipeline.errors",
+    "UsageError": "pipeline.errors",
+    "GamesInput": "pipeline.model",
+    "NormReport": "pipeline.model",
+    "PlayerList": "pipeline.model",
+    "RatedPeriod": "pipeline.model",
+    "RateOptions": "pipeline.model",
+    "SidesInput": "pipeline.model",
+    "NORM_RULES": "pipeline.norms",
+    "RULE_SETS": "pipeline.rules.sets",
+    "RuleSet": "pipeline.rules.sets",
+    "get_rules": "pipeline.rules.sets",
+    "norm_files": "pipeline.run.norms",
+    "rate_files": "pipeline.run.rate",
+    "rate_inputs": "pipeline.run.rate",
+    "read_inputs": "pipeline.run.rate",
+    "write_outputs": "pipeline.writers",
+}
+
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
 __all__ = [
     "NORM_RULES",

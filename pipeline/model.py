@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 
@@ -52,6 +54,19 @@ class PlayerList:
 
     source: str
     players: pd.DataFrame
+    # The id look-up of ``players`` (built on first use, for that very frame): every event of a
+    # period asks the same list, and building the look-up is the costly part.
+    _lookup: tuple[pd.DataFrame, Any] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def positions(self, ids: pd.Series) -> np.ndarray:
+        """Each id's row on the list, -1 when it is not there."""
+        from pipeline.columnar.id_lookup import IdLookup
+
+        if self._lookup is None or self._lookup[0] is not self.players:
+            self._lookup = (self.players, IdLookup(self.players["id"]))
+        return self._lookup[1].positions(ids)
 
 
 @dataclass(frozen=True)

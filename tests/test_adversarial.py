@@ -234,13 +234,13 @@ def out_read_only(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
 
 
 def out_disk_full(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
-    import openpyxl.workbook.workbook as workbook
+    from pipeline.writers import xlsx_package
 
-    def full(self: object, filename: object) -> None:
-        Path(str(filename)).write_bytes(b"PK\x03\x04partial")
+    def full(self: xlsx_package.Book) -> None:
+        self.path.write_bytes(b"PK\x03\x04partial")
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    mp.setattr(workbook.Workbook, "save", full)
+    mp.setattr(xlsx_package.Book, "save", full)
     return _rate(GAMES, tmp / "out")
 
 

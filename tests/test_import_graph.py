@@ -22,6 +22,7 @@ LAYERS = {
     "model": 0,
     "rules": 0,
     "columnar": 0,
+    "lazy": 0,  # the packages' import-on-first-use helper
     "readers": 1,
     "engine": 2,
     "grouper": 3,

@@ -1,10 +1,13 @@
-"""The calculator behind ``fiderate calc``: one player's games, rated by the real pipeline.
+"""The calculator behind ``fiderate calc``: one player's games, rated by the pipeline's own parts.
 
-Nothing is computed here that the pipeline computes elsewhere: the games become a sides frame and
-a one-page rating list, and go through ``pipeline.run.rate.rate_inputs`` (engine: 400-point rule and
-PD; grouper: K precedence, the 700 rule, the exact change rounded once). The other method's
-expectation, shown side by side, comes from the same engine. Each opponent is a separate player
-on the list, so the opponent's change for the game comes out of the same grouper.
+Nothing is computed here that the pipeline computes elsewhere: the games become both sides of each
+game as plain arrays and go through the engine (``rate_arrays``: 400-point rule and PD), the
+grouper's K precedence (``k_precedence``) and 700 rule, the sequential mode's own array function,
+and the one rounding rule (the exact change rounded once). Arrays, not frames: a calculator must
+answer at once, and pandas alone takes longer to import than the whole answer (issue 13). A test
+rates random requests through ``pipeline.run.rate.rate_inputs`` as well and compares every number.
+The other method's expectation, shown side by side, comes from the same engine. Each opponent is
+a separate player, so the opponent's change for the game comes from the same grouper rules.
 
 K: ``--k`` is the K on the player's card (the 700 rule still applies, as FIDE does); otherwise
 the grouper's precedence decides from what the user said (``--junior``/``--birth-year``,
@@ -18,17 +21,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
-from pipeline.engine import SCALES, rate_sides
-from pipeline.engine.sides import SIDE_COLUMNS, side_text
+from pipeline.engine.expected import SCALES
+from pipeline.engine.rate import notes, rate_arrays
+from pipeline.engine.sequential import MODES, sequential_arrays
 from pipeline.errors import RunError
-from pipeline.model import PlayerList, RatedPeriod, RateOptions, SidesInput
-from pipeline.rules.sets import get_rules
-from pipeline.run.rate import rate_inputs, resolve_period
+from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_precedence
+from pipeline.rules.rounding import round_half_away
+from pipeline.rules.sets import RuleSet, get_rules
+from pipeline.run.period_name import resolve_period
 
-PLAYER_ID = "you"
 RESULTS_H = {"win": 100, "draw": 50, "loss": 0}
+NOT_KNOWN_YEAR = -10_000  # a birth year that makes nobody a junior (as a blank one does)
 
 
 @dataclass(frozen=True)
@@ -55,16 +59,37 @@ class CalcRequest:
     period: str | None = None
 
 
+@dataclass(frozen=True)
+class GameRow:
+    """One game of the player, with both methods' expectations and the opponent's outcome
+    (units of 1/scale unless the name says otherwise; zeros where the game is not rated)."""
+
+    round: int
+    rating_used: int
+    opponent: int
+    score_h: int
+    rated: bool
+    note: str
+    gap: int
+    gap_used: int
+    pd_fide_h: int
+    e_formula_u: int
+    dev_units: int
+    k_dev_units: int
+    opp_k: int
+    opp_change_units: int
+    opp_change: int
+    opp_new: int
+
+
 @dataclass
 class Calculation:
     request: CalcRequest
-    result: RatedPeriod
-    games: pd.DataFrame  # one row per game of the player (see ``_game_rows``)
-    player: pd.Series  # the player's totals row (schema RatingList)
-
-    @property
-    def scale(self) -> int:
-        return self.result.scale
+    scale: int
+    games: list[GameRow]
+    # The player's totals, named as in the rating list (schema RatingList): k, k_base, k_rule,
+    # games, score_h, expected_units, dev_units, change_units, change, new_rating.
+    player: dict[str, int | str]
 
 
 def _check(request: CalcRequest) -> None:
@@ -76,136 +101,156 @@ def _check(request: CalcRequest) -> None:
         raise RunError("give at least one game: --vs RATING:RESULT (e.g. --vs 1800:1)")
     if len(request.scores_h) != len(request.opponents):
         raise RunError("every --vs needs a result here (RATING:1, RATING:0.5 or RATING:0)")
+    if request.method not in SCALES:
+        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {request.method!r})")
+    if request.mode not in MODES:
+        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {request.mode!r})")
 
 
-def _sides(request: CalcRequest) -> pd.DataFrame:
-    """Both sides of every game: the player's side, then the opponent's mirror."""
-    n = len(request.opponents)
-    opp_ids = [f"opp{i}" for i in range(1, n + 1)]
-    mine_h = np.array(request.scores_h, dtype=np.int64)
-    rounds = [str(i) for i in range(1, n + 1)]
+@dataclass(frozen=True)
+class _Sides:
+    """Both sides of every game: the player's n sides (rows 0..n-1), then each opponent's
+    mirror (rows n..2n-1). Player code 0 is the player, code i the i-th opponent."""
 
-    def half(
-        player: list[str],
-        opponent: list[str],
-        own: list[int],
-        other: list[int],
-        h: np.ndarray,
-        order: np.ndarray,
-    ) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "player": pd.Series(player, dtype=str),
-                "opponent": pd.Series(opponent, dtype=str),
-                "event": "calc",
-                "round": pd.Series(rounds, dtype=str),
-                "date": pd.Series([pd.NA] * n, dtype="string"),
-                "player_rating": pd.array(own, dtype="Int64"),
-                "opponent_rating": pd.array(other, dtype="Int64"),
-                "score_h": h,
-                "played": np.ones(n, dtype=bool),
-                "result": pd.Series(side_text(h, np.ones(n, dtype=bool)), dtype=str),
-                "k": pd.array([pd.NA] * n, dtype="Int64"),
-                "name": "",
-                "source": "calc",
-                "line": np.arange(1, n + 1, dtype=np.int64),
-                "_order": order,
-            }
+    own: np.ndarray
+    opp: np.ndarray
+    score_h: np.ndarray
+    codes: np.ndarray
+
+    @classmethod
+    def of(cls, request: CalcRequest) -> _Sides:
+        n = len(request.opponents)
+        you = np.full(n, request.rating, dtype=np.int64)
+        them = np.array(request.opponents, dtype=np.int64)
+        mine_h = np.array(request.scores_h, dtype=np.int64)
+        return cls(
+            np.concatenate([you, them]),
+            np.concatenate([them, you]),
+            np.concatenate([mine_h, 100 - mine_h]),
+            np.concatenate([np.zeros(n, dtype=np.int64), np.arange(1, n + 1, dtype=np.int64)]),
         )
 
-    order = np.arange(n) * 2
-    mine = half(
-        [PLAYER_ID] * n, opp_ids, [request.rating] * n, list(request.opponents), mine_h, order
-    )
-    theirs = half(
-        opp_ids,
-        [PLAYER_ID] * n,
-        list(request.opponents),
-        [request.rating] * n,
-        100 - mine_h,
-        order + 1,
-    )
-    sides = pd.concat([mine, theirs], ignore_index=True).sort_values("_order", kind="stable")
-    return sides[SIDE_COLUMNS].reset_index(drop=True)
 
-
-def _players(request: CalcRequest, period_year: int) -> PlayerList:
+def _k_base(
+    request: CalcRequest, rules: RuleSet, period_year: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(K before the 700 rule, its rule) for the player (index 0) and each opponent."""
     n = len(request.opponents)
     kin = request.k
-    rules = get_rules(request.rules)
     birth_year = kin.birth_year
     if birth_year is None and kin.junior:
         birth_year = period_year - rules.k.junior_max_age  # the last year that counts as junior
     opp_k = kin.opp_k if kin.opp_k is not None else kin.k
-    players = pd.DataFrame(
-        {
-            "id": pd.Series([PLAYER_ID] + [f"opp{i}" for i in range(1, n + 1)], dtype=str),
-            "name": pd.Series(["you"] + [f"opponent {i}" for i in range(1, n + 1)], dtype=str),
-            "rating": pd.array([request.rating, *request.opponents], dtype="Int64"),
-            "k": pd.array([kin.k] + [opp_k] * n, dtype="Int64"),
-            "birth_year": pd.array([birth_year] + [None] * n, dtype="Int64"),
-            "games": pd.array([kin.games] + [None] * n, dtype="Int64"),
-            "ever_2400": np.array([kin.ever_2400] + [False] * n, dtype=bool),
-            "federation": "",
-            "title": "",
-        }
+    established = rules.k.new_player_games_below  # a blank games count means established
+    return k_precedence(
+        np.array([request.rating, *request.opponents], dtype=np.int64),
+        np.array([kin.k or 0] + [opp_k or 0] * n, dtype=np.int64),
+        np.array([kin.k is not None] + [opp_k is not None] * n, dtype=bool),
+        np.array([kin.ever_2400] + [False] * n, dtype=bool),
+        np.array([NOT_KNOWN_YEAR if birth_year is None else birth_year] + [NOT_KNOWN_YEAR] * n),
+        np.array([established if kin.games is None else kin.games] + [established] * n),
+        rules.k,
+        period_year,
     )
-    return PlayerList("calc", players)
+
+
+def _sum_by(codes: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    total = np.zeros(size, dtype=np.int64)
+    np.add.at(total, codes, values)
+    return total
+
+
+def _expectations(
+    own: np.ndarray, opp: np.ndarray, score_h: np.ndarray, rules: RuleSet
+) -> dict[str, np.ndarray]:
+    """Each method's expectation (units of its scale; 0 where not rated) from the engine."""
+    both = {}
+    for method in SCALES:
+        other = rate_arrays(own, opp, np.ones(len(own), dtype=bool), score_h, rules, method)
+        both[method] = np.where(other.rated, other.pd_units, 0).astype(np.int64)
+    return both
 
 
 def calculate(request: CalcRequest) -> Calculation:
     _check(request)
     period = resolve_period(request.period)
-    options = RateOptions(
-        rules=request.rules, method=request.method, period=period, mode=request.mode
+    rules = get_rules(request.rules)
+    method, scale = request.method, SCALES[request.method]
+    n = len(request.opponents)
+    sides = _Sides.of(request)
+    engine = rate_arrays(
+        sides.own, sides.opp, np.ones(2 * n, dtype=bool), sides.score_h, rules, method
     )
-    sides = _sides(request)
-    result = rate_inputs([SidesInput("calc", sides)], _players(request, int(period[:4])), options)
-    totals = result.totals.set_index("id")
-    return Calculation(request, result, _game_rows(result, totals), totals.loc[PLAYER_ID])
+    rated = engine.rated
+    diff = np.where(rated, engine.diff, 0)
+    pd_units = np.where(rated, engine.pd_units, 0).astype(np.int64)
+    dev_units = np.where(rated, engine.dev_units, 0).astype(np.int64)
 
+    size = n + 1
+    games = _sum_by(sides.codes, rated.astype(np.int64), size)
+    k_base, k_rule = _k_base(request, rules, int(period[:4]))
+    k_used = apply_700_rule(k_base, games, rules.k.period_cap)
+    k_rule = np.where(k_used != k_base, np.char.add(k_rule, RULE_700_SUFFIX), k_rule)
+    rating_used = sides.own
+    if request.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
+        rating_used, diff, pd_units, dev_units = sequential_arrays(
+            sides.codes, rated, sides.own, sides.opp, sides.score_h, k_used[sides.codes],
+            diff, pd_units, dev_units, rules, method,
+        )  # fmt: skip
 
-def _game_rows(result: RatedPeriod, totals: pd.DataFrame) -> pd.DataFrame:
-    """The player's games with both methods' expectations and each opponent's outcome."""
-    rules = get_rules(result.options.rules)
-    sides = result.sides
-    mine = sides[sides["player"] == PLAYER_ID].reset_index(drop=True)
-    used = mine["rating_used"] if "rating_used" in mine else mine["player_rating"]
-    # The other method, from the same engine and the same rating the game was scored against.
-    probe = mine.assign(player_rating=used)
-    both = {
-        m: rate_sides(probe, rules, m, result.options.cap)["pd_units"].to_numpy(
-            dtype=np.int64, na_value=0
-        )
-        for m in SCALES
+    score_sum = _sum_by(sides.codes, np.where(rated, sides.score_h, 0), size)
+    dev_sum = _sum_by(sides.codes, dev_units, size)
+    change_units = k_used * dev_sum
+    change = round_half_away(change_units, scale)
+    new_rating = np.array([request.rating, *request.opponents], dtype=np.int64) + change
+    player: dict[str, int | str] = {
+        "k": int(k_used[0]),
+        "k_base": int(k_base[0]),
+        "k_rule": str(k_rule[0]),
+        "games": int(games[0]),
+        "score_h": int(score_sum[0]),
+        # PD + (S - PD) = S on every rated side: the sum of PD, as the grouper works it out.
+        "expected_units": int(score_sum[0]) * (scale // 100) - int(dev_sum[0]),
+        "dev_units": int(dev_sum[0]),
+        "change_units": int(change_units[0]),
+        "change": int(change[0]),
+        "new_rating": int(new_rating[0]),
     }
+
+    # The player's games, with the other method's expectation from the same engine and the
+    # same rating each game was scored against.
+    mine = slice(0, n)
+    used = rating_used[mine]
+    both = _expectations(used, sides.opp[mine], sides.score_h[mine], rules)
     # A game the rules do not rate (e.g. rapid: gap 600+ with a player above 2600) carries no
     # gap, PD or deviation: zeros here, flagged by ``rated`` and explained by ``note``.
-    rated = mine["rated"].to_numpy(dtype=bool)
-    both[result.options.method] = mine["pd_units"].to_numpy(dtype=np.int64, na_value=0)
-    k = int(totals.loc[PLAYER_ID, "k"])
-    opp = totals.loc[mine["opponent"]]
-    dev = mine["dev_units"].to_numpy(dtype=np.int64, na_value=0)
-    return pd.DataFrame(
-        {
-            "round": mine["round"].astype(int),
-            "rating_used": used.astype(int).to_numpy(),
-            "opponent": mine["opponent_rating"].astype(int).to_numpy(),
-            "score_h": mine["score_h"].to_numpy(dtype=np.int64),
-            "rated": rated,
-            "note": mine["note"].astype(str).to_numpy(),
-            "gap": (used - mine["opponent_rating"]).astype(int).to_numpy(),
-            "gap_used": mine["diff"].to_numpy(dtype=np.int64, na_value=0),
-            "pd_fide_h": both["fide"] * rated,
-            "e_formula_u": both["formula"] * rated,
-            "dev_units": dev,
-            "k_dev_units": k * dev,
-            "opp_k": opp["k"].astype(int).to_numpy(),
-            "opp_change_units": opp["change_units"].to_numpy(dtype=np.int64),
-            "opp_change": opp["change"].to_numpy(dtype=np.int64),
-            "opp_new": opp["new_rating"].astype(int).to_numpy(),
-        }
-    )
+    both[method] = pd_units[mine]
+    mine_rated = rated[mine]
+    k = int(k_used[0])
+    note_codes = engine.note_code[mine]
+    note_texts = notes(rules)
+    rows = [
+        GameRow(
+            round=i + 1,
+            rating_used=int(used[i]),
+            opponent=int(sides.opp[i]),
+            score_h=int(sides.score_h[i]),
+            rated=bool(mine_rated[i]),
+            note=note_texts[int(note_codes[i])],
+            gap=int(used[i] - sides.opp[i]),
+            gap_used=int(diff[i]),
+            pd_fide_h=int(both["fide"][i]) * bool(mine_rated[i]),
+            e_formula_u=int(both["formula"][i]) * bool(mine_rated[i]),
+            dev_units=int(dev_units[i]),
+            k_dev_units=k * int(dev_units[i]),
+            opp_k=int(k_used[i + 1]),
+            opp_change_units=int(change_units[i + 1]),
+            opp_change=int(change[i + 1]),
+            opp_new=int(new_rating[i + 1]),
+        )
+        for i in range(n)  # one row per typed game: a handful, never a hot path
+    ]
+    return Calculation(request, scale, rows, player)
 
 
 def every_result(request: CalcRequest) -> dict[str, Calculation]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline.calculator.calc import Calculation
 from pipeline.calculator.expectancy import ExpectancyTable, formula_gap_for
-from pipeline.engine import SCALES
+from pipeline.engine.expected import SCALES
 from pipeline.engine.sequential import SEQUENTIAL_LABEL
 from pipeline.grouper.performance import LINEAR_LABEL, Performance
 from pipeline.rules.fide_tables import expectancy_table
@@ -102,7 +102,7 @@ def calc_lines(c: Calculation) -> list[str]:
         headers.insert(1, "rating before")
     rows = []
     unrated: list[str] = []
-    for r in g.itertuples(index=False):
+    for r in g:
         row = [
             str(r.round),
             str(r.opponent),
@@ -129,8 +129,8 @@ def calc_lines(c: Calculation) -> list[str]:
         _score(int(p["score_h"])),
         "",
         "",
-        fixed(int(g["pd_fide_h"].sum()), 100, 2),
-        fixed(int(g["e_formula_u"].sum()), SCALES["formula"], 4),
+        fixed(sum(r.pd_fide_h for r in g), 100, 2),
+        fixed(sum(r.e_formula_u for r in g), SCALES["formula"], 4),
         fixed(int(p["dev_units"]), scale, dec, sign=True),
         fixed(int(p["change_units"]), scale, 2, sign=True),
         "",
@@ -172,7 +172,7 @@ def calc_json(c: Calculation) -> dict[str, Any]:
             "opponent_change": int(r.opp_change),
             "opponent_new_rating": int(r.opp_new),
         }
-        for r in c.games.itertuples(index=False)
+        for r in c.games
     ]
     return {
         "rating": c.request.rating,
@@ -198,26 +198,26 @@ def calc_json(c: Calculation) -> dict[str, Any]:
 
 def every_result_lines(outcomes: dict[str, Calculation]) -> list[str]:
     first = next(iter(outcomes.values()))
-    g = first.games.iloc[0]
+    g = first.games[0]
     scale = first.scale
     lines = _header(first)
     lines.append(
-        f"opponent {int(g['opponent'])} (K {int(g['opp_k'])}); expected score: table "
-        f"{fixed(int(g['pd_fide_h']), 100, 2)}, "
-        f"formula {fixed(int(g['e_formula_u']), SCALES['formula'], 4)}"
+        f"opponent {g.opponent} (K {g.opp_k}); expected score: table "
+        f"{fixed(g.pd_fide_h, 100, 2)}, "
+        f"formula {fixed(g.e_formula_u, SCALES['formula'], 4)}"
     )
     rows = []
     for name, c in outcomes.items():
-        p, o = c.player, c.games.iloc[0]
+        p, o = c.player, c.games[0]
         rows.append(
             [
                 name,
                 fixed(int(p["change_units"]), scale, 2, sign=True),
                 signed_int(int(p["change"])),
                 str(int(p["new_rating"])),
-                fixed(int(o["opp_change_units"]), scale, 2, sign=True),
-                signed_int(int(o["opp_change"])),
-                str(int(o["opp_new"])),
+                fixed(o.opp_change_units, scale, 2, sign=True),
+                signed_int(o.opp_change),
+                str(o.opp_new),
             ]
         )
     headers = [
@@ -254,7 +254,7 @@ def _worth(t: ExpectancyTable, method: str, side: str, i: int) -> str:
 
 def table_lines(t: ExpectancyTable) -> list[str]:
     rows = []
-    for i, r in enumerate(t.rows.itertuples(index=False)):
+    for i, r in enumerate(t.records()):
         rows.append(
             [
                 str(r.gap),
@@ -289,7 +289,7 @@ def table_lines(t: ExpectancyTable) -> list[str]:
 
 def table_json(t: ExpectancyTable) -> dict[str, Any]:
     rows = []
-    for i, r in enumerate(t.rows.itertuples(index=False)):
+    for i, r in enumerate(t.records()):
         row: dict[str, Any] = {
             "gap": int(r.gap),
             "formula": exact(r.e_formula_u, SCALES["formula"]),

@@ -6,6 +6,8 @@ Each command parses options, calls one library function and turns domain errors 
 
 from __future__ import annotations
 
+import sys
+
 # Commands live in their own modules and register themselves on `cli`.
 from pipeline.cli import calc as _calc  # noqa: F401
 from pipeline.cli import convert as _convert  # noqa: F401
@@ -22,4 +24,9 @@ __all__ = ["cli", "main"]
 
 
 def main() -> None:
+    """The ``fiderate`` program (a process of its own, unlike the tests' CliRunner)."""
+    # pandera imports hypothesis when it is installed (a dev tool: its data-synthesis strategies)
+    # on its first validation: 0.4-0.8 s of a one-event run. A command never synthesises data,
+    # so the program marks it absent and pandera takes its own no-hypothesis path.
+    sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]
     cli(prog_name="fiderate")

@@ -6,8 +6,6 @@ import json
 
 import click
 
-from pipeline.calculator.calc import CalcRequest, KInput, calculate, every_result
-from pipeline.calculator.render import calc_json, calc_lines, every_result_json, every_result_lines
 from pipeline.cli.group import cli
 from pipeline.cli.options import method_option, mode_option, period_option, rules_option, vs_option
 from pipeline.rules.sets import KPrecedence
@@ -76,6 +74,14 @@ def calc(
 
     One --vs without a result shows every possible result (win, draw, loss).
     """
+    from pipeline.calculator.calc import CalcRequest, KInput, calculate, every_result
+    from pipeline.calculator.render import (
+        calc_json,
+        calc_lines,
+        every_result_json,
+        every_result_lines,
+    )
+
     if not vs:
         raise click.UsageError("give at least one game with --vs RATING:RESULT, e.g. --vs 1800:1")
     kin = KInput(k, opp_k, junior, birth_year, career_games, ever_2400)

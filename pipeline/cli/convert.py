@@ -8,7 +8,6 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import column_option, input_format_option, sheet_option
-from pipeline.run.convert import convert_to_trf
 
 
 @cli.command()
@@ -63,6 +62,8 @@ def convert(
     """Write the event in INPUT (games file, TRF, crosstable, grid) as a TRF16 file. A TRF is
     written back record for record: only the header records given as options and ratings the
     --players list changes differ."""
+    from pipeline.run.convert import convert_to_trf
+
     header = {
         "name": event_name,
         "city": city,

@@ -9,8 +9,6 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.errors import RunError
-from pipeline.publish.database import open_history
-from pipeline.publish.store import player_history, player_pending
 
 
 @cli.command()
@@ -27,6 +25,9 @@ from pipeline.publish.store import player_history, player_pending
 def history(player_id: str, db_path: Path, as_json: bool) -> None:
     """Print PLAYER_ID's rating on every list in the history database, and the results still
     waiting for a first rating."""
+    from pipeline.publish.database import open_history
+    from pipeline.publish.store import player_history, player_pending
+
     if not db_path.is_file():
         raise RunError(f"no history database at {str(db_path)!r} (give it with --db)")
     con = open_history(db_path)

@@ -15,9 +15,7 @@ from pipeline.cli.options import (
     rules_option,
     sheet_option,
 )
-from pipeline.norms import NORM_RULES
-from pipeline.norms.render import report_json, text_lines
-from pipeline.run.norms import norm_files
+from pipeline.norms.rules import NORM_RULES
 
 
 @cli.command()
@@ -56,6 +54,9 @@ def norms(
     """Title norms for every player of the INPUT events: games counted, the opponents' average
     with the floor adjustment, the performance, and each requirement met or missed with its
     margin (FIDE Handbook B.01; see docs/norms.md)."""
+    from pipeline.norms.render import report_json, text_lines
+    from pipeline.run.norms import norm_files
+
     report = norm_files(
         inputs,
         players,

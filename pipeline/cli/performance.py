@@ -6,10 +6,8 @@ import json
 
 import click
 
-from pipeline.calculator.render import performance_json, performance_lines
 from pipeline.cli.group import cli
 from pipeline.cli.options import parse_score_h, vs_option
-from pipeline.grouper.performance import performance as compute
 
 
 @cli.command()
@@ -23,6 +21,9 @@ def performance(
     score: str | None, opponents: str | None, vs: tuple[tuple[int, int | None], ...], as_json: bool
 ) -> None:
     """Performance rating from --score and --opponents, or from --vs RATING:RESULT games."""
+    from pipeline.calculator.render import performance_json, performance_lines
+    from pipeline.grouper.performance import performance as compute
+
     if vs and (score is not None or opponents is not None):
         raise click.UsageError("use either --vs or --score with --opponents, not both")
     if vs:

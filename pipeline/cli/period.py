@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -11,14 +12,13 @@ import click
 from pipeline.cli.group import cli
 from pipeline.cli.options import rules_option
 from pipeline.errors import RunError
-from pipeline.publish import PeriodRequest, run_period
-from pipeline.publish.earlier_lists import parse_spec
-from pipeline.publish.outcome import outcome_data
 
 
 def _earlier_lists(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 ) -> tuple[tuple[str, Path], ...]:
+    from pipeline.publish.earlier_lists import parse_spec
+
     try:
         return tuple(parse_spec(v) for v in values)
     except RunError as exc:
@@ -101,6 +101,10 @@ def period(
     more_events: tuple[Path, ...],
 ) -> None:
     """Rate one rating period and publish the next list (MORE_EVENTS: further event paths)."""
+    from pipeline.cli.console import DelayedProgress
+    from pipeline.publish import PeriodRequest, run_period
+    from pipeline.publish.outcome import outcome_data
+
     request = PeriodRequest(
         list_path=list_path,
         events=tuple(events) + tuple(more_events),
@@ -114,7 +118,9 @@ def period(
         earlier_lists=earlier_lists,
         command=" ".join(["fiderate", *sys.argv[1:]]),
     )
-    outcome = run_period(request)
+    # A spinner with the stage on stderr, only on a terminal and once the run takes a second.
+    with DelayedProgress(enabled=not quiet) as progress:
+        outcome = run_period(dataclasses.replace(request, progress=progress.stage))
     if as_json:
         click.echo(json.dumps(outcome_data(outcome, request.database), indent=2))
         return

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
-from pipeline.cli.console import DelayedProgress, render_summary
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
     column_option,
@@ -23,10 +22,9 @@ from pipeline.cli.options import (
     rules_option,
     sheet_option,
 )
-from pipeline.model import RateOptions
-from pipeline.run.rate import rate_files
-from pipeline.writers import write_outputs
-from pipeline.writers.summary import summary_data
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @cli.command()
@@ -120,6 +118,13 @@ def rate(
 ) -> None:
     """Rate INPUT files (games, individual, TRF, crosstable, grid) as one rating period and
     write the new list. A TRF or crosstable brings its own players: --players is optional."""
+    # The library is imported here, not at the top: `fiderate calc` and `--help` stay instant.
+    from pipeline.cli.console import DelayedProgress, render_summary
+    from pipeline.model import RateOptions
+    from pipeline.run.rate import rate_files
+    from pipeline.writers import write_outputs
+    from pipeline.writers.summary import summary_data
+
     options = RateOptions(
         rules=rules,
         method=method,
@@ -172,5 +177,7 @@ def rate(
 
 def _stdout_console() -> Console:
     """A rich console on click's stdout (so CliRunner captures it); plain when not a terminal."""
+    from rich.console import Console
+
     stream = sys.stdout
     return Console(file=stream, highlight=False, width=None if stream.isatty() else 200)

@@ -6,8 +6,7 @@ import json
 
 import click
 
-from pipeline.calculator.expectancy import MAX_GAP, expectancy_table
-from pipeline.calculator.render import expect_lines, table_json, table_lines
+from pipeline.calculator.expectancy import MAX_GAP
 from pipeline.cli.group import cli
 from pipeline.cli.options import rules_option
 
@@ -45,6 +44,9 @@ def table(
     k: int, step: int, max_gap: int, cap: bool, expect: float | None, rules: str, as_json: bool
 ) -> None:
     """The favourite's expected score for each rating gap, and what each result is worth."""
+    from pipeline.calculator.expectancy import expectancy_table
+    from pipeline.calculator.render import expect_lines, table_json, table_lines
+
     if expect is not None:
         click.echo("\n".join(expect_lines(expect)))
         return

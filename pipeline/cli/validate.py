@@ -8,7 +8,6 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import column_option, input_format_option, rules_option, sheet_option
-from pipeline.run.check import problems_json, problems_table, validate_files
 
 
 @cli.command()
@@ -40,6 +39,8 @@ def validate(
     Runs the same checks as `fiderate rate` and prints every problem at once: file, row, column,
     value, a stable code and how to fix it. Exit code 0 when everything is valid, 1 otherwise.
     """
+    from pipeline.run.check import problems_json, problems_table, validate_files
+
     report = validate_files(
         files, players, rules=rules, input_format=input_format, sheet=sheet, columns=columns
     )

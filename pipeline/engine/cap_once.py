@@ -11,8 +11,12 @@ counting the gap as 400 is no benefit to it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def uncapped_sides(
@@ -20,6 +24,8 @@ def uncapped_sides(
 ) -> np.ndarray:
     """Bool per side: True where the cap is lifted because the player already benefits from it
     in a game of the same event with a larger (or equal, earlier) difference."""
+    import pandas as pd
+
     raw_diff = np.asarray(raw_diff, dtype=np.int64)
     over = np.flatnonzero(np.asarray(eligible, dtype=bool) & (raw_diff > cap))
     lifted = np.zeros(len(raw_diff), dtype=bool)

@@ -10,12 +10,12 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
+from typing import TYPE_CHECKING
 
-from pipeline.columnar.arrow import arrow_text
+import numpy as np
+
+if TYPE_CHECKING:  # pandas and Arrow are imported where a frame is read (the notes need neither)
+    import pandas as pd
 
 NOTE_MATCH_UNRATED = "match with an unrated player (rule 6.1)"
 NOTE_MATCH_DECIDED = "played after the match was decided (rule 6.2)"
@@ -24,6 +24,8 @@ MATCH_NOTES = (NOTE_MATCH_UNRATED, NOTE_MATCH_DECIDED)
 
 def _event_codes(sides: pd.DataFrame) -> np.ndarray:
     """One int64 code per side for its (source, event)."""
+    import pandas as pd
+
     source = pd.factorize(sides["source"])[0]
     event, names = pd.factorize(sides["event"])
     return pd.factorize(source * max(len(names), 1) + event)[0]
@@ -43,6 +45,11 @@ def match_events(sides: pd.DataFrame) -> np.ndarray:
 
     No string is factorized: each event's first game names its two players, and every game side
     of the event must be one of them (two Arrow comparisons over the column)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pipeline.columnar.arrow import arrow_text
+
     player = arrow_text(sides["player"])
     opponent = arrow_text(sides["opponent"].fillna(""))
     game = np.asarray(pc.not_equal(opponent, ""), dtype=bool)
@@ -60,6 +67,8 @@ def match_events(sides: pd.DataFrame) -> np.ndarray:
 
 def match_codes(sides: pd.DataFrame) -> np.ndarray:
     """int8 per side: 0 = no match rule, 1 = 6.1 (unrated player), 2 = 6.2 (already decided)."""
+    import pandas as pd
+
     codes = np.zeros(len(sides), dtype=np.int8)
     if not len(sides):
         return codes

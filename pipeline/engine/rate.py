@@ -8,14 +8,17 @@ every path, pandas or Dask partition, runs); ``rate_sides`` wraps it for a sides
 from __future__ import annotations
 
 from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from pipeline.engine.cap_once import uncapped_sides
 from pipeline.engine.expected import SCALES, expected_units
 from pipeline.engine.matches import NOTE_MATCH_DECIDED, NOTE_MATCH_UNRATED, match_codes
 from pipeline.rules.sets import RuleSet
+
+if TYPE_CHECKING:  # pandas is imported where a frame is built: rate_arrays needs numpy only
+    import pandas as pd
 
 # Why a side is not rated, in order of precedence (the first that applies is shown).
 NOTE_UNPLAYED = "not played (forfeit or bye)"
@@ -207,6 +210,8 @@ def rate_arrays(
 
 def note_text(note_code: np.ndarray, rules: RuleSet) -> pd.Series:
     """The note column (str) from note codes."""
+    import pandas as pd
+
     texts = pd.array(list(notes(rules)), dtype=str)
     return pd.Series(texts.take(np.asarray(note_code, dtype=np.int64)))
 
@@ -219,6 +224,8 @@ def rate_sides(
     ``cap`` None applies the rule set's 400-point rule with the FIDE table and no cap with the
     formula, as calculators do; True/False forces it either way.
     """
+    import pandas as pd
+
     own = sides["player_rating"].fillna(0).to_numpy(dtype=np.int64)
     opp = sides["opponent_rating"].fillna(0).to_numpy(dtype=np.int64)
     played = sides["played"].to_numpy(dtype=bool)

@@ -19,12 +19,17 @@ Vectorized across players: one pass per game number (round), never a Python loop
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
-from pipeline.engine import SCALES, rate_sides
+import numpy as np
+
+from pipeline.engine import SCALES
+from pipeline.engine.rate import rate_arrays
 from pipeline.rules.rounding import round_half_away
 from pipeline.rules.sets import RuleSet
+
+if TYPE_CHECKING:  # imported where a frame is built: the calculator runs on arrays alone
+    import pandas as pd
 
 MODES = ("fide", "sequential")
 SEQUENTIAL_LABEL = (
@@ -46,33 +51,26 @@ def sequential_sides(
     used for the period. Returns a copy with ``diff, pd_units, dev_units`` recomputed and a column
     ``rating_used`` (the whole-number rating each game's expectation was computed from).
     """
-    scale = SCALES[method]
+    import pandas as pd
+
     out = rated.copy()
     is_rated = rated["rated"].to_numpy(dtype=bool)
     codes, _ = pd.factorize(rated["player"])
-    start = rated["player_rating"].fillna(0).to_numpy(dtype=np.int64)
     k_side = rated["player"].map(k_by_player).astype("Int64").fillna(0).to_numpy(dtype=np.int64)
-    step = np.full(len(rated), -1, dtype=np.int64)
-    step[is_rated] = pd.Series(codes[is_rated]).groupby(codes[is_rated]).cumcount().to_numpy()
-
-    delta = np.zeros(codes.max() + 1 if len(codes) else 0, dtype=np.int64)  # running change
-    rating_used = start.copy()
-    diff = rated["diff"].to_numpy(dtype=np.int64, na_value=0).copy()
-    pd_units = rated["pd_units"].to_numpy(dtype=np.int64, na_value=0).copy()
-    dev_units = rated["dev_units"].to_numpy(dtype=np.int64, na_value=0).copy()
-    for j in range(int(step.max()) + 1 if len(step) else 0):
-        pos = np.flatnonzero(step == j)
-        who = codes[pos]
-        current = start[pos] + round_half_away(delta[who], scale)
-        sub = rated.iloc[pos].assign(player_rating=pd.array(current, dtype="Int64"), played=True)
-        r = rate_sides(sub, rules, method, cap)
-        game_dev = r["dev_units"].to_numpy(dtype=np.int64, na_value=0)
-        rating_used[pos] = current
-        diff[pos] = r["diff"].to_numpy(dtype=np.int64, na_value=0)
-        pd_units[pos] = r["pd_units"].to_numpy(dtype=np.int64, na_value=0)
-        dev_units[pos] = game_dev
-        delta[who] += k_side[pos] * game_dev  # one side per player per step: no collisions
-
+    rating_used, diff, pd_units, dev_units = sequential_arrays(
+        codes,
+        is_rated,
+        rated["player_rating"].fillna(0).to_numpy(dtype=np.int64),
+        rated["opponent_rating"].fillna(0).to_numpy(dtype=np.int64),
+        rated["score_h"].to_numpy(dtype=np.int64),
+        k_side,
+        rated["diff"].to_numpy(dtype=np.int64, na_value=0),
+        rated["pd_units"].to_numpy(dtype=np.int64, na_value=0),
+        rated["dev_units"].to_numpy(dtype=np.int64, na_value=0),
+        rules,
+        method,
+        cap,
+    )
     mask = ~is_rated
     out["diff"] = pd.arrays.IntegerArray(diff, mask)
     out["pd_units"] = pd.arrays.IntegerArray(pd_units, mask)
@@ -81,3 +79,60 @@ def sequential_sides(
         rating_used, rated["player_rating"].isna().to_numpy()
     )
     return out
+
+
+def rank_within(codes: np.ndarray) -> np.ndarray:
+    """Each row's position among the earlier rows of the same code (0, 1, 2, ...)."""
+    order = np.argsort(codes, kind="stable")
+    sorted_codes = codes[order]
+    new_group = np.ones(len(codes), dtype=bool)
+    new_group[1:] = sorted_codes[1:] != sorted_codes[:-1]
+    starts = np.flatnonzero(new_group)
+    group_start = np.repeat(starts, np.diff(np.append(starts, len(codes))))
+    rank = np.empty(len(codes), dtype=np.int64)
+    rank[order] = np.arange(len(codes)) - group_start
+    return rank
+
+
+def sequential_arrays(
+    codes: np.ndarray,
+    is_rated: np.ndarray,
+    start: np.ndarray,
+    opp: np.ndarray,
+    score_h: np.ndarray,
+    k_side: np.ndarray,
+    diff: np.ndarray,
+    pd_units: np.ndarray,
+    dev_units: np.ndarray,
+    rules: RuleSet,
+    method: str,
+    cap: bool | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``sequential_sides`` on arrays: (rating_used, diff, pd_units, dev_units), the last three
+    starting from the engine's values (0 where not rated) and recomputed on the rated sides.
+
+    ``codes`` numbers the players (0..n-1), ``start`` is each side's start rating (0 = unrated),
+    ``k_side`` the K of the side's player. A side the engine no longer rates at the running
+    rating (e.g. the rapid gap rule) gets 0, as the frame path's blank does.
+    """
+    scale = SCALES[method]
+    codes = np.asarray(codes, dtype=np.int64)
+    step = np.full(len(codes), -1, dtype=np.int64)
+    step[is_rated] = rank_within(codes[is_rated])
+    delta = np.zeros(int(codes.max()) + 1 if len(codes) else 0, dtype=np.int64)  # running change
+    rating_used = start.copy()
+    diff, pd_units, dev_units = diff.copy(), pd_units.copy(), dev_units.copy()
+    for j in range(int(step.max()) + 1 if len(step) else 0):
+        pos = np.flatnonzero(step == j)
+        who = codes[pos]
+        current = start[pos] + round_half_away(delta[who], scale)
+        r = rate_arrays(
+            current, opp[pos], np.ones(len(pos), dtype=bool), score_h[pos], rules, method, cap
+        )
+        game_dev = np.where(r.rated, r.dev_units, 0).astype(np.int64)
+        rating_used[pos] = current
+        diff[pos] = np.where(r.rated, r.diff, 0)
+        pd_units[pos] = np.where(r.rated, r.pd_units, 0)
+        dev_units[pos] = game_dev
+        delta[who] += k_side[pos] * game_dev  # one side per player per step: no collisions
+    return rating_used, diff, pd_units, dev_units

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.lookup import positions
 from pipeline.errors import Code, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
@@ -61,10 +60,10 @@ def side_text(score_h: np.ndarray, played: np.ndarray) -> np.ndarray:
 
 
 def list_positions(ids: pd.Series, players: PlayerList | None) -> np.ndarray:
-    """Each id's row on the players list, -1 when it is not there (a hash lookup in Arrow)."""
+    """Each id's row on the players list, -1 when it is not there."""
     if players is None:
         return np.full(len(ids), -1, dtype=np.int64)
-    return positions(ids, players.players["id"])
+    return players.positions(ids)  # one look-up per list, reused by every event
 
 
 def game_positions(games: GamesInput, players: PlayerList | None) -> dict[str, np.ndarray]:

@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
-import pandas as pd
 
 from pipeline.rules.sets import KPrecedence
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RULE_FORCED = "forced (--k)"
 RULE_PUBLISHED = "published K (used as given)"
@@ -51,25 +55,52 @@ def base_k(
     "not known to be a junior"; a blank games count means "established" (30 or more): a list that
     carries no games column is treated as a list of established players.
     """
+    import pandas as pd  # here, not at the top: the calculator uses k_precedence without pandas
+
     rating = players["rating"].fillna(0).to_numpy(dtype=np.int64)
-    rated = rating > 0
     published = players["k"]
-    has_published = published.notna().to_numpy()
-    ever = players["ever_2400"].fillna(False).to_numpy(dtype=bool) | (
-        rating >= precedence.ever_threshold
+    k, rule = k_precedence(
+        rating,
+        published.fillna(0).to_numpy(dtype=np.int64),
+        published.notna().to_numpy(),
+        players["ever_2400"].fillna(False).to_numpy(dtype=bool),
+        players["birth_year"].fillna(-10_000).to_numpy(dtype=np.int64),
+        players["games"].fillna(precedence.new_player_games_below).to_numpy(dtype=np.int64),
+        precedence,
+        period_year,
+        forced_k,
     )
-    age = period_year - players["birth_year"].fillna(-10_000).to_numpy(dtype=np.int64)
+    k_series = pd.Series(pd.arrays.IntegerArray(k, rating <= 0), index=players.index)
+    return k_series, pd.Series(rule, index=players.index, dtype=str)
+
+
+def k_precedence(
+    rating: np.ndarray,
+    published: np.ndarray,
+    has_published: np.ndarray,
+    ever_2400: np.ndarray,
+    birth_year: np.ndarray,
+    games: np.ndarray,
+    precedence: KPrecedence,
+    period_year: int,
+    forced_k: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(K, rule) per player on plain arrays: ``rating`` 0 = unrated (K 0), ``published`` read
+    where ``has_published``, a birth year of -10000 = not known, ``games`` already filled with
+    ``new_player_games_below`` where not known (established)."""
+    rated = rating > 0
+    ever = ever_2400 | (rating >= precedence.ever_threshold)
+    age = period_year - birth_year
     junior = (age <= precedence.junior_max_age) & (rating < precedence.junior_rating_below)
-    games = players["games"].fillna(precedence.new_player_games_below).to_numpy(dtype=np.int64)
     new = games < precedence.new_player_games_below
 
     if forced_k is not None:
         conditions = [~rated, np.ones(len(rating), dtype=bool)]
-        ks = [0, forced_k]
+        ks: list[Any] = [0, forced_k]
         rules = [RULE_UNRATED, RULE_FORCED]
     else:
         conditions = [~rated, has_published]
-        ks = [0, published.fillna(0).to_numpy(dtype=np.int64)]
+        ks = [0, published]
         rules = [RULE_UNRATED, RULE_PUBLISHED]
         # Rules not in force in the era (K None) are left out.
         for condition, k_value, label in (
@@ -83,8 +114,7 @@ def base_k(
                 rules.append(label)
     k = np.select(conditions, ks, precedence.k_default).astype(np.int64)
     rule = np.select(conditions, rules, RULE_DEFAULT)
-    k_series = pd.Series(pd.arrays.IntegerArray(k, ~rated), index=players.index)
-    return k_series, pd.Series(rule, index=players.index, dtype=str)
+    return k, rule
 
 
 def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndarray:

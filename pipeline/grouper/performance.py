@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
-from pipeline.columnar.lookup import positions
 from pipeline.columnar.sums import int_bincount
 from pipeline.errors import RunError
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import fraction_hundredths, round_half_up
+
+if TYPE_CHECKING:  # the calculator's `performance` runs without pandas (fast start-up)
+    import pandas as pd
 
 LINEAR_LABEL = "linear approximation (not FIDE): average + 400 x (2p - 1)"
 
@@ -43,6 +45,8 @@ def fide_performance(
 def event_performance(sides: pd.DataFrame, totals: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Per row of ``totals``: points over every game (forfeits included, in hundredths) and the
     FIDE performance over the rated games (0 where there are none: callers blank it)."""
+    from pipeline.columnar.lookup import positions
+
     codes = positions(sides["player"], totals["id"])
     size = len(totals)
     rated = sides["rated"].to_numpy(dtype=bool)

@@ -4,9 +4,28 @@
 ``games`` the games a norm counts, ``check`` the vectorized check, ``report`` the norm table of
 read events, ``render`` the text table and JSON; ``pipeline.run.norms`` reads the files. The rules
 and their sources: docs/norms.md.
+
+Names are imported on first use, so the CLI reads ``NORM_RULES`` (its ``--title`` choices)
+without loading pandas.
 """
 
-from pipeline.norms.report import check_norms, norm_inputs
-from pipeline.norms.rules import NORM_RULES, NormRule
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_names
+
+if TYPE_CHECKING:
+    from pipeline.norms.report import check_norms, norm_inputs
+    from pipeline.norms.rules import NORM_RULES, NormRule
+
+_HOMES = {
+    "check_norms": "pipeline.norms.report",
+    "norm_inputs": "pipeline.norms.report",
+    "NORM_RULES": "pipeline.norms.rules",
+    "NormRule": "pipeline.norms.rules",
+}
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
 __all__ = ["NORM_RULES", "NormRule", "check_norms", "norm_inputs"]

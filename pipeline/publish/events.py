@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.errors import Code, InputError, Problem
-from pipeline.model import GamesInput, SidesInput
+from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.run.rate import read_inputs
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
@@ -165,9 +165,10 @@ def read_events(files: Sequence[EventFile], period: str) -> list[EventUnit]:
     return units
 
 
-def untrusted(data: GamesInput | SidesInput, list_ratings: pd.Series) -> GamesInput | SidesInput:
-    """The event with the ratings printed on it replaced by the list's (``list_ratings``: id ->
-    rating). For a games file the assembler reads the list itself once the overrides are blank.
+def untrusted(data: GamesInput | SidesInput, players: PlayerList) -> GamesInput | SidesInput:
+    """The event with the ratings printed on it replaced by the list's (``players``: the list in
+    force for it). For a games file the assembler reads the list itself once the overrides are
+    blank; an individual file's ids are looked up in the list's own (reused) id look-up.
     """
     if isinstance(data, GamesInput):
         if data.games["white_rating"].isna().all() and data.games["black_rating"].isna().all():
@@ -177,8 +178,10 @@ def untrusted(data: GamesInput | SidesInput, list_ratings: pd.Series) -> GamesIn
         games["black_rating"] = pd.Series(pd.NA, index=games.index, dtype="Int64")
         return dataclasses.replace(data, games=games)
     sides = data.sides.copy()
-    sides["player_rating"] = sides["player"].map(list_ratings).astype("Int64")
-    sides["opponent_rating"] = sides["opponent"].map(list_ratings).astype("Int64")
+    rating = players.players["rating"].astype("Int64").array
+    for column, rating_column in (("player", "player_rating"), ("opponent", "opponent_rating")):
+        where = players.positions(sides[column])
+        sides[rating_column] = pd.Series(rating.take(where, allow_fill=True), index=sides.index)
     return SidesInput(data.source, sides)
 
 

@@ -63,12 +63,10 @@ def _fsync(path: Path) -> None:
 
 
 def write_report_xlsx(report: PeriodReport, path: Path) -> None:
-    # openpyxl (0.3 s to import) only when a spreadsheet is written.
-    from openpyxl import Workbook
+    # The spreadsheet writer is imported only when a spreadsheet is written.
+    from pipeline.writers.xlsx import Book, new_sheet, write_table
 
-    from pipeline.writers.xlsx import save_workbook, write_table
-
-    wb = Workbook(write_only=True)
+    wb = Book(path)
     changes = report.changes
     for title, table in (
         ("Summary", report.summary),
@@ -80,8 +78,8 @@ def write_report_xlsx(report: PeriodReport, path: Path) -> None:
         ("Breakdown", report.breakdown),
         ("All changes", changes),
     ):
-        write_table(wb.create_sheet(title), table)
-    save_workbook(wb, path)
+        write_table(new_sheet(wb, title), table)
+    wb.save()
 
 
 @contextmanager

@@ -8,7 +8,7 @@ import getpass
 import resource
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -34,14 +34,23 @@ def user() -> str:
 
 
 class Clock:
-    """Seconds and peak memory after each stage of a run (for the benchmarks)."""
+    """Seconds and peak memory after each stage of a run (for the benchmarks); tells
+    ``progress`` (the command's progress display) the label of each stage as it starts."""
 
-    def __init__(self) -> None:
+    def __init__(self, progress: Callable[[str], None] | None = None) -> None:
         self.laps: dict[str, float] = {}
         self.peaks: dict[str, float] = {}  # MiB
         self._last = time.perf_counter()
+        self._progress = progress
+        self.starts("reading the list and the events")
 
-    def lap(self, name: str) -> None:
+    def starts(self, label: str) -> None:
+        if self._progress is not None:
+            self._progress(label)
+
+    def lap(self, name: str, next_label: str | None = None) -> None:
+        if next_label is not None:
+            self.starts(next_label)
         now = time.perf_counter()
         self.laps[name] = now - self._last
         self._last = now

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.columnar.id_lookup import rows_by_id, take_rows
 from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.publish.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_IDLE, STATUS_NEW
 from pipeline.writers.format import int_text, units_text
@@ -67,7 +68,8 @@ def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int)
         .reset_index()
     )
     t = totals.set_index("id")
-    k = t["k"].reindex(per_event["player"]).fillna(0).to_numpy(dtype=np.int64)
+    at = rows_by_id(totals["id"], per_event["player"])
+    k = take_rows(totals["k"], at).fillna(0).to_numpy(dtype=np.int64)
     per_event["k"] = k
     per_event["kdev"] = k * per_event["dev"].to_numpy(dtype=np.int64)
     per_event["change"] = ""
@@ -89,9 +91,10 @@ def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int)
     both = pd.concat([per_event.assign(_total=0), total_rows.assign(_total=1)], ignore_index=True)
     # The totals are in list order already: sort by each player's position there. A stable sort,
     # so each player's events keep their order and the TOTAL row comes last.
-    position = pd.Index(t.index).get_indexer(both["player"])
-    both = both.iloc[np.argsort(position, kind="stable")]
-    names = t["name"].reindex(both["player"]).fillna("").to_numpy()
+    position = rows_by_id(totals["id"], both["player"])
+    order = np.argsort(position, kind="stable")
+    both = both.iloc[order]
+    names = take_rows(totals["name"], position[order]).fillna("").to_numpy()
     return pd.DataFrame(
         {
             "player": both["player"].astype(str).to_numpy(),
@@ -123,25 +126,31 @@ def build_report(
 ) -> PeriodReport:
     t = totals.set_index("id")
     n = new.set_index("id")
-    moved = status.ne(STATUS_IDLE)
-    ids = status.index[moved.to_numpy()]
-    old_rating = old.set_index("id")["rating"].reindex(ids).astype("Int64")
+    moved = status.ne(STATUS_IDLE).to_numpy()
+    ids = status.index[moved]
+    # Each frame's rows of the moved players, looked up once and taken for every column (a
+    # reindex per column hashed the whole list each time: 1.9 M ids for FIDE's list).
+    at_total = rows_by_id(totals["id"], ids)
+    at_new = rows_by_id(new["id"], ids)
+    old_rating = take_rows(old["rating"], rows_by_id(old["id"], ids)).astype("Int64")
     changes = pd.DataFrame(
         {
             "id": ids,
-            "name": n["name"].reindex(ids).to_numpy(),
-            "status": status[ids].to_numpy(),
+            "name": take_rows(new["name"], at_new).to_numpy(),
+            "status": status.to_numpy()[moved],
             "rating": int_text(old_rating).to_numpy(),
-            "k": int_text(t["k"].reindex(ids)).to_numpy(),
-            "games": t["games"].reindex(ids).astype(str).to_numpy(),
-            "score": units_text(t["score_h"].reindex(ids).to_numpy(), 100, 1).to_numpy(),
-            "change_exact": units_text(
-                t["change_units"].reindex(ids).to_numpy(), scale, 2
+            "k": int_text(take_rows(totals["k"], at_total)).to_numpy(),
+            "games": take_rows(totals["games"], at_total).astype(str).to_numpy(),
+            "score": units_text(
+                take_rows(totals["score_h"], at_total).to_numpy(), 100, 1
             ).to_numpy(),
-            "change": t["change"].reindex(ids).astype(str).to_numpy(),
-            "new_rating": int_text(t["new_rating"].reindex(ids)).to_numpy(),
-            "published_rating": int_text(n["rating"].reindex(ids)).to_numpy(),
-            "next_k": int_text(n["k"].reindex(ids)).to_numpy(),
+            "change_exact": units_text(
+                take_rows(totals["change_units"], at_total).to_numpy(), scale, 2
+            ).to_numpy(),
+            "change": take_rows(totals["change"], at_total).astype(str).to_numpy(),
+            "new_rating": int_text(take_rows(totals["new_rating"], at_total)).to_numpy(),
+            "published_rating": int_text(take_rows(new["rating"], at_new)).to_numpy(),
+            "next_k": int_text(take_rows(new["k"], at_new)).to_numpy(),
         }
     )
     rated_change = t[(t["games"] > 0) & t["rating"].notna()]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,6 +90,8 @@ class PeriodRequest:
     xlsx: bool | None = None
     command: str = "fiderate period"
     earlier_lists: tuple[tuple[str, Path], ...] = ()  # (YYYY-MM, path): --earlier-list
+    # Told the label of each stage as it starts (the command's progress display); None: silent.
+    progress: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def database(self) -> Path:
@@ -242,10 +244,7 @@ def _event_inputs(
     """Each event as rated: its own ratings only with --trust-event-ratings."""
     if request.trust_event_ratings:
         return [unit.data for unit in units]
-    return [
-        untrusted(unit.data, players.players.set_index("id")["rating"])
-        for unit, players in zip(units, unit_lists, strict=True)
-    ]
+    return [untrusted(unit.data, players) for unit, players in zip(units, unit_lists, strict=True)]
 
 
 def _first_ratings(
@@ -287,9 +286,9 @@ def _rate_and_publish(
     replaced: int | None,
 ) -> PeriodOutcome:
     """Steps 1 to 5 of the module docstring, once the history allows the run."""
-    clock = Clock()
+    clock = Clock(request.progress)
     listed, units, earlier = _read_inputs(request, files, period, con, replaced)
-    clock.lap("read")
+    clock.lap("read", "rating")
     base, unit_lists, new_ids = _lists(request, con, listed, units, period, replaced, earlier)
     # A period run publishes the whole list: every listed player, played or not.
     options = RateOptions(rules=request.rules, method="fide", period=period, all_players=True)
@@ -299,7 +298,7 @@ def _rate_and_publish(
         options,
         event_players=unit_lists,
     )
-    clock.lap("rate")
+    clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
     first = _first_ratings(result, units, base, con, period, replaced)
@@ -309,7 +308,7 @@ def _rate_and_publish(
     report = build_report(
         base, new, status, result.totals, result.sides, first, result.scale, period, new_ids
     )
-    clock.lap("first ratings, next list, report")
+    clock.lap("first ratings, next list, report", "writing files")
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
         for u in units
@@ -354,7 +353,7 @@ def _publish(
         request.out_dir, period, record.new, report, result, request.xlsx
     ) as batch:
         notes = list(batch.notes)
-        clock.lap("write files")
+        clock.lap("write files", "storing in the history database")
         pause_point("temp-files")
         if con is None:
             con = database.connect(request.database)
@@ -368,7 +367,7 @@ def _publish(
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        clock.lap("store in database")
+        clock.lap("store in database", "renaming the files into place")
         # Committed: the temporary files now belong to the rename journal; never delete them.
         batch.forget()
     pause_point("committed")

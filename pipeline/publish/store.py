@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
+from pipeline.publish.bulk_insert import insert_chunks, key_order
 from pipeline.publish.first_rating import POOL_COLUMNS, POOL_DTYPES
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
@@ -272,18 +272,6 @@ def player_pending(con: sqlite3.Connection, player_id: str) -> list[dict[str, ob
     ]
 
 
-def _records(frame: pd.DataFrame, columns: Sequence[str]) -> list[tuple[object, ...]]:
-    """Rows as tuples of plain Python values for sqlite3 (<NA> -> NULL), column by column."""
-    values = []
-    for column in columns:
-        series = frame[column]
-        if series.dtype == bool:
-            values.append(series.astype(np.int64).tolist())
-        else:
-            values.append(series.astype(object).where(series.notna(), None).tolist())
-    return list(zip(*values, strict=True))
-
-
 def insert_run(con: sqlite3.Connection, **fields: object) -> int:
     fields = {k: json.dumps(v) if k == "inputs" else v for k, v in fields.items()}
     names = ", ".join(fields)
@@ -308,12 +296,13 @@ def insert_list(
         (run_id, kind, effective, period, source, sha256, len(rows)),
     )
     list_id = int(cursor.lastrowid or 0)
-    frame = rows[LIST_COLUMNS].copy()
-    frame.insert(0, "list_id", list_id)
-    con.executemany(
+    insert_chunks(
+        con,
         f"INSERT INTO list_rows (list_id, {', '.join(LIST_COLUMNS)}) "
-        f"VALUES ({', '.join('?' for _ in range(len(LIST_COLUMNS) + 1))})",
-        _records(frame, ["list_id", *LIST_COLUMNS]),
+        f"VALUES ({list_id}, {', '.join('?' for _ in LIST_COLUMNS)})",
+        rows,
+        LIST_COLUMNS,
+        key_order(rows["id"]),
     )
     return list_id
 
@@ -322,10 +311,12 @@ def insert_rows(con: sqlite3.Connection, table: str, frame: pd.DataFrame, run_id
     if frame.empty:
         return
     columns = list(frame.columns)
-    con.executemany(
+    insert_chunks(
+        con,
         f"INSERT INTO {table} (run_id, {', '.join(columns)}) "
-        f"VALUES (?, {', '.join('?' for _ in columns)})",
-        [(run_id, *row) for row in _records(frame, columns)],
+        f"VALUES ({int(run_id)}, {', '.join('?' for _ in columns)})",
+        frame,
+        columns,
     )
 
 

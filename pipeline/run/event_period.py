@@ -10,14 +10,13 @@ Only when no input carries any date is the current month used, and the reason sa
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
 
-from pipeline.errors import RunError
 from pipeline.model import GamesInput, SidesInput
+from pipeline.run.period_name import resolve_period
 
 
 @dataclass(frozen=True)
@@ -35,12 +34,6 @@ class PeriodChoice:
     period: str
     reason: str
     warnings: list[str] = field(default_factory=list)
-
-
-def check_period_text(period: str) -> str:
-    if not re.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])", period):
-        raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
-    return period
 
 
 def _game_dates(item: GamesInput | SidesInput) -> pd.Series:
@@ -86,7 +79,7 @@ def choose_period(
     """The period and why; warnings for inputs dated outside it."""
     dated = [d for d in map(event_dates, inputs) if d.end is not None]
     if given is not None:
-        period = check_period_text(given)
+        period = resolve_period(given)
         reason = "given with --period"
     elif dated:
         latest = max(dated, key=lambda d: d.end or "")

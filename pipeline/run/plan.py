@@ -4,7 +4,6 @@ honour, and the one finish (K, the 700 rule, the change) of :func:`finish_period
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -19,17 +18,8 @@ from pipeline.grouper.totals import finish_totals
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import RuleSet, get_rules
-from pipeline.run.event_period import check_period_text, choose_period
+from pipeline.run.event_period import choose_period
 from schemas import RatingList, validate
-
-
-def resolve_period(period: str | None, today: dt.date | None = None) -> str:
-    """``YYYY-MM``; the current month when not given (for runs without events: ``rate`` takes
-    the period from the events' dates, :func:`pipeline.run.event_period.choose_period`)."""
-    if period is None:
-        today = today or dt.date.today()
-        return f"{today.year:04d}-{today.month:02d}"
-    return check_period_text(period)
 
 
 @dataclass(frozen=True)

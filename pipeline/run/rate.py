@@ -35,9 +35,10 @@ from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
 from pipeline.readers.rounds import paired_twice
+from pipeline.run.games_check import checked_inputs
 from pipeline.run.list_match import list_match
 from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse, resolve_period
-from schemas import Games, Players, RatedSides, validate
+from schemas import Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
 
@@ -87,16 +88,17 @@ def gather_inputs(
     players_ok = not problems
     for path in paths:
         try:
-            item = read_event_file(path, sheet, input_format=input_format, columns=columns)
-            if isinstance(item, GamesInput):
-                validate(item.games, Games, item.source)
-                problems.extend(paired_twice(item.games, item.source))
-            inputs.append(item)
+            inputs.append(read_event_file(path, sheet, input_format=input_format, columns=columns))
         except InputError as exc:
             problems.extend(exc.problems)
             # Report unknown players of a file with other problems in the same pass.
             if isinstance(exc.partial, GamesInput) and players_ok:
                 problems.extend(unknown_players(exc.partial, players))
+    inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
+    problems.extend(failed)
+    for item in inputs:
+        if isinstance(item, GamesInput):
+            problems.extend(paired_twice(item.games, item.source))
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if players is not None and not problems:
         matched.append(list_match(players, inputs))
@@ -237,13 +239,17 @@ def with_byes(
 ) -> list[GamesInput | SidesInput]:
     """Each event's byes as an extra individual input: shown in games.csv, never rated."""
     expanded: list[GamesInput | SidesInput] = []
-    ratings = players.players.set_index("id")["rating"] if players is not None else None
     for item in inputs:
         expanded.append(item)
         if isinstance(item, GamesInput) and item.byes is not None and len(item.byes):
             byes = item.byes.copy()
-            if ratings is not None:
-                byes["player_rating"] = byes["player"].map(ratings).astype("Int64")
+            if players is not None:
+                # The list's own id look-up (built once per list, reused by every event).
+                rating = players.players["rating"].astype("Int64").array
+                where = players.positions(byes["player"])
+                byes["player_rating"] = pd.Series(
+                    rating.take(where, allow_fill=True), index=byes.index
+                )
             expanded.append(SidesInput(item.source, byes))
     return expanded
 

@@ -23,7 +23,7 @@ from pipeline.writers.output_text import (
     rating_list_table,
 )
 from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
-from pipeline.writers.report_text import breakdown, context_lines, mode_note, standings
+from pipeline.writers.report_text import breakdown, mode_note, standings
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
 XLSX_MAX_PLAYERS = 10_000
@@ -98,7 +98,6 @@ def write_outputs(
     detail = breakdown(result) if need_reports else None
     note = mode_note(result)
     if want_xlsx or players:
-        # openpyxl costs 0.3 s to import: only when a spreadsheet is written.
         from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
     with OutputBatch(out_dir, protect=inputs) as batch:
         if output_format == "parquet":
@@ -117,7 +116,6 @@ def write_outputs(
                 batch.path("report.xlsx"),
                 per_player=want_sheets,
                 note=note,
-                context=context_lines(result),
                 norms=result.norms,
             )
             if not want_sheets:
@@ -148,7 +146,6 @@ def write_outputs(
                 batch.path(f"{stem}.xlsx"),
                 per_player=True,
                 note=note,
-                context=context_lines(result),
             )
             page = render_report(result, table, detail, note, only=[player_id])
             batch.path(f"{stem}.html").write_text(page, encoding="utf-8")

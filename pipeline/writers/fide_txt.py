@@ -11,6 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.columnar.arrow import arrow_text
+from pipeline.writers.csvtext import ROWS_PER_BLOCK
+from pipeline.writers.csvtext import _block_bytes as block_bytes
 
 LINE_WIDTH = 136
 
@@ -34,13 +40,23 @@ SINGLE_TYPE_FIELDS: list[tuple[str, int, int, str]] = [
 WOMEN_TITLES = {"WGM", "WIM", "WFM", "WCM", "WH"}
 
 
-def _field(values: pd.Series, width: int) -> np.ndarray:
-    return values.astype(str).str.slice(0, width - 1).str.ljust(width).to_numpy()
+def _field(values: pd.Series, width: int) -> pa.Array | pa.ChunkedArray:
+    """Each value cut to ``width - 1`` characters and padded with spaces to ``width`` (Arrow
+    kernels over the whole column: no Python string per cell)."""
+    text = arrow_text(values.astype(str))
+    return pc.utf8_rpad(pc.utf8_slice_codeunits(text, 0, width - 1), width=width, padding=" ")
 
 
-def fide_txt_lines(table: pd.DataFrame, month_label: str) -> list[str]:
-    """The header and one line per player. ``table`` is the text table of the list
-    (:func:`pipeline.publish.list_file.list_text_table`)."""
+def fide_txt_header(month_label: str) -> str:
+    header = ""
+    for token, start, _end, _ in SINGLE_TYPE_FIELDS:
+        header = header.ljust(start) + token.format(month=month_label)
+    return header.ljust(LINE_WIDTH)
+
+
+def fide_txt_body(table: pd.DataFrame) -> pa.Array:
+    """One line per player, each ending in CRLF, as one Arrow string array. ``table`` is the
+    text table of the list (:func:`pipeline.publish.list_file.list_text_table`)."""
     t = table.copy()
     titles = t["title"].astype(str)
     women = titles.str.upper().isin(WOMEN_TITLES)
@@ -53,18 +69,30 @@ def fide_txt_lines(table: pd.DataFrame, month_label: str) -> list[str]:
     t["sex"] = np.select([sex.isin(["w", "f"]), sex.eq("m")], ["F", "M"], "")
     for column in ("rating", "period_games", "k", "birth_year"):
         t[column] = t[column].astype(str).replace("", "0")
-    header = ""
-    for token, start, _end, _ in SINGLE_TYPE_FIELDS:
-        header = header.ljust(start) + token.format(month=month_label)
-    header = header.ljust(LINE_WIDTH)
-    if len(t) == 0:
-        return [header]
-    line = np.full(len(t), "", dtype=object)
-    for _, start, end, column in SINGLE_TYPE_FIELDS:
-        line = line + _field(t[column], end - start)
-    return [header, *line.tolist()]
+    fields = [_field(t[column], end - start) for _, start, end, column in SINGLE_TYPE_FIELDS]
+    kind = fields[0].type
+    # The line end rides on the last field (a pass over one column, not over the lines).
+    fields[-1] = pc.binary_join_element_wise(
+        fields[-1], pa.scalar("\r\n", kind), pa.scalar("", kind)
+    )
+    line = pc.binary_join_element_wise(*fields, pa.scalar("", kind))
+    return line.combine_chunks() if isinstance(line, pa.ChunkedArray) else line
+
+
+def fide_txt_lines(table: pd.DataFrame, month_label: str) -> list[str]:
+    """The header and one line per player (without line ends)."""
+    if len(table) == 0:
+        return [fide_txt_header(month_label)]
+    body = fide_txt_body(table).to_pylist()
+    return [fide_txt_header(month_label), *(line[:-2] for line in body)]
 
 
 def write_fide_txt(table: pd.DataFrame, path: Path, month_label: str) -> None:
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        fh.write("\r\n".join(fide_txt_lines(table, month_label)) + "\r\n")
+    """The header and the lines, CRLF, written from the Arrow lines in blocks."""
+    with path.open("wb") as fh:
+        fh.write((fide_txt_header(month_label) + "\r\n").encode("utf-8"))
+        if len(table) == 0:
+            return
+        body = fide_txt_body(table)
+        for start in range(0, len(body), ROWS_PER_BLOCK):
+            fh.write(block_bytes(body.slice(start, ROWS_PER_BLOCK)))

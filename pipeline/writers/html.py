@@ -3,13 +3,13 @@ changes (sortable), a section per player with the game table and an expected-vs-
 the event's rating changes against starting rating.
 
 Self-contained means no network at all: CSS and the sorting script are inline, charts are inline
-SVG (``pipeline.writers.charts``). The page is readable on a phone (tables scroll sideways, less
+SVG (``pipeline.writers.svg_charts``). The page is readable on a phone (tables scroll sideways, less
 important columns hide on narrow screens) and when printed (no script controls, sections do not
 split across pages where avoidable).
 
 Large events: the standings list every player; per-player sections are written for the first
 ``SECTIONS_MAX_PLAYERS`` players of the standings and per-player charts for the first
-``CHARTS_MAX_PLAYERS`` (a chart costs about a tenth of a second to draw); the page says so.
+``CHARTS_MAX_PLAYERS``; the page says so.
 """
 
 from __future__ import annotations
@@ -326,7 +326,7 @@ zero.</p></footer>
 def _player_sections(section_rows: pd.DataFrame, breakdown: pd.DataFrame) -> tuple[str, set[str]]:
     """(the HTML of every player's section, the ids that have one: the standings link them)."""
     # matplotlib is imported only when a page is drawn: it is slow to import.
-    from pipeline.writers.charts import ExpectedVsActual
+    from pipeline.writers.svg_charts import ExpectedVsActual
 
     shown = breakdown[breakdown["player"].isin(section_rows["id"])]
     header = games_header(shown)
@@ -374,7 +374,7 @@ def _limits_html(standings: pd.DataFrame, section_rows: pd.DataFrame) -> str:
 
 def _event_chart(standings: pd.DataFrame) -> str:
     """The event's rating changes against the starting ratings ('' when nobody played)."""
-    from pipeline.writers.charts import changes_vs_rating_svg
+    from pipeline.writers.svg_charts import changes_vs_rating_svg
 
     played = standings[standings["games"] != "0"]
     if not len(played):

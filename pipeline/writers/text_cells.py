@@ -15,9 +15,15 @@ spreadsheet through its import dialog with the columns set to text.
 
 from __future__ import annotations
 
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.worksheet.worksheet import Worksheet
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # openpyxl (0.3 s to import) only where an openpyxl sheet is written
+    from openpyxl.worksheet.worksheet import Worksheet
+
+# The characters XML 1.0 cannot hold (openpyxl's ILLEGAL_CHARACTERS_RE, and the two
+# non-characters U+FFFE and U+FFFF).
+ILLEGAL_CHARACTERS_RE = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]|[\ufffe\uffff]")
 
 # First characters a spreadsheet may read as the start of a formula (OWASP's CSV injection list).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -38,6 +44,8 @@ def text_cell(ws: Worksheet, text: str) -> object:
     Ordinary text is returned as is (openpyxl writes it as a string); risky text becomes a
     write-only cell typed as a string with the quote prefix set.
     """
+    from openpyxl.cell import WriteOnlyCell
+
     text = xml_safe(text)
     if not is_risky(text):
         return text

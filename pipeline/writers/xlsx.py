@@ -1,9 +1,13 @@
 """Spreadsheets for people: rating_list.xlsx and report.xlsx (summary + one sheet per player).
 
 Numbers are written as numbers (so Excel can sort and sum them) with fixed number formats; the
-values come from the same exact text tables as the CSV files. Every other value is a text cell,
-whatever it starts with (see :mod:`.text_cells`): a player named ``=HYPERLINK(...)`` is a name,
-never a formula.
+values come from the same exact text tables as the CSV files.
+
+Written by ``xlsx_package`` (the few SpreadsheetML parts these sheets use, as text): openpyxl's
+write-only mode spent about 40 us a cell, most of a one-event run (issue 13). Strings stay
+strings: nothing that looks like a formula, URL or number is converted, and text that a
+spreadsheet would read as the start of a formula carries the quote prefix (see
+:mod:`.text_cells`): a player named ``=HYPERLINK(...)`` is a name, never a formula.
 """
 
 from __future__ import annotations
@@ -11,19 +15,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
 
 from pipeline.norms.check import REQUIREMENTS
 from pipeline.norms.render import LEGEND, sheet_table
-from pipeline.writers.text_cells import text_cell
+from pipeline.writers import xlsx_package
+from pipeline.writers.xlsx_package import Book, column_letter, number_cell, string_cell
 
 if TYPE_CHECKING:
     from pipeline.model import NormReport
@@ -70,6 +70,39 @@ CHART_COLUMNS = ["cum_expected", "cum_score"]
 _BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:]")
 
 
+class Styled(NamedTuple):
+    """A value with the number format it is shown with."""
+
+    value: int | float
+    num_format: str
+
+
+class Sheet(xlsx_package.Sheet):
+    """A worksheet with ``append``: a row of values (str, numbers, ``Styled``; None = blank)."""
+
+    def append(self, values: Iterable[object]) -> None:
+        row = self.row + 1
+        cells = []
+        for j, value in enumerate(values):
+            if value is None:
+                continue
+            ref = f"{column_letter(j)}{row}"
+            if isinstance(value, Styled):
+                style = self.book.number_format(value.num_format)
+                cells.append(number_cell(ref, value.value, style))
+            elif isinstance(value, str):
+                cells.append(string_cell(ref, value))
+            else:
+                cells.append(number_cell(ref, value))  # type: ignore[arg-type]
+        self.append_xml(cells)
+
+
+def new_sheet(book: Book, name: str) -> Sheet:
+    sheet = Sheet(book, name)
+    book.sheets.append(sheet)
+    return sheet
+
+
 def _value(column: str, text: str) -> object:
     if text == "":
         return None
@@ -83,15 +116,11 @@ def _value(column: str, text: str) -> object:
     return text
 
 
-def _cell(ws: Worksheet, column: str, text: str) -> object:
+def _cell(column: str, text: str) -> object:
     """A typed value, with its number format when the column has one."""
     value = _value(column, text)
-    if column in DECIMAL_FORMATS and value is not None:
-        cell = WriteOnlyCell(ws, value=value)
-        cell.number_format = DECIMAL_FORMATS[column]
-        return cell
-    if isinstance(value, str):
-        return text_cell(ws, value)
+    if column in DECIMAL_FORMATS and isinstance(value, int | float):
+        return Styled(value, DECIMAL_FORMATS[column])
     return value
 
 
@@ -105,34 +134,53 @@ def column_widths(table: pd.DataFrame) -> dict[str, float]:
     return widths
 
 
+def typed_columns(table: pd.DataFrame) -> list[list[object]]:
+    """Each column's cells as the values written (int, float, str or None for blank)."""
+    return [[_value(column, text) for text in table[column].tolist()] for column in table.columns]
+
+
 def write_table(
-    ws: Worksheet,
+    ws: Sheet,
     table: pd.DataFrame,
-    bold: Font | None = None,
     widths: dict[str, float] | None = None,
 ) -> None:
-    """Header row, typed rows, frozen header, autofilter and column widths (write-only sheet).
-
-    ``widths``: precomputed (e.g. once for all per-player sheets, which share their columns).
-    """
+    """Header row, typed rows, frozen header, autofilter and column widths, from ``ws.row`` on
+    (a new sheet: row 0)."""
     columns = list(table.columns)
-    widths = widths or column_widths(table)
-    for i, column in enumerate(columns, start=1):
-        ws.column_dimensions[get_column_letter(i)].width = widths[column]
-    ws.freeze_panes = "A2"
-    header = []
-    for column in columns:
-        cell = WriteOnlyCell(ws, value=column)
-        cell.font = bold or Font(bold=True)
-        header.append(cell)
-    ws.append(header)
-    for record in table.itertuples(index=False, name=None):
+    write_typed(ws, columns, typed_columns(table), widths or column_widths(table))
+
+
+def write_typed(
+    ws: Sheet, columns: list[str], cells: list[list[object]], widths: dict[str, float]
+) -> None:
+    """``write_table`` on columns already typed (``typed_columns``): the per-player sheets
+    type the whole breakdown once and write a slice of it each. ``widths``: shared by the
+    per-player sheets, which have the same columns."""
+    first = ws.row
+    for j, column in enumerate(columns):
+        ws.set_width(j, widths[column])
+    ws.append_xml(
+        string_cell(f"{column_letter(j)}{first + 1}", column, xlsx_package.BOLD_STYLE)
+        for j, column in enumerate(columns)
+    )
+    ws.freeze_rows(first + 1)
+    letters = [column_letter(j) for j in range(len(columns))]
+    styles = [
+        ws.book.number_format(DECIMAL_FORMATS[c]) if c in DECIMAL_FORMATS else 0 for c in columns
+    ]
+    rows = len(cells[0]) if cells else 0
+    for i, values in enumerate(zip(*cells, strict=True), start=first + 2):
         row = []
-        for column, text in zip(columns, record, strict=True):
-            row.append(_cell(ws, column, text))
-        ws.append(row)
-    if len(table):
-        ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{len(table) + 1}"
+        for letter, style, value in zip(letters, styles, values, strict=True):
+            if value is None:
+                continue
+            if isinstance(value, str):
+                row.append(string_cell(f"{letter}{i}", value))
+            else:
+                row.append(number_cell(f"{letter}{i}", value, style))  # type: ignore[arg-type]
+        ws.append_xml(row)
+    if rows:
+        ws.set_autofilter(first, 0, first + rows, len(columns) - 1)
 
 
 def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
@@ -154,7 +202,7 @@ def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
 NORMS_SHEET = "Norms"
 
 
-def write_norms_sheet(ws: Worksheet, report: NormReport) -> None:
+def write_norms_sheet(ws: Sheet, report: NormReport) -> None:
     """The events' title norms (one row per event, player and title), then the legend of the
     margins and what the event file cannot say."""
     write_table(ws, sheet_table(report))
@@ -164,37 +212,10 @@ def write_norms_sheet(ws: Worksheet, report: NormReport) -> None:
         ws.append(["To confirm", note])
 
 
-def save_workbook(wb: Workbook, path: Path) -> None:
-    """``wb.save(path)``; if it fails (a full disk), the half-written sheets are closed quietly,
-    so only our own clear error reaches the user, not openpyxl's complaints when they are freed."""
-    try:
-        wb.save(path)
-    except BaseException:
-        discard_workbook(wb)
-        raise
-
-
-def discard_workbook(wb: Workbook) -> None:
-    for ws in wb.worksheets:
-        writer = getattr(ws, "_writer", None)
-        # The sheet's row generator, then its XML stream: closing them inside an open element
-        # makes lxml object; better here, silenced, than later on stderr when they are freed.
-        for stream in (getattr(ws, "_rows", None), getattr(writer, "xf", None)):
-            if stream is None:
-                continue
-            try:
-                stream.close()
-            except Exception:  # noqa: BLE001, S110 - lxml objects to closing an open element
-                pass
-        out = getattr(writer, "out", None)
-        if isinstance(out, str):
-            Path(out).unlink(missing_ok=True)
-
-
 def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
-    wb = Workbook(write_only=True)
-    write_table(wb.create_sheet("Rating list"), table)
-    save_workbook(wb, path)
+    wb = Book(path)
+    write_table(new_sheet(wb, "Rating list"), table)
+    wb.save()
 
 
 def write_report_xlsx(
@@ -204,23 +225,19 @@ def write_report_xlsx(
     per_player: bool,
     note: str = "",
     norms: NormReport | None = None,
-    context: list[str] | None = None,
 ) -> None:
     """Summary sheet (standings), the events' title norms (if ``norms``), then (if
     ``per_player``) one sheet per player with the game-by-game breakdown and the totals under
-    it. ``note`` labels a non-FIDE mode; ``context`` (the period and rule set used, and why)
-    goes into the workbook's description."""
-    wb = Workbook(write_only=True)
-    if context:
-        wb.properties.description = "\n".join(context)
-    ws = wb.create_sheet("Summary")
+    it. ``note`` labels a non-FIDE mode."""
+    wb = Book(path)
+    ws = new_sheet(wb, "Summary")
     write_table(ws, summary)
     if note:
         ws.append([])
-        ws.append([text_cell(ws, f"NOTE: {note}")])
+        ws.append([f"NOTE: {note}"])
     taken = {"Summary"}
     if norms is not None:
-        write_norms_sheet(wb.create_sheet(NORMS_SHEET), norms)
+        write_norms_sheet(new_sheet(wb, NORMS_SHEET), norms)
         taken.add(NORMS_SHEET)
     if per_player:
         # Each player's games as one slice of a frame grouped by player (stable: game order
@@ -234,13 +251,15 @@ def write_report_xlsx(
         records = {r["id"]: r for r in summary.to_dict("records")}
         ids = summary["id"].tolist()
         shared = column_widths(body_all)
+        body_columns = list(body_all.columns)
+        body_cells = typed_columns(body_all)
         for player_id, name in zip(ids, sheet_names(ids, taken), strict=True):
             if player_id not in bounds:
                 continue
             lo, hi = bounds[player_id]
-            ws = wb.create_sheet(name)
+            ws = new_sheet(wb, name)
             totals = records[player_id]
-            write_table(ws, body_all.iloc[lo:hi], widths=shared)
+            write_typed(ws, body_columns, [c[lo:hi] for c in body_cells], shared)
             ws.append([])
             for label, key in (
                 ("player", "id"),
@@ -256,7 +275,7 @@ def write_report_xlsx(
                 ("change (rounded once, .5 away from zero)", "change"),
                 ("new rating", "new_rating"),
             ):
-                ws.append([label, _cell(ws, key, str(totals[key]))])
+                ws.append([label, _cell(key, str(totals[key]))])
             if note:
-                ws.append(["NOTE", text_cell(ws, note)])
-    save_workbook(wb, path)
+                ws.append(["NOTE", note])
+    wb.save()

@@ -1,0 +1,19 @@
+"""The ``--period`` option's value: ``YYYY-MM``, the current month when not given (no pandas
+here: the calculator reads it too)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from pipeline.errors import RunError
+
+
+def resolve_period(period: str | None, today: dt.date | None = None) -> str:
+    """``YYYY-MM``; the current month when not given."""
+    if period is None:
+        today = today or dt.date.today()
+        return f"{today.year:04d}-{today.month:02d}"
+    if not re.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])", period):
+        raise RunError(f"--period must be YYYY-MM, e.g. 2026-11 (got {period!r})")
+    return period

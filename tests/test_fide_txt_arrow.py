@@ -1,0 +1,80 @@
+"""The FIDE TXT list written with Arrow kernels (issue 13) is byte for byte what the field-by-field
+pandas writer wrote: every field cut to its width - 1 characters (not bytes) and padded with
+spaces, CRLF line ends, whatever the names hold."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.writers.fide_txt import SINGLE_TYPE_FIELDS, WOMEN_TITLES, write_fide_txt
+
+
+def reference_lines(table: pd.DataFrame, month_label: str) -> list[str]:
+    """The writer before issue 13: pandas string methods, one field at a time."""
+    t = table.copy()
+    titles = t["title"].astype(str)
+    women = titles.str.upper().isin(WOMEN_TITLES)
+    t["w_title"] = titles.where(women, "")
+    t["title"] = titles.where(~women, "")
+    t["o_title"] = ""
+    t["foa_title"] = ""
+    sex = t["sex"].astype(str).str.lower()
+    t["sex"] = np.select([sex.isin(["w", "f"]), sex.eq("m")], ["F", "M"], "")
+    for column in ("rating", "period_games", "k", "birth_year"):
+        t[column] = t[column].astype(str).replace("", "0")
+    header = ""
+    for token, start, _end, _ in SINGLE_TYPE_FIELDS:
+        header = header.ljust(start) + token.format(month=month_label)
+    header = header.ljust(136)
+    if len(t) == 0:
+        return [header]
+    line = np.full(len(t), "", dtype=object)
+    for _, start, end, column in SINGLE_TYPE_FIELDS:
+        width = end - start
+        line = line + t[column].astype(str).str.slice(0, width - 1).str.ljust(width).to_numpy()
+    return [header, *line.tolist()]
+
+
+text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=80)
+rows = st.lists(
+    st.tuples(
+        st.integers(1, 10**16).map(str),
+        text,
+        st.sampled_from(["GER", "FID", ""]),
+        st.sampled_from(["m", "w", "f", "", "x"]),
+        st.sampled_from(["", "GM", "WGM", "wim", "FM", "CM"]),
+        st.sampled_from(["", "1500", "2899"]),
+        st.sampled_from(["", "3", "120"]),
+        st.sampled_from(["", "10", "40"]),
+        st.sampled_from(["", "1990", "2012"]),
+        st.sampled_from(["", "i", "wi", "w"]),
+    ),
+    max_size=30,
+)
+COLUMNS = [
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "rating",
+    "period_games",
+    "k",
+    "birth_year",
+    "flags",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows)
+def test_same_bytes_as_the_field_by_field_writer(tmp_path_factory, records):
+    table = pd.DataFrame(
+        {c: pd.Series([r[i] for r in records], dtype=str) for i, c in enumerate(COLUMNS)}
+    )
+    path = tmp_path_factory.mktemp("txt") / "list.txt"
+    write_fide_txt(table, path, "NOV26")
+    want = "".join(line + "\r\n" for line in reference_lines(table, "NOV26"))
+    assert path.read_bytes() == want.encode("utf-8")
