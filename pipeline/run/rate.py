@@ -37,7 +37,8 @@ from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
 from pipeline.readers.rounds import paired_twice
 from pipeline.run.games_check import checked_inputs
 from pipeline.run.list_match import list_match
-from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse, resolve_period
+from pipeline.run.period_name import resolve_period
+from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse
 from schemas import Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
