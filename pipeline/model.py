@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,12 +74,12 @@ class PlayerList:
 class RateOptions:
     """Everything that changes how a period is rated, as chosen on the command line."""
 
-    rules: str = "standard"
+    rules: str = "standard"  # a family (by the period's date) or an era's name
     method: str = "fide"  # "fide" (table 8.1.2) or "formula" (logistic)
     k: int | None = None  # force one K for everybody
     k_cap: bool = False  # apply the 700 rule to a forced K as well
     cap: bool | None = None  # 400-point rule; None = the method's default
-    period: str | None = None  # YYYY-MM; None = the current month
+    period: str | None = None  # YYYY-MM; None = the month the events end in
     # "fide": every game against the start rating (the FIDE method). "sequential": the rating is
     # updated after every game, as some club calculators do (not FIDE; see calculator.sequential).
     mode: str = "fide"
@@ -108,11 +109,24 @@ class RatedPeriod:
     scale: int  # sides.pd_units / scale is the expected score
     period: str
     sources: list[str] = field(default_factory=list)
+    period_reason: str = "given with --period"
+    rule_set: str = ""  # the era's name actually used (options.rules may name a family)
+    rules_reason: str = ""
+    warnings: list[str] = field(default_factory=list)  # e.g. games dated outside the period
     list_match: ListMatch | None = None  # how the events met --players (``rate`` only)
     # id -> final rank printed on the event file (one TRF rated alone): the standings order.
     event_ranks: pd.Series | None = None
-    # Title norms of the events (event formats with titles and federations only).
+    # Title norms of the events (event formats with titles and federations only): checked by
+    # ``title_norms`` the first time an output that shows them asks (report.xlsx, report.html),
+    # with ``norm_check`` (set by ``rate_files``); a run that writes no report never checks them.
     norms: NormReport | None = None
+    norm_check: Callable[[], NormReport | None] | None = field(default=None, repr=False)
+
+    def title_norms(self) -> NormReport | None:
+        """The events' title norms, checked once, on first use."""
+        if self.norms is None and self.norm_check is not None:
+            self.norms, self.norm_check = self.norm_check(), None
+        return self.norms
 
 
 @dataclass(frozen=True)
