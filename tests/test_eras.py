@@ -12,18 +12,16 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import RateOptions, rate_files
-from pipeline.cli import cli
 from pipeline.engine.cap_once import uncapped_sides
 from pipeline.grouper.kfactor import apply_700_rule
 from pipeline.model import EventInfo, GamesInput
 from pipeline.rules.select import select_rules
 from pipeline.run.event_period import choose_period
-from tests.conftest import SAMPLE
+from tests.conftest import SAMPLE, run_cli
 from tests.helpers import write_csv
 
 PLAYER_HEADER = ["id", "name", "rating", "birth_year", "games"]
@@ -121,9 +119,7 @@ def test_games_outside_a_given_period_are_warned_about():
 
 def test_sample_trf_rated_in_its_own_month(tmp_path):
     out = tmp_path / "out"
-    done = CliRunner().invoke(
-        cli, ["rate", str(SAMPLE / "event.trf"), "--out", str(out), "--no-xlsx", "--json"]
-    )
+    done = run_cli("rate", str(SAMPLE / "event.trf"), "--out", str(out), "--no-xlsx", "--json")
     assert done.exit_code == 0, done.stderr
     assert '"period": "2026-11"' in done.stdout and '"rules": "standard-2025"' in done.stdout
     assert done.stderr == ""
@@ -153,7 +149,7 @@ def test_undated_real_trf_says_why(shared_trf):
 def test_given_period_outside_the_event_warns_on_stderr(tmp_path):
     out = tmp_path / "out"
     args = ["rate", str(SAMPLE / "event.trf"), "--out", str(out), "--no-xlsx", "--quiet"]
-    done = CliRunner().invoke(cli, [*args, "--period", "2026-12"])
+    done = run_cli(*args, "--period", "2026-12")
     assert done.exit_code == 0 and done.stdout == ""
     assert done.stderr.startswith("warning: ") and "2026-11-21 (052 end date)" in done.stderr
 
@@ -300,7 +296,7 @@ def test_rapid_eras(tmp_path, period, k, rated):
 
 def test_published_k10_below_2400_is_kept(tmp_path):
     from pipeline.readers import read_players
-    from tests.test_readers_lists import SINGLE_HEADER, single_line
+    from tests.readers.test_readers_lists import SINGLE_HEADER, single_line
 
     lines = [
         SINGLE_HEADER,
