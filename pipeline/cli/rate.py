@@ -119,11 +119,10 @@ def rate(
     """Rate INPUT files (games, individual, TRF, crosstable, grid) as one rating period and
     write the new list. A TRF or crosstable brings its own players: --players is optional."""
     # The library is imported here, not at the top: `fiderate calc` and `--help` stay instant.
-    from pipeline.cli.console import DelayedProgress, render_summary
+    from pipeline.cli.console import DelayedProgress
     from pipeline.model import RateOptions
     from pipeline.run.rate import rate_files
     from pipeline.writers import write_outputs
-    from pipeline.writers.summary import summary_data
 
     options = RateOptions(
         rules=rules,
@@ -165,6 +164,14 @@ def rate(
             output_format=output_format,
             inputs=[*inputs, *([players] if players is not None else [])],
         )
+    _tell(result, report, as_json, quiet)
+
+
+def _tell(result, report, as_json: bool, quiet: bool) -> None:
+    """The run's summary (JSON, rich or plain), then its notes and warnings on stderr."""
+    from pipeline.cli.console import render_summary
+    from pipeline.writers.summary import summary_data
+
     if as_json:
         click.echo(json.dumps(summary_data(result, report), indent=2, ensure_ascii=False))
     elif not quiet:

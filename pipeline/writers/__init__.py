@@ -82,12 +82,7 @@ def write_outputs(
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, not {output_format!r}")
     report = WriteReport()
-    unknown = [p for p in players if p not in set(result.totals["id"])]
-    if unknown:
-        raise RunError(
-            f"--player {unknown[0]!r} is not a player of this period "
-            f"({len(unknown)} unknown id(s)); nothing was written"
-        )
+    _check_players(result, players)
     count = len(result.totals)
     want_xlsx = count <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
     want_sheets = count <= SHEETS_MAX_PLAYERS if xlsx is None else xlsx
@@ -136,18 +131,35 @@ def write_outputs(
                 f"report.html not written: {count:,} players is more than "
                 f"{XLSX_MAX_PLAYERS:,} (use --html to write it anyway)"
             )
-        for player_id in dict.fromkeys(players):
-            assert table is not None and detail is not None  # built when players are asked for
-            stem = player_file_stem(player_id)
-            one = table[table["id"] == player_id]
-            write_report_xlsx(
-                one,
-                detail,
-                batch.path(f"{stem}.xlsx"),
-                per_player=True,
-                note=note,
-            )
-            page = render_report(result, table, detail, note, only=[player_id])
-            batch.path(f"{stem}.html").write_text(page, encoding="utf-8")
+        _write_player_files(batch, result, table, detail, note, players)
         report.written = batch.commit()
     return report
+
+
+def _check_players(result: RatedPeriod, players: Sequence[str]) -> None:
+    """Refuse a ``--player`` id that is not a player of this period, before anything is written."""
+    unknown = [p for p in players if p not in set(result.totals["id"])]
+    if unknown:
+        raise RunError(
+            f"--player {unknown[0]!r} is not a player of this period "
+            f"({len(unknown)} unknown id(s)); nothing was written"
+        )
+
+
+def _write_player_files(batch, result, table, detail, note, players) -> None:
+    """``player-<id>.xlsx`` and ``.html`` for each id of ``players`` (once each)."""
+    from pipeline.writers.xlsx import write_report_xlsx
+
+    for player_id in dict.fromkeys(players):
+        assert table is not None and detail is not None  # built when players are asked for
+        stem = player_file_stem(player_id)
+        one = table[table["id"] == player_id]
+        write_report_xlsx(
+            one,
+            detail,
+            batch.path(f"{stem}.xlsx"),
+            per_player=True,
+            note=note,
+        )
+        page = render_report(result, table, detail, note, only=[player_id])
+        batch.path(f"{stem}.html").write_text(page, encoding="utf-8")
