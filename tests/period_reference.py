@@ -150,10 +150,16 @@ class ReferenceRun:
         current: dict[str, list[dict]] = {}
         for event in events:
             ratings = self.lists[event["start"][:7]]
+            in_force = self.lists.get(period, {})
             per_player: dict[str, dict] = {}
             for w, b, result in event["games"]:
                 for me, other, score in ((w, b, SCORES[result][0]), (b, w, SCORES[result][1])):
                     own, opp = ratings.get(me), ratings.get(other)
+                    # RULES.md 7 / B.02 8.2.4: a player unrated when an older event started but
+                    # rated on the list in force now is rated in it with that rating; the
+                    # opponents still see him as unrated (``opp`` stays the start list's).
+                    if own is None:
+                        own = in_force.get(me)
                     if own is not None and opp is not None:
                         n_games[me] = n_games.get(me, 0) + 1
                         dev[me] = dev.get(me, Fraction(0)) + score - expected(own, opp)
