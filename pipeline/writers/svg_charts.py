@@ -36,8 +36,9 @@ def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw * (1 - 1e-9))
     first = math.ceil(low / step - 1e-9)
     last = math.floor(high / step + 1e-9)
-    # Display only: strips float noise from chart tick positions (never a rating or a change).
-    return [round(i * step, 10) for i in range(first, last + 1)]
+    # Display only: strips float noise from chart tick positions (never a rating or a change);
+    # formatting to 10 decimals is correctly rounded (the same value as Python rounding to 10).
+    return [float(f"{i * step:.10f}") for i in range(first, last + 1)]
 
 
 def tick_text(value: float) -> str:
