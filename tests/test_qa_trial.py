@@ -33,3 +33,27 @@ def test_norms_on_a_trf_without_titles_names_the_file_and_what_it_lacks(tmp_path
     assert "--players" in result.stderr
     assert "give an event file with its players" not in result.stderr
     assert "Traceback" not in result.output
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_data"
+
+
+def test_a_second_run_into_the_same_out_says_which_files_are_left_from_the_first(
+    tmp_path: Path,
+) -> None:
+    # Run 1 writes the spreadsheets; run 2 (--no-xlsx) does not. The old report.xlsx and
+    # rating_list.xlsx stay in --out beside the new CSVs: the run must say so (they are not
+    # deleted: they are the user's files now), in text and in --json's notes.
+    args = ["rate", str(SAMPLE / "games.csv"), "--players", str(SAMPLE / "players.csv")]
+    args += ["--period", "2026-11", "--out", str(tmp_path / "out"), "--quiet"]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    assert "earlier run" not in first.stderr
+    second = CliRunner().invoke(cli, [*args, "--no-xlsx"])
+    assert second.exit_code == 0, second.output
+    for name in ("rating_list.xlsx", "report.xlsx"):
+        assert f"{name} is left from an earlier run" in second.stderr
+        assert (tmp_path / "out" / name).exists()
+    assert "report.html is left" not in second.stderr  # written again: not stale
+    third = CliRunner().invoke(cli, [*args, "--no-xlsx", "--no-html"])
+    assert "report.html is left from an earlier run" in third.stderr
