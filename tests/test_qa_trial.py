@@ -57,3 +57,22 @@ def test_a_second_run_into_the_same_out_says_which_files_are_left_from_the_first
     assert "report.html is left" not in second.stderr  # written again: not stale
     third = CliRunner().invoke(cli, [*args, "--no-xlsx", "--no-html"])
     assert "report.html is left from an earlier run" in third.stderr
+
+
+def test_history_says_when_a_rated_player_is_unrated_on_a_published_list(tmp_path: Path) -> None:
+    # 5100100 (Jansen) starts the sample period at 1408 and scores 0/8: 1408 - 21 = 1387 is
+    # below the 1400 floor, so the 2026-12 list carries no rating. The history row must say so
+    # rather than show a blank rating with a blank note.
+    period = SAMPLE / "period"
+    out = tmp_path / "p"
+    args = ["period", "--list", str(period / "list_2026-11.csv")]
+    args += ["--events", str(period / "events")]
+    run = CliRunner().invoke(cli, [*args, "--period", "2026-11", "--out", str(out), "--quiet"])
+    assert run.exit_code == 0, run.output
+    result = CliRunner().invoke(cli, ["history", "5100100", "--db", str(out / "ratings.db")])
+    assert result.exit_code == 0, result.output
+    rows = result.stdout.splitlines()
+    published = next(r for r in rows if r.startswith("2026-12"))
+    assert published.endswith("unrated on this list"), published
+    given = next(r for r in rows if r.startswith("2026-11"))
+    assert "1408" in given and "unrated" not in given
