@@ -44,8 +44,12 @@ def history(player_id: str, db_path: Path, as_json: bool) -> None:
         return
     click.echo(f"{player_id}  {rows[-1]['name']}")
     click.echo(f"{'list':<8} {'period':<8} {'rating':>6} {'games':>5} {'K':>3} {'flags':<5} note")
+    was_rated = False
     for r in rows:
         note = "superseded" if r["superseded"] else ("list given" if r["kind"] == "input" else "")
+        if r["rating"] is None and r["kind"] != "input" and was_rated:
+            note = f"{note}, unrated on this list" if note else "unrated on this list"
+        was_rated = was_rated or r["rating"] is not None
         rating = "" if r["rating"] is None else r["rating"]
         k = "" if r["k"] is None else r["k"]
         games = "" if r["period_games"] is None else r["period_games"]

@@ -35,9 +35,12 @@ def norm_files(
     )
     report = norm_inputs(inputs, players, titles=titles, player_ids=player_ids)
     if report is None:
+        files = ", ".join(str(p) for p in paths)
         raise RunError(
-            "the inputs give no titles or federations, which norms need: give an event file "
-            "with its players (TRF, crosstable) or a players list with title and federation "
-            "columns"
+            f"{files}: no player has a title or a federation (the inputs give no titles or "
+            "federations), and the norm requirements are about the opponents' titles and "
+            "federations: add them to the event file (TRF player records: title in columns "
+            "11-13, federation in columns 54-56; a crosstable: title and federation columns) "
+            "or give --players LIST with title and federation columns"
         )
     return report

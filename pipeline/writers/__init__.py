@@ -24,6 +24,7 @@ from pipeline.writers.output_text import (
 )
 from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
 from pipeline.writers.report_text import breakdown, mode_note, standings
+from pipeline.writers.stale import stale_outputs
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
 XLSX_MAX_PLAYERS = 10_000
@@ -133,6 +134,7 @@ def write_outputs(
             )
         _write_player_files(batch, result, table, detail, note, players)
         report.written = batch.commit()
+    report.skipped.extend(stale_outputs(out_dir, report.written))
     return report
 
 
