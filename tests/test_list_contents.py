@@ -131,7 +131,8 @@ def test_the_same_rows_are_not_stored_twice(tmp_path):
 
 def test_a_big_change_is_stored_full(tmp_path):
     con, run = new_history(tmp_path)
-    in_force = frame([player(str(i)) for i in range(10)])
+    # Every one of 10 players changed and an 11th dropped: 11 changed rows > 10 rows in full.
+    in_force = frame([player(str(i)) for i in range(11)])
     published = frame([player(str(i), rating=1900, period_games=2) for i in range(10)])
     insert_list(con, run, "input", "2026-11", None, "in", "a", in_force)
     insert_list(con, run, "published", "2026-12", "2026-11", "out", "b", published,

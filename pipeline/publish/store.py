@@ -1,6 +1,7 @@
 """The history store: an SQLite database (standard library ``sqlite3``) next to the outputs.
 
-It holds every published list (all rows), every event rated (with the sha256 of its file), the
+It holds every list published or started from (each list's rows stored once: see
+:mod:`pipeline.publish.list_contents`), every event rated (with the sha256 of its file), the
 results of players who are not rated yet (the first-rating pool), the first ratings published,
 and an audit log of every run. Nothing is ever deleted: a replaced period is marked superseded.
 
