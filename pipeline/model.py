@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,8 +112,17 @@ class RatedPeriod:
     list_match: ListMatch | None = None  # how the events met --players (``rate`` only)
     # id -> final rank printed on the event file (one TRF rated alone): the standings order.
     event_ranks: pd.Series | None = None
-    # Title norms of the events (event formats with titles and federations only).
+    # Title norms of the events (event formats with titles and federations only): checked by
+    # ``title_norms`` the first time an output that shows them asks (report.xlsx, report.html),
+    # with ``norm_check`` (set by ``rate_files``); a run that writes no report never checks them.
     norms: NormReport | None = None
+    norm_check: Callable[[], NormReport | None] | None = field(default=None, repr=False)
+
+    def title_norms(self) -> NormReport | None:
+        """The events' title norms, checked once, on first use."""
+        if self.norms is None and self.norm_check is not None:
+            self.norms, self.norm_check = self.norm_check(), None
+        return self.norms
 
 
 @dataclass(frozen=True)

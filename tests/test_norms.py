@@ -605,6 +605,26 @@ def test_norms_sheet_and_section_in_the_reports(tmp_path):
     assert "&lt;b&gt;Evil&lt;/b&gt; &amp; Co" in page and "<b>Evil</b>" not in page
 
 
+def test_norms_are_checked_only_when_a_report_shows_them(tmp_path):
+    from pipeline.run.rate import rate_files
+    from pipeline.writers import write_outputs
+
+    trf = norm_trf(tmp_path / "norm.trf")
+    result = rate_files([trf])
+    assert result.norms is None and result.norm_check is not None  # not checked yet
+    write_outputs(result, tmp_path / "plain", xlsx=False, html=False)
+    assert result.norms is None and result.norm_check is not None  # no report: never checked
+    write_outputs(result, tmp_path / "html", xlsx=False, html=True)
+    assert result.norm_check is None  # checked once, kept for the next report
+    norms = result.norms
+    assert norms is not None and "GM" in set(norms.table["norm"])
+    write_outputs(result, tmp_path / "xlsx", xlsx=True, html=False)
+    assert result.norms is norms
+    from openpyxl import load_workbook
+
+    assert "Norms" in load_workbook(tmp_path / "xlsx" / "report.xlsx", read_only=True).sheetnames
+
+
 def test_real_trf_norm_table(shared_trf):
     result = run("norms", shared_trf / "open-gros-2010-r4.trf", "--json")
     assert result.exit_code == 0, result.output

@@ -10,7 +10,7 @@ refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -23,12 +23,12 @@ from pipeline.grouper.totals import partial_totals
 from pipeline.model import (
     GamesInput,
     ListMatch,
+    NormReport,
     PlayerList,
     RatedPeriod,
     RateOptions,
     SidesInput,
 )
-from pipeline.norms import norm_inputs
 from pipeline.readers import read_event_file, read_players
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
@@ -357,9 +357,23 @@ def rate_files(
     result.list_match = matched[0] if matched else None
     result.event_ranks = file_ranks(inputs)
     if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
-        # Events (TRF, crosstables) carry titles and federations: their norms go in the reports.
-        result.norms = norm_inputs(inputs, players, result.sides)
+        # Events (TRF, crosstables) carry titles and federations: their norms go in the reports,
+        # checked only if a report is written (RatedPeriod.title_norms).
+        result.norm_check = norm_check(inputs, players, result.sides)
     return result
+
+
+def norm_check(
+    inputs: Sequence[GamesInput | SidesInput], players: PlayerList | None, sides: pd.DataFrame
+) -> Callable[[], NormReport | None]:
+    """The title-norm check of these events, to run later (``pipeline.norms`` imported then)."""
+
+    def check() -> NormReport | None:
+        from pipeline.norms import norm_inputs
+
+        return norm_inputs(inputs, players, sides)
+
+    return check
 
 
 def file_ranks(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series | None:

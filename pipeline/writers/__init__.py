@@ -116,7 +116,7 @@ def write_outputs(
                 batch.path("report.xlsx"),
                 per_player=want_sheets,
                 note=note,
-                norms=result.norms,
+                norms=result.title_norms(),
             )
             if not want_sheets:
                 report.skipped.append(

@@ -286,7 +286,7 @@ def render_report(
     mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
     limit_html = _limits_html(standings, section_rows)
     event_chart = _event_chart(standings) if only is None else ""
-    norms = norms_html(result.norms) if only is None else ""
+    norms = norms_html(result.title_norms()) if only is None else ""
     rated_sides = int(result.sides["rated"].sum())
     sources = ", ".join(html.escape(s) for s in result.sources)
     return f"""<!DOCTYPE html>

@@ -1,0 +1,97 @@
+"""1 M games end to end (issue 13): ``fiderate rate`` on a games CSV of 1,000,000 games among
+100,000 players (``benchmarks.synthetic``: unrated players, forfeits, overrides, juniors, the
+700 rule), writing rating_list.csv and games.csv, against the same job measured in the same run:
+
+- plain Python (``benchmarks/plain_python.py``: csv module, dicts, table 8.1.2, integer
+  hundredths); its rating_list.csv must be byte-identical to fiderate's (checked, printed);
+- DuckDB and Polars (``benchmarks/dataframe_jobs.py``), when ``import duckdb`` / ``import
+  polars`` work (``pip install duckdb polars``, not project dependencies), skipped otherwise;
+  their new ratings are compared with fiderate's;
+- the I/O floor: pyarrow reading both CSVs, and writing a games.csv of the same size.
+
+Each run is its own process; peak RSS is the process tree's, sampled with psutil. Targets: at
+least 4x faster than plain Python, faster than DuckDB and Polars, peak under 1.5 GB.
+
+    python -m benchmarks million        BENCH_QUICK=1: 100,000 games among 10,000 players
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.bench_dask import run_measured
+from benchmarks.synthetic import write_period
+
+FLOOR = """
+import sys, pyarrow.csv as c
+games = c.read_csv(sys.argv[1], convert_options=c.ConvertOptions(strings_can_be_null=False))
+c.read_csv(sys.argv[2])
+import pyarrow as pa
+sides = pa.concat_tables([games, games])  # games.csv has a row per side, about 15 columns
+wide = pa.table({f"c{i}": sides.column(i % sides.num_columns) for i in range(15)})
+c.write_csv(wide, sys.argv[3] + "/games.csv")
+"""
+
+
+def new_ratings(path: Path) -> dict[str, str]:
+    with path.open(newline="", encoding="utf-8") as f:
+        return {row["id"]: row["new_rating"] for row in csv.DictReader(f)}
+
+
+def main(quick: bool) -> None:
+    games_n = 100_000 if quick else 1_000_000
+    players_n = games_n // 10
+    python = sys.executable
+    fiderate = str(Path(python).with_name("fiderate"))
+    root = Path(tempfile.mkdtemp(prefix="bench_million_"))
+    try:
+        t0 = time.perf_counter()
+        (games,), players = write_period(root, games_n, players_n, seed=1)
+        print(f"generated {games_n:,} games among {players_n:,} players "
+              f"({time.perf_counter() - t0:.1f} s)")  # fmt: skip
+        jobs = {
+            "fiderate rate": [fiderate, "rate", str(games), "--players", str(players),
+                              "--period", "2026-11", "--quiet", "--no-xlsx", "--no-html",
+                              "--out"],
+            "plain Python": [python, "-m", "benchmarks.plain_python", str(games), str(players)],
+        }  # fmt: skip
+        for engine in ("duckdb", "polars"):
+            if importlib.util.find_spec(engine) is None:
+                print(f"  {engine}: not installed, skipped (pip install {engine})")
+                continue
+            jobs[engine] = [python, "-m", "benchmarks.dataframe_jobs", engine, str(games),
+                            str(players)]  # fmt: skip
+        jobs["floor: pyarrow I/O"] = [python, "-c", FLOOR, str(games), str(players)]
+        figures = {}
+        for name, command in jobs.items():
+            out = root / name.split()[0].lower().strip(":")
+            out.mkdir()
+            figures[name] = run_measured([*command, str(out)])
+        base_s = figures["fiderate rate"][0]
+        print(f"  {'job':<22}{'seconds':>9}{'x fiderate':>12}{'peak MB':>10}")
+        for name, (seconds, peak) in figures.items():
+            print(f"  {name:<22}{seconds:9.1f}{seconds / base_s:12.2f}{peak:10.0f}")
+        plain_s = figures["plain Python"][0]
+        verdict = "ok" if plain_s / base_s >= 4 else "below the 4x target"
+        print(f"  fiderate is {plain_s / base_s:.2f}x faster than plain Python ({verdict})")
+        peak = figures["fiderate rate"][1]
+        print(f"  fiderate peak {peak:.0f} MB ({'ok' if peak < 1500 else 'over 1.5 GB'})")
+        ours = root / "fiderate" / "rating_list.csv"
+        same = ours.read_bytes() == (root / "plain" / "rating_list.csv").read_bytes()
+        print(f"  plain Python's rating_list.csv {'is' if same else 'is NOT'} byte-identical")
+        expected = new_ratings(ours)
+        for engine in ("duckdb", "polars"):
+            if engine in figures:
+                theirs = new_ratings(root / engine / "rating_list.csv")
+                agree = theirs == expected
+                ratio = figures[engine][0] / base_s
+                print(f"  {engine}: new ratings {'agree' if agree else 'DIFFER'}; fiderate is "
+                      f"{'faster' if ratio > 1 else 'slower'} ({ratio:.2f}x)")  # fmt: skip
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
