@@ -225,3 +225,59 @@ def test_a_migrated_history_rates_the_next_period(tmp_path):
     # Checked against the file the run wrote.
     written = pd.read_csv(out / "rating_list_2027-01.csv", dtype=str, keep_default_na=False)
     assert sorted(written["id"]) == sorted(january.index)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from("abcdefgh"), row, max_size=8), min_size=3,
+                max_size=3))  # fmt: skip
+def test_a_chain_of_lists_reads_back_exactly(tmp_path_factory, months):
+    """Each published list over the one before it (as read): stored over the first list,
+    the full one, with the rows that differ from it."""
+    con, run = new_history(tmp_path_factory.mktemp("h"))
+    lists = [frame([player(pid, **f) for pid, f in sorted(m.items())]) for m in months]
+    lists[0]["period_games"] = pd.array([pd.NA] * len(lists[0]), dtype="Int64")
+    ids = [insert_list(con, run, "input", "2026-11", None, "in", "a", lists[0])]
+    with patch("pipeline.publish.list_contents.MAX_CHANGED_SHARE", 10.0):
+        for before, after in zip(lists, lists[1:], strict=False):
+            ids.append(insert_list(con, run, "published", "x", "y", "out", "b", after,
+                                   over=before))  # fmt: skip
+    for list_id, rows in zip(ids, lists, strict=True):
+        assert sorted_rows(list_rows(con, list_id)) == sorted_rows(rows)
+    # One level: every base is stored full.
+    assert not con.execute(
+        "SELECT 1 FROM list_contents c JOIN list_contents b ON b.id = c.base_id "
+        "WHERE b.base_id IS NOT NULL"
+    ).fetchall()
+
+
+def test_the_second_period_is_stored_over_the_first_list(tmp_path):
+    """November from the sample list, then December from the list November published: both
+    published lists are changed rows over the November list in force, and read back as the
+    files written."""
+    out = tmp_path / "out"
+    run_period(PeriodRequest(list_path=SAMPLE / "list_2026-11.csv", events=(SAMPLE / "events",),
+                             period="2026-11", out_dir=out))  # fmt: skip
+    december = tmp_path / "december"
+    december.mkdir()
+    (december / "dec.csv").write_text(
+        "event,round,date,white,black,result\nDec,1,2026-12-02,5100010,5100029,1-0\n"
+    )
+    run_period(PeriodRequest(list_path=out / "rating_list_2026-12.csv", events=(december,),
+                             period="2026-12", out_dir=out))  # fmt: skip
+    con = connect(out / "ratings.db")
+    layout = con.execute(
+        "SELECT l.effective, c.base_id, b.effective FROM lists l "
+        "JOIN list_contents c ON c.id = l.content_id "
+        "LEFT JOIN lists b ON b.content_id = c.base_id ORDER BY l.id"
+    ).fetchall()
+    assert layout == [
+        ("2026-11", None, None),
+        ("2026-12", 1, "2026-11"),
+        ("2027-01", 1, "2026-11"),
+    ]
+    for list_id, name in ((2, "rating_list_2026-12.csv"), (3, "rating_list_2027-01.csv")):
+        written = pd.read_csv(out / name, dtype=str, keep_default_na=False)
+        stored = list_rows(con, list_id).astype(object)
+        stored = stored.where(stored.notna(), "").astype(str)
+        stored["ever_2400"] = stored["ever_2400"].str.lower()
+        assert sorted_rows(stored[list(written.columns)]) == sorted_rows(written)

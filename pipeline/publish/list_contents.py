@@ -69,14 +69,26 @@ class _HashSink:
         pass
 
 
-def content_sha(rows: pd.DataFrame) -> str:
-    """sha256 of a list's rows as stored (columns ``LIST_TEXT_COLUMNS``, in key order): the Arrow
-    IPC stream of the rows, fresh buffers, so equal rows always give equal bytes."""
-    table = _arrow_rows(rows, key_order(rows["id"]))
+def _sha(table: pa.Table) -> str:
     sink = _HashSink()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table.combine_chunks())
     return "rows-v2:" + sink.hash.hexdigest()
+
+
+def content_hashes(rows: pd.DataFrame) -> tuple[str, str]:
+    """sha256 of a list's rows as stored (columns ``LIST_TEXT_COLUMNS``, in key order: the Arrow
+    IPC stream of the rows, fresh buffers, so equal rows always give equal bytes), and of the
+    same rows with period_games blank (how the list is stored when it is the list in force)."""
+    table = _arrow_rows(rows, key_order(rows["id"]))
+    games = table.schema.get_field_index("period_games")
+    blank = table.set_column(games, "period_games", pa.nulls(len(table), pa.int64()))
+    return _sha(table), _sha(blank)
+
+
+def content_sha(rows: pd.DataFrame) -> str:
+    """The first of :func:`content_hashes`."""
+    return content_hashes(rows)[0]
 
 
 def changed_rows(new: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -113,6 +125,33 @@ def find_content(con: sqlite3.Connection, sha: str) -> tuple[int, bool] | None:
     return (int(row[0]), bool(row[1])) if row else None
 
 
+def find_blank(con: sqlite3.Connection, blank: str) -> int | None:
+    """The content whose rows, period_games left blank, hash to ``blank`` (a full one first)."""
+    row = con.execute(
+        "SELECT id FROM list_contents WHERE blank_sha256 = ? ORDER BY base_id IS NOT NULL, id "
+        "LIMIT 1",
+        (blank,),
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
+def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, set[str], list[str]] | None:
+    """For changed rows over the list stored as ``content_id``: the full content to store them
+    over, the ids whose rows differ between the two (to store again) and the ids that content
+    drops. None when the list's changed rows are not over a full list with period_games 0."""
+    base_id, unlisted = con.execute(
+        "SELECT base_id, unlisted_period_games FROM list_contents WHERE id = ?", (content_id,)
+    ).fetchone()
+    if base_id is None:
+        return content_id, set(), []
+    if unlisted != 0:
+        return None
+    rows = con.execute(
+        "SELECT id, removed FROM content_rows WHERE content_id = ?", (content_id,)
+    ).fetchall()
+    return int(base_id), {r[0] for r in rows}, [r[0] for r in rows if r[1]]
+
+
 def _insert_rows(con: sqlite3.Connection, content_id: int, rows: pd.DataFrame) -> None:
     insert_chunks(
         con,
@@ -132,19 +171,35 @@ def store_content(
     over_sha: str | None = None,
 ) -> int:
     """The id of the content holding ``rows``, inserted unless already stored. ``over``: the
-    rows of a list that may be stored full already (the list in force): ``rows`` then go in as
-    changed rows over it. ``sha``, ``over_sha``: their :func:`content_sha`, when known."""
-    sha = sha or content_sha(rows)
-    found = find_content(con, sha)
-    if found is not None:
-        return found[0]
-    base = None
+    rows of a list that may be stored already (the list in force): ``rows`` then go in as changed
+    rows over it, or over the full list it is itself stored over. ``sha``, ``over_sha``: their
+    :func:`content_sha`, when known."""
+    given = sha is not None
+    sha, blank = (sha, sha) if sha is not None else content_hashes(rows)
+    stored = find_content(con, sha)
+    if stored is not None:
+        return stored[0]
+    if given and not rows["period_games"].isna().all():
+        blank = content_hashes(rows)[1]
+    # The list stored with the rows of ``over`` but for period_games (which changed_rows does
+    # not compare): the list in force as stored, or the list this history published as read.
+    found = None
     if over is not None:
-        base = find_content(con, over_sha or content_sha(over))
-    if over is not None and base is not None and base[1]:
+        over_blank = over_sha if over["period_games"].isna().all() else None
+        found = find_blank(con, over_blank or content_hashes(over)[1])
+    base = _base_of(con, found) if found is not None else None
+    if over is not None and base is not None:
+        # Over the full list under ``over``: the rows that differ from ``over``, and those of
+        # the players whose rows differ between ``over`` and that full list.
+        base_id, differ, removed = base
         changed, dropped = changed_rows(rows, over)
+        if differ:
+            ids = rows["id"].astype(str)
+            again = ids.isin(differ).to_numpy() & ~ids.isin(set(changed["id"])).to_numpy()
+            changed = pd.concat([changed, rows.iloc[np.flatnonzero(again)]])
+            dropped = sorted(set(dropped) | (set(removed) - set(ids)))
         if len(changed) + len(dropped) <= MAX_CHANGED_SHARE * len(rows):
-            content_id = _new_content(con, sha, len(rows), base[0], 0)
+            content_id = _new_content(con, (sha, blank), len(rows), base_id, 0)
             _insert_rows(con, content_id, changed)
             con.executemany(
                 "INSERT INTO content_rows (content_id, id, name, federation, sex, title, "
@@ -153,17 +208,21 @@ def store_content(
                 [(content_id, player) for player in dropped],
             )
             return content_id
-    content_id = _new_content(con, sha, len(rows), None, None)
+    content_id = _new_content(con, (sha, blank), len(rows), None, None)
     _insert_rows(con, content_id, rows)
     return content_id
 
 
 def _new_content(
-    con: sqlite3.Connection, sha: str, players: int, base: int | None, unlisted: int | None
+    con: sqlite3.Connection,
+    hashes: tuple[str, str],
+    players: int,
+    base: int | None,
+    unlisted: int | None,
 ) -> int:
     cursor = con.execute(
-        "INSERT INTO list_contents (sha256, base_id, unlisted_period_games, players) "
-        "VALUES (?, ?, ?, ?)",
-        (sha, base, unlisted, players),
+        "INSERT INTO list_contents (sha256, blank_sha256, base_id, unlisted_period_games, "
+        "players) VALUES (?, ?, ?, ?, ?)",
+        (*hashes, base, unlisted, players),
     )
     return int(cursor.lastrowid or 0)

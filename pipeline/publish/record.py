@@ -99,7 +99,7 @@ def record_run(con: sqlite3.Connection, record: RunRecord, batch: PeriodFiles) -
     if record.replaced is not None:
         history.supersede(con, record.replaced, run_id)
     # The list in force as the history stores it (period_games blank): the published list goes
-    # in as its changed rows when these rows are stored full (see list_contents).
+    # in as its changed rows over the list stored with these rows (see list_contents).
     rows = record.listed.players.drop(columns=["line"], errors="ignore")
     rows = rows.assign(period_games=pd.array([pd.NA] * len(rows), dtype="Int64"))
     rows_sha = content_sha(rows)

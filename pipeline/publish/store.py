@@ -121,10 +121,12 @@ MIGRATIONS: list[list[str]] = [
         # full content of its own (no rows hash: it is never shared).
         """CREATE TABLE list_contents (
             id INTEGER PRIMARY KEY,
-            sha256 TEXT UNIQUE,            -- of the rows (list_contents.content_sha)
+            sha256 TEXT UNIQUE,            -- of the rows (list_contents.content_hashes)
+            blank_sha256 TEXT,             -- of the rows with period_games blank
             base_id INTEGER REFERENCES list_contents(id),  -- NULL: every row stored
             unlisted_period_games INTEGER, -- period_games of the rows taken from the base
             players INTEGER NOT NULL)""",
+        "CREATE INDEX list_contents_blank ON list_contents(blank_sha256)",
         "INSERT INTO list_contents (id, players) SELECT id, players FROM lists",
         "ALTER TABLE lists ADD COLUMN content_id INTEGER REFERENCES list_contents(id)",
         "UPDATE lists SET content_id = id",
