@@ -74,12 +74,12 @@ class PlayerList:
 class RateOptions:
     """Everything that changes how a period is rated, as chosen on the command line."""
 
-    rules: str = "standard"
+    rules: str = "standard"  # a family (by the period's date) or an era's name
     method: str = "fide"  # "fide" (table 8.1.2) or "formula" (logistic)
     k: int | None = None  # force one K for everybody
     k_cap: bool = False  # apply the 700 rule to a forced K as well
     cap: bool | None = None  # 400-point rule; None = the method's default
-    period: str | None = None  # YYYY-MM; None = the current month
+    period: str | None = None  # YYYY-MM; None = the month the events end in
     # "fide": every game against the start rating (the FIDE method). "sequential": the rating is
     # updated after every game, as some club calculators do (not FIDE; see calculator.sequential).
     mode: str = "fide"
@@ -109,6 +109,10 @@ class RatedPeriod:
     scale: int  # sides.pd_units / scale is the expected score
     period: str
     sources: list[str] = field(default_factory=list)
+    period_reason: str = "given with --period"
+    rule_set: str = ""  # the era's name actually used (options.rules may name a family)
+    rules_reason: str = ""
+    warnings: list[str] = field(default_factory=list)  # e.g. games dated outside the period
     list_match: ListMatch | None = None  # how the events met --players (``rate`` only)
     # id -> final rank printed on the event file (one TRF rated alone): the standings order.
     event_ranks: pd.Series | None = None

@@ -155,7 +155,11 @@ def test_rule_set_chooses_the_rating_column(tmp_path, rules, column, layout):
     for player in PLAYERS:
         rating, games, k = player[column]
         row = frame.loc[str(player[0])]
-        if rating == 0:
+        standard = player[6][0]
+        if rating == 0 and standard and rules != "standard":
+            # Rapid & Blitz 7.2.1: no rapid (blitz) rating, a standard one: rated with it.
+            assert row["rating"] == standard and row["k"] is pd.NA
+        elif rating == 0:
             assert row["rating"] is pd.NA
             assert row["k"] is pd.NA  # K 0 / blank: no published K
         else:
@@ -183,15 +187,16 @@ def test_fields_of_the_combined_txt(tmp_path):
     assert list(frame["line"]) == [2, 3, 4, 5]
 
 
-def test_ever_2400_from_title_or_rating(tmp_path):
+def test_ever_2400_from_rating_not_title(tmp_path):
     path = write_combined(tmp_path / "list.txt")
     standard = by_id(read_players(path, rules="standard"))
-    # Okafor is rated 2194 but holds the IM title, which needs a 2400 standard rating.
+    # Okafor is rated 2194 and holds the IM title, which proves no published 2400 (B.01 1.5.3a:
+    # the title's 2400 need not have been published); his list prints no K 10 either.
     assert standard["ever_2400"].to_dict() == {
         "1503014": True,
         "4100026": False,
         "4100093": False,
-        "4100069": True,
+        "4100069": False,
     }
     blitz = by_id(read_players(path, rules="blitz"))
     assert blitz.loc["4100069", "ever_2400"]  # blitz rating 2401
@@ -442,7 +447,8 @@ def test_rapid_rules_rate_from_the_rapid_column(sample, tmp_path):
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         rows = {r["id"]: r for r in csv.DictReader(fh)}
     assert rows["4100018"]["rating"] == "2655"  # RRtng of Kowalski in the sample list
-    assert rows["4100050"]["rating"] == ""  # no rapid rating
+    # No rapid rating but a standard one (1650): rated with it (Rapid & Blitz 7.2.1).
+    assert rows["4100050"]["rating"] == "1650"
 
 
 def test_zipped_single_type_xml_names_its_type_inside_the_zip(tmp_path):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.rules.sets import DEFAULT_RULES, RULE_SETS
+from pipeline.rules.sets import DEFAULT_RULES, FAMILIES, RULE_SETS
 
 players_option = click.option(
     "--players",
@@ -17,10 +17,12 @@ players_option = click.option(
 )
 rules_option = click.option(
     "--rules",
-    type=click.Choice(sorted(RULE_SETS)),
+    type=click.Choice([*FAMILIES, *(n for n in RULE_SETS if n not in FAMILIES)]),
     default=DEFAULT_RULES,
     show_default=True,
-    help="Rule set: standard (from 2025-10-01), standard-2024, rapid, blitz.",
+    help="standard, rapid or blitz: the rules in force in the rating period (by its date). "
+    "An era's name (e.g. standard-2024, standard-2022, rapid-2022) forces that era. "
+    "See docs/rules-by-era.md.",
 )
 method_option = click.option(
     "--method",
@@ -43,7 +45,8 @@ period_option = click.option(
     "--period",
     metavar="YYYY-MM",
     default=None,
-    help="Rating period (decides junior age); default: the current month.",
+    help="Rating period (decides the rules and junior age); default: the month the events "
+    "end in (TRF 052, else the last game date). Games dated outside it are warned about.",
 )
 mode_option = click.option(
     "--mode",

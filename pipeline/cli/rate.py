@@ -171,6 +171,8 @@ def rate(
         render_summary(result, report, _stdout_console())
     for message in report.skipped:
         click.echo(f"note: {message}", err=True)
+    for message in result.warnings:
+        click.echo(f"warning: {message}", err=True)
 
 
 def _stdout_console() -> Console:

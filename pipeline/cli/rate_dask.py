@@ -94,8 +94,9 @@ def rate_with_dask(
     rated_players = int((run.result.totals["games"] > 0).sum())
     click.echo(
         f"rated period {run.result.period} on Dask ({run.parts} parts): rules "
-        f"{options.rules!r}, method {options.method!r}"
+        f"{run.result.rule_set!r}, method {options.method!r}"
     )
+    click.echo(f"  rules {run.result.rule_set}: {run.result.rules_reason}")
     click.echo(
         f"players: {len(run.result.totals):,} ({rated_players:,} with rated games)   "
         f"game sides: {run.sides:,} ({run.rated_sides:,} rated)"

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pipeline.engine.cap_once import uncapped_sides
 from pipeline.engine.expected import SCALES, expected_units
+from pipeline.engine.matches import NOTE_MATCH_DECIDED, NOTE_MATCH_UNRATED, match_codes
 from pipeline.rules.sets import RuleSet
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built: rate_arrays needs numpy only
@@ -32,8 +34,17 @@ def gap_note(rules: RuleSet) -> str:
 
 
 def notes(rules: RuleSet) -> tuple[str, ...]:
-    """note_code -> text; code 0 = rated (no note)."""
-    return ("", NOTE_UNPLAYED, NOTE_PLAYER_UNRATED, NOTE_OPPONENT_UNRATED, gap_note(rules))
+    """note_code -> text; code 0 = rated (no note). Codes 5 and 6: the match rules
+    (``pipeline.engine.matches``)."""
+    return (
+        "",
+        NOTE_UNPLAYED,
+        NOTE_PLAYER_UNRATED,
+        NOTE_OPPONENT_UNRATED,
+        gap_note(rules),
+        NOTE_MATCH_UNRATED,
+        NOTE_MATCH_DECIDED,
+    )
 
 
 # Ratings are whole numbers in 0..3500 (schemas), so own - opponent lies in -3500..3500.
@@ -55,11 +66,12 @@ def pd_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
 
 
 @cache
-def _lookup_table(method: str, cap: int | None, exempt_from: int | None) -> np.ndarray:
-    """The capped table followed, when some players are exempt from the cap, by the exempt one:
-    an exempt side's index is moved EXEMPT_SHIFT further on."""
+def _lookup_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
+    """The capped table followed, when some sides are exempt from the cap (players rated 2650+,
+    or the cap used once per event), by the exempt one: an exempt side's index is moved
+    EXEMPT_SHIFT further on."""
     capped = pd_table(method, cap, False)
-    if cap is None or exempt_from is None:
+    if cap is None or not exempt:
         return capped
     table = np.concatenate([capped, pd_table(method, cap, True)])
     table.setflags(write=False)
@@ -69,20 +81,27 @@ def _lookup_table(method: str, cap: int | None, exempt_from: int | None) -> np.n
 EXEMPT_SHIFT = 2 * MAX_DIFF + 1
 
 
-def table_index(own: np.ndarray, opp: np.ndarray, exempt_from: int | None) -> np.ndarray:
+def table_index(
+    own: np.ndarray,
+    opp: np.ndarray,
+    exempt_from: int | None,
+    lifted: np.ndarray | None = None,
+) -> np.ndarray:
     """Each side's row in ``_lookup_table`` (int32, a fresh buffer the caller may reuse).
 
     Proof that it reads the right table: ratings are 0..MAX_DIFF (checked by the schemas), so
     own - opp + MAX_DIFF lies in 0..2 x MAX_DIFF, the rows of the capped table, with row
     diff + MAX_DIFF holding PD(diff). A side rated at or above ``exempt_from`` (the cap is
-    decided by the side being rated) is moved EXEMPT_SHIFT = 2 x MAX_DIFF + 1 further, into
+    decided by the side being rated), or ``lifted`` (the cap used once per event elsewhere,
+    ``engine.cap_once``), is moved EXEMPT_SHIFT = 2 x MAX_DIFF + 1 further, into
     2 x MAX_DIFF + 1..4 x MAX_DIFF + 1: exactly the rows of the exempt table, which follows the
     capped one and is indexed the same way.
     """
     index = np.subtract(own, opp, dtype=np.int32)
     index += MAX_DIFF
-    if exempt_from is not None:
-        np.add(index, EXEMPT_SHIFT, out=index, where=own >= exempt_from)
+    exempt = _exempt(own, exempt_from, lifted)
+    if exempt is not None:
+        np.add(index, EXEMPT_SHIFT, out=index, where=exempt)
     return index
 
 
@@ -94,8 +113,8 @@ class RatedArrays:
     are only worked out when asked for.
     """
 
-    def __init__(self, own, opp, played, rules, use_cap, rated, pd_units, dev_units):  # type: ignore[no-untyped-def]
-        self._own, self._opp, self._played = own, opp, played
+    def __init__(self, own, opp, played, rules, use_cap, rated, pd_units, dev_units, lifted=None):  # type: ignore[no-untyped-def]
+        self._own, self._opp, self._played, self._lifted = own, opp, played, lifted
         self._rules, self._use_cap = rules, use_cap
         self.rated: np.ndarray = rated
         self.pd_units: np.ndarray = pd_units
@@ -109,9 +128,8 @@ class RatedArrays:
         if not self._use_cap or cap is None:
             return raw
         capped = np.clip(raw, -cap, cap)
-        if self._rules.cap_exempt_from is None:
-            return capped
-        return np.where(self._own < self._rules.cap_exempt_from, capped, raw)
+        exempt = _exempt(self._own, self._rules.cap_exempt_from, self._lifted)
+        return capped if exempt is None else np.where(exempt, raw, capped)
 
     @cached_property
     def note_code(self) -> np.ndarray:
@@ -125,6 +143,17 @@ class RatedArrays:
         note_code[self._own <= 0] = 2
         note_code[~self._played] = 1
         return note_code
+
+
+def _exempt(
+    own: np.ndarray, exempt_from: int | None, lifted: np.ndarray | None
+) -> np.ndarray | None:
+    """Sides that use the real difference: rated at or above ``exempt_from``, or ``lifted``
+    (the cap used once per event elsewhere); None when no side can be."""
+    exempt = None if exempt_from is None else own >= exempt_from
+    if lifted is not None:
+        exempt = lifted if exempt is None else exempt | lifted
+    return exempt
 
 
 def _gap_skip(own: np.ndarray, opp: np.ndarray, rules: RuleSet) -> np.ndarray | None:
@@ -143,8 +172,10 @@ def rate_arrays(
     rules: RuleSet,
     method: str = "fide",
     cap: bool | None = None,
+    lifted: np.ndarray | None = None,
 ) -> RatedArrays:
     """The engine on arrays: ``own``/``opp`` ratings (0 = unrated), ``score_h`` in hundredths.
+    ``lifted`` marks sides whose cap is lifted by the once-per-event rule (``cap_once``).
 
     Each step is one pass over int32 arrays (ratings, differences and PD are small; half the
     bytes is half the memory traffic), with the results written in place where possible.
@@ -164,15 +195,17 @@ def rate_arrays(
     use_cap = (method == "fide") if cap is None else cap
     cap_points = rules.cap if use_cap else None
     exempt_from = rules.cap_exempt_from if cap_points is not None else None
-    table = _lookup_table(method, cap_points, exempt_from)
-    index = table_index(own, opp, exempt_from)
+    lifted_sides = lifted if cap_points is not None else None
+    exempt = exempt_from is not None or lifted_sides is not None
+    table = _lookup_table(method, cap_points, exempt)
+    index = table_index(own, opp, exempt_from, lifted_sides)
     # np.take, not table[index]: a plain gather, about twice as fast as fancy indexing. Ratings
     # are checked to 0..3500 before the engine; mode="clip" only keeps the gather in bounds.
     pd_units = np.take(table, index, mode="clip")
     # S - PD in units of 1/scale, reusing the index buffer.
     dev_units = np.multiply(score_h, scale // 100, out=index, casting="unsafe")
     dev_units -= pd_units
-    return RatedArrays(own, opp, played, rules, use_cap, rated, pd_units, dev_units)
+    return RatedArrays(own, opp, played, rules, use_cap, rated, pd_units, dev_units, lifted)
 
 
 def note_text(note_code: np.ndarray, rules: RuleSet) -> pd.Series:
@@ -193,20 +226,39 @@ def rate_sides(
     """
     import pandas as pd
 
+    own = sides["player_rating"].fillna(0).to_numpy(dtype=np.int64)
+    opp = sides["opponent_rating"].fillna(0).to_numpy(dtype=np.int64)
+    played = sides["played"].to_numpy(dtype=bool)
+    lifted = None
+    if rules.cap_once_per_event and rules.cap is not None:
+        event = (
+            sides["event"] if "source" not in sides else sides["source"] + "\x1f" + sides["event"]
+        )
+        eligible = played & (own > 0) & (opp > 0)
+        lifted = uncapped_sides(sides["player"], event, own - opp, eligible, rules.cap)
     result = rate_arrays(
-        sides["player_rating"].fillna(0).to_numpy(dtype=np.int64),
-        sides["opponent_rating"].fillna(0).to_numpy(dtype=np.int64),
-        sides["played"].to_numpy(dtype=bool),
+        own,
+        opp,
+        played,
         sides["score_h"].to_numpy(dtype=np.int64),
         rules,
         method,
         cap,
+        lifted,
     )
-    unrated = ~result.rated
+    rated_sides, note_code = result.rated, result.note_code
+    if "source" in sides:  # assembled sides: matches (6.1, 6.2) are known by their event
+        match = match_codes(sides)
+        if match.any():
+            # A played game in a match, whatever else applies, is not rated for the match rule.
+            skip = (match > 0) & played
+            rated_sides = rated_sides & ~skip
+            note_code = np.where(skip, match + 4, note_code).astype(np.int8)
+    unrated = ~rated_sides
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
     return sides.assign(
-        rated=result.rated,
-        note=note_text(result.note_code, rules).set_axis(sides.index),
+        rated=rated_sides,
+        note=note_text(note_code, rules).set_axis(sides.index),
         diff=pd.arrays.IntegerArray(result.diff, unrated),
         pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
         dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),

@@ -99,29 +99,30 @@ def k_precedence(
         ks: list[Any] = [0, forced_k]
         rules = [RULE_UNRATED, RULE_FORCED]
     else:
-        conditions = [~rated, has_published, ever, junior, new]
-        ks = [
-            0,
-            published,
-            precedence.k_ever_2400,
-            precedence.k_junior,
-            precedence.k_new_player,
-        ]
-        rules = [
-            RULE_UNRATED,
-            RULE_PUBLISHED,
-            ever_rule(precedence),
-            junior_rule(precedence),
-            new_player_rule(precedence),
-        ]
+        conditions = [~rated, has_published]
+        ks = [0, published]
+        rules = [RULE_UNRATED, RULE_PUBLISHED]
+        # Rules not in force in the era (K None) are left out.
+        for condition, k_value, label in (
+            (ever, precedence.k_ever_2400, ever_rule(precedence)),
+            (junior, precedence.k_junior, junior_rule(precedence)),
+            (new, precedence.k_new_player, new_player_rule(precedence)),
+        ):
+            if k_value is not None:
+                conditions.append(condition)
+                ks.append(k_value)
+                rules.append(label)
     k = np.select(conditions, ks, precedence.k_default).astype(np.int64)
     rule = np.select(conditions, rules, RULE_DEFAULT)
     return k, rule
 
 
-def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int) -> np.ndarray:
-    """If K x n > cap, K becomes floor(cap / n), the largest K with K x n <= cap."""
+def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndarray:
+    """If K x n > cap, K becomes floor(cap / n), the largest K with K x n <= cap (no change
+    when the era has no such rule: ``cap`` None)."""
     k = np.asarray(k, dtype=np.int64)
+    if cap is None:
+        return k
     n = np.asarray(games, dtype=np.int64)
     over = k * n > cap
     return np.where(over, cap // np.maximum(n, 1), k)

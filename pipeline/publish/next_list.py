@@ -9,7 +9,8 @@ Decisions (RULES.md is silent; also in the README):
   computed from.
 - ``period_games`` is the rated games of this period (FIDE's "Gms"); for a first rating, the
   games against rated opponents this period that entered the pool.
-- ``ever_2400`` is true once a published rating, before or now, is at least 2400.
+- ``ever_2400`` is true once a published rating, before or now, is at least 2400, or the list in
+  force printed K 10 for the player (proof of an earlier 2400: K 10 is for good).
 - K for the next period is the precedence of RULES.md section 4 (``pipeline.grouper.base_k``, the
   same code the grouper uses) with the new rating, the new games count, the ever-2400 flag and the
   next period's year; it is printed on the list, so the next run uses it as published.
@@ -27,6 +28,7 @@ from pipeline.columnar.lookup import member
 from pipeline.grouper import base_k
 from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.publish.months import add_months, month_index, month_indexes
+from pipeline.rules.ever_2400 import published_k_proves_2400
 from pipeline.rules.sets import RuleSet
 
 STATUS_RATED = "rated"
@@ -80,6 +82,7 @@ def next_list(
         info["ever_2400"].fillna(False).to_numpy(dtype=bool)
         | (old.fillna(0).to_numpy(dtype=np.int64) >= rules.k.ever_threshold)
         | (published & (rating >= rules.k.ever_threshold))
+        | (rated_before & published_k_proves_2400(_published_k(info), rules.k))
     )
 
     flags, last = _flags(info, published, period_games > 0, period)
@@ -117,6 +120,11 @@ def next_list(
         STATUS_IDLE,
     )
     return rows, pd.Series(status, index=info.index.astype(str), dtype=str)
+
+
+def _published_k(info: pd.DataFrame) -> pd.Series:
+    """The K the list in force prints (blank when the list has no K column)."""
+    return info["k"] if "k" in info else pd.Series(pd.NA, index=info.index, dtype="Int64")
 
 
 def _flags(

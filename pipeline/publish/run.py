@@ -33,6 +33,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.columnar.lookup import member
+from pipeline.engine.matches import MATCH_NOTES
 from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.publish import database
@@ -72,7 +73,7 @@ from pipeline.publish.players import (
 from pipeline.publish.record import Clock, RunRecord, now, record_run, user
 from pipeline.publish.report import PeriodReport, build_report
 from pipeline.readers.player_details import fill_blank_details
-from pipeline.rules.sets import get_rules
+from pipeline.rules.select import rules_in_force
 from pipeline.run.rate import rate_inputs, resolve_period
 
 
@@ -265,7 +266,9 @@ def _first_ratings(
     ).drop_duplicates(["source", "event"])
     # Only the columns the first ratings need: a merge copies every column it is given.
     needed = ["player", "event", "source", "played", "player_rating", "opponent_rating", "score_h"]
-    sides = result.sides[needed].merge(
+    # A match's unrated games (6.1, 6.2) count towards no first rating either.
+    counted = ~member(result.sides["note"], MATCH_NOTES)
+    sides = result.sides.loc[counted, needed].merge(
         keys, on=["source", "event"], how="left", validate="many_to_one"
     )
     candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
@@ -299,7 +302,9 @@ def _rate_and_publish(
     pause_point("rated")
 
     first = _first_ratings(result, units, base, con, period, replaced)
-    new, status = next_list(base, result.totals, first, period, get_rules(request.rules), new_ids)
+    new, status = next_list(
+        base, result.totals, first, period, rules_in_force(request.rules, period), new_ids
+    )
     report = build_report(
         base, new, status, result.totals, result.sides, first, result.scale, period, new_ids
     )

@@ -17,8 +17,11 @@ Mapping decisions (README, "Rating lists, dialects and validation"):
   players frame's ``games`` (which drives the "fewer than 30 games" K rule); it is kept as
   ``period_games``. ``games`` stays blank, which the K precedence reads as "established"; the
   published K is used before that rule anyway.
-- ``ever_2400``: true when the chosen rating is 2400+ or, for the standard list, the player holds
-  the GM or IM title (both titles require a standard rating of 2400 or more at some time).
+- ``ever_2400``: true when the chosen rating is 2400+ or the list prints K 10 for it (the K only a
+  published 2400 gives). A GM or IM title alone is not proof: the title's 2400 need not have been
+  a published rating (B.01 1.5.3a).
+- Rapid/blitz from a combined list: a player with no rapid (blitz) rating but a standard one is
+  rated with the standard rating (Rapid & Blitz Rating Regulations 7.2.1).
 - Birth year ``0`` means unknown; ``flag`` (``i`` inactive, ``w`` woman) is kept as given.
 """
 
@@ -36,11 +39,12 @@ import pandas as pd
 from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import PlayerList
 from pipeline.readers import cells, limits
-from pipeline.readers.fide_list_columns import LIST_TYPES
+from pipeline.readers.fide_list_columns import LIST_TYPES, STANDARD_FALLBACK
 from pipeline.readers.fide_list_txt import read_txt
 from pipeline.readers.fide_list_xml import read_xml
 from pipeline.readers.players import parse_players
 from pipeline.readers.tabular import RawTable
+from pipeline.rules.ever_2400 import published_k_proves_2400
 from pipeline.rules.sets import KPrecedence
 
 # A rating of at least this once makes ever_2400 true (the K precedence's threshold).
@@ -136,12 +140,11 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
 def players_from_list(table: RawTable, problems: ProblemList, list_type: str) -> PlayerList:
     """Text cells of a list (column names from :data:`COMMON` and :data:`TYPED`) -> players."""
     frame = table.frame
-    raw_rating = frame["rating"]
-    title = frame["title"].str.upper()
+    raw_rating = standard_fallback(frame)
     rating_number = raw_rating.where(raw_rating.str.fullmatch(r"[0-9]{1,4}")).astype("Int64")
     ever = rating_number.ge(EVER_THRESHOLD).fillna(False).to_numpy(dtype=bool, copy=True)
-    if list_type == "standard":
-        ever |= title.isin(["GM", "IM"]).to_numpy()
+    # A printed K 10 proves a published 2400 (a GM/IM title alone does not: B.01 1.5.3a).
+    ever |= published_k_proves_2400(frame["k"], KPrecedence())
     parsed = RawTable(
         pd.DataFrame(
             {
@@ -169,6 +172,18 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     players["flag"] = frame["flag"].astype(str)
     players["w_title"] = frame["w_title"].astype(str)
     return PlayerList(table.source, players)
+
+
+def standard_fallback(frame: pd.DataFrame) -> pd.Series:
+    """The rating cells, where a rapid or blitz rating is missing (blank or 0) taken from the
+    standard rating of the same combined list: Rapid & Blitz Rating Regulations 7.2.1, a player
+    with no rapid (blitz) rating but a standard rating is rated with it and counts as rated."""
+    rating = frame["rating"]
+    if STANDARD_FALLBACK not in frame:
+        return rating
+    standard = frame[STANDARD_FALLBACK]
+    missing = rating.str.strip().isin(["", "0"]) & ~standard.str.strip().isin(["", "0"])
+    return rating.where(~missing, standard)
 
 
 def _check_fide_ids(table: RawTable, problems: ProblemList) -> None:

@@ -22,6 +22,9 @@ COMMON = [
     "flag",
 ]
 TYPED = ["rating", "period_games", "k"]
+# A combined list read for rapid or blitz also gives the standard rating (7.2.1 fallback).
+FAST_TYPES = ("rapid", "blitz")
+STANDARD_FALLBACK = "standard_rating"
 
 
 def list_problem(

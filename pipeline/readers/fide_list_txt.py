@@ -12,6 +12,8 @@ import pandas as pd
 from pipeline.errors import Code
 from pipeline.readers.fide_list_columns import (
     COMMON,
+    FAST_TYPES,
+    STANDARD_FALLBACK,
     TYPED,
     choose_column,
     list_problem,
@@ -137,6 +139,8 @@ def read_txt(data: bytes, source: str, list_column: str) -> tuple[RawTable, str]
         ) from None
     wanted = {f: by_field.get((None, f)) for f in COMMON}
     wanted |= {f: by_field.get((key, f)) for f in TYPED}
+    if key in FAST_TYPES and ("standard", "rating") in by_field:
+        wanted[STANDARD_FALLBACK] = by_field[("standard", "rating")]
     missing = [f for f in ("id", "name") if wanted[f] is None]
     if missing:
         raise list_problem(

@@ -13,6 +13,8 @@ import pandas as pd
 from pipeline.errors import Code
 from pipeline.readers.fide_list_columns import (
     COMMON,
+    FAST_TYPES,
+    STANDARD_FALLBACK,
     TYPED,
     ListTypeError,
     list_problem,
@@ -56,7 +58,8 @@ def read_xml(stream: IO[bytes], source: str, list_column: str) -> tuple[RawTable
     numbers: list[np.ndarray] = []
     list_type = list_column
     try:
-        for frame, rows, chunk_type in _xml_chunks(stream, list_column, COMMON + TYPED):
+        fields = COMMON + TYPED + ([STANDARD_FALLBACK] if list_column in FAST_TYPES else [])
+        for frame, rows, chunk_type in _xml_chunks(stream, list_column, fields):
             frames.append(frame)
             numbers.append(rows)
             list_type = chunk_type
@@ -159,6 +162,8 @@ def _xml_fields(tags: tuple[str, ...], list_column: str) -> dict[str, str]:
         main = kind == "main" and (not combined or want == "standard")
         if kind is None or main or kind == want:
             tag_of.setdefault(field, tag)
+        if combined and kind == "main" and field == "rating" and want in FAST_TYPES:
+            tag_of[STANDARD_FALLBACK] = tag  # the standard rating, for the 7.2.1 fallback
     if combined and "rating" not in tag_of:
         raise ListTypeError(list_column)
     return tag_of

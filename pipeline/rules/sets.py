@@ -1,29 +1,42 @@
-"""Rule sets as data: which 400-point cap applies, who is exempt, which games are skipped.
+"""Rule sets as data: which 400-point cap applies, who is exempt, which games are skipped, the
+K precedence, for every era of the FIDE regulations.
 
-A rule set is chosen by name (``--rules``). The engine reads its fields; it never tests the name.
-See ../shared/fide/RULES.md sections 2 and 4.
+Each rule set carries the dates it was in force (``effective_from`` .. ``effective_to``,
+inclusive) and its family (standard, rapid, blitz). ``--rules standard|rapid|blitz`` names a
+family: the set in force in the rating period is chosen by ``pipeline.rules.select``; an era's own
+name (``standard-2022``) forces that era. The engine reads the fields; it never tests a name.
+Values and sources: docs/rules-by-era.md; ../shared/fide/RULES.md decides the era in force.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.errors import RunError
 
 
 @dataclass(frozen=True)
 class KPrecedence:
-    """K-factor precedence of RULES.md section 4, applied top to bottom."""
+    """K-factor precedence of RULES.md section 4, applied top to bottom. A K of None is a rule
+    not in force in the era (before 2014-07 there was no junior K, for example)."""
 
-    k_ever_2400: int = 10
-    k_junior: int = 40
+    k_ever_2400: int | None = 10
+    k_junior: int | None = 40
     junior_max_age: int = 18  # until the end of the calendar year of the 18th birthday
     junior_rating_below: int = 2300
-    k_new_player: int = 40
+    k_new_player: int | None = 40
     new_player_games_below: int = 30
     k_default: int = 20
     ever_threshold: int = 2400
-    period_cap: int = 700  # the 700 rule: K x n <= 700
+    period_cap: int | None = 700  # the 700 rule: K x n <= 700 (None: no such rule)
+
+
+# The eras' K precedences (docs/rules-by-era.md).
+K_2014 = KPrecedence()
+K_2011 = KPrecedence(k_junior=None, k_new_player=30, k_default=15, period_cap=None)
+K_2009 = replace(K_2011, k_new_player=25)
+# Rapid and blitz until 2022-09-30: K 20 for everybody, with the 700 rule.
+K_FLAT_20 = KPrecedence(k_ever_2400=None, k_junior=None, k_new_player=None, k_default=20)
 
 
 @dataclass(frozen=True)
@@ -32,51 +45,153 @@ class RuleSet:
     description: str
     cap: int | None = 400  # |D| counted as at most this much; None = no cap
     cap_exempt_from: int | None = None  # players rated at or above this use the real D
+    # 2022-01 .. 2024-02: a player benefits from the cap in one game per event only, the one
+    # with the largest difference (pipeline.engine.cap_once).
+    cap_once_per_event: bool = False
     # Rapid/blitz: a game is not rated for either side when |D| >= skip_gap and a player
     # is rated above skip_above.
     skip_gap: int | None = None
     skip_above: int | None = None
     k: KPrecedence = KPrecedence()
     list_column: str = "standard"  # which rating on a FIDE list this rule set uses
+    family: str = "standard"
+    effective_from: str | None = None  # YYYY-MM-DD, first day in force; None: since ever
+    effective_to: str | None = None  # YYYY-MM-DD, last day in force; None: still in force
+    floor: int = 1400  # lowest rating published on a list
+    first_rating: str = "2024"  # initial-rating method: "2024" (two 1800 draws) or "older"
+    list_every_months: int = 1  # monthly lists; 2 = bimonthly, 3 = quarterly
 
 
-RULE_SETS: dict[str, RuleSet] = {
-    r.name: r
-    for r in (
+_STANDARD_ERAS = (
+    RuleSet(
+        "standard-2025",
+        "FIDE standard from 2025-10-01: 400-point cap except for players rated 2650+",
+        cap_exempt_from=2650,
+        effective_from="2025-10-01",
+    ),
+    RuleSet(
+        "standard-2024",
+        "FIDE standard 2024-03-01 to 2025-09-30: 400-point cap for everybody",
+        effective_from="2024-03-01",
+        effective_to="2025-09-30",
+    ),
+    RuleSet(
+        "standard-2022",
+        "FIDE standard 2022-01-01 to 2024-02-29: 400-point cap once per event (largest gap), "
+        "floor 1000",
+        cap_once_per_event=True,
+        effective_from="2022-01-01",
+        effective_to="2024-02-29",
+        floor=1000,
+        first_rating="older",
+    ),
+    RuleSet(
+        "standard-2014",
+        "FIDE standard 2014-07-01 to 2021-12-31: K 40/20/10, 400-point cap, floor 1000",
+        effective_from="2014-07-01",
+        effective_to="2021-12-31",
+        floor=1000,
+        first_rating="older",
+    ),
+    RuleSet(
+        "standard-2012",
+        "FIDE standard 2012-07-01 to 2014-06-30: K 30/15/10, monthly lists, floor 1000",
+        k=K_2011,
+        effective_from="2012-07-01",
+        effective_to="2014-06-30",
+        floor=1000,
+        first_rating="older",
+    ),
+    RuleSet(
+        "standard-2011",
+        "FIDE standard 2011-07-01 to 2012-06-30: K 30/15/10, bimonthly lists",
+        k=K_2011,
+        effective_from="2011-07-01",
+        effective_to="2012-06-30",
+        floor=1100,
+        first_rating="older",
+        list_every_months=2,
+    ),
+    RuleSet(
+        "standard-2009",
+        "FIDE standard 2009-07-01 to 2011-06-30: K 25/15/10, 400-point cap, bimonthly lists",
+        k=K_2009,
+        effective_from="2009-07-01",
+        effective_to="2011-06-30",
+        floor=1200,
+        first_rating="older",
+        list_every_months=2,
+    ),
+    RuleSet(
+        "standard-2006",
+        "FIDE standard before 2009-07-01: K 25/15/10, 350-point cap, quarterly lists",
+        cap=350,
+        k=K_2009,
+        effective_to="2009-06-30",
+        floor=1400,
+        first_rating="older",
+        list_every_months=3,
+    ),
+)
+
+
+def _fast_eras(family: str) -> tuple[RuleSet, ...]:
+    """Rapid or blitz: rated by FIDE from 2012-01-01 (lists from 2012-07)."""
+    title = family.capitalize()
+    return (
         RuleSet(
-            "standard",
-            "FIDE standard from 2025-10-01: 400-point cap except for players rated 2650+",
-            cap=400,
-            cap_exempt_from=2650,
-        ),
-        RuleSet(
-            "standard-2024",
-            "FIDE standard 2024-03-01 to 2025-09-30: 400-point cap for everybody",
-            cap=400,
-        ),
-        RuleSet(
-            "rapid",
-            "FIDE rapid: cap for everybody; |D| >= 600 with a player above 2600 is not rated",
-            cap=400,
+            f"{family}-2024",
+            f"FIDE {family} from 2024-12-01: cap for everybody; |D| >= 600 with a player above "
+            "2600 is not rated",
             skip_gap=600,
             skip_above=2600,
-            list_column="rapid",
+            list_column=family,
+            family=family,
+            effective_from="2024-12-01",
         ),
         RuleSet(
-            "blitz",
-            "FIDE blitz: cap for everybody; |D| >= 600 with a player above 2600 is not rated",
-            cap=400,
-            skip_gap=600,
-            skip_above=2600,
-            list_column="blitz",
+            f"{family}-2022",
+            f"FIDE {family} 2022-10-01 to 2024-11-30: K as in standard, cap for everybody",
+            list_column=family,
+            family=family,
+            effective_from="2022-10-01",
+            effective_to="2024-11-30",
+            floor=1000,
+            first_rating="older",
+        ),
+        RuleSet(
+            f"{family}-2012",
+            f"{title} 2012-01-01 to 2022-09-30: K 20 for everybody (700 rule), cap for everybody",
+            k=K_FLAT_20,
+            list_column=family,
+            family=family,
+            effective_from="2012-01-01",
+            effective_to="2022-09-30",
+            floor=1000,
+            first_rating="older",
         ),
     )
+
+
+ERAS: dict[str, tuple[RuleSet, ...]] = {
+    "standard": _STANDARD_ERAS,
+    "rapid": _fast_eras("rapid"),
+    "blitz": _fast_eras("blitz"),
+}
+FAMILIES = tuple(ERAS)
+
+# Every era by its own name; a family's name is its latest era (what ``get_rules`` returns).
+RULE_SETS: dict[str, RuleSet] = {
+    **{family: eras[0] for family, eras in ERAS.items()},
+    **{r.name: r for eras in ERAS.values() for r in eras},
 }
 
 DEFAULT_RULES = "standard"
 
 
 def get_rules(name: str) -> RuleSet:
+    """The rule set of that name; a family's name (standard, rapid, blitz) gives its latest era
+    (``pipeline.rules.select.select_rules`` chooses by date)."""
     try:
         return RULE_SETS[name]
     except KeyError:

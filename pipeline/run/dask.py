@@ -37,7 +37,8 @@ from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_t
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions
 from pipeline.readers import read_event_file
 from pipeline.rules.sets import get_rules
-from pipeline.run.plan import RunPlan, resolve_period
+from pipeline.run.period_name import resolve_period
+from pipeline.run.plan import RunPlan
 from pipeline.run.rate import check_rated, rate_files
 from schemas import validate
 

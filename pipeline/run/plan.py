@@ -15,9 +15,10 @@ from pipeline.engine.sequential import MODES
 from pipeline.errors import RunError, UsageError
 from pipeline.grouper.roster import event_players_only
 from pipeline.grouper.totals import finish_totals
-from pipeline.model import PlayerList, RatedPeriod, RateOptions
+from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.rules.select import select_rules
 from pipeline.rules.sets import RuleSet, get_rules
-from pipeline.run.period_name import resolve_period  # the --period value (no pandas)
+from pipeline.run.event_period import choose_period
 from schemas import RatingList, validate
 
 
@@ -28,19 +29,37 @@ class RunPlan:
     rules: RuleSet
     period: str
     scale: int  # pd_units / scale is the expected score
+    period_reason: str = "given with --period"
+    rules_reason: str = ""
+    warnings: tuple[str, ...] = ()  # inputs dated outside the period
 
     @property
     def year(self) -> int:
         return int(self.period[:4])
 
 
-def plan_run(options: RateOptions) -> RunPlan:
-    """The rule set, period and scale of ``options``; a bad option is a :class:`RunError`."""
+def plan_run(
+    options: RateOptions, inputs: Sequence[GamesInput | SidesInput] | None = None
+) -> RunPlan:
+    """The rule set, period and scale of ``options``; a bad option is a :class:`RunError`.
+
+    The period is ``--period``, else the month the ``inputs`` end in (their own dates), else the
+    current month; the rule set is the one of ``--rules`` in force in that period."""
     if options.method not in SCALES:
         raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
     if options.mode not in MODES:
         raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
-    return RunPlan(get_rules(options.rules), resolve_period(options.period), SCALES[options.method])
+    get_rules(options.rules)  # an unknown name fails here, before any reading
+    chosen = choose_period(inputs or [], options.period)
+    rules = select_rules(options.rules, chosen.period)
+    return RunPlan(
+        rules.rules,
+        chosen.period,
+        SCALES[options.method],
+        chosen.reason,
+        rules.reason,
+        tuple(chosen.warnings),
+    )
 
 
 class Executor(Protocol):
@@ -111,4 +130,8 @@ def finish_period(
         scale=plan.scale,
         period=plan.period,
         sources=sources,
+        period_reason=plan.period_reason,
+        rule_set=plan.rules.name,
+        rules_reason=plan.rules_reason,
+        warnings=list(plan.warnings),
     )

@@ -11,14 +11,16 @@ refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
 from pipeline.engine import rate_sides
+from pipeline.engine.late_first_rating import late_first_ratings
 from pipeline.engine.sequential import sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
-from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem, ProblemList, UsageError
 from pipeline.grouper.totals import partial_totals
 from pipeline.model import (
     GamesInput,
@@ -35,7 +37,8 @@ from pipeline.readers.player_details import DETAIL_TEXT, fill_blank_details
 from pipeline.readers.rounds import paired_twice
 from pipeline.run.games_check import checked_inputs
 from pipeline.run.list_match import list_match
-from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse, resolve_period
+from pipeline.run.period_name import resolve_period
+from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse
 from schemas import Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
@@ -289,11 +292,13 @@ def rate_inputs(
     """Rate ``inputs`` as one period. ``players`` is the list in force at the start of the period
     (the ratings the changes are added to); ``event_players``, if given, is one list per input to
     take that event's ratings from (``fiderate period``: the list in force when it started)."""
-    plan = plan_run(options)
+    plan = plan_run(options, inputs)
     if event_players is None:
         sides = assemble_sides(with_byes(inputs, players), players)
     else:
         sides = assemble_each(inputs, event_players)
+        if players is not None:  # 8.2.4: first ratings published since an event started
+            sides = late_first_ratings(sides, players.players.set_index("id")["rating"])
     rated = check_rated(
         rate_sides(sides, plan.rules, options.method, options.cap),
         whole=any(isinstance(i, SidesInput) for i in inputs),
@@ -333,6 +338,13 @@ def rate_files(
             executor.name,
             executor.refusals(options, input_format=input_format, sheet=sheet, columns=columns),
         )
+        if options.period is None:
+            # The files are read by the executor, after the rules in force must be known.
+            raise UsageError(
+                f"--engine {executor.name} needs --period YYYY-MM (the month the events end in): "
+                "the events' dates are read on the workers, after the rules must be chosen"
+            )
+        options = replace(options, rules=plan.rules.name)  # the workers rate with this era
         players = read_list_in_force(players_path, options.rules)
         files = [str(p) for p in expand_inputs(paths)]
         partials = executor.partials(

@@ -140,7 +140,13 @@ def write_outputs(
             assert table is not None and detail is not None  # built when players are asked for
             stem = player_file_stem(player_id)
             one = table[table["id"] == player_id]
-            write_report_xlsx(one, detail, batch.path(f"{stem}.xlsx"), per_player=True, note=note)
+            write_report_xlsx(
+                one,
+                detail,
+                batch.path(f"{stem}.xlsx"),
+                per_player=True,
+                note=note,
+            )
             page = render_report(result, table, detail, note, only=[player_id])
             batch.path(f"{stem}.html").write_text(page, encoding="utf-8")
         report.written = batch.commit()

@@ -22,7 +22,7 @@ import pandas as pd
 
 from pipeline.model import RatedPeriod
 from pipeline.writers.norms_section import norms_html
-from pipeline.writers.report_text import standings_order
+from pipeline.writers.report_text import context_lines, standings_order
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -288,6 +288,9 @@ def render_report(
     event_chart = _event_chart(standings) if only is None else ""
     norms = norms_html(result.title_norms()) if only is None else ""
     rated_sides = int(result.sides["rated"].sum())
+    context = "".join(
+        f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
+    )
     sources = ", ".join(html.escape(s) for s in result.sources)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -297,10 +300,10 @@ def render_report(
 <body>
 <header><h1>{html.escape(title)}</h1>
 <p class="muted">period {html.escape(result.period)} &middot;
-rules {html.escape(options.rules)} &middot;
+rules {html.escape(result.rule_set or options.rules)} &middot;
 method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &middot;
 {len(standings):,} players &middot; {rated_sides:,} rated game sides &middot; from {sources}</p>
-{mode}</header>
+{context}{mode}</header>
 <main>
 <h2>Standings</h2>
 <p class="muted noprint">Click a column header to sort.

@@ -62,6 +62,17 @@ def mode_note(result: RatedPeriod) -> str:
     return SEQUENTIAL_LABEL if result.options.mode == "sequential" else ""
 
 
+def context_lines(result: RatedPeriod) -> list[str]:
+    """Which period and rule set were used, and why; then any warning (games dated outside the
+    period). Every report carries them."""
+    rule_set = result.rule_set or result.options.rules
+    lines = [
+        f"period {result.period}: {result.period_reason}",
+        f"rules {rule_set}: {result.rules_reason}" if result.rules_reason else f"rules {rule_set}",
+    ]
+    return lines + [f"warning: {w}" for w in result.warnings]
+
+
 ORDER_BY_FILE = "in the event file's own final ranks (its tie-break order)"
 ORDER_BY_POINTS = "by points (all games), then rating, then id"
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from pipeline.model import ListMatch, RatedPeriod
 from pipeline.writers import WriteReport, rating_list_table
-from pipeline.writers.report_text import ORDER_BY_FILE, mode_note
+from pipeline.writers.report_text import ORDER_BY_FILE, context_lines, mode_note
 
 _COLUMNS = [
     ("id", ">10"),
@@ -61,8 +61,10 @@ def headline(result: RatedPeriod) -> list[str]:
     rated = int(sides["rated"].sum())
     o = result.options
     mode = f", mode {o.mode!r}" if o.mode != "fide" else ""
+    rule_set = result.rule_set or o.rules
     lines = [
-        f"rated period {result.period}: rules {o.rules!r}, method {o.method!r}{mode}",
+        f"rated period {result.period}: rules {rule_set!r}, method {o.method!r}{mode}",
+        *(f"  {line}" for line in context_lines(result)[:2]),
         f"players: {len(result.totals):,}   rated game sides: {rated:,}   "
         f"unrated game sides: {len(sides) - rated:,}",
     ]
@@ -118,7 +120,11 @@ def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> di
     ]
     return {
         "period": result.period,
-        "rules": o.rules,
+        "period_reason": result.period_reason,
+        "rules": result.rule_set or o.rules,
+        "rules_requested": o.rules,
+        "rules_reason": result.rules_reason,
+        "warnings": list(result.warnings),
         "method": o.method,
         "mode": o.mode,
         "fide_method": o.method == "fide" and o.mode == "fide",
