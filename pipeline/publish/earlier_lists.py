@@ -124,7 +124,7 @@ def record_earlier_lists(
 ) -> None:
     """Store each list the history does not hold yet as the input list in force in its month."""
     for month, given in sorted(lists.items()):
-        if history.list_in_force(con, month) is not None:
+        if history.has_list_in_force(con, month):
             continue
         rows = given.players.players.drop(columns=["line"], errors="ignore").copy()
         rows["period_games"] = pd.array([pd.NA] * len(rows), dtype="Int64")

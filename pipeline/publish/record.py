@@ -18,6 +18,7 @@ from pipeline.publish import store as history
 from pipeline.publish.earlier_lists import EarlierList
 from pipeline.publish.events import EventFile, EventUnit
 from pipeline.publish.first_rating import FirstRatings
+from pipeline.publish.list_contents import content_sha
 from pipeline.publish.months import add_months
 from pipeline.publish.outputs import PeriodFiles
 
@@ -97,9 +98,12 @@ def record_run(con: sqlite3.Connection, record: RunRecord, batch: PeriodFiles) -
     )
     if record.replaced is not None:
         history.supersede(con, record.replaced, run_id)
-    if history.list_in_force(con, period) is None:
-        rows = record.listed.players.copy()
-        rows["period_games"] = pd.array([pd.NA] * len(rows), dtype="Int64")
+    # The list in force as the history stores it (period_games blank): the published list goes
+    # in as its changed rows over the list stored with these rows (see list_contents).
+    rows = record.listed.players.drop(columns=["line"], errors="ignore")
+    rows = rows.assign(period_games=pd.array([pd.NA] * len(rows), dtype="Int64"))
+    rows_sha = content_sha(rows)
+    if not history.has_list_in_force(con, period):
         history.insert_list(
             con,
             run_id,
@@ -109,6 +113,7 @@ def record_run(con: sqlite3.Connection, record: RunRecord, batch: PeriodFiles) -
             record.listed.source,
             record.inputs[0]["sha256"],
             rows,
+            rows_sha=rows_sha,
         )
     history.insert_list(
         con,
@@ -119,7 +124,10 @@ def record_run(con: sqlite3.Connection, record: RunRecord, batch: PeriodFiles) -
         str(batch.list_csv_final),
         batch.list_csv_sha256,
         record.new,
+        over=rows,
+        over_sha=rows_sha,
     )
+    del rows
     history.insert_events(con, run_id, _event_rows(record))
     history.insert_rows(con, "pending", record.first.current[history.PENDING_COLUMNS], run_id)
     history.insert_rows(

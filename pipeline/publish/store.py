@@ -1,6 +1,7 @@
 """The history store: an SQLite database (standard library ``sqlite3``) next to the outputs.
 
-It holds every published list (all rows), every event rated (with the sha256 of its file), the
+It holds every list published or started from (each list's rows stored once: see
+:mod:`pipeline.publish.list_contents`), every event rated (with the sha256 of its file), the
 results of players who are not rated yet (the first-rating pool), the first ratings published,
 and an audit log of every run. Nothing is ever deleted: a replaced period is marked superseded.
 
@@ -21,11 +22,24 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.publish.bulk_insert import insert_chunks, key_order
+from pipeline.publish.bulk_insert import insert_chunks
+from pipeline.publish.bulk_insert import key_order as key_order  # tests import it from here
 from pipeline.publish.first_rating import POOL_COLUMNS, POOL_DTYPES
+from pipeline.publish.list_contents import store_content
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+_ROW_COLUMNS = ", ".join(LIST_TEXT_COLUMNS)
+
+
+def _columns_of(table: str, period_games: str | None = None) -> str:
+    """The list columns of ``table`` for the list_rows view (``period_games``: its expression)."""
+    return ", ".join(
+        period_games if c == "period_games" and period_games else f"{table}.{c}"
+        for c in LIST_TEXT_COLUMNS
+    )
+
 
 # One list of statements per version: version N is reached by running MIGRATIONS[N - 1].
 MIGRATIONS: list[list[str]] = [
@@ -99,6 +113,45 @@ MIGRATIONS: list[list[str]] = [
         # Roll-forward journal: temporary output files to rename once the run is committed.
         """CREATE TABLE file_moves (
             run_id INTEGER NOT NULL REFERENCES runs(id), tmp TEXT NOT NULL, final TEXT NOT NULL)""",
+    ],
+    [
+        # Version 2 (issue 13): each list's rows stored once, as a content keyed by the sha256 of
+        # its rows, full or as changed rows over a full base (pipeline.publish.list_contents);
+        # list_rows becomes a view of every list's rows. A version 1 list keeps its rows as a
+        # full content of its own (no rows hash: it is never shared).
+        """CREATE TABLE list_contents (
+            id INTEGER PRIMARY KEY,
+            sha256 TEXT UNIQUE,            -- of the rows (list_contents.content_hashes)
+            blank_sha256 TEXT,             -- of the rows with period_games blank
+            base_id INTEGER REFERENCES list_contents(id),  -- NULL: every row stored
+            unlisted_period_games INTEGER, -- period_games of the rows taken from the base
+            players INTEGER NOT NULL)""",
+        "CREATE INDEX list_contents_blank ON list_contents(blank_sha256)",
+        "INSERT INTO list_contents (id, players) SELECT id, players FROM lists",
+        "ALTER TABLE lists ADD COLUMN content_id INTEGER REFERENCES list_contents(id)",
+        "UPDATE lists SET content_id = id",
+        """CREATE TABLE content_rows (
+            content_id INTEGER NOT NULL REFERENCES list_contents(id),
+            id TEXT NOT NULL, name TEXT NOT NULL, federation TEXT NOT NULL, sex TEXT NOT NULL,
+            title TEXT NOT NULL, birth_year INTEGER, rating INTEGER, period_games INTEGER,
+            games INTEGER, k INTEGER, ever_2400 INTEGER NOT NULL, flags TEXT NOT NULL,
+            last_played TEXT NOT NULL,
+            removed INTEGER NOT NULL DEFAULT 0,  -- 1: the base's row is not on this list
+            PRIMARY KEY (content_id, id)) WITHOUT ROWID""",
+        f"""INSERT INTO content_rows (content_id, {_ROW_COLUMNS})
+            SELECT list_id, {_ROW_COLUMNS} FROM list_rows ORDER BY list_id, id""",
+        "DROP INDEX list_rows_player",
+        "DROP TABLE list_rows",
+        "CREATE INDEX content_rows_player ON content_rows(id)",
+        f"""CREATE VIEW list_rows (list_id, {_ROW_COLUMNS}) AS
+            SELECT l.id, {_columns_of("r")}
+            FROM lists l JOIN content_rows r ON r.content_id = l.content_id WHERE r.removed = 0
+            UNION ALL
+            SELECT l.id, {_columns_of("b", "COALESCE(c.unlisted_period_games, b.period_games)")}
+            FROM lists l JOIN list_contents c ON c.id = l.content_id
+            JOIN content_rows b ON b.content_id = c.base_id
+            WHERE NOT EXISTS (
+                SELECT 1 FROM content_rows r WHERE r.content_id = c.id AND r.id = b.id)""",
     ],
 ]
 
@@ -289,22 +342,27 @@ def insert_list(
     source: str,
     sha256: str,
     rows: pd.DataFrame,
+    over: pd.DataFrame | None = None,
+    rows_sha: str | None = None,
+    over_sha: str | None = None,
 ) -> int:
+    """A list of the history; its rows stored once (:func:`list_contents.store_content`: not
+    again when the same rows are stored, as changed rows ``over`` a list stored full)."""
+    content_id = store_content(con, rows, over, rows_sha, over_sha)
     cursor = con.execute(
-        "INSERT INTO lists (run_id, kind, effective, period, source, sha256, players) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (run_id, kind, effective, period, source, sha256, len(rows)),
+        "INSERT INTO lists (run_id, kind, effective, period, source, sha256, players, content_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (run_id, kind, effective, period, source, sha256, len(rows), content_id),
     )
-    list_id = int(cursor.lastrowid or 0)
-    insert_chunks(
-        con,
-        f"INSERT INTO list_rows (list_id, {', '.join(LIST_COLUMNS)}) "
-        f"VALUES ({list_id}, {', '.join('?' for _ in LIST_COLUMNS)})",
-        rows,
-        LIST_COLUMNS,
-        key_order(rows["id"]),
-    )
-    return list_id
+    return int(cursor.lastrowid or 0)
+
+
+def has_list_in_force(con: sqlite3.Connection, month: str) -> bool:
+    """Whether a live list is in force in ``month`` (without reading its rows)."""
+    row = con.execute(
+        "SELECT 1 FROM lists WHERE effective = ? AND superseded = 0 LIMIT 1", (month,)
+    ).fetchone()
+    return row is not None
 
 
 def insert_rows(con: sqlite3.Connection, table: str, frame: pd.DataFrame, run_id: int) -> None:

@@ -1,0 +1,228 @@
+"""Each list's rows stored once in the history (schema version 2, issue 13).
+
+A list's rows are a *content*, keyed by the sha256 of its rows (:func:`content_sha`): a list whose
+rows are already stored (the same list in force recorded again, a period published twice with the
+same result) points at the stored content instead of inserting 1.9 M rows again.
+
+A content is either full (every row) or *changed rows* over a full base content: the rows that
+differ from the base, new rows, and a ``removed`` marker for each base row the list drops. A
+published list is stored over the list in force it was computed from when that list is stored
+full: a player who did not play keeps his row, except ``period_games``, 0 on the published list
+and blank on the list in force; ``unlisted_period_games`` holds that value for every row taken
+from the base, so only the rows that really changed (about a tenth of FIDE's list in a month)
+are inserted. The ``list_rows`` view shows every list's rows whatever the layout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.publish.bulk_insert import insert_chunks, key_order
+from pipeline.publish.list_file import LIST_TEXT_COLUMNS
+
+INT_COLUMNS = ("birth_year", "rating", "period_games", "games", "k")
+
+# Changed rows larger than this share of the list are stored as a full list instead: never more
+# rows than the full list (in the FIDE-month benchmark about 65% of the players play).
+MAX_CHANGED_SHARE = 1.0
+
+
+def _arrow_rows(rows: pd.DataFrame, order: np.ndarray) -> pa.Table:
+    """The stored columns in key order with fixed types (the same rows give the same bytes)."""
+    arrays = []
+    for column in LIST_TEXT_COLUMNS:
+        values = rows[column]
+        if column in INT_COLUMNS:
+            array = pa.array(pd.array(values, dtype="Int64"), type=pa.int64())
+        elif column == "ever_2400":
+            array = pa.array(values.to_numpy(dtype=bool), type=pa.bool_())
+        else:
+            try:
+                array = pa.array(values, from_pandas=True).cast(pa.string())
+            except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+                array = pa.array(values.astype(str).to_numpy(dtype=object), type=pa.string())
+        arrays.append(array.take(pa.array(order)))
+    return pa.table(arrays, names=list(LIST_TEXT_COLUMNS))
+
+
+class _HashSink:
+    """A file for pyarrow that only hashes what is written to it."""
+
+    closed = False
+
+    def __init__(self) -> None:
+        self.hash = hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.hash.update(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _sha(table: pa.Table) -> str:
+    sink = _HashSink()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table.combine_chunks())
+    return "rows-v2:" + sink.hash.hexdigest()
+
+
+def content_hashes(rows: pd.DataFrame) -> tuple[str, str]:
+    """sha256 of a list's rows as stored (columns ``LIST_TEXT_COLUMNS``, in key order: the Arrow
+    IPC stream of the rows, fresh buffers, so equal rows always give equal bytes), and of the
+    same rows with period_games blank (how the list is stored when it is the list in force)."""
+    table = _arrow_rows(rows, key_order(rows["id"]))
+    games = table.schema.get_field_index("period_games")
+    blank = table.set_column(games, "period_games", pa.nulls(len(table), pa.int64()))
+    return _sha(table), _sha(blank)
+
+
+def content_sha(rows: pd.DataFrame) -> str:
+    """The first of :func:`content_hashes`."""
+    return content_hashes(rows)[0]
+
+
+def changed_rows(new: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """The rows of ``new`` to store over ``base`` (the others are the base's with period_games
+    0), compared as stored (:func:`_arrow_rows`), and the ids of ``base`` that ``new`` drops."""
+    import pyarrow.compute as pc
+
+    if base.empty:
+        return new, []
+    base_ids = pd.Index(base["id"].astype(str))
+    new_ids = pd.Index(new["id"].astype(str))
+    where = base_ids.get_indexer(new_ids)
+    found = where >= 0
+    mine = _arrow_rows(new, np.arange(len(new)))
+    theirs = _arrow_rows(base, np.where(found, where, 0))
+    keep = pa.array(~found)
+    for column in LIST_TEXT_COLUMNS:
+        a, b = mine[column], theirs[column]
+        if column == "period_games":
+            differs = pc.invert(pc.fill_null(pc.equal(a, 0), False))
+        else:
+            same = pc.or_(pc.fill_null(pc.equal(a, b), False), pc.and_(a.is_null(), b.is_null()))
+            differs = pc.invert(same)
+        keep = pc.or_(keep, differs)
+    dropped = sorted(base_ids.difference(new_ids))
+    return new.iloc[np.flatnonzero(np.asarray(keep))], dropped
+
+
+def find_content(con: sqlite3.Connection, sha: str) -> tuple[int, bool] | None:
+    """(id, stored full) of the content with rows hash ``sha``."""
+    row = con.execute(
+        "SELECT id, base_id IS NULL FROM list_contents WHERE sha256 = ?", (sha,)
+    ).fetchone()
+    return (int(row[0]), bool(row[1])) if row else None
+
+
+def find_blank(con: sqlite3.Connection, blank: str) -> int | None:
+    """The content whose rows, period_games left blank, hash to ``blank`` (a full one first)."""
+    row = con.execute(
+        "SELECT id FROM list_contents WHERE blank_sha256 = ? ORDER BY base_id IS NOT NULL, id "
+        "LIMIT 1",
+        (blank,),
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
+def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, set[str], list[str]] | None:
+    """For changed rows over the list stored as ``content_id``: the full content to store them
+    over, the ids whose rows differ between the two (to store again) and the ids that content
+    drops. None when the list's changed rows are not over a full list with period_games 0."""
+    base_id, unlisted = con.execute(
+        "SELECT base_id, unlisted_period_games FROM list_contents WHERE id = ?", (content_id,)
+    ).fetchone()
+    if base_id is None:
+        return content_id, set(), []
+    if unlisted != 0:
+        return None
+    rows = con.execute(
+        "SELECT id, removed FROM content_rows WHERE content_id = ?", (content_id,)
+    ).fetchall()
+    return int(base_id), {r[0] for r in rows}, [r[0] for r in rows if r[1]]
+
+
+def _insert_rows(con: sqlite3.Connection, content_id: int, rows: pd.DataFrame) -> None:
+    insert_chunks(
+        con,
+        f"INSERT INTO content_rows (content_id, {', '.join(LIST_TEXT_COLUMNS)}) "
+        f"VALUES ({int(content_id)}, {', '.join('?' for _ in LIST_TEXT_COLUMNS)})",
+        rows,
+        LIST_TEXT_COLUMNS,
+        key_order(rows["id"]),
+    )
+
+
+def store_content(
+    con: sqlite3.Connection,
+    rows: pd.DataFrame,
+    over: pd.DataFrame | None = None,
+    sha: str | None = None,
+    over_sha: str | None = None,
+) -> int:
+    """The id of the content holding ``rows``, inserted unless already stored. ``over``: the
+    rows of a list that may be stored already (the list in force): ``rows`` then go in as changed
+    rows over it, or over the full list it is itself stored over. ``sha``, ``over_sha``: their
+    :func:`content_sha`, when known."""
+    given = sha is not None
+    sha, blank = (sha, sha) if sha is not None else content_hashes(rows)
+    stored = find_content(con, sha)
+    if stored is not None:
+        return stored[0]
+    if given and not rows["period_games"].isna().all():
+        blank = content_hashes(rows)[1]
+    # The list stored with the rows of ``over`` but for period_games (which changed_rows does
+    # not compare): the list in force as stored, or the list this history published as read.
+    found = None
+    if over is not None:
+        over_blank = over_sha if over["period_games"].isna().all() else None
+        found = find_blank(con, over_blank or content_hashes(over)[1])
+    base = _base_of(con, found) if found is not None else None
+    if over is not None and base is not None:
+        # Over the full list under ``over``: the rows that differ from ``over``, and those of
+        # the players whose rows differ between ``over`` and that full list.
+        base_id, differ, removed = base
+        changed, dropped = changed_rows(rows, over)
+        if differ:
+            ids = rows["id"].astype(str)
+            again = ids.isin(differ).to_numpy() & ~ids.isin(set(changed["id"])).to_numpy()
+            changed = pd.concat([changed, rows.iloc[np.flatnonzero(again)]])
+            dropped = sorted(set(dropped) | (set(removed) - set(ids)))
+        if len(changed) + len(dropped) <= MAX_CHANGED_SHARE * len(rows):
+            content_id = _new_content(con, (sha, blank), len(rows), base_id, 0)
+            _insert_rows(con, content_id, changed)
+            con.executemany(
+                "INSERT INTO content_rows (content_id, id, name, federation, sex, title, "
+                "ever_2400, flags, last_played, removed) "
+                "VALUES (?, ?, '', '', '', '', 0, '', '', 1)",
+                [(content_id, player) for player in dropped],
+            )
+            return content_id
+    content_id = _new_content(con, (sha, blank), len(rows), None, None)
+    _insert_rows(con, content_id, rows)
+    return content_id
+
+
+def _new_content(
+    con: sqlite3.Connection,
+    hashes: tuple[str, str],
+    players: int,
+    base: int | None,
+    unlisted: int | None,
+) -> int:
+    cursor = con.execute(
+        "INSERT INTO list_contents (sha256, blank_sha256, base_id, unlisted_period_games, "
+        "players) VALUES (?, ?, ?, ?, ?)",
+        (*hashes, base, unlisted, players),
+    )
+    return int(cursor.lastrowid or 0)
