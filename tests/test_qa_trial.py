@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from pipeline.cli import cli
+from tests.conftest import run_cli
 
 
 def trf_line(n: int, name: str, rating: int, pid: str, points: str, cell: str) -> str:
@@ -26,7 +24,7 @@ def test_norms_on_a_trf_without_titles_names_the_file_and_what_it_lacks(tmp_path
         trf_line(2, "Beta, Bob", 2000, "102", "0.0", "   1 b 0"),
     ]
     trf.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = CliRunner().invoke(cli, ["norms", str(trf)])
+    result = run_cli("norms", trf)
     assert result.exit_code == 1
     assert "plain.trf" in result.stderr
     assert "no player has a title or a federation" in result.stderr
@@ -46,16 +44,16 @@ def test_a_second_run_into_the_same_out_says_which_files_are_left_from_the_first
     # deleted: they are the user's files now), in text and in --json's notes.
     args = ["rate", str(SAMPLE / "games.csv"), "--players", str(SAMPLE / "players.csv")]
     args += ["--period", "2026-11", "--out", str(tmp_path / "out"), "--quiet"]
-    first = CliRunner().invoke(cli, args)
+    first = run_cli(*args)
     assert first.exit_code == 0, first.output
     assert "earlier run" not in first.stderr
-    second = CliRunner().invoke(cli, [*args, "--no-xlsx"])
+    second = run_cli(*args, "--no-xlsx")
     assert second.exit_code == 0, second.output
     for name in ("rating_list.xlsx", "report.xlsx"):
         assert f"{name} is left from an earlier run" in second.stderr
         assert (tmp_path / "out" / name).exists()
     assert "report.html is left" not in second.stderr  # written again: not stale
-    third = CliRunner().invoke(cli, [*args, "--no-xlsx", "--no-html"])
+    third = run_cli(*args, "--no-xlsx", "--no-html")
     assert "report.html is left from an earlier run" in third.stderr
 
 
@@ -67,9 +65,9 @@ def test_history_says_when_a_rated_player_is_unrated_on_a_published_list(tmp_pat
     out = tmp_path / "p"
     args = ["period", "--list", str(period / "list_2026-11.csv")]
     args += ["--events", str(period / "events")]
-    run = CliRunner().invoke(cli, [*args, "--period", "2026-11", "--out", str(out), "--quiet"])
+    run = run_cli(*args, "--period", "2026-11", "--out", str(out), "--quiet")
     assert run.exit_code == 0, run.output
-    result = CliRunner().invoke(cli, ["history", "5100100", "--db", str(out / "ratings.db")])
+    result = run_cli("history", "5100100", "--db", out / "ratings.db")
     assert result.exit_code == 0, result.output
     rows = result.stdout.splitlines()
     published = next(r for r in rows if r.startswith("2026-12"))

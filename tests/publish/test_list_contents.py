@@ -27,7 +27,7 @@ from pipeline.publish.store import (
 )
 
 HERE = Path(__file__).resolve().parent
-SAMPLE = HERE.parent / "sample_data" / "period"
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
 # Made by `fiderate period` of the code before schema version 2 (commit 629eacd):
 #   fiderate period --list sample_data/period/list_2026-11.csv
 #     --events sample_data/period/events --period 2026-11 --out out
