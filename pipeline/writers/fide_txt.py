@@ -57,6 +57,20 @@ def fide_txt_header(month_label: str) -> str:
 def fide_txt_body(table: pd.DataFrame) -> pa.Array:
     """One line per player, each ending in CRLF, as one Arrow string array. ``table`` is the
     text table of the list (:func:`pipeline.publish.list_file.list_text_table`)."""
+    t = fide_txt_cells(table)
+    fields = [_field(t[column], end - start) for _, start, end, column in SINGLE_TYPE_FIELDS]
+    kind = fields[0].type
+    # The line end rides on the last field (a pass over one column, not over the lines).
+    fields[-1] = pc.binary_join_element_wise(
+        fields[-1], pa.scalar("\r\n", kind), pa.scalar("", kind)
+    )
+    line = pc.binary_join_element_wise(*fields, pa.scalar("", kind))
+    return line.combine_chunks() if isinstance(line, pa.ChunkedArray) else line
+
+
+def fide_txt_cells(table: pd.DataFrame) -> pd.DataFrame:
+    """The list's text table as FIDE prints it, a column per field of ``SINGLE_TYPE_FIELDS``:
+    titles split into Tit and WTit, sex as F or M, blank numbers as 0 (not yet cut to width)."""
     t = table.copy()
     titles = t["title"].astype(str)
     women = titles.str.upper().isin(WOMEN_TITLES)
@@ -69,14 +83,7 @@ def fide_txt_body(table: pd.DataFrame) -> pa.Array:
     t["sex"] = np.select([sex.isin(["w", "f"]), sex.eq("m")], ["F", "M"], "")
     for column in ("rating", "period_games", "k", "birth_year"):
         t[column] = t[column].astype(str).replace("", "0")
-    fields = [_field(t[column], end - start) for _, start, end, column in SINGLE_TYPE_FIELDS]
-    kind = fields[0].type
-    # The line end rides on the last field (a pass over one column, not over the lines).
-    fields[-1] = pc.binary_join_element_wise(
-        fields[-1], pa.scalar("\r\n", kind), pa.scalar("", kind)
-    )
-    line = pc.binary_join_element_wise(*fields, pa.scalar("", kind))
-    return line.combine_chunks() if isinstance(line, pa.ChunkedArray) else line
+    return t
 
 
 def fide_txt_lines(table: pd.DataFrame, month_label: str) -> list[str]:

@@ -53,19 +53,8 @@ GAMES_HEAD = [
     ("k_dev", "K x (S - PD)", ""),
     ("note", "note", "opt"),
 ]
-NUMERIC = {
-    "rank",
-    "rating",
-    "k",
-    "games",
-    "points",
-    "score",
-    "expected",
-    "performance",
-    "change_exact",
-    "change",
-    "new_rating",
-}
+# Every standings column but the name holds a number.
+NUMERIC = {key for key, _, _ in STANDINGS_HEAD} - {"name"}
 
 CSS = """
 :root { --fg:#1d2327; --muted:#5f6b73; --line:#d9dee2; --head:#f2f5f7;

@@ -111,31 +111,56 @@ def games_order(result: RatedPeriod) -> np.ndarray:
     return np.argsort(rank, kind="stable")
 
 
+def games_spec(scale: int) -> dict[str, tuple[str, str, tuple[int, ...]]]:
+    """Each games column: its kind (text, int, units, bool or date), the sides column it comes
+    from and, for units, (scale, decimals). One definition for the CSV and the Parquet writers."""
+    decimals = pd_decimals(scale)
+    return {
+        "player": ("text", "player", ()),
+        "event": ("text", "event", ()),
+        "round": ("text", "round", ()),
+        "opponent": ("text", "opponent", ()),
+        "player_rating": ("int", "player_rating", ()),
+        "opponent_rating": ("int", "opponent_rating", ()),
+        "result": ("text", "result", ()),
+        "rated": ("bool", "rated", ()),
+        "diff": ("int", "diff", ()),
+        "pd": ("units", "pd_units", (scale, decimals)),
+        "dev": ("units", "dev_units", (scale, decimals)),
+        "note": ("text", "note", ()),
+        "date": ("date", "date", ()),
+        "source": ("text", "source", ()),
+        "line": ("int", "line", ()),
+    }
+
+
+def _date_text(values: pd.Series) -> pa.Array | pa.ChunkedArray:
+    return arrow_text(values.astype("string"))
+
+
+def _bool_text(values: pd.Series) -> pa.Array:
+    return pc.if_else(pa.array(values.to_numpy(dtype=bool)), "true", "false")
+
+
+_GAMES_AS_TEXT: dict[str, Callable[..., pa.Array | pa.ChunkedArray]] = {
+    "text": arrow_text,
+    "int": int_arrow,
+    "units": units_arrow,
+    "bool": _bool_text,
+    "date": _date_text,
+}
+
+
 def games_text(result: RatedPeriod) -> dict[str, pa.Array]:
     """The text of games.csv column by column (Arrow strings, no nulls), in the sides' own
     order: every value is formatted where it lies, and the rows are put in order once, as
     whole lines (``write_games_csv``) or per column (``games_columns``)."""
     s = result.sides
-    scale = result.scale
-    decimals = pd_decimals(scale)
-    columns = {
-        "player": arrow_text(s["player"]),
-        "event": arrow_text(s["event"]),
-        "round": arrow_text(s["round"]),
-        "opponent": arrow_text(s["opponent"]),
-        "player_rating": int_arrow(s["player_rating"]),
-        "opponent_rating": int_arrow(s["opponent_rating"]),
-        "result": arrow_text(s["result"]),
-        "rated": pc.if_else(pa.array(s["rated"].to_numpy(dtype=bool)), "true", "false"),
-        "diff": int_arrow(s["diff"]),
-        "pd": units_arrow(s["pd_units"], scale, decimals),
-        "dev": units_arrow(s["dev_units"], scale, decimals),
-        "note": arrow_text(s["note"]),
-        "date": arrow_text(s["date"].astype("string")),
-        "source": arrow_text(s["source"]),
-        "line": int_arrow(s["line"]),
+    spec = games_spec(result.scale)
+    return {
+        name: plain_text(_GAMES_AS_TEXT[kind](s[source], *units))
+        for name, (kind, source, units) in spec.items()
     }
-    return {name: plain_text(columns[name]) for name in GAMES_COLUMNS}
 
 
 def games_columns(result: RatedPeriod) -> dict[str, pa.Array]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -18,11 +18,11 @@ import pyarrow.parquet as pq
 from pipeline.columnar.arrow import arrow_ints, arrow_text
 from pipeline.model import RatedPeriod
 from pipeline.rules.rounding import rescale_half_away
-from pipeline.writers.format import pd_decimals
 from pipeline.writers.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
     games_order,
+    games_spec,
     rating_list_spec,
 )
 
@@ -54,29 +54,30 @@ def rating_list_arrow(result: RatedPeriod) -> pa.Table:
     return pa.table({name: columns[name] for name in RATING_LIST_COLUMNS})
 
 
+def _date_column(values: pd.Series) -> pa.Array:
+    date = pa.chunked_array(arrow_text(values.astype("string")))
+    return pc.strptime(date, format="%Y-%m-%d", unit="s").cast(pa.date32())
+
+
+def _bool_column(values: pd.Series) -> pa.Array:
+    return pa.array(values.to_numpy(dtype=bool))
+
+
+_GAMES_AS_ARROW: dict[str, Callable[..., pa.Array]] = {
+    **_AS_ARROW,
+    "bool": _bool_column,
+    "date": _date_column,
+}
+
+
 def games_arrow(result: RatedPeriod) -> pa.Table:
     s = result.sides
-    scale = result.scale
-    decimals = pd_decimals(scale)
-    order = pa.array(games_order(result))
-    date = pa.chunked_array(arrow_text(s["date"].astype("string")))
+    spec = games_spec(result.scale)
     columns = {
-        "player": arrow_text(s["player"]),
-        "event": arrow_text(s["event"]),
-        "round": arrow_text(s["round"]),
-        "opponent": arrow_text(s["opponent"]),
-        "player_rating": arrow_ints(s["player_rating"]),
-        "opponent_rating": arrow_ints(s["opponent_rating"]),
-        "result": arrow_text(s["result"]),
-        "rated": pa.array(s["rated"].to_numpy(dtype=bool)),
-        "diff": arrow_ints(s["diff"]),
-        "pd": decimal_column(s["pd_units"], scale, decimals),
-        "dev": decimal_column(s["dev_units"], scale, decimals),
-        "note": arrow_text(s["note"]),
-        "date": pc.strptime(date, format="%Y-%m-%d", unit="s").cast(pa.date32()),
-        "source": arrow_text(s["source"]),
-        "line": pa.array(s["line"].to_numpy(dtype=np.int64)),
+        name: _GAMES_AS_ARROW[kind](s[source], *units)
+        for name, (kind, source, units) in spec.items()
     }
+    order = pa.array(games_order(result))
     return pa.table({name: columns[name] for name in GAMES_COLUMNS}).take(order)
 
 

@@ -20,24 +20,18 @@ from pipeline.grouper.totals import natural_order
 from pipeline.model import RatedPeriod
 from pipeline.rules.sets import get_rules
 from pipeline.writers.format import int_text, pd_decimals, units_text
+from pipeline.writers.output_text import RATING_LIST_COLUMNS
 
+
+def _with_inserted(columns: list[str], before: dict[str, str]) -> list[str]:
+    """``columns`` with ``before[c]`` put in front of each column ``c`` it names."""
+    return [new for c in columns for new in ((before[c], c) if c in before else (c,))]
+
+
+# The standings: the rating list's columns, ranked, with the event's points and performance.
 STANDINGS_COLUMNS = [
     "rank",
-    "id",
-    "name",
-    "rating",
-    "k",
-    "games",
-    "points",
-    "score",
-    "expected",
-    "performance",
-    "change_exact",
-    "change",
-    "new_rating",
-    "k_rule",
-    "federation",
-    "title",
+    *_with_inserted(RATING_LIST_COLUMNS, {"score": "points", "change_exact": "performance"}),
 ]
 BREAKDOWN_COLUMNS = [
     "player",

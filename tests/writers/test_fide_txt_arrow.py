@@ -9,26 +9,19 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.writers.fide_txt import SINGLE_TYPE_FIELDS, WOMEN_TITLES, write_fide_txt
+from pipeline.writers.fide_txt import (
+    SINGLE_TYPE_FIELDS,
+    fide_txt_cells,
+    fide_txt_header,
+    write_fide_txt,
+)
 
 
 def reference_lines(table: pd.DataFrame, month_label: str) -> list[str]:
-    """The writer before issue 13: pandas string methods, one field at a time."""
-    t = table.copy()
-    titles = t["title"].astype(str)
-    women = titles.str.upper().isin(WOMEN_TITLES)
-    t["w_title"] = titles.where(women, "")
-    t["title"] = titles.where(~women, "")
-    t["o_title"] = ""
-    t["foa_title"] = ""
-    sex = t["sex"].astype(str).str.lower()
-    t["sex"] = np.select([sex.isin(["w", "f"]), sex.eq("m")], ["F", "M"], "")
-    for column in ("rating", "period_games", "k", "birth_year"):
-        t[column] = t[column].astype(str).replace("", "0")
-    header = ""
-    for token, start, _end, _ in SINGLE_TYPE_FIELDS:
-        header = header.ljust(start) + token.format(month=month_label)
-    header = header.ljust(136)
+    """The writer's slicing before issue 13: pandas string methods, one field at a time (the
+    cells FIDE prints and the header come from the writer's own helpers)."""
+    t = fide_txt_cells(table)
+    header = fide_txt_header(month_label)
     if len(t) == 0:
         return [header]
     line = np.full(len(t), "", dtype=object)
