@@ -7,29 +7,26 @@ from pathlib import Path
 import click
 
 from pipeline.cli.group import cli
-from pipeline.cli.options import column_option, input_format_option, sheet_option
+from pipeline.cli.options import (
+    choice_option,
+    column_option,
+    input_format_option,
+    path_option,
+    sheet_option,
+)
 
 
 @cli.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(path_type=Path))
-@click.option(
-    "--to",
-    "to",
-    type=click.Choice(["trf"]),
-    default="trf",
-    show_default=True,
-    help="Output format.",
-)
-@click.option(
+@choice_option("--to", ["trf"], help="Output format.")
+@path_option(
     "-o",
     "--output",
     required=True,
-    type=click.Path(path_type=Path),
     help="The file to write (written atomically).",
 )
-@click.option(
+@path_option(
     "--players",
-    type=click.Path(path_type=Path),
     default=None,
     help="The rating list in force (ratings, names, birth years of the players).",
 )

@@ -11,6 +11,7 @@ from pipeline.cli.group import cli
 from pipeline.cli.options import (
     column_option,
     input_format_option,
+    player_ids_option,
     players_option,
     rules_option,
     sheet_option,
@@ -28,13 +29,7 @@ from pipeline.norms.rules import NORM_RULES
     type=click.Choice(list(NORM_RULES), case_sensitive=False),
     help="Check only this title's norm (repeatable; default: GM, IM, WGM, WIM).",
 )
-@click.option(
-    "--player",
-    "player_ids",
-    multiple=True,
-    metavar="ID",
-    help="Only this player (repeatable): FIDE ID, or file#rank for a player without one.",
-)
+@player_ids_option("Only this player (repeatable): FIDE ID, or file#rank for a player without one.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @rules_option
 @input_format_option

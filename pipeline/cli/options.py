@@ -2,34 +2,61 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
 from pipeline.rules.sets import DEFAULT_RULES, FAMILIES, RULE_SETS
 
-players_option = click.option(
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def choice_option(flag: str, choices: Sequence[str], help: str, **more: Any) -> Decorator:
+    """``flag`` taking one of ``choices``; the default (shown in --help) is the first choice."""
+    return click.option(
+        flag,
+        type=click.Choice(list(choices)),
+        default=more.pop("default", choices[0]),
+        show_default=True,
+        help=help,
+        **more,
+    )
+
+
+def path_option(*names: str, help: str, **more: Any) -> Decorator:
+    """An option naming a file or folder (a ``Path``; none when not given)."""
+    return click.option(*names, type=click.Path(path_type=Path), help=help, **more)
+
+
+def player_ids_option(help: str) -> Decorator:
+    """``--player ID`` (repeatable) into ``player_ids``."""
+    return click.option("--player", "player_ids", multiple=True, metavar="ID", help=help)
+
+
+players_option = path_option(
     "--players",
-    type=click.Path(path_type=Path),
-    default=None,
     help="The rating list in force: CSV/XLSX (id, name, rating, ...) or a FIDE TXT/XML list "
     "(the --rules column); it decides over the ratings an event file carries.",
 )
-rules_option = click.option(
+rules_option = choice_option(
     "--rules",
-    type=click.Choice([*FAMILIES, *(n for n in RULE_SETS if n not in FAMILIES)]),
+    [*FAMILIES, *(n for n in RULE_SETS if n not in FAMILIES)],
     default=DEFAULT_RULES,
-    show_default=True,
     help="standard, rapid or blitz: the rules in force in the rating period (by its date). "
     "An era's name (e.g. standard-2024, standard-2022, rapid-2022) forces that era. "
     "See docs/rules-by-era.md.",
 )
-method_option = click.option(
+method_option = choice_option(
     "--method",
-    type=click.Choice(["fide", "formula"]),
-    default="fide",
-    show_default=True,
+    ["fide", "formula"],
     help="fide: table 8.1.2 (the FIDE method). formula: logistic expectation (clubs, not FIDE).",
+)
+xlsx_option = click.option(
+    "--xlsx/--no-xlsx",
+    default=None,
+    help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
 )
 k_option = click.option(
     "--k",
@@ -48,11 +75,9 @@ period_option = click.option(
     help="Rating period (decides the rules and junior age); default: the month the events "
     "end in (TRF 052, else the last game date). Games dated outside it are warned about.",
 )
-mode_option = click.option(
+mode_option = choice_option(
     "--mode",
-    type=click.Choice(["fide", "sequential"]),
-    default="fide",
-    show_default=True,
+    ["fide", "sequential"],
     help="fide: every game against the start rating. sequential: the rating is updated after "
     "every game, as some club calculators do (NOT the FIDE method).",
 )

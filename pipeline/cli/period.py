@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from pipeline.cli.group import cli
-from pipeline.cli.options import rules_option
+from pipeline.cli.options import path_option, rules_option, xlsx_option
 from pipeline.errors import RunError
 
 
@@ -26,33 +26,29 @@ def _earlier_lists(
 
 
 @cli.command()
-@click.option(
+@path_option(
     "--list",
     "list_path",
     required=True,
-    type=click.Path(path_type=Path),
     help="The rating list in force at the start of the period (CSV/XLSX; a list this "
     "command wrote reads back).",
 )
-@click.option(
+@path_option(
     "--events",
     required=True,
     multiple=True,
-    type=click.Path(path_type=Path),
     help="Event files, or folders of them (repeat the option or list several paths).",
 )
 @click.option("--period", required=True, metavar="YYYY-MM", help="The rating period to rate.")
-@click.option(
+@path_option(
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(path_type=Path),
     help="Output folder (the new list, the report, and ratings.db by default).",
 )
-@click.option(
+@path_option(
     "--db",
     "db_path",
-    type=click.Path(path_type=Path),
     default=None,
     help="History database (default: OUT/ratings.db).",
 )
@@ -67,11 +63,7 @@ def _earlier_lists(
     is_flag=True,
     help="Use ratings printed on the event files instead of the list in force.",
 )
-@click.option(
-    "--xlsx/--no-xlsx",
-    default=None,
-    help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
-)
+@xlsx_option
 @click.option(
     "--earlier-list",
     "earlier_lists",

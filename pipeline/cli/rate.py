@@ -11,16 +11,20 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
+    choice_option,
     column_option,
     input_format_option,
     k_cap_option,
     k_option,
     method_option,
     mode_option,
+    path_option,
     period_option,
+    player_ids_option,
     players_option,
     rules_option,
     sheet_option,
+    xlsx_option,
 )
 
 if TYPE_CHECKING:
@@ -30,9 +34,7 @@ if TYPE_CHECKING:
 @cli.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @players_option
-@click.option(
-    "--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Output folder."
-)
+@path_option("--out", "out_dir", required=True, help="Output folder.")
 @rules_option
 @method_option
 @k_option
@@ -43,23 +45,15 @@ if TYPE_CHECKING:
     default=None,
     help="400-point rule on/off (default: on for --method fide, off for formula).",
 )
-@click.option(
-    "--xlsx/--no-xlsx",
-    default=None,
-    help="Write the spreadsheets regardless of size (default: up to 10,000 players).",
-)
-@click.option(
+@xlsx_option
+@choice_option(
     "--output-format",
-    type=click.Choice(["csv", "parquet"]),
-    default="csv",
-    show_default=True,
+    ["csv", "parquet"],
     help="rating_list and games as CSV text or typed Parquet.",
 )
-@click.option(
+@choice_option(
     "--engine",
-    type=click.Choice(["pandas", "dask"]),
-    default="pandas",
-    show_default=True,
+    ["pandas", "dask"],
     help="pandas: one process. dask: partitions (one per input file) on a Dask cluster.",
 )
 @click.option(
@@ -73,13 +67,7 @@ if TYPE_CHECKING:
 @column_option
 @sheet_option
 @mode_option
-@click.option(
-    "--player",
-    "player_ids",
-    multiple=True,
-    metavar="ID",
-    help="Also write this player's report on its own: player-ID.xlsx and player-ID.html.",
-)
+@player_ids_option("Also write this player's report on its own: player-ID.xlsx and player-ID.html.")
 @click.option(
     "--all-players",
     is_flag=True,

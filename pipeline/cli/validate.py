@@ -7,14 +7,19 @@ from pathlib import Path
 import click
 
 from pipeline.cli.group import cli
-from pipeline.cli.options import column_option, input_format_option, rules_option, sheet_option
+from pipeline.cli.options import (
+    column_option,
+    input_format_option,
+    path_option,
+    rules_option,
+    sheet_option,
+)
 
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
+@path_option(
     "--players",
-    type=click.Path(path_type=Path),
     default=None,
     help="The rating list in force (CSV/XLSX or a FIDE TXT/XML list): checks unknown players.",
 )
