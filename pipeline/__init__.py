@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         PlayerList,
         RatedPeriod,
         RateOptions,
+        ReadOptions,
         SidesInput,
     )
     from pipeline.norms import NORM_RULES
@@ -40,6 +41,7 @@ _HOMES = {
     "PlayerList": "pipeline.model",
     "RatedPeriod": "pipeline.model",
     "RateOptions": "pipeline.model",
+    "ReadOptions": "pipeline.model",
     "SidesInput": "pipeline.model",
     "NORM_RULES": "pipeline.norms",
     "RULE_SETS": "pipeline.rules.sets",
@@ -65,6 +67,7 @@ __all__ = [
     "PlayerList",
     "Problem",
     "RateOptions",
+    "ReadOptions",
     "RatedPeriod",
     "RuleSet",
     "RunError",

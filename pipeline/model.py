@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +86,19 @@ class RateOptions:
     # Rows of the new list: False (``rate``'s default) only the events' players; True every
     # player of the list in force too (``rate --all-players``; period runs publish the whole list).
     all_players: bool = False
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How the event files are read (``--input-format``, ``--sheet``, ``--column``): one value
+    carried through ``rate``, ``validate``, ``norms``, ``convert`` and both engines."""
+
+    input_format: str | None = None  # None: detected from content and extension
+    sheet: str | None = None  # XLSX: by name or number; None: the first that fits
+    columns: Mapping[str, str] | Sequence[str] | None = None  # crosstables: NAME=ROLE
+
+
+READ_DEFAULTS = ReadOptions()  # every file read as its content and extension say
 
 
 @dataclass

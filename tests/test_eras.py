@@ -560,7 +560,7 @@ def test_an_executor_needs_a_period(tmp_path):
     class Remote:  # reads the files elsewhere: the dates would come too late to pick the rules
         name = "remote"
 
-        def refusals(self, options, **_):
+        def refusals(self, options, reading):
             return []
 
         def partials(self, *args, **kwargs):

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
     choice_option,
-    column_option,
-    input_format_option,
     path_option,
-    sheet_option,
+    read_options,
 )
+
+if TYPE_CHECKING:
+    from pipeline.model import ReadOptions
 
 
 @cli.command()
@@ -37,17 +39,13 @@ from pipeline.cli.options import (
 @click.option("--end", default=None, metavar="DATE", help="End date (record 052).")
 @click.option("--arbiter", default=None, help="Chief arbiter (record 102).")
 @click.option("--time-control", default=None, help="Time control (record 122).")
-@input_format_option
-@column_option
-@sheet_option
+@read_options
 def convert(
     input_path: Path,
     to: str,
     output: Path,
     players: Path | None,
-    input_format: str | None,
-    columns: tuple[str, ...],
-    sheet: str | None,
+    reading: ReadOptions,
     event_name: str | None,
     city: str | None,
     federation: str | None,
@@ -74,9 +72,7 @@ def convert(
         input_path,
         output,
         players,
-        input_format=input_format,
-        sheet=sheet,
-        columns=columns,
+        reading=reading,
         header=header,
     )
     click.echo(

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
-    column_option,
-    input_format_option,
     player_ids_option,
     players_option,
+    read_options,
     rules_option,
-    sheet_option,
 )
 from pipeline.norms.rules import NORM_RULES
+
+if TYPE_CHECKING:
+    from pipeline.model import ReadOptions
 
 
 @cli.command()
@@ -32,9 +34,7 @@ from pipeline.norms.rules import NORM_RULES
 @player_ids_option("Only this player (repeatable): FIDE ID, or file#rank for a player without one.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @rules_option
-@input_format_option
-@column_option
-@sheet_option
+@read_options
 def norms(
     inputs: tuple[Path, ...],
     players: Path | None,
@@ -42,9 +42,7 @@ def norms(
     player_ids: tuple[str, ...],
     as_json: bool,
     rules: str,
-    input_format: str | None,
-    columns: tuple[str, ...],
-    sheet: str | None,
+    reading: ReadOptions,
 ) -> None:
     """Title norms for every player of the INPUT events: games counted, the opponents' average
     with the floor adjustment, the performance, and each requirement met or missed with its
@@ -58,9 +56,7 @@ def norms(
         titles=titles,
         player_ids=player_ids,
         rules=rules,
-        input_format=input_format,
-        sheet=sheet,
-        columns=columns,
+        reading=reading,
     )
     if as_json:
         click.echo(json.dumps(report_json(report), indent=2, ensure_ascii=False))

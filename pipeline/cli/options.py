@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -170,3 +171,22 @@ sheet_option = click.option(
     metavar="NAME",
     help="XLSX: the sheet to read, by name or number (1 = first); default: the first that fits.",
 )
+
+
+def read_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--input-format, --column and --sheet, handed to ``command`` as one ``reading``
+    (:class:`pipeline.model.ReadOptions`, imported on call: ``--help`` stays instant)."""
+
+    @functools.wraps(command)
+    def with_reading(
+        *args: Any,
+        input_format: str | None,
+        columns: tuple[str, ...],
+        sheet: str | None,
+        **more: Any,
+    ) -> Any:
+        from pipeline.model import ReadOptions
+
+        return command(*args, reading=ReadOptions(input_format, sheet, columns), **more)
+
+    return input_format_option(column_option(sheet_option(with_reading)))

@@ -12,8 +12,6 @@ import click
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
     choice_option,
-    column_option,
-    input_format_option,
     k_cap_option,
     k_option,
     method_option,
@@ -22,13 +20,15 @@ from pipeline.cli.options import (
     period_option,
     player_ids_option,
     players_option,
+    read_options,
     rules_option,
-    sheet_option,
     xlsx_option,
 )
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from pipeline.model import ReadOptions
 
 
 @cli.command()
@@ -63,9 +63,7 @@ if TYPE_CHECKING:
     help="Dask scheduler (e.g. tcp://10.0.0.5:8786); default: a local cluster for the run.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
-@input_format_option
-@column_option
-@sheet_option
+@read_options
 @mode_option
 @player_ids_option("Also write this player's report on its own: player-ID.xlsx and player-ID.html.")
 @click.option(
@@ -95,9 +93,7 @@ def rate(
     engine: str,
     scheduler: str | None,
     quiet: bool,
-    input_format: str | None,
-    columns: tuple[str, ...],
-    sheet: str | None,
+    reading: ReadOptions,
     mode: str,
     player_ids: tuple[str, ...],
     as_json: bool,
@@ -123,7 +119,7 @@ def rate(
         all_players=all_players,
     )
     if engine == "dask" or scheduler:
-        from pipeline.cli.rate_dask import Outputs, Reading, rate_with_dask
+        from pipeline.cli.rate_dask import Outputs, rate_with_dask
 
         rate_with_dask(
             inputs,
@@ -133,15 +129,13 @@ def rate(
             scheduler,
             output_format,
             quiet,
-            Reading(input_format, sheet, columns),
+            reading,
             Outputs(player_ids, want_html, xlsx, as_json),
         )
         return
     with DelayedProgress(enabled=not quiet) as progress:
         progress.stage("reading and rating")
-        result = rate_files(
-            inputs, players, options, input_format=input_format, sheet=sheet, columns=columns
-        )
+        result = rate_files(inputs, players, options, reading=reading)
         progress.stage("writing reports")
         report = write_outputs(
             result,

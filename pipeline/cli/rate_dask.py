@@ -8,16 +8,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.model import RateOptions
-
-
-@dataclass(frozen=True)
-class Reading:
-    """How the inputs are read (``--input-format``, ``--sheet``, ``--column``)."""
-
-    input_format: str | None = None
-    sheet: str | None = None
-    columns: tuple[str, ...] = ()
+from pipeline.model import READ_DEFAULTS, RateOptions, ReadOptions
 
 
 @dataclass(frozen=True)
@@ -38,7 +29,7 @@ def rate_with_dask(
     scheduler: str | None,
     output_format: str,
     quiet: bool,
-    reading: Reading = Reading(),
+    reading: ReadOptions = READ_DEFAULTS,
     outputs: Outputs = Outputs(),
 ) -> None:
     """The same run function as the pandas path with the Dask executor; every option it cannot
@@ -56,12 +47,7 @@ def rate_with_dask(
     executor = DaskExecutor(scheduler, games_format=output_format)
     refuse(
         executor.name,
-        executor.refusals(
-            options,
-            input_format=reading.input_format,
-            sheet=reading.sheet,
-            columns=reading.columns,
-        )
+        executor.refusals(options, reading)
         + output_refusals(
             player_ids=outputs.player_ids,
             html=outputs.html,
@@ -76,9 +62,7 @@ def rate_with_dask(
             inputs,
             players,
             options,
-            input_format=reading.input_format,
-            sheet=reading.sheet,
-            columns=reading.columns,
+            reading=reading,
             executor=executor,
         )
         run = DaskRun(result, executor.sides, executor.rated_sides, executor.parts)

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
-    column_option,
-    input_format_option,
     path_option,
+    read_options,
     rules_option,
-    sheet_option,
 )
+
+if TYPE_CHECKING:
+    from pipeline.model import ReadOptions
 
 
 @cli.command()
@@ -24,9 +26,7 @@ from pipeline.cli.options import (
     help="The rating list in force (CSV/XLSX or a FIDE TXT/XML list): checks unknown players.",
 )
 @rules_option
-@input_format_option
-@column_option
-@sheet_option
+@read_options
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the problems as JSON (a list of objects)."
 )
@@ -34,9 +34,7 @@ def validate(
     files: tuple[Path, ...],
     players: Path | None,
     rules: str,
-    input_format: str | None,
-    columns: tuple[str, ...],
-    sheet: str | None,
+    reading: ReadOptions,
     as_json: bool,
 ) -> None:
     """Check FILES (games, individual, TRF, crosstable, grid) and the players list without rating.
@@ -46,9 +44,7 @@ def validate(
     """
     from pipeline.run.check import problems_json, problems_table, validate_files
 
-    report = validate_files(
-        files, players, rules=rules, input_format=input_format, sheet=sheet, columns=columns
-    )
+    report = validate_files(files, players, rules=rules, reading=reading)
     if as_json:
         click.echo(problems_json(report.problems))
     elif report.ok:

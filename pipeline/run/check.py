@@ -8,11 +8,12 @@ them, as a table for people or JSON for programs.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import LIST_LIMIT, Code, Problem
+from pipeline.model import READ_DEFAULTS, ReadOptions
 from pipeline.run.rate import check_inputs
 
 # The keys of every problem in --json output, in this order (stable: scripts rely on them).
@@ -34,13 +35,9 @@ def validate_files(
     players_path: Path | str | None = None,
     *,
     rules: str | None = None,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
 ) -> ValidationReport:
-    problems = check_inputs(
-        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
-    )
+    problems = check_inputs(paths, players_path, rules=rules, reading=reading)
     files = ([str(players_path)] if players_path is not None else []) + [str(p) for p in paths]
     return ValidationReport(files, problems)
 

@@ -6,14 +6,14 @@ rules: the list in force decides, the event's own players fill in), then written
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
 from pipeline.engine.sides import assemble_sides
 from pipeline.errors import RunError
-from pipeline.model import GamesInput
+from pipeline.model import READ_DEFAULTS, GamesInput, ReadOptions
 from pipeline.run.rate import read_inputs, with_byes
 from pipeline.writers.atomic import OutputBatch
 from pipeline.writers.trf import TrfText, event_trf
@@ -58,18 +58,14 @@ def convert_to_trf(
     output: Path | str,
     players_path: Path | str | None = None,
     *,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
     header: Mapping[str, str | None] | None = None,
 ) -> TrfText:
     """``header``: option name -> value for the header records (``name``, ``city``,
     ``federation``, ``start``, ``end``, ``arbiter``, ``time_control``). A TRF input is written
     back record for record (only a given header record and a rating the list changes differ)."""
     records = header_records(header or {})
-    inputs, players = read_inputs(
-        [input_path], players_path, input_format=input_format, sheet=sheet, columns=columns
-    )
+    inputs, players = read_inputs([input_path], players_path, reading=reading)
     item = inputs[0]
     if not isinstance(item, GamesInput):
         raise RunError(

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -34,7 +34,14 @@ from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
 from pipeline.errors import InputError, ProblemList, RunError
 from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals, positions
-from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions
+from pipeline.model import (
+    READ_DEFAULTS,
+    GamesInput,
+    PlayerList,
+    RatedPeriod,
+    RateOptions,
+    ReadOptions,
+)
 from pipeline.readers import read_event_file
 from pipeline.rules.sets import get_rules
 from pipeline.run.period_name import resolve_period
@@ -201,14 +208,7 @@ class DaskExecutor:
     rated_sides: int = field(default=0, init=False)
     parts: int = field(default=0, init=False)
 
-    def refusals(
-        self,
-        options: RateOptions,
-        *,
-        input_format: str | None,
-        sheet: str | None,
-        columns: Mapping[str, str] | Sequence[str] | None,
-    ) -> list[str]:
+    def refusals(self, options: RateOptions, reading: ReadOptions) -> list[str]:
         """What a partition cannot honour: sequential mode re-rates each player's games in order
         across the whole period (one partition sees only its part); TRF, crosstable, grid and
         individual files bring players or byes of their own; --column is for crosstables."""
@@ -217,9 +217,11 @@ class DaskExecutor:
             refused.append(
                 f"--mode {options.mode}: a partition sees only its part of a player's games"
             )
-        if input_format is not None and input_format not in DASK_INPUT_FORMATS:
-            refused.append(f"--input-format {input_format}: the Dask engine rates games files only")
-        if columns:
+        if reading.input_format not in (None, *DASK_INPUT_FORMATS):
+            refused.append(
+                f"--input-format {reading.input_format}: the Dask engine rates games files only"
+            )
+        if reading.columns:
             refused.append("--column: crosstables only, which the Dask engine does not read")
         return refused
 
@@ -229,9 +231,7 @@ class DaskExecutor:
         players: PlayerList | None,
         options: RateOptions,
         plan: RunPlan,
-        *,
-        input_format: str | None = None,
-        sheet: str | None = None,
+        reading: ReadOptions = READ_DEFAULTS,
     ) -> pd.DataFrame:
         """Per-player partial sums of every part, combined in a tree reduction on the cluster."""
         import dask.dataframe as dd
@@ -243,8 +243,8 @@ class DaskExecutor:
             games = dd.from_map(
                 _read_games,
                 files,
-                input_format=input_format,
-                sheet=sheet,
+                input_format=reading.input_format,
+                sheet=reading.sheet,
                 meta=_games_meta(),
                 enforce_metadata=False,
             )
@@ -292,21 +292,11 @@ def rate_files_dask(
     games_dir: Path | None = None,
     games_format: str = "csv",
     *,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
 ) -> DaskRun:
     """:func:`pipeline.run.rate.rate_files` with a :class:`DaskExecutor`, and its side counts."""
     executor = DaskExecutor(scheduler, client, games_dir, games_format)
-    result = rate_files(
-        paths,
-        players_path,
-        options,
-        input_format=input_format,
-        sheet=sheet,
-        columns=columns,
-        executor=executor,
-    )
+    result = rate_files(paths, players_path, options, reading=reading, executor=executor)
     return DaskRun(result, executor.sides, executor.rated_sides, executor.parts)
 
 

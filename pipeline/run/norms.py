@@ -6,11 +6,11 @@ the check itself is :mod:`pipeline.norms`. Nothing here writes files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.errors import RunError
-from pipeline.model import NormReport
+from pipeline.model import READ_DEFAULTS, NormReport, ReadOptions
 from pipeline.norms import NORM_RULES, norm_inputs
 from pipeline.run.rate import read_inputs
 
@@ -22,17 +22,13 @@ def norm_files(
     titles: Sequence[str] = (),
     player_ids: Sequence[str] = (),
     rules: str | None = None,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
 ) -> NormReport:
     """Read and check the inputs exactly as ``fiderate rate`` does, then check the norms."""
     unknown = [t for t in titles if t.upper() not in NORM_RULES]
     if unknown:
         raise RunError(f"--title {unknown[0]!r}: norms exist for {', '.join(NORM_RULES)}")
-    inputs, players = read_inputs(
-        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
-    )
+    inputs, players = read_inputs(paths, players_path, rules=rules, reading=reading)
     report = norm_inputs(inputs, players, titles=titles, player_ids=player_ids)
     if report is None:
         files = ", ".join(str(p) for p in paths)

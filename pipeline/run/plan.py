@@ -4,7 +4,7 @@ honour, and the one finish (K, the 700 rule, the change) of :func:`finish_period
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -15,7 +15,14 @@ from pipeline.engine.sequential import MODES
 from pipeline.errors import RunError, UsageError
 from pipeline.grouper.roster import event_players_only
 from pipeline.grouper.totals import finish_totals
-from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.model import (
+    GamesInput,
+    PlayerList,
+    RatedPeriod,
+    RateOptions,
+    ReadOptions,
+    SidesInput,
+)
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import RuleSet, get_rules
 from pipeline.run.event_period import choose_period
@@ -69,14 +76,7 @@ class Executor(Protocol):
     @property
     def name(self) -> str: ...
 
-    def refusals(
-        self,
-        options: RateOptions,
-        *,
-        input_format: str | None,
-        sheet: str | None,
-        columns: Mapping[str, str] | Sequence[str] | None,
-    ) -> list[str]:
+    def refusals(self, options: RateOptions, reading: ReadOptions) -> list[str]:
         """The options (as ``--flag value: why``) this executor cannot honour."""
         ...
 
@@ -86,9 +86,7 @@ class Executor(Protocol):
         players: PlayerList | None,
         options: RateOptions,
         plan: RunPlan,
-        *,
-        input_format: str | None,
-        sheet: str | None,
+        reading: ReadOptions,
     ) -> pd.DataFrame: ...
 
 

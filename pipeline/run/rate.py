@@ -10,7 +10,7 @@ refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,12 +23,14 @@ from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import InputError, Problem, UsageError
 from pipeline.grouper.totals import partial_totals
 from pipeline.model import (
+    READ_DEFAULTS,
     GamesInput,
     ListMatch,
     NormReport,
     PlayerList,
     RatedPeriod,
     RateOptions,
+    ReadOptions,
     SidesInput,
 )
 from pipeline.readers import read_event_file, read_players
@@ -57,14 +59,13 @@ def gather_inputs(
     players_path: Path | str | None,
     *,
     rules: str | None = None,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
     matched: list[ListMatch] | None = None,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
     """Read every file, collecting the problems of all of them (bad input raises nothing here).
 
-    ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players.
+    ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players;
+    ``reading`` says how the event files are read (format, sheet, crosstable columns).
     Event files that carry their own players (TRF, crosstables) add them to the players: the list
     in force (``players_path``) decides for every player on it where it has a value (a blank
     detail such as a birth year falls back to the event's); the event's own data is used for
@@ -89,7 +90,11 @@ def gather_inputs(
     players_ok = not problems
     for path in paths:
         try:
-            inputs.append(read_event_file(path, sheet, input_format=input_format, columns=columns))
+            inputs.append(
+                read_event_file(
+                    path, reading.sheet, input_format=reading.input_format, columns=reading.columns
+                )
+            )
         except InputError as exc:
             problems.extend(exc.problems)
             # Report unknown players of a file with other problems in the same pass.
@@ -135,18 +140,14 @@ def check_inputs(
     players_path: Path | str | None,
     *,
     rules: str | None = None,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
 ) -> list[Problem]:
     """Every problem ``rate`` would stop on, without rating: the checks of ``fiderate validate``.
 
     Players are looked up only when the players file itself was readable: an unreadable list
     would make every player look unknown.
     """
-    inputs, players, problems = gather_inputs(
-        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
-    )
+    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, reading=reading)
     if players_path is None or players is not None:
         problems.extend(assembly_problems(inputs, players))
     return sort_problems(problems, paths, players_path)
@@ -157,14 +158,10 @@ def read_inputs(
     players_path: Path | str | None,
     *,
     rules: str | None = None,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
     """Read every file, collecting the problems of all of them before failing."""
-    inputs, players, problems = gather_inputs(
-        paths, players_path, rules=rules, input_format=input_format, sheet=sheet, columns=columns
-    )
+    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, reading=reading)
     if problems:
         raise InputError(sort_problems(problems, paths, players_path))
     return inputs, players
@@ -251,9 +248,7 @@ def rate_files(
     players_path: Path | str | None = None,
     options: RateOptions | None = None,
     *,
-    input_format: str | None = None,
-    sheet: str | None = None,
-    columns: Mapping[str, str] | Sequence[str] | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
     executor: Executor | None = None,
 ) -> RatedPeriod:
     """Read, validate and rate: the whole library path of ``fiderate rate``, on either engine.
@@ -269,10 +264,7 @@ def rate_files(
     options = options or RateOptions()
     plan = plan_run(options)  # a bad option is a usage error, before any reading
     if executor is not None:
-        refuse(
-            executor.name,
-            executor.refusals(options, input_format=input_format, sheet=sheet, columns=columns),
-        )
+        refuse(executor.name, executor.refusals(options, reading))
         if options.period is None:
             # The files are read by the executor, after the rules in force must be known.
             raise UsageError(
@@ -282,18 +274,14 @@ def rate_files(
         options = replace(options, rules=plan.rules.name)  # the workers rate with this era
         players = read_list_in_force(players_path, options.rules)
         files = [str(p) for p in expand_inputs(paths)]
-        partials = executor.partials(
-            files, players, options, plan, input_format=input_format, sheet=sheet
-        )
+        partials = executor.partials(files, players, options, plan, reading)
         return finish_period(pd.DataFrame(), partials, players, options, plan, files)
     matched: list[ListMatch] = []
     inputs, players, problems = gather_inputs(
         paths,
         players_path,
         rules=options.rules,
-        input_format=input_format,
-        sheet=sheet,
-        columns=columns,
+        reading=reading,
         matched=matched,
     )
     if problems:

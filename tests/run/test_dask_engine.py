@@ -16,7 +16,7 @@ import pytest
 
 from benchmarks.synthetic import synthetic_games, synthetic_players, write_text_csv
 from pipeline.errors import InputError
-from pipeline.model import RateOptions
+from pipeline.model import RateOptions, ReadOptions
 from pipeline.run.rate import rate_files
 from pipeline.writers import write_outputs
 from tests.conftest import run_cli
@@ -191,7 +191,9 @@ def test_the_options_dask_honours_are_not_refused(client, tmp_path):
     games, players = _period(tmp_path / "in", "csv")
     options = RateOptions(period="2026-11", rules="rapid")
     expected = _pandas_list(games, players, options, tmp_path / "pandas")
-    run = rate_files_dask([games], players, options, client=client, input_format="games")
+    run = rate_files_dask(
+        [games], players, options, client=client, reading=ReadOptions(input_format="games")
+    )
     write_dask_outputs(run, tmp_path / "dask", None)
     assert (tmp_path / "dask" / "rating_list.csv").read_bytes() == expected
 
