@@ -5,19 +5,10 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-LIST_HEADER = [
-    "id",
-    "name",
-    "rating",
-    "k",
-    "birth_year",
-    "games",
-    "ever_2400",
-    "federation",
-    "title",
-    "sex",
-    "last_played",
-]
+from pipeline.grouper.totals import PLAYER_INFO
+
+# The players columns the grouper reads, then those of a published list.
+LIST_HEADER = [*PLAYER_INFO, "sex", "last_played"]
 
 
 def write_list(path: Path, players: dict[str, dict]) -> Path:

@@ -11,6 +11,8 @@ In two steps so that any number of partitions can be rated apart and summed (the
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -278,16 +280,8 @@ def finish_totals(
     )
 
 
-def period_totals(
-    rated_sides: pd.DataFrame,
-    players: PlayerList | None,
-    rules: RuleSet,
-    scale: int,
-    period_year: int,
-    forced_k: int | None = None,
-    k_cap: bool = False,
-) -> pd.DataFrame:
-    """Per-player totals and the new rating (schema ``schemas.totals.RatingList``)."""
-    return finish_totals(
-        partial_totals(rated_sides), players, rules, scale, period_year, forced_k, k_cap
-    )
+def period_totals(rated_sides: pd.DataFrame, *args: Any, **kwargs: Any) -> pd.DataFrame:
+    """Per-player totals and the new rating (schema ``schemas.totals.RatingList``) of one frame
+    of rated sides: :func:`finish_totals` of its partials (the arguments after the first are
+    :func:`finish_totals`'s)."""
+    return finish_totals(partial_totals(rated_sides), *args, **kwargs)

@@ -75,6 +75,33 @@ def _where(cells: pd.DataFrame, pos: int | np.integer) -> str:
     )
 
 
+_MATCH_FIX = (
+    "results must match: 1 against 0, = against =, + against -, W against L, D against D; "
+    "colours w against b"
+)
+
+
+def _add_at(
+    problems: ProblemList,
+    code: Code,
+    message: str,
+    source: str,
+    cells: pd.DataFrame,
+    pos: int | np.integer,
+    fix: str,
+) -> None:
+    """A problem located at the round cell in row ``pos`` of ``cells`` (its line, column, value)."""
+    problems.add(
+        code,
+        message,
+        file=source,
+        row=int(cells["line"].iat[pos]),
+        column=str(cells["column"].iat[pos]),
+        value=str(cells["value"].iat[pos]),
+        fix=fix,
+    )
+
+
 def _report_cells(
     problems: ProblemList,
     source: str,
@@ -85,15 +112,8 @@ def _report_cells(
     fix: str,
 ) -> None:
     for pos in np.flatnonzero(mask):
-        problems.add(
-            code,
-            message.format(**{c: cells[c].iat[pos] for c in cells.columns}),
-            file=source,
-            row=int(cells["line"].iat[pos]),
-            column=str(cells["column"].iat[pos]),
-            value=str(cells["value"].iat[pos]),
-            fix=fix,
-        )
+        fields = {c: cells[c].iat[pos] for c in cells.columns}
+        _add_at(problems, code, message.format(**fields), source, cells, pos, fix)
 
 
 def _check_cells(
@@ -172,16 +192,12 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
                 f"({lost['column_o'].iat[pos]}: {lost['value_o'].iat[pos]!r}) names "
                 f"{'no opponent' if lost['opp_o'].iat[pos] == 0 else lost['opp_o'].iat[pos]}"
             )
-        problems.add(
-            Code.RESULT_MISMATCH,
+        message = (
             f"{_where(lost, pos)}: player {lost['sno'].iat[pos]} plays "
-            f"{lost['opp'].iat[pos]} in round {lost['round'].iat[pos]}, but {theirs}",
-            file=source,
-            row=int(lost["line"].iat[pos]),
-            column=str(lost["column"].iat[pos]),
-            value=str(lost["value"].iat[pos]),
-            fix="make both players' lines name each other in that round",
+            f"{lost['opp'].iat[pos]} in round {lost['round'].iat[pos]}, but {theirs}"
         )
+        fix = "make both players' lines name each other in that round"
+        _add_at(problems, Code.RESULT_MISMATCH, message, source, lost, pos, fix)
     both = both[pointed_back].reset_index(drop=True)
     agree = (both["code"] + both["code_o"]).isin(PAIR_TABLE.index).to_numpy()
     played = both["code"].isin(["1", "=", "0"]).to_numpy()
@@ -192,19 +208,13 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
     first = (both["sno"] < both["opp"]).to_numpy()
     for at in np.flatnonzero(bad & first):
         what = "results" if not agree[at] else "colours"
-        problems.add(
-            Code.RESULT_MISMATCH,
+        message = (
             f"the two sides of the round-{both['round'].iat[at]} game "
             f"{both['sno'].iat[at]} - {both['opp'].iat[at]} disagree ({what}): "
             f"{_where(both, at)} against line {both['line_o'].iat[at]} "
-            f"({both['column_o'].iat[at]}: {both['value_o'].iat[at]!r})",
-            file=source,
-            row=int(both["line"].iat[at]),
-            column=str(both["column"].iat[at]),
-            value=str(both["value"].iat[at]),
-            fix="results must match: 1 against 0, = against =, + against -, W against L, "
-            "D against D; colours w against b",
+            f"({both['column_o'].iat[at]}: {both['value_o'].iat[at]!r})"
         )
+        _add_at(problems, Code.RESULT_MISMATCH, message, source, both, at, _MATCH_FIX)
     return both[~bad & first].reset_index(drop=True)
 
 

@@ -217,6 +217,12 @@ def _cell_text(value: object) -> str:
     return str(value).strip()
 
 
+def _damaged(path: Path, message: str) -> InputError:
+    """A workbook openpyxl cannot read (zlib, XML or openpyxl errors)."""
+    fix = "save the workbook again from Excel or LibreOffice as .xlsx"
+    return _problem(path, Code.NOT_A_TABLE, message, fix)
+
+
 def read_xlsx_sheets(path: Path) -> list[RawTable]:
     """Every non-empty sheet of a workbook as a RawTable (header = first non-empty row)."""
     from openpyxl import load_workbook
@@ -225,11 +231,9 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
     try:
         workbook = load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
-        raise _problem(
+        raise _damaged(
             path,
-            Code.NOT_A_TABLE,
             f"cannot open the workbook ({type(exc).__name__}): the file is damaged or not XLSX",
-            "save the workbook again from Excel or LibreOffice as .xlsx",
         ) from None
     tables = []
     try:
@@ -263,12 +267,7 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
-        raise _problem(
-            path,
-            Code.NOT_A_TABLE,
-            f"the workbook is damaged ({type(exc).__name__})",
-            "save the workbook again from Excel or LibreOffice as .xlsx",
-        ) from None
+        raise _damaged(path, f"the workbook is damaged ({type(exc).__name__})") from None
     finally:
         workbook.close()
     if not tables:

@@ -39,6 +39,41 @@ def cut_field(raw: pd.Series, name: str) -> pd.Series:
     return raw.str.slice(start, end).str.strip()
 
 
+# What a 001 field must hold: problem -> (code, what is wrong, how to fix it).
+FIELD_PROBLEMS: dict[str, tuple[Code, str, str]] = {
+    "sno": (
+        Code.BAD_ID,
+        "the starting rank is not a number",
+        "write the starting rank right-aligned in columns 5-8",
+    ),
+    "sno_twice": (
+        Code.DUPLICATE_PLAYER,
+        "two player records have this starting rank",
+        "give every player their own starting rank",
+    ),
+    "rating": (
+        Code.BAD_RATING,
+        "the rating is not a whole number from 0 to 3500",
+        "write the FIDE rating, or 0 if unrated",
+    ),
+    "id": (
+        Code.BAD_ID,
+        "the FIDE ID is not a number",
+        "write the FIDE ID (digits only), or leave it blank",
+    ),
+    "points": (
+        Code.BAD_VALUE,
+        "the points are not a number",
+        "write the points as e.g. 4.5, or leave them blank",
+    ),
+    "birth": (
+        Code.BAD_VALUE,
+        "the birth date is in no layout we know",
+        "write the birth date as YYYY/MM/DD (or the year alone), or leave it blank",
+    ),
+}
+
+
 @dataclass
 class Lines:
     """The 001 lines of one file (text, line numbers) and where their problems go."""
@@ -51,10 +86,9 @@ class Lines:
     def field(self, name: str) -> pd.Series:
         return cut_field(self.raw, name)
 
-    def report(
-        self, name: str, text: pd.Series, bad: np.ndarray, code: Code, message: str, fix: str
-    ) -> None:
-        """One problem per line where ``bad``, located at field ``name``."""
+    def report(self, name: str, text: pd.Series, bad: np.ndarray, problem: str) -> None:
+        """One problem (a key of ``FIELD_PROBLEMS``) per line where ``bad``, at field ``name``."""
+        code, message, fix = FIELD_PROBLEMS[problem]
         for pos in np.flatnonzero(bad):
             self.problems.add(
                 code,
@@ -71,22 +105,8 @@ def _starting_ranks(lines: Lines) -> tuple[pd.Series, np.ndarray]:
     """(starting rank, usable) per line: a number, not given to an earlier line."""
     text = lines.field("sno")
     sno, bad, dup = starting_numbers(text)
-    lines.report(
-        "sno",
-        text,
-        bad,
-        Code.BAD_ID,
-        "the starting rank is not a number",
-        "write the starting rank right-aligned in columns 5-8",
-    )
-    lines.report(
-        "sno",
-        text,
-        dup,
-        Code.DUPLICATE_PLAYER,
-        "two player records have this starting rank",
-        "give every player their own starting rank",
-    )
+    lines.report("sno", text, bad, "sno")
+    lines.report("sno", text, dup, "sno_twice")
     return sno, ~bad & ~dup
 
 
@@ -96,14 +116,7 @@ def _ratings(lines: Lines) -> pd.Series:
     ok = text.str.fullmatch(r"[0-9]{0,4}").to_numpy()
     rating = pd.to_numeric(text.where(ok & text.ne(""), None)).astype("Int64")
     ok = ok & ~(rating > 3500).fillna(False).to_numpy()
-    lines.report(
-        "rating",
-        text,
-        ~ok,
-        Code.BAD_RATING,
-        "the rating is not a whole number from 0 to 3500",
-        "write the FIDE rating, or 0 if unrated",
-    )
+    lines.report("rating", text, ~ok, "rating")
     return rating.where(ok & (rating > 0).fillna(False).to_numpy())
 
 
@@ -111,14 +124,7 @@ def _fide_ids(lines: Lines) -> pd.Series:
     """The FIDE ID without leading zeros; blank when not given or bad (bad ones reported)."""
     text = lines.field("id")
     ok = text.str.fullmatch(r"[0-9]*").to_numpy()
-    lines.report(
-        "id",
-        text,
-        ~ok,
-        Code.BAD_ID,
-        "the FIDE ID is not a number",
-        "write the FIDE ID (digits only), or leave it blank",
-    )
+    lines.report("id", text, ~ok, "id")
     return text.str.lstrip("0").where(ok, "")
 
 
@@ -126,14 +132,7 @@ def _points(lines: Lines) -> tuple[pd.Series, pd.Series]:
     """(points in hundredths or <NA>, the text) per line."""
     text = lines.field("points")
     ok = text.str.fullmatch(r"([0-9]{1,3}([.,][0-9]+)?)?").to_numpy()
-    lines.report(
-        "points",
-        text,
-        ~ok,
-        Code.BAD_VALUE,
-        "the points are not a number",
-        "write the points as e.g. 4.5, or leave them blank",
-    )
+    lines.report("points", text, ~ok, "points")
     points = pd.to_numeric(text.str.replace(",", ".").where(ok & text.ne(""), None))
     return (points * 100).round().astype("Int64"), text  # exact: points are halves (x.0 / x.5)
 
@@ -146,14 +145,7 @@ def roster(raw: pd.Series, numbers: np.ndarray, source: str, problems: ProblemLi
     fide_id = _fide_ids(lines)
     birth_text = lines.field("birth")
     years, bad_birth = _birth_years(birth_text)
-    lines.report(
-        "birth",
-        birth_text,
-        bad_birth,
-        Code.BAD_VALUE,
-        "the birth date is in no layout we know",
-        "write the birth date as YYYY/MM/DD (or the year alone), or leave it blank",
-    )
+    lines.report("birth", birth_text, bad_birth, "birth")
     points_h, points_text = _points(lines)
     rank_text = lines.field("rank")
     # The final rank orders the standings only; a blank or unreadable one is simply not used.

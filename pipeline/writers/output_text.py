@@ -6,6 +6,7 @@ The CSV and XLSX writers share these so the two never disagree.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -60,7 +61,11 @@ GAMES_COLUMNS = [
 ]
 
 
-def rating_list_spec(scale: int) -> dict[str, tuple[str, str, tuple[int, ...]]]:
+# A table declared as data: output column -> (kind, source column, arguments of the kind).
+Spec = dict[str, tuple[str, str, tuple[int, ...]]]
+
+
+def rating_list_spec(scale: int) -> Spec:
     """Each rating-list column: its kind (text, int or units), the totals column it comes from
     and, for units, (scale, decimals). One definition for the CSV and the Parquet writers."""
     return {
@@ -80,6 +85,14 @@ def rating_list_spec(scale: int) -> dict[str, tuple[str, str, tuple[int, ...]]]:
     }
 
 
+def spec_columns(frame: pd.DataFrame, spec: Spec, by_kind: dict[str, Callable[..., Any]]) -> dict:
+    """Each column of ``spec`` made from ``frame`` by the converter of its kind: the one loop of
+    every writer of the rating list and games (text for CSV, typed Arrow for Parquet)."""
+    return {
+        name: by_kind[kind](frame[source], *units) for name, (kind, source, units) in spec.items()
+    }
+
+
 _AS_TEXT: dict[str, Callable[..., pd.Series]] = {
     "text": lambda values: values,
     "int": int_text,
@@ -88,11 +101,8 @@ _AS_TEXT: dict[str, Callable[..., pd.Series]] = {
 
 
 def rating_list_table(result: RatedPeriod) -> pd.DataFrame:
-    t = result.totals
     spec = rating_list_spec(result.scale)
-    return pd.DataFrame(
-        {name: _AS_TEXT[kind](t[source], *units) for name, (kind, source, units) in spec.items()}
-    )[RATING_LIST_COLUMNS]
+    return pd.DataFrame(spec_columns(result.totals, spec, _AS_TEXT))[RATING_LIST_COLUMNS]
 
 
 def games_order(result: RatedPeriod) -> np.ndarray:
@@ -111,7 +121,7 @@ def games_order(result: RatedPeriod) -> np.ndarray:
     return np.argsort(rank, kind="stable")
 
 
-def games_spec(scale: int) -> dict[str, tuple[str, str, tuple[int, ...]]]:
+def games_spec(scale: int) -> Spec:
     """Each games column: its kind (text, int, units, bool or date), the sides column it comes
     from and, for units, (scale, decimals). One definition for the CSV and the Parquet writers."""
     decimals = pd_decimals(scale)
@@ -155,12 +165,8 @@ def games_text(result: RatedPeriod) -> dict[str, pa.Array]:
     """The text of games.csv column by column (Arrow strings, no nulls), in the sides' own
     order: every value is formatted where it lies, and the rows are put in order once, as
     whole lines (``write_games_csv``) or per column (``games_columns``)."""
-    s = result.sides
-    spec = games_spec(result.scale)
-    return {
-        name: plain_text(_GAMES_AS_TEXT[kind](s[source], *units))
-        for name, (kind, source, units) in spec.items()
-    }
+    columns = spec_columns(result.sides, games_spec(result.scale), _GAMES_AS_TEXT)
+    return {name: plain_text(column) for name, column in columns.items()}
 
 
 def games_columns(result: RatedPeriod) -> dict[str, pa.Array]:

@@ -24,6 +24,7 @@ from pipeline.writers.output_text import (
     games_order,
     games_spec,
     rating_list_spec,
+    spec_columns,
 )
 
 
@@ -46,11 +47,7 @@ _AS_ARROW: dict[str, Callable[..., pa.Array]] = {
 
 
 def rating_list_arrow(result: RatedPeriod) -> pa.Table:
-    t = result.totals
-    spec = rating_list_spec(result.scale)
-    columns = {
-        name: _AS_ARROW[kind](t[source], *units) for name, (kind, source, units) in spec.items()
-    }
+    columns = spec_columns(result.totals, rating_list_spec(result.scale), _AS_ARROW)
     return pa.table({name: columns[name] for name in RATING_LIST_COLUMNS})
 
 
@@ -71,12 +68,7 @@ _GAMES_AS_ARROW: dict[str, Callable[..., pa.Array]] = {
 
 
 def games_arrow(result: RatedPeriod) -> pa.Table:
-    s = result.sides
-    spec = games_spec(result.scale)
-    columns = {
-        name: _GAMES_AS_ARROW[kind](s[source], *units)
-        for name, (kind, source, units) in spec.items()
-    }
+    columns = spec_columns(result.sides, games_spec(result.scale), _GAMES_AS_ARROW)
     order = pa.array(games_order(result))
     return pa.table({name: columns[name] for name in GAMES_COLUMNS}).take(order)
 
