@@ -18,6 +18,26 @@ from pipeline.readers.tabular import RawTable
 MAX_RATING = 3500
 
 
+# What a cell must hold: problem -> (code, what is wrong, how to fix it).
+CELL_PROBLEMS: dict[str, tuple[Code, str, str]] = {
+    "blank_id": (
+        Code.BAD_ID,
+        "the player id is blank",
+        "give every player an id (a FIDE id or any unique text)",
+    ),
+    "bool": (
+        Code.BAD_VALUE,
+        "expected true or false",
+        "write true or false (yes/no and 1/0 are read too)",
+    ),
+    "date": (
+        Code.BAD_VALUE,
+        "expected a date as YYYY-MM-DD",
+        "write the date as YYYY-MM-DD, e.g. 2026-11-14",
+    ),
+}
+
+
 def report(
     problems: ProblemList,
     table: RawTable,
@@ -57,15 +77,7 @@ def parse_ids(
     has_dot = raw.str.contains(".", regex=False).any()
     ids = raw.str.replace(r"^([0-9]+)\.0+$", r"\1", regex=True) if has_dot else raw
     if required:
-        report(
-            problems,
-            table,
-            ids.eq("").to_numpy(),
-            column,
-            Code.BAD_ID,
-            "the player id is blank",
-            "give every player an id (a FIDE id or any unique text)",
-        )
+        report(problems, table, ids.eq("").to_numpy(), column, *CELL_PROBLEMS["blank_id"])
     return ids
 
 
@@ -152,15 +164,7 @@ def parse_bool(problems: ProblemList, table: RawTable, column: str) -> pd.Series
     raw = text(table, column).str.lower()
     is_true = raw.isin(_TRUE)
     bad = ~is_true & ~raw.isin(_FALSE)
-    report(
-        problems,
-        table,
-        bad.to_numpy(),
-        column,
-        Code.BAD_VALUE,
-        "expected true or false",
-        "write true or false (yes/no and 1/0 are read too)",
-    )
+    report(problems, table, bad.to_numpy(), column, *CELL_PROBLEMS["bool"])
     return is_true.astype(bool)
 
 
@@ -169,15 +173,7 @@ def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series
     blank = raw.eq("")
     parsed = pd.to_datetime(raw.where(~blank), format="%Y-%m-%d", errors="coerce")
     bad = ~blank & parsed.isna()
-    report(
-        problems,
-        table,
-        bad.to_numpy(),
-        column,
-        Code.BAD_VALUE,
-        "expected a date as YYYY-MM-DD",
-        "write the date as YYYY-MM-DD, e.g. 2026-11-14",
-    )
+    report(problems, table, bad.to_numpy(), column, *CELL_PROBLEMS["date"])
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
     return raw.astype("string").where(~(bad | blank))
 

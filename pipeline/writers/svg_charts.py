@@ -48,6 +48,15 @@ def tick_text(value: float) -> str:
     return f"{value:g}"
 
 
+def _tick(grid_path: str | None, tick_path: str, at: str, value: float) -> list[str]:
+    """One tick of an axis: its grid line (if any), its mark and its label placed ``at``."""
+    mark = (
+        f'<path d="{tick_path}" stroke="{AXIS_COLOUR}" stroke-width="0.8"/>'
+        f"<text {at}>{tick_text(value)}</text>"
+    )
+    return [mark] if grid_path is None else [_grid_line(grid_path), mark]
+
+
 class Frame:
     """A plot area of ``width`` x ``height`` pixels with margins, mapping data to pixels."""
 
@@ -88,21 +97,15 @@ class Frame:
             f'stroke="{AXIS_COLOUR}" stroke-width="0.8"/>'
         ]
         for px, value in zip(self.x(x_ticks), x_ticks, strict=True):
-            if grid:
-                parts.append(_grid_line(f"M{px:.1f} {self.top}V{self.bottom}"))
-            parts.append(
-                f'<path d="M{px:.1f} {self.bottom}v4" stroke="{AXIS_COLOUR}" stroke-width="0.8"/>'
-                f'<text x="{px:.1f}" y="{self.bottom + 16}" text-anchor="middle">'
-                f"{tick_text(value)}</text>"
-            )
+            grid_path = f"M{px:.1f} {self.top}V{self.bottom}" if grid else None
+            tick_path = f"M{px:.1f} {self.bottom}v4"
+            at = f'x="{px:.1f}" y="{self.bottom + 16}" text-anchor="middle"'
+            parts.extend(_tick(grid_path, tick_path, at, value))
         for py, value in zip(self.y(y_ticks), y_ticks, strict=True):
-            if grid:
-                parts.append(_grid_line(f"M{self.left} {py:.1f}H{self.right}"))
-            parts.append(
-                f'<path d="M{self.left} {py:.1f}h-4" stroke="{AXIS_COLOUR}" stroke-width="0.8"/>'
-                f'<text x="{self.left - 6}" y="{py + 4:.1f}" text-anchor="end">'
-                f"{tick_text(value)}</text>"
-            )
+            grid_path = f"M{self.left} {py:.1f}H{self.right}" if grid else None
+            tick_path = f"M{self.left} {py:.1f}h-4"
+            at = f'x="{self.left - 6}" y="{py + 4:.1f}" text-anchor="end"'
+            parts.extend(_tick(grid_path, tick_path, at, value))
         middle_x = (self.left + self.right) / 2
         middle_y = (self.top + self.bottom) / 2
         parts.append(
