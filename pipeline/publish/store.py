@@ -117,7 +117,13 @@ def list_rows(con: sqlite3.Connection, list_id: int) -> pd.DataFrame:
     cursor = con.execute(
         f"SELECT {', '.join(LIST_COLUMNS)} FROM list_rows WHERE list_id = ?", (list_id,)
     )
-    frame = pd.DataFrame(cursor.fetchall(), columns=LIST_COLUMNS)
+    return typed_list_rows(cursor.fetchall())
+
+
+def typed_list_rows(rows: list) -> pd.DataFrame:
+    """Rows of a list (tuples or dicts in ``LIST_COLUMNS`` order) as the typed frame a list is
+    read as: nullable integers, ``ever_2400`` a boolean, text as ``str``."""
+    frame = pd.DataFrame(rows, columns=LIST_COLUMNS)
     for column in ("birth_year", "rating", "period_games", "games", "k"):
         frame[column] = pd.array(frame[column].tolist(), dtype="Int64")
     frame["ever_2400"] = frame["ever_2400"].astype(bool)

@@ -136,15 +136,7 @@ def read_csv_text(path: Path) -> RawTable:
     frame = read_plain_csv(text, delimiter, normalize_header, simple)
     try:
         if frame is None:
-            frame = pd.read_csv(
-                io.StringIO(text),
-                sep=delimiter,
-                dtype=str,
-                keep_default_na=False,
-                skipinitialspace=True,
-                quoting=csv.QUOTE_MINIMAL,
-                skip_blank_lines=True,
-            )
+            frame = pandas_read_csv(text, delimiter)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise _problem(
             path, Code.NOT_A_TABLE, f"cannot read the file as a table: {exc}", "check the file"
@@ -215,6 +207,19 @@ def _cell_text(value: object) -> str:
     if hasattr(value, "isoformat"):
         return value.isoformat()[:10]
     return str(value).strip()
+
+
+def pandas_read_csv(text: str, delimiter: str) -> pd.DataFrame:
+    """Any CSV text as cells of text: pandas' parser, for what ``read_plain_csv`` does not take."""
+    return pd.read_csv(
+        io.StringIO(text),
+        sep=delimiter,
+        dtype=str,
+        keep_default_na=False,
+        skipinitialspace=True,
+        quoting=csv.QUOTE_MINIMAL,
+        skip_blank_lines=True,
+    )
 
 
 def _damaged(path: Path, message: str) -> InputError:

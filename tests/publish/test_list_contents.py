@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from pipeline.publish import PeriodRequest, run_period
 from pipeline.publish.list_contents import changed_rows, content_sha
 from pipeline.publish.store import (
-    LIST_COLUMNS,
     SCHEMA_VERSION,
     connect,
     insert_list,
     insert_run,
     list_rows,
     player_history,
+    typed_list_rows,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -36,13 +36,7 @@ V1_LIST = HERE / "data" / "rating_list_2026-12_v1.csv"  # the list that run publ
 
 
 def frame(rows: list[dict]) -> pd.DataFrame:
-    out = pd.DataFrame(rows, columns=LIST_COLUMNS)
-    for column in ("birth_year", "rating", "period_games", "games", "k"):
-        out[column] = pd.array(out[column].tolist(), dtype="Int64")
-    out["ever_2400"] = out["ever_2400"].astype(bool)
-    for column in ("id", "name", "federation", "sex", "title", "flags", "last_played"):
-        out[column] = out[column].astype(str)
-    return out
+    return typed_list_rows(rows)
 
 
 def player(pid: str, rating: int | None = 1800, period_games: int | None = None, **more) -> dict:

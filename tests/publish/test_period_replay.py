@@ -16,23 +16,9 @@ from period_files import read_rows, write_event, write_list
 from period_reference import ReferenceRun, next_month
 
 from pipeline.publish import PeriodRequest, run_period
+from pipeline.publish.list_file import LIST_TEXT_COLUMNS as LIST_COLUMNS
 
 PERIODS = ["2026-01", "2026-02", "2026-03", "2026-04"]
-LIST_COLUMNS = [
-    "id",
-    "name",
-    "federation",
-    "sex",
-    "title",
-    "birth_year",
-    "rating",
-    "period_games",
-    "games",
-    "k",
-    "ever_2400",
-    "flags",
-    "last_played",
-]
 
 
 def initial_players(rng: random.Random) -> dict[str, dict]:
