@@ -10,6 +10,7 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
+    event_files_argument,
     player_ids_option,
     players_option,
     read_options,
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 
 @cli.command()
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@event_files_argument("inputs")
 @players_option
 @click.option(
     "--title",

@@ -36,6 +36,11 @@ def player_ids_option(help: str) -> Decorator:
     return click.option("--player", "player_ids", multiple=True, metavar="ID", help=help)
 
 
+def event_files_argument(name: str) -> Decorator:
+    """The event files (or folders of them) a command reads, one or more, into ``name``."""
+    return click.argument(name, nargs=-1, required=True, type=click.Path(path_type=Path))
+
+
 players_option = path_option(
     "--players",
     help="The rating list in force: CSV/XLSX (id, name, rating, ...) or a FIDE TXT/XML list "

@@ -12,6 +12,7 @@ import click
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
     choice_option,
+    event_files_argument,
     k_cap_option,
     k_option,
     method_option,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 
 @cli.command()
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@event_files_argument("inputs")
 @players_option
 @path_option("--out", "out_dir", required=True, help="Output folder.")
 @rules_option

@@ -9,6 +9,7 @@ import click
 
 from pipeline.cli.group import cli
 from pipeline.cli.options import (
+    event_files_argument,
     path_option,
     read_options,
     rules_option,
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@event_files_argument("files")
 @path_option(
     "--players",
     default=None,

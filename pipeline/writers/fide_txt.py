@@ -1,12 +1,13 @@
 """FIDE's fixed-width TXT layout for a single-type list (``standard_rating_list.txt``).
 
 Layout (../shared/fide/RATING_LISTS.md): 136 characters a line, CRLF, one header line whose tokens
-start at the field offsets; unrated is written as 0. The layout is data: (header, start, end,
-column) per field. Values are left-aligned in their field and cut to fit, like FIDE's own files.
+start at the field offsets; unrated is written as 0. The layout is data: (header, width, column)
+per field. Values are left-aligned in their field and cut to fit, like FIDE's own files.
 """
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -18,24 +19,36 @@ from pipeline.columnar.arrow import arrow_text
 from pipeline.writers.csvtext import ROWS_PER_BLOCK
 from pipeline.writers.csvtext import _block_bytes as block_bytes
 
-LINE_WIDTH = 136
-
-# (header token, start, end, column of the text table); the rating header is the month label.
-SINGLE_TYPE_FIELDS: list[tuple[str, int, int, str]] = [
-    ("ID Number", 0, 15, "id"),
-    ("Name", 15, 76, "name"),
-    ("Fed", 76, 80, "federation"),
-    ("Sex", 80, 84, "sex"),
-    ("Tit", 84, 89, "title"),
-    ("WTit", 89, 94, "w_title"),
-    ("OTit", 94, 109, "o_title"),
-    ("FOA", 109, 113, "foa_title"),
-    ("{month}", 113, 119, "rating"),
-    ("Gms", 119, 123, "period_games"),
-    ("K", 123, 126, "k"),
-    ("B-day", 126, 132, "birth_year"),
-    ("Flag", 132, 136, "flags"),
+# (header token, width, column of the text table), left to right from column 0; the rating
+# header is the month label. Each field starts where the one before it ends.
+SINGLE_TYPE_WIDTHS: list[tuple[str, int, str]] = [
+    ("ID Number", 15, "id"),
+    ("Name", 61, "name"),
+    ("Fed", 4, "federation"),
+    ("Sex", 4, "sex"),
+    ("Tit", 5, "title"),
+    ("WTit", 5, "w_title"),
+    ("OTit", 15, "o_title"),
+    ("FOA", 4, "foa_title"),
+    ("{month}", 6, "rating"),
+    ("Gms", 4, "period_games"),
+    ("K", 3, "k"),
+    ("B-day", 6, "birth_year"),
+    ("Flag", 4, "flags"),
 ]
+
+
+def _placed(widths: list[tuple[str, int, str]]) -> list[tuple[str, int, int, str]]:
+    """(token, start, end, column) of fields laid side by side."""
+    ends = list(itertools.accumulate(width for _, width, _ in widths))
+    return [
+        (token, end - width, end, column)
+        for (token, width, column), end in zip(widths, ends, strict=True)
+    ]
+
+
+SINGLE_TYPE_FIELDS = _placed(SINGLE_TYPE_WIDTHS)
+LINE_WIDTH = SINGLE_TYPE_FIELDS[-1][2]
 
 WOMEN_TITLES = {"WGM", "WIM", "WFM", "WCM", "WH"}
 
