@@ -158,7 +158,7 @@ def split_units(file: EventFile, data: GamesInput | SidesInput, period: str) -> 
 
 def read_events(files: Sequence[EventFile], period: str) -> list[EventUnit]:
     """Read every event file (all problems of all files at once) and split them into units."""
-    inputs, _ = read_inputs([f.path for f in files], None)
+    inputs, _ = read_inputs([f.path for f in files], None, players_known=False)
     units: list[EventUnit] = []
     for file, data in zip(files, inputs, strict=True):
         units.extend(split_units(file, data, period))

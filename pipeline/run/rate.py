@@ -61,6 +61,7 @@ def gather_inputs(
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
     matched: list[ListMatch] | None = None,
+    players_known: bool = True,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
     """Read every file, collecting the problems of all of them (bad input raises nothing here).
 
@@ -71,6 +72,8 @@ def gather_inputs(
     detail such as a birth year falls back to the event's); the event's own data is used for
     players the list lacks, and is the whole list when no ``players_path`` is given.
     ``matched``, if given, receives how the events meet the list in force (a clean read only).
+    ``players_known=False``: a player neither on a list nor rated on the row is not a problem
+    (a period run: its list in force comes later, and a player it lacks is a new, unrated one).
     """
     matched = [] if matched is None else matched
     problems: list[Problem] = []
@@ -98,7 +101,7 @@ def gather_inputs(
         except InputError as exc:
             problems.extend(exc.problems)
             # Report unknown players of a file with other problems in the same pass.
-            if isinstance(exc.partial, GamesInput) and players_ok:
+            if isinstance(exc.partial, GamesInput) and players_ok and players_known:
                 problems.extend(unknown_players(exc.partial, players))
     inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
     problems.extend(failed)
@@ -159,9 +162,12 @@ def read_inputs(
     *,
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
+    players_known: bool = True,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
     """Read every file, collecting the problems of all of them before failing."""
-    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, reading=reading)
+    inputs, players, problems = gather_inputs(
+        paths, players_path, rules=rules, reading=reading, players_known=players_known
+    )
     if problems:
         raise InputError(sort_problems(problems, paths, players_path))
     return inputs, players

@@ -219,6 +219,10 @@ def test_bad_event_stops_before_writing_and_names_it(sample, tmp_path):
     assert result.exit_code == 1
     assert "broken.csv" in result.stderr and "[bad-result]" in result.stderr
     assert not out.exists() or list(out.iterdir()) == []
+    # Players are checked against the list in force later (a player it lacks is a new one):
+    # the bad result is the one problem, not a cascade of "unknown player" for every row.
+    assert "1 problem(s) found" in result.stderr
+    assert "[unknown-player]" not in result.stderr
 
 
 def test_event_from_an_unrecorded_month_is_refused(sample, tmp_path):
