@@ -569,3 +569,34 @@ def test_an_executor_needs_a_period(tmp_path):
     games = write_csv(tmp_path / "g.csv", GAME_HEADER, [["E", "1", "2005-07-01", "a", "b", "1-0"]])
     with pytest.raises(UsageError, match="needs --period"):
         rate_files([games], None, RateOptions(), executor=Remote())
+
+
+@pytest.mark.parametrize(
+    ("start", "late"),
+    [
+        # Started 2026-10-30, before the period 2026-11 the list given is for: the file's blank
+        # rating for Silva is that of the October list, the list now gives 1650 (8.2.4).
+        ("2026/10/30", True),
+        # Started in the period: the list given is the one in force; its 1650 decides (issue 12).
+        ("2026/11/07", False),
+    ],
+)
+def test_rated_mid_accumulation_in_rate(tmp_path, start, late):
+    # sample event.trf with Silva's (4100050, start no. 8) rating blanked in his 001 line.
+    lines = (SAMPLE / "event.trf").read_text(encoding="utf-8").splitlines()
+    lines = [f"042 {start}" if line.startswith("042 ") else line for line in lines]
+    lines = [
+        line[:48] + "    " + line[52:] if line.startswith("001    8 ") else line for line in lines
+    ]
+    trf = tmp_path / "late.trf"
+    trf.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = rate_files([trf], SAMPLE / "players.csv", RateOptions(period="2026-11"))
+    sides = result.sides
+    silva = sides[sides["player"].eq("4100050") & sides["played"]]
+    against = sides[sides["opponent"].eq("4100050") & sides["played"]]
+    # Silva is rated as a rated player (1650) either way; his opponents count him as unrated
+    # only when the event started under the earlier list.
+    assert silva["rated"].all() and silva["player_rating"].eq(1650).all()
+    assert (~against["rated"]).all() == late and against["rated"].all() == (not late)
+    if late:
+        assert against["note"].eq("opponent unrated").all()
