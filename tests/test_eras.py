@@ -7,6 +7,7 @@ change = K x sum(S - PD), rounded once, .5 away from zero.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tempfile
 from pathlib import Path
 
@@ -600,3 +601,31 @@ def test_rated_mid_accumulation_in_rate(tmp_path, start, late):
     assert (~against["rated"]).all() == late and against["rated"].all() == (not late)
     if late:
         assert against["note"].eq("opponent unrated").all()
+
+
+def _end_month(trf: Path) -> str | None:
+    """The month of a TRF's 052 end date, read here on its own (DD.MM.YYYY, DD/MM/YYYY or
+    YYYY/MM/DD, any spaces): what the period must be when the file is rated without --period."""
+    for line in trf.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("052 "):
+            parts = re.findall(r"\d+", line[4:])
+            if len(parts) == 3:
+                day_first = len(parts[0]) <= 2
+                year, month = (parts[2], parts[1]) if day_first else (parts[0], parts[1])
+                return f"{int(year):04d}-{int(month):02d}"
+    return None
+
+
+def test_every_real_trf_rated_in_its_own_month(shared_trf):
+    files = sorted(shared_trf.glob("*.trf"))
+    assert files
+    for trf in files:
+        result = rate_files([trf], None, RateOptions())
+        month = _end_month(trf)
+        if month is None:  # no end date: the reason says where the period came from
+            assert trf.name in result.period_reason or "no date" in result.period_reason
+        else:
+            assert result.period == month, trf.name
+            assert result.period_reason.endswith("(052 end date)"), trf.name
+            assert select_rules("standard", month).rules.name == result.rule_set
+        assert result.warnings == [], trf.name
