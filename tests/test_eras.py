@@ -629,3 +629,39 @@ def test_every_real_trf_rated_in_its_own_month(shared_trf):
             assert result.period_reason.endswith("(052 end date)"), trf.name
             assert select_rules("standard", month).rules.name == result.rule_set
         assert result.warnings == [], trf.name
+
+
+@pytest.mark.parametrize(
+    ("era", "period", "next_list"),
+    [
+        # Bimonthly 2009-07 .. 2012-06: lists on 1 Jan, Mar, May, Jul, Sep, Nov (FIDE news,
+        # 13 Jul 2009). September and October 2010 both go to the 1 Nov 2010 list.
+        ("standard-2009", "2010-09", "2010-11"),
+        ("standard-2009", "2010-10", "2010-11"),
+        ("standard-2011", "2011-12", "2012-01"),
+        # Quarterly before 2009-07: lists on 1 Jan, Apr, Jul, Oct (B.02 9.11 of the 2000s).
+        ("standard-2006", "2008-05", "2008-07"),
+        ("standard-2006", "2008-12", "2009-01"),
+        # Monthly: the next month.
+        ("standard-2014", "2015-05", "2015-06"),
+    ],
+)
+def test_next_fide_list_follows_the_eras_cadence(era, period, next_list):
+    from pipeline.rules.select import cadence_note, next_fide_list
+    from pipeline.rules.sets import get_rules
+
+    rules = get_rules(era)
+    assert next_fide_list(rules, period) == next_list
+    note = cadence_note(rules, period)
+    assert (note is None) == (rules.list_every_months == 1)
+    if note is not None:
+        assert f"the next after {period} was {next_list}-01" in note
+
+
+def test_period_run_in_a_bimonthly_era_says_so(tmp_path):
+    from tests.publish.test_period_cli import PERIOD_SAMPLE, period_args
+
+    out = tmp_path / "out"
+    done = run_cli(*period_args(PERIOD_SAMPLE, out, "--rules", "standard-2009"))
+    assert done.exit_code == 0, done.stderr
+    assert "FIDE published a list every 2 months" in done.stdout + done.stderr

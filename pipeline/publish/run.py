@@ -73,7 +73,7 @@ from pipeline.publish.players import (
 from pipeline.publish.record import Clock, RunRecord, now, record_run, user
 from pipeline.publish.report import PeriodReport, build_report
 from pipeline.readers.player_details import fill_blank_details
-from pipeline.rules.select import rules_in_force
+from pipeline.rules.select import cadence_note, rules_in_force
 from pipeline.rules.sets import FirstRatingRules
 from pipeline.run.rate import rate_inputs, resolve_period
 
@@ -325,6 +325,7 @@ def _rate_and_publish(
         for u in units
         if not u.dated
     ]
+    notes += [n for n in [cadence_note(era, period)] if n]
     record = RunRecord(
         command=request.command,
         period=period,
