@@ -246,8 +246,9 @@ def rate_inputs(
     plan = plan_run(options, inputs)
     if event_players is None:
         sides = assemble_sides(with_byes(inputs, players), players)
-        if players is not None:  # 8.2.4 for an event that started under an earlier list
-            blank = unrated_at_start(sides, started_unrated(inputs, plan.period))
+        started = started_unrated(inputs, plan.period)
+        if players is not None and len(started):  # 8.2.4: an event begun under an older list
+            blank = unrated_at_start(sides, started)
             sides = late_first_ratings(blank, players.players.set_index("id")["rating"])
     else:
         sides = assemble_each(inputs, event_players)
