@@ -7,6 +7,7 @@ change = K x sum(S - PD), rounded once, .5 away from zero.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tempfile
 from pathlib import Path
 
@@ -569,3 +570,98 @@ def test_an_executor_needs_a_period(tmp_path):
     games = write_csv(tmp_path / "g.csv", GAME_HEADER, [["E", "1", "2005-07-01", "a", "b", "1-0"]])
     with pytest.raises(UsageError, match="needs --period"):
         rate_files([games], None, RateOptions(), executor=Remote())
+
+
+@pytest.mark.parametrize(
+    ("start", "late"),
+    [
+        # Started 2026-10-30, before the period 2026-11 the list given is for: the file's blank
+        # rating for Silva is that of the October list, the list now gives 1650 (8.2.4).
+        ("2026/10/30", True),
+        # Started in the period: the list given is the one in force; its 1650 decides (issue 12).
+        ("2026/11/07", False),
+    ],
+)
+def test_rated_mid_accumulation_in_rate(tmp_path, start, late):
+    # sample event.trf with Silva's (4100050, start no. 8) rating blanked in his 001 line.
+    lines = (SAMPLE / "event.trf").read_text(encoding="utf-8").splitlines()
+    lines = [f"042 {start}" if line.startswith("042 ") else line for line in lines]
+    lines = [
+        line[:48] + "    " + line[52:] if line.startswith("001    8 ") else line for line in lines
+    ]
+    trf = tmp_path / "late.trf"
+    trf.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = rate_files([trf], SAMPLE / "players.csv", RateOptions(period="2026-11"))
+    sides = result.sides
+    silva = sides[sides["player"].eq("4100050") & sides["played"]]
+    against = sides[sides["opponent"].eq("4100050") & sides["played"]]
+    # Silva is rated as a rated player (1650) either way; his opponents count him as unrated
+    # only when the event started under the earlier list.
+    assert silva["rated"].all() and silva["player_rating"].eq(1650).all()
+    assert (~against["rated"]).all() == late and against["rated"].all() == (not late)
+    if late:
+        assert against["note"].eq("opponent unrated").all()
+
+
+def _end_month(trf: Path) -> str | None:
+    """The month of a TRF's 052 end date, read here on its own (DD.MM.YYYY, DD/MM/YYYY or
+    YYYY/MM/DD, any spaces): what the period must be when the file is rated without --period."""
+    for line in trf.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("052 "):
+            parts = re.findall(r"\d+", line[4:])
+            if len(parts) == 3:
+                day_first = len(parts[0]) <= 2
+                year, month = (parts[2], parts[1]) if day_first else (parts[0], parts[1])
+                return f"{int(year):04d}-{int(month):02d}"
+    return None
+
+
+def test_every_real_trf_rated_in_its_own_month(shared_trf):
+    files = sorted(shared_trf.glob("*.trf"))
+    assert files
+    for trf in files:
+        result = rate_files([trf], None, RateOptions())
+        month = _end_month(trf)
+        if month is None:  # no end date: the reason says where the period came from
+            assert trf.name in result.period_reason or "no date" in result.period_reason
+        else:
+            assert result.period == month, trf.name
+            assert result.period_reason.endswith("(052 end date)"), trf.name
+            assert select_rules("standard", month).rules.name == result.rule_set
+        assert result.warnings == [], trf.name
+
+
+@pytest.mark.parametrize(
+    ("era", "period", "next_list"),
+    [
+        # Bimonthly 2009-07 .. 2012-06: lists on 1 Jan, Mar, May, Jul, Sep, Nov (FIDE news,
+        # 13 Jul 2009). September and October 2010 both go to the 1 Nov 2010 list.
+        ("standard-2009", "2010-09", "2010-11"),
+        ("standard-2009", "2010-10", "2010-11"),
+        ("standard-2011", "2011-12", "2012-01"),
+        # Quarterly before 2009-07: lists on 1 Jan, Apr, Jul, Oct (B.02 9.11 of the 2000s).
+        ("standard-2006", "2008-05", "2008-07"),
+        ("standard-2006", "2008-12", "2009-01"),
+        # Monthly: the next month.
+        ("standard-2014", "2015-05", "2015-06"),
+    ],
+)
+def test_next_fide_list_follows_the_eras_cadence(era, period, next_list):
+    from pipeline.rules.select import cadence_note, next_fide_list
+    from pipeline.rules.sets import get_rules
+
+    rules = get_rules(era)
+    assert next_fide_list(rules, period) == next_list
+    note = cadence_note(rules, period)
+    assert (note is None) == (rules.list_every_months == 1)
+    if note is not None:
+        assert f"the next after {period} was {next_list}-01" in note
+
+
+def test_period_run_in_a_bimonthly_era_says_so(tmp_path):
+    from tests.publish.test_period_cli import PERIOD_SAMPLE, period_args
+
+    out = tmp_path / "out"
+    done = run_cli(*period_args(PERIOD_SAMPLE, out, "--rules", "standard-2009"))
+    assert done.exit_code == 0, done.stderr
+    assert "FIDE published a list every 2 months" in done.stdout + done.stderr

@@ -4,7 +4,9 @@ with that first rating, and counts as unrated for the opponents.
 
 Works on assembled sides whose ratings are those of the list in force when each event started
 (``fiderate period``): a side with no rating there whose player has one on the list the period
-starts from is such a player.
+starts from is such a player. ``fiderate rate`` has one list (the period's); there an event file
+that started before the period and gives a player no rating while the list does tells the same
+(``unrated_at_start``).
 """
 
 from __future__ import annotations
@@ -28,3 +30,16 @@ def late_first_ratings(sides: pd.DataFrame, now: pd.Series) -> pd.DataFrame:
     rating = sides["player_rating"].mask(late, current)
     opponent = sides["opponent_rating"].mask(np.asarray(opponent_late, dtype=bool), pd.NA)
     return sides.assign(player_rating=rating, opponent_rating=opponent.astype("Int64"))
+
+
+def unrated_at_start(sides: pd.DataFrame, started_unrated: pd.DataFrame) -> pd.DataFrame:
+    """``sides`` with the rating of each (source, player) of ``started_unrated`` blanked: the
+    players an event file that started before the period gives no rating (``fiderate rate``;
+    ``late_first_ratings`` then rates them with the list's rating)."""
+    if started_unrated.empty:
+        return sides
+    keys = pd.Index(started_unrated["source"].astype(str) + "\x1f" + started_unrated["player"])
+    blank = member(sides["source"].astype(str) + "\x1f" + sides["player"].astype(str), keys)
+    if not np.asarray(blank, dtype=bool).any():
+        return sides
+    return sides.assign(player_rating=sides["player_rating"].mask(blank, pd.NA).astype("Int64"))

@@ -8,8 +8,10 @@ games:
     p  = (points + 1) / (n + 2), rounded to two decimals, .005 up
     Ru = Ra + dp(p)       dp from table 8.1.1; rounded to a whole number, .5 up; capped at 2200
 
-and Ru is published only if it is at least 1400; otherwise the pool carries on. A zero score in the
-player's first event is disregarded. Everything is vectorized over players (groupby, no loops).
+and Ru is published only if it is at least the era's floor (1400); otherwise the pool carries on. A
+zero score in the player's first event is disregarded. Before 2024-03 the era's older method
+applies (``FirstRatingRules``: no imaginary games, a fixed step per half point above 50%, 9 games
+before 2012-07, no cap). Everything is vectorized over players (groupby, no loops).
 """
 
 from __future__ import annotations
@@ -23,22 +25,11 @@ from pipeline.columnar.lookup import member
 from pipeline.publish.months import month_index, month_indexes
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import rescale_half_away, round_half_up
+from pipeline.rules.sets import FIRST_2024, FirstRatingRules
 
-
-@dataclass(frozen=True)
-class FirstRatingRules:
-    """The numbers of RULES.md sections 6 and 7, as data."""
-
-    min_games: int = 5  # games against rated opponents
-    imaginary_games: int = 2  # two imaginary opponents ...
-    imaginary_rating: int = 1800  # ... rated 1800 ...
-    imaginary_points_h: int = 100  # ... both drawn: 2 x 0.5 = 1 point (hundredths)
-    cap: int = 2200
-    floor: int = 1400  # ratings below this are not published (first or not)
-    pool_months: int = 26  # results pooled over consecutive periods of at most 26 months
-
-
-FIRST_RATING = FirstRatingRules()
+# The method in force since 2024-03-01; a period run uses its era's
+# (``RuleSet.first_rating_rules``).
+FIRST_RATING = FIRST_2024
 
 # The pool of results of unrated players (one row per player and event), as kept in the history
 # store's pending table: its columns and their types, defined once.
@@ -91,15 +82,18 @@ def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) 
     return out[POOL_COLUMNS]
 
 
-def mark_zero_first_events(current: pd.DataFrame, earlier: pd.DataFrame) -> pd.DataFrame:
+def mark_zero_first_events(
+    current: pd.DataFrame, earlier: pd.DataFrame, rules: FirstRatingRules = FIRST_RATING
+) -> pd.DataFrame:
     """Disregard a zero score in a player's first event: the earliest event of this period, for a
-    player with no earlier result in the pool (``earlier``), when it scored no point."""
+    player with no earlier result in the pool (``earlier``), when it scored less than the era's
+    minimum (half a point since 2012-07: no point; one point before)."""
     if current.empty:
         return current
     order = current.sort_values(["player_id", "start_date", "event"], kind="stable")
     first = ~order["player_id"].duplicated(keep="first")
     new_player = ~member(order["player_id"], earlier["player_id"])
-    zero = order["points_h"].eq(0)
+    zero = order["points_h"].lt(rules.first_event_min_points_h)
     out = current.copy()
     out.loc[order.index[(first & new_player & zero).to_numpy()], "disregarded"] = True
     return out
@@ -120,7 +114,7 @@ def first_ratings(
     rules: FirstRatingRules = FIRST_RATING,
 ) -> FirstRatings:
     """Pool this period's results with the earlier ones still in the window and rate the pool."""
-    current = mark_zero_first_events(current, earlier)
+    current = mark_zero_first_events(current, earlier, rules)
     window_start = month_index(period) - (rules.pool_months - 1)
     earlier = earlier[member(earlier["player_id"], current["player_id"])]
     in_window = month_indexes(earlier["period"]) >= window_start
@@ -135,15 +129,17 @@ def compute(totals: pd.DataFrame, rules: FirstRatingRules = FIRST_RATING) -> pd.
     n = totals["games"].to_numpy(dtype=np.int64)
     points_h = totals["points_h"].to_numpy(dtype=np.int64)
     opp_sum = totals["opp_sum"].to_numpy(dtype=np.int64)
-    m = n + rules.imaginary_games
+    m = np.maximum(n + rules.imaginary_games, 1)  # an empty pool (n = 0) is never published
     ra_total = opp_sum + rules.imaginary_games * rules.imaginary_rating
     # p in hundredths: 100 x (points + 1) / (n + 2) = (points_h + 100) / (n + 2), .005 up.
     p_h = round_half_up(points_h + rules.imaginary_points_h, m)
     dp = dp_table().dp(np.clip(p_h, 0, 100))
     # Ru = Ra + dp = (ra_total + dp x m) / m, rounded .5 up, then capped.
     ru = round_half_up(ra_total + dp * m, m)
+    if rules.method == "older":
+        ru, dp = _older_above_half(ru, dp, n, points_h, ra_total, m, rules.half_point_step_h)
     enough = n >= rules.min_games
-    capped = np.minimum(ru, rules.cap)
+    capped = ru if rules.cap is None else np.minimum(ru, rules.cap)
     published = enough & (capped >= rules.floor)
     return pd.DataFrame(
         {
@@ -161,3 +157,24 @@ def compute(totals: pd.DataFrame, rules: FirstRatingRules = FIRST_RATING) -> pd.
         },
         index=totals.index,
     )
+
+
+def _older_above_half(
+    ru: np.ndarray,
+    dp: np.ndarray,
+    n: np.ndarray,
+    points_h: np.ndarray,
+    ra_total: np.ndarray,
+    m: np.ndarray,
+    step_h: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The older method at 50% or more: Ru = Ra + step per half point above 50%, the step in
+    hundredths. Half points above 50%: h = 2 x points - n = (2 x points_h - 100 n) / 100, a whole
+    number (points are whole halves), so Ru x 100 m = 100 ra_total + m x step_h x h exactly;
+    rounded .5 up. The report's dp column is then the step's total, Ru - Ra, in whole points
+    (truncated towards zero for the display only)."""
+    half_points = (2 * points_h - 100 * n) // 100
+    at_or_above = half_points >= 0
+    ru_above = round_half_up(100 * ra_total + m * step_h * half_points, 100 * m)
+    dp_above = (step_h * half_points) // 100
+    return np.where(at_or_above, ru_above, ru), np.where(at_or_above, dp_above, dp)

@@ -33,7 +33,7 @@ from pipeline.rules.sets import RuleSet
 
 STATUS_RATED = "rated"
 STATUS_FIRST = "first rating"
-STATUS_DROPPED = f"below {FIRST_RATING.floor}: unrated on the next list"
+_DROPPED_AFTER = ": unrated on the next list"
 STATUS_POOL = "unrated: results kept for a first rating"
 STATUS_NEW = "new player"
 STATUS_IDLE = ""
@@ -116,10 +116,20 @@ def next_list(
             ~rated_before & member(info.index, pool),
             member(info.index, new_ids),
         ],
-        [STATUS_FIRST, STATUS_DROPPED, STATUS_RATED, STATUS_POOL, STATUS_NEW],
+        [STATUS_FIRST, status_dropped(first_rules.floor), STATUS_RATED, STATUS_POOL, STATUS_NEW],
         STATUS_IDLE,
     )
     return rows, pd.Series(status, index=info.index.astype(str), dtype=str)
+
+
+def status_dropped(floor: int) -> str:
+    """The status of a rated player whose new rating is below the era's floor."""
+    return f"below {floor}{_DROPPED_AFTER}"
+
+
+def dropped(status: pd.Series) -> pd.Series:
+    """Which statuses say the player dropped below the floor (whatever the era's floor)."""
+    return status.str.startswith("below ") & status.str.endswith(_DROPPED_AFTER)
 
 
 def _published_k(info: pd.DataFrame) -> pd.Series:

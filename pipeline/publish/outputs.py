@@ -22,7 +22,7 @@ from pipeline.model import RatedPeriod
 from pipeline.publish.events import sha256_of
 from pipeline.publish.list_file import list_text_table
 from pipeline.publish.months import add_months, fide_month_label
-from pipeline.publish.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_NEW
+from pipeline.publish.next_list import STATUS_FIRST, STATUS_NEW, dropped
 from pipeline.publish.report import PeriodReport
 from pipeline.writers import XLSX_MAX_PLAYERS, write_csv, write_games_csv
 from pipeline.writers.atomic import OutputBatch
@@ -71,7 +71,7 @@ def write_report_xlsx(report: PeriodReport, path: Path) -> None:
     for title, table in (
         ("Summary", report.summary),
         ("New players", changes[changes["status"].isin([STATUS_FIRST, STATUS_NEW])]),
-        ("Dropped", changes[changes["status"].eq(STATUS_DROPPED)]),
+        ("Dropped", changes[dropped(changes["status"]).to_numpy()]),
         ("Largest gains", report.gains),
         ("Largest losses", report.losses),
         ("First ratings", report.first),

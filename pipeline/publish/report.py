@@ -17,7 +17,7 @@ import pandas as pd
 
 from pipeline.columnar.id_lookup import rows_by_id, take_rows
 from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
-from pipeline.publish.next_list import STATUS_DROPPED, STATUS_FIRST, STATUS_IDLE, STATUS_NEW
+from pipeline.publish.next_list import STATUS_FIRST, STATUS_IDLE, STATUS_NEW, dropped
 from pipeline.writers.format import int_text, units_text
 
 TOP = 20
@@ -123,6 +123,7 @@ def build_report(
     scale: int,
     period: str,
     new_ids: pd.Index | None = None,
+    rules: FirstRatingRules = FIRST_RATING,
 ) -> PeriodReport:
     t = totals.set_index("id")
     n = new.set_index("id")
@@ -164,10 +165,10 @@ def build_report(
     return PeriodReport(
         changes=changes,
         breakdown=event_breakdown(rated_sides, totals, scale),
-        first=_first_table(first, n),
+        first=_first_table(first, n, rules),
         gains=gains,
         losses=losses,
-        summary=_summary(status, t, n, rated_sides, period, new_ids),
+        summary=_summary(status, t, n, rated_sides, period, new_ids, rules),
     )
 
 
@@ -222,7 +223,7 @@ def _summary(
         "rated players on the new list": int(n["rating"].notna().sum()),
         "rated players with games": int((t["games"] > 0).sum()),
         "first ratings": int(counts.get(STATUS_FIRST, 0)),
-        f"dropped below {rules.floor}": int(counts.get(STATUS_DROPPED, 0)),
+        f"dropped below {rules.floor}": int(dropped(status).sum()),
         "new players (not on the list in force)": len(new_rows),
         "new players still unrated": int(new_rows["rating"].isna().sum()),
         "events (units) rated": rated_sides[["source", "event"]].drop_duplicates().shape[0],

@@ -73,7 +73,8 @@ from pipeline.publish.players import (
 from pipeline.publish.record import Clock, RunRecord, now, record_run, user
 from pipeline.publish.report import PeriodReport, build_report
 from pipeline.readers.player_details import fill_blank_details
-from pipeline.rules.select import rules_in_force
+from pipeline.rules.select import cadence_note, rules_in_force
+from pipeline.rules.sets import FirstRatingRules
 from pipeline.run.rate import rate_inputs, resolve_period
 
 
@@ -254,6 +255,7 @@ def _first_ratings(
     con: sqlite3.Connection | None,
     period: str,
     replaced: int | None,
+    rules: FirstRatingRules,
 ) -> FirstRatings:
     """The first ratings of this period: the unrated players' results pooled with the history's."""
     keys = pd.DataFrame(
@@ -273,7 +275,7 @@ def _first_ratings(
     )
     candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
     earlier = history.pending_results(con, replaced) if con is not None else empty_pool()
-    return first_ratings(event_results(sides, candidates, period), earlier, period)
+    return first_ratings(event_results(sides, candidates, period), earlier, period, rules)
 
 
 def _rate_and_publish(
@@ -301,12 +303,21 @@ def _rate_and_publish(
     clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
-    first = _first_ratings(result, units, base, con, period, replaced)
-    new, status = next_list(
-        base, result.totals, first, period, rules_in_force(request.rules, period), new_ids
-    )
+    era = rules_in_force(request.rules, period)
+    first_rules = era.first_rating_rules  # the era's method and floor
+    first = _first_ratings(result, units, base, con, period, replaced, first_rules)
+    new, status = next_list(base, result.totals, first, period, era, new_ids, first_rules)
     report = build_report(
-        base, new, status, result.totals, result.sides, first, result.scale, period, new_ids
+        base,
+        new,
+        status,
+        result.totals,
+        result.sides,
+        first,
+        result.scale,
+        period,
+        new_ids,
+        first_rules,
     )
     clock.lap("first ratings, next list, report", "writing files")
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
@@ -314,6 +325,7 @@ def _rate_and_publish(
         for u in units
         if not u.dated
     ]
+    notes += [n for n in [cadence_note(era, period)] if n]
     record = RunRecord(
         command=request.command,
         period=period,

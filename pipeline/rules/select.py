@@ -55,3 +55,24 @@ def select_rules(name: str, period: str) -> RulesChoice:
         f"no FIDE {name} rules before {earliest.effective_from}: the earliest, "
         f"{earliest.name} ({_span(earliest)})",
     )
+
+
+def next_fide_list(rules: RuleSet, period: str) -> str:
+    """The month (YYYY-MM) of the first list FIDE published after ``period`` in the era's
+    cadence: monthly; every 2 months (January, March, ...) 2009-07 .. 2012-06; every 3 months
+    (January, April, July, October) before 2009-07."""
+    index = int(period[:4]) * 12 + int(period[5:7]) - 1 + 1
+    index += -index % rules.list_every_months  # up to the next list month (aligned to January)
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+def cadence_note(rules: RuleSet, period: str) -> str | None:
+    """What a monthly period run says in an era whose lists were not monthly (None if they
+    were): ``fiderate period`` publishes a list every month in every era."""
+    if rules.list_every_months == 1:
+        return None
+    return (
+        f"rules {rules.name}: FIDE published a list every {rules.list_every_months} months "
+        f"then (the next after {period} was {next_fide_list(rules, period)}-01); this run "
+        "publishes monthly lists (longer periods are not modelled: docs/rules-by-era.md)"
+    )

@@ -31,6 +31,47 @@ class KPrecedence:
     period_cap: int | None = 700  # the 700 rule: K x n <= 700 (None: no such rule)
 
 
+@dataclass(frozen=True)
+class FirstRatingRules:
+    """How an unrated player's first rating is computed in an era (docs/rules-by-era.md).
+
+    ``method`` "2024": Ra over the rated opponents plus ``imaginary_games`` opponents rated
+    ``imaginary_rating``, all drawn; Ru = Ra + dp(p) for every p. "older" (before 2024-03): Ra
+    over the rated opponents only; Ru = Ra at 50%, Ra + ``half_point_step_h`` / 100 per half
+    point above 50%, Ra + dp(p) below 50%. ``floor`` is bound from the rule set
+    (``RuleSet.first_rating_rules``): the era's lowest published rating."""
+
+    method: str = "2024"
+    min_games: int = 5  # games against rated opponents
+    imaginary_games: int = 2  # two imaginary opponents ...
+    imaginary_rating: int = 1800  # ... rated 1800 ...
+    imaginary_points_h: int = 100  # ... both drawn: 2 x 0.5 = 1 point (hundredths)
+    half_point_step_h: int = 0  # older: hundredths of a point per half point above 50%
+    first_event_min_points_h: int = 50  # a first event scoring less is disregarded
+    cap: int | None = 2200  # highest first rating (None: no cap)
+    floor: int = 1400  # ratings below this are not published (first or not)
+    pool_months: int = 26  # results pooled over consecutive periods of at most 26 months
+
+
+def _older(step_h: int, min_games: int, min_points_h: int) -> FirstRatingRules:
+    return FirstRatingRules(
+        method="older",
+        min_games=min_games,
+        imaginary_games=0,
+        imaginary_points_h=0,
+        half_point_step_h=step_h,
+        first_event_min_points_h=min_points_h,
+        cap=None,
+    )
+
+
+# The eras' first-rating methods (docs/rules-by-era.md, with sources and unsure points).
+FIRST_2024 = FirstRatingRules()
+FIRST_2014 = _older(2000, 5, 50)  # 2014-07 .. 2024-02 (K 40): 20 per half point
+FIRST_2012 = _older(1500, 5, 50)  # 2012-07 .. 2014-06 with K 30: 15 per half point
+FIRST_2011 = _older(1500, 9, 100)  # 2011-07 .. 2012-06: 9 games, at least 1 point
+FIRST_2009 = _older(1250, 9, 100)  # before 2011-07: 12.5 per half point (half of K 25)
+
 # The eras' K precedences (docs/rules-by-era.md).
 K_2014 = KPrecedence()
 K_2011 = KPrecedence(k_junior=None, k_new_player=30, k_default=15, period_cap=None)
@@ -58,8 +99,13 @@ class RuleSet:
     effective_from: str | None = None  # YYYY-MM-DD, first day in force; None: since ever
     effective_to: str | None = None  # YYYY-MM-DD, last day in force; None: still in force
     floor: int = 1400  # lowest rating published on a list
-    first_rating: str = "2024"  # initial-rating method: "2024" (two 1800 draws) or "older"
+    first_rating: FirstRatingRules = FIRST_2024  # the era's initial-rating method
     list_every_months: int = 1  # monthly lists; 2 = bimonthly, 3 = quarterly
+
+    @property
+    def first_rating_rules(self) -> FirstRatingRules:
+        """The era's first-rating method with the era's floor."""
+        return replace(self.first_rating, floor=self.floor)
 
 
 _STANDARD_ERAS = (
@@ -83,7 +129,7 @@ _STANDARD_ERAS = (
         effective_from="2022-01-01",
         effective_to="2024-02-29",
         floor=1000,
-        first_rating="older",
+        first_rating=FIRST_2014,
     ),
     RuleSet(
         "standard-2014",
@@ -91,7 +137,7 @@ _STANDARD_ERAS = (
         effective_from="2014-07-01",
         effective_to="2021-12-31",
         floor=1000,
-        first_rating="older",
+        first_rating=FIRST_2014,
     ),
     RuleSet(
         "standard-2012",
@@ -100,7 +146,7 @@ _STANDARD_ERAS = (
         effective_from="2012-07-01",
         effective_to="2014-06-30",
         floor=1000,
-        first_rating="older",
+        first_rating=FIRST_2012,
     ),
     RuleSet(
         "standard-2011",
@@ -109,7 +155,7 @@ _STANDARD_ERAS = (
         effective_from="2011-07-01",
         effective_to="2012-06-30",
         floor=1100,
-        first_rating="older",
+        first_rating=FIRST_2011,
         list_every_months=2,
     ),
     RuleSet(
@@ -119,7 +165,7 @@ _STANDARD_ERAS = (
         effective_from="2009-07-01",
         effective_to="2011-06-30",
         floor=1200,
-        first_rating="older",
+        first_rating=FIRST_2009,
         list_every_months=2,
     ),
     RuleSet(
@@ -129,7 +175,7 @@ _STANDARD_ERAS = (
         k=K_2009,
         effective_to="2009-06-30",
         floor=1400,
-        first_rating="older",
+        first_rating=FIRST_2009,
         list_every_months=3,
     ),
 )
@@ -157,7 +203,7 @@ def _fast_eras(family: str) -> tuple[RuleSet, ...]:
             effective_from="2022-10-01",
             effective_to="2024-11-30",
             floor=1000,
-            first_rating="older",
+            first_rating=FIRST_2014,
         ),
         RuleSet(
             f"{family}-2012",
@@ -168,7 +214,7 @@ def _fast_eras(family: str) -> tuple[RuleSet, ...]:
             effective_from="2012-01-01",
             effective_to="2022-09-30",
             floor=1000,
-            first_rating="older",
+            first_rating=FIRST_2014,
         ),
     )
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.engine import rate_sides
-from pipeline.engine.late_first_rating import late_first_ratings
+from pipeline.engine.late_first_rating import late_first_ratings, unrated_at_start
 from pipeline.engine.sequential import sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import InputError, Problem, UsageError
@@ -220,6 +220,22 @@ def check_rated(rated: pd.DataFrame, whole: bool) -> pd.DataFrame:
     return rated
 
 
+def started_unrated(inputs: Sequence[GamesInput | SidesInput], period: str) -> pd.DataFrame:
+    """(source, player) of the players an event file gives no rating, in the event files that
+    started before ``period`` (their ratings are those of an earlier list: B.02 8.2.4)."""
+    parts = [
+        pd.DataFrame({"source": item.source, "player": ids.to_numpy(dtype=str)})
+        for item in inputs
+        if isinstance(item, GamesInput)
+        and item.players is not None
+        and item.info is not None
+        and item.info.start is not None
+        and item.info.start[:7] < period
+        and len(ids := item.players.players.loc[item.players.players["rating"].isna(), "id"])
+    ]
+    return pd.concat(parts) if parts else pd.DataFrame({"source": [], "player": []})
+
+
 def rate_inputs(
     inputs: list[GamesInput | SidesInput],
     players: PlayerList | None,
@@ -233,6 +249,10 @@ def rate_inputs(
     plan = plan_run(options, inputs)
     if event_players is None:
         sides = assemble_sides(with_byes(inputs, players), players)
+        started = started_unrated(inputs, plan.period)
+        if players is not None and len(started):  # 8.2.4: an event begun under an older list
+            blank = unrated_at_start(sides, started)
+            sides = late_first_ratings(blank, players.players.set_index("id")["rating"])
     else:
         sides = assemble_each(inputs, event_players)
         if players is not None:  # 8.2.4: first ratings published since an event started

@@ -23,7 +23,7 @@ from pipeline.writers.output_text import (
     rating_list_table,
 )
 from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
-from pipeline.writers.report_text import breakdown, mode_note, standings
+from pipeline.writers.report_text import about_table, breakdown, mode_note, standings
 from pipeline.writers.stale import stale_outputs
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
@@ -113,6 +113,7 @@ def write_outputs(
                 per_player=want_sheets,
                 note=note,
                 norms=result.title_norms(),
+                about=about_table(result, inputs),
             )
             if not want_sheets:
                 report.skipped.append(
@@ -132,7 +133,7 @@ def write_outputs(
                 f"report.html not written: {count:,} players is more than "
                 f"{XLSX_MAX_PLAYERS:,} (use --html to write it anyway)"
             )
-        _write_player_files(batch, result, table, detail, note, players)
+        _write_player_files(batch, result, table, detail, note, players, inputs)
         report.written = batch.commit()
     report.skipped.extend(stale_outputs(out_dir, report.written))
     return report
@@ -148,7 +149,7 @@ def _check_players(result: RatedPeriod, players: Sequence[str]) -> None:
         )
 
 
-def _write_player_files(batch, result, table, detail, note, players) -> None:
+def _write_player_files(batch, result, table, detail, note, players, inputs) -> None:
     """``player-<id>.xlsx`` and ``.html`` for each id of ``players`` (once each)."""
     from pipeline.writers.xlsx import write_report_xlsx
 
@@ -162,6 +163,7 @@ def _write_player_files(batch, result, table, detail, note, players) -> None:
             batch.path(f"{stem}.xlsx"),
             per_player=True,
             note=note,
+            about=about_table(result, inputs),
         )
         page = render_report(result, table, detail, note, only=[player_id])
         batch.path(f"{stem}.html").write_text(page, encoding="utf-8")

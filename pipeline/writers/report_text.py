@@ -11,6 +11,10 @@ formatted from the pipeline's exact integers (``pipeline.writers.format``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -65,6 +69,31 @@ def context_lines(result: RatedPeriod) -> list[str]:
         f"rules {rule_set}: {result.rules_reason}" if result.rules_reason else f"rules {rule_set}",
     ]
     return lines + [f"warning: {w}" for w in result.warnings]
+
+
+def about_table(result: RatedPeriod, inputs: Sequence[Path | str] = ()) -> pd.DataFrame:
+    """report.xlsx's About sheet: the period, the rule set, why, the method, the fiderate
+    version and the input files (``inputs``, else the event sources), then any warning."""
+    o = result.options
+    rows = [
+        ("period", result.period),
+        ("why this period", result.period_reason),
+        ("rule set", result.rule_set or o.rules),
+        ("why this rule set", result.rules_reason or f"--rules {o.rules}"),
+        ("method", f"{o.method} ({o.mode})"),
+        ("fiderate version", fiderate_version()),
+    ]
+    rows += [("input file", str(path)) for path in (inputs or result.sources)]
+    rows += [("warning", w) for w in result.warnings]
+    return pd.DataFrame(rows, columns=["item", "value"], dtype=str)
+
+
+def fiderate_version() -> str:
+    """The installed package's version (what ``fiderate --version`` prints)."""
+    try:
+        return metadata.version("fiderate")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 ORDER_BY_FILE = "in the event file's own final ranks (its tie-break order)"

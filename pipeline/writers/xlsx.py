@@ -218,6 +218,9 @@ def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
     wb.save()
 
 
+ABOUT_SHEET = "About"
+
+
 def write_report_xlsx(
     summary: pd.DataFrame,
     games: pd.DataFrame,
@@ -225,17 +228,19 @@ def write_report_xlsx(
     per_player: bool,
     note: str = "",
     norms: NormReport | None = None,
+    about: pd.DataFrame | None = None,
 ) -> None:
     """Summary sheet (standings), the events' title norms (if ``norms``), then (if
     ``per_player``) one sheet per player with the game-by-game breakdown and the totals under
-    it. ``note`` labels a non-FIDE mode."""
+    it, and last the About sheet (``about``: period, rule set, why, method, version, inputs).
+    ``note`` labels a non-FIDE mode."""
     wb = Book(path)
     ws = new_sheet(wb, "Summary")
     write_table(ws, summary)
     if note:
         ws.append([])
         ws.append([f"NOTE: {note}"])
-    taken = {"Summary"}
+    taken = {"Summary", ABOUT_SHEET} if about is not None else {"Summary"}
     if norms is not None:
         write_norms_sheet(new_sheet(wb, NORMS_SHEET), norms)
         taken.add(NORMS_SHEET)
@@ -278,4 +283,6 @@ def write_report_xlsx(
                 ws.append([label, _cell(key, str(totals[key]))])
             if note:
                 ws.append(["NOTE", note])
+    if about is not None:
+        write_table(new_sheet(wb, ABOUT_SHEET), about)
     wb.save()

@@ -33,4 +33,7 @@ def test_sheets_limit_alone(sample, tmp_path, monkeypatch):
     assert "report.xlsx has no per-player sheets: 10 players" in result.stderr
     from openpyxl import load_workbook
 
-    assert load_workbook(tmp_path / "c" / "report.xlsx", read_only=True).sheetnames == ["Summary"]
+    assert load_workbook(tmp_path / "c" / "report.xlsx", read_only=True).sheetnames == [
+        "Summary",
+        "About",
+    ]

@@ -95,7 +95,7 @@ def test_layout_freeze_filter_formats_widths(book):
 def test_player_sheets(out, book):
     games = read_csv(out / "games.csv")
     players = {g["player"] for g in games}
-    assert set(book.sheetnames) == {"Summary", *players}
+    assert set(book.sheetnames) == {"Summary", *players, "About"}
     ws = book["4100026"]
     assert ws.freeze_panes == "A2"
     header = [c.value for c in ws[1]]
@@ -148,7 +148,7 @@ def test_700_rule_explained(tmp_path):
 
 def test_player_workbook_on_its_own(out):
     book = load_workbook(out / "player-4100085.xlsx")
-    assert book.sheetnames == ["Summary", "4100085"]
+    assert book.sheetnames == ["Summary", "4100085", "About"]
     _, rows = rows_of(book["Summary"])
     assert len(rows) == 1 and rows[0][1] == "4100085"
 
@@ -159,3 +159,27 @@ def test_sheet_names_unique_and_short():
     assert len(set(n.lower() for n in names) | {"summary"}) == len(names) + 1
     assert all(len(n) <= 31 for n in names)
     assert names[2] == "x_y_z_"
+
+
+def test_about_sheet_says_period_rules_why_method_version_inputs(out, book):
+    from importlib import metadata
+
+    from tests.conftest import SAMPLE
+
+    ws = book["About"]
+    header, rows = rows_of(ws)
+    assert header == ["item", "value"]
+    items: dict[str, list[str]] = {}
+    for item, value in rows:
+        items.setdefault(item, []).append(value)
+    # rate_into gives --period 2026-11; in force then: standard-2025 (from 2025-10-01).
+    assert items["period"] == ["2026-11"]
+    assert items["why this period"] == ["given with --period"]
+    assert items["rule set"] == ["standard-2025"]
+    assert "2025-10-01" in items["why this rule set"][0]
+    assert items["method"] == ["fide (fide)"]
+    assert items["fiderate version"] == [metadata.version("fiderate")]
+    assert items["input file"] == [str(SAMPLE / "games.csv"), str(SAMPLE / "players.csv")]
+    # The player's own workbook carries the same sheet.
+    player_book = load_workbook(out / "player-4100085.xlsx")
+    assert [r[1] for r in player_book["About"].iter_rows(values_only=True)][1] == "2026-11"
