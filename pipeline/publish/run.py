@@ -298,6 +298,7 @@ def _rate_and_publish(
         options,
         event_players=unit_lists,
     )
+    del unit_lists  # each event's list: freed before the next stage (release_memory in lap)
     clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
