@@ -309,6 +309,7 @@ def _rate_and_publish(
     report = build_report(
         base, new, status, result.totals, result.sides, first, result.scale, period, new_ids
     )
+    del base, status  # full-size: freed before the files are written (release_memory in lap)
     clock.lap("first ratings, next list, report", "writing files")
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
