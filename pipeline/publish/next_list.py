@@ -92,10 +92,10 @@ def next_list(
     rows = pd.DataFrame(
         {
             "id": info.index.astype(str),
-            "name": info["name"].fillna("").astype(str).to_numpy(),
-            "federation": info["federation"].fillna("").astype(str).to_numpy(),
-            "sex": info["sex"].fillna("").astype(str).to_numpy(),
-            "title": info["title"].fillna("").astype(str).to_numpy(),
+            "name": info["name"].fillna("").astype(str).array,
+            "federation": info["federation"].fillna("").astype(str).array,
+            "sex": info["sex"].fillna("").astype(str).array,
+            "title": info["title"].fillna("").astype(str).array,
             "birth_year": info["birth_year"].astype("Int64").to_numpy(),
             "rating": pd.array(np.where(published, rating, 0), dtype="Int64"),
             "period_games": period_games,
