@@ -155,8 +155,8 @@ def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, set[str], l
 def _insert_rows(con: sqlite3.Connection, content_id: int, rows: pd.DataFrame) -> None:
     insert_chunks(
         con,
-        f"INSERT INTO content_rows (content_id, {', '.join(LIST_TEXT_COLUMNS)}) "
-        f"VALUES ({int(content_id)}, {', '.join('?' for _ in LIST_TEXT_COLUMNS)})",
+        f"INSERT INTO content_rows (content_id, {', '.join(LIST_TEXT_COLUMNS)})",
+        f"({int(content_id)}, {', '.join('?' for _ in LIST_TEXT_COLUMNS)})",
         rows,
         LIST_TEXT_COLUMNS,
         key_order(rows["id"]),

@@ -11,6 +11,7 @@ Spreadsheets follow the core writer's size rule (up to 10,000 players unless ``x
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,14 +20,18 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.model import RatedPeriod
-from pipeline.publish.events import sha256_of
-from pipeline.publish.list_file import list_text_table
+from pipeline.publish.list_file import LIST_TEXT_COLUMNS, list_text_table
 from pipeline.publish.months import add_months, fide_month_label
 from pipeline.publish.next_list import STATUS_FIRST, STATUS_NEW, dropped
 from pipeline.publish.report import PeriodReport
 from pipeline.writers import XLSX_MAX_PLAYERS, write_csv, write_games_csv
 from pipeline.writers.atomic import OutputBatch
-from pipeline.writers.fide_txt import write_fide_txt
+from pipeline.writers.csvtext import _block_bytes as block_bytes
+from pipeline.writers.csvtext import csv_lines
+from pipeline.writers.fide_txt import fide_txt_body, fide_txt_header
+from pipeline.writers.format import arrow_text, plain_text
+
+LIST_BLOCK_ROWS = 250_000  # players of the next list turned into text and written at a time
 
 
 class PeriodFiles:
@@ -82,6 +87,29 @@ def write_report_xlsx(report: PeriodReport, path: Path) -> None:
     wb.save()
 
 
+def write_list_files(new: pd.DataFrame, csv_path: Path, txt_path: Path, month_label: str) -> str:
+    """The next list as rating_list_N.csv and, in FIDE's layout, rating_list_N.txt, written
+    ``LIST_BLOCK_ROWS`` players at a time (only one block's text exists at once: 1.9 M players
+    as text cells and lines are gigabytes); the sha256 of the CSV, computed as it is written.
+    The same bytes as the whole table written at once: every cell, its quoting and each line
+    depend on that row only."""
+    digest = hashlib.sha256()
+    with csv_path.open("wb") as csv_fh, txt_path.open("wb") as txt_fh:
+        head = (",".join(LIST_TEXT_COLUMNS) + "\n").encode("utf-8")  # plain names: no quotes
+        csv_fh.write(head)
+        digest.update(head)
+        txt_fh.write((fide_txt_header(month_label) + "\r\n").encode("utf-8"))
+        for start in range(0, len(new), LIST_BLOCK_ROWS):
+            table = list_text_table(new.iloc[start : start + LIST_BLOCK_ROWS])
+            lines = csv_lines({c: plain_text(arrow_text(table[c])) for c in LIST_TEXT_COLUMNS})
+            for chunk in lines.chunks:
+                block = block_bytes(chunk)
+                csv_fh.write(block)
+                digest.update(block)
+            txt_fh.write(block_bytes(fide_txt_body(table)))
+    return digest.hexdigest()
+
+
 @contextmanager
 def write_period_outputs(
     out_dir: Path,
@@ -94,13 +122,12 @@ def write_period_outputs(
     names = output_names(period)
     with OutputBatch(out_dir) as batch:
         files = PeriodFiles(batch)
-        table = list_text_table(new)
-        list_tmp = batch.path(names["list_csv"])
-        write_csv(table, list_tmp)
         files.list_csv_final = out_dir / names["list_csv"]
-        files.list_csv_sha256 = sha256_of(list_tmp)
-        write_fide_txt(
-            table, batch.path(names["list_txt"]), fide_month_label(add_months(period, 1))
+        files.list_csv_sha256 = write_list_files(
+            new,
+            batch.path(names["list_csv"]),
+            batch.path(names["list_txt"]),
+            fide_month_label(add_months(period, 1)),
         )
         write_csv(report.changes, batch.path(names["changes"]))
         write_csv(report.breakdown, batch.path(names["breakdown"]))
@@ -110,7 +137,7 @@ def write_period_outputs(
         if want_xlsx:
             from pipeline.writers.xlsx import write_rating_list_xlsx
 
-            write_rating_list_xlsx(table, batch.path(names["list_xlsx"]))
+            write_rating_list_xlsx(list_text_table(new), batch.path(names["list_xlsx"]))
             write_report_xlsx(report, batch.path(names["report_xlsx"]))
         else:
             why = (

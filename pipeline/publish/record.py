@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from pipeline.columnar.memory import release_memory
 from pipeline.model import PlayerList
 from pipeline.publish import store as history
 from pipeline.publish.earlier_lists import EarlierList
@@ -34,6 +35,9 @@ def user() -> str:
         return "unknown"
 
 
+RELEASE_ABOVE_MIB = 400  # a small run skips release_memory (a full gc pass costs ~50 ms)
+
+
 class Clock:
     """Seconds and peak memory after each stage of a run (for the benchmarks); tells
     ``progress`` (the command's progress display) the label of each stage as it starts."""
@@ -52,11 +56,16 @@ class Clock:
     def lap(self, name: str, next_label: str | None = None) -> None:
         if next_label is not None:
             self.starts(next_label)
+        # Peak memory so far (KiB on Linux): shows which stage sets the peak.
+        self.peaks[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        if self.peaks[name] > RELEASE_ABOVE_MIB:
+            # The stage's full-size tables are dropped by now: give their memory back to the
+            # operating system before the next stage allocates its own (the peak is then the
+            # largest stage, not their sum). Counted in the stage that freed it.
+            release_memory()
         now = time.perf_counter()
         self.laps[name] = now - self._last
         self._last = now
-        # Peak memory so far (KiB on Linux): shows which stage sets the peak.
-        self.peaks[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 @dataclass(frozen=True)

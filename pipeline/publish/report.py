@@ -85,7 +85,7 @@ def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int)
             "dev": played["dev_units"].to_numpy(),
             "k": played["k"].fillna(0).to_numpy(dtype=np.int64),
             "kdev": played["change_units"].to_numpy(),
-            "change": played["change"].astype(str).to_numpy(),
+            "change": played["change"].astype(str).array,
         }
     )
     both = pd.concat([per_event.assign(_total=0), total_rows.assign(_total=1)], ignore_index=True)
@@ -94,20 +94,20 @@ def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int)
     position = rows_by_id(totals["id"], both["player"])
     order = np.argsort(position, kind="stable")
     both = both.iloc[order]
-    names = take_rows(totals["name"], position[order]).fillna("").to_numpy()
+    names = take_rows(totals["name"], position[order]).fillna("").array
     return pd.DataFrame(
         {
-            "player": both["player"].astype(str).to_numpy(),
+            "player": both["player"].astype(str).array,
             "name": names,
-            "event": both["event"].astype(str).to_numpy(),
-            "source": both["source"].astype(str).to_numpy(),
-            "games": both["games"].astype(str).to_numpy(),
-            "score": units_text(both["score_h"].to_numpy(), 100, 1).to_numpy(),
-            "expected": units_text(both["expected"].to_numpy(), scale, 2).to_numpy(),
-            "sum_dev": units_text(both["dev"].to_numpy(), scale, 2).to_numpy(),
-            "k": both["k"].astype(str).to_numpy(),
-            "k_x_sum_dev": units_text(both["kdev"].to_numpy(), scale, 2).to_numpy(),
-            "change": both["change"].astype(str).to_numpy(),
+            "event": both["event"].astype(str).array,
+            "source": both["source"].astype(str).array,
+            "games": both["games"].astype(str).array,
+            "score": units_text(both["score_h"].to_numpy(), 100, 1).array,
+            "expected": units_text(both["expected"].to_numpy(), scale, 2).array,
+            "sum_dev": units_text(both["dev"].to_numpy(), scale, 2).array,
+            "k": both["k"].astype(str).array,
+            "k_x_sum_dev": units_text(both["kdev"].to_numpy(), scale, 2).array,
+            "change": both["change"].astype(str).array,
         },
         columns=columns,
     )
@@ -137,21 +137,19 @@ def build_report(
     changes = pd.DataFrame(
         {
             "id": ids,
-            "name": take_rows(new["name"], at_new).to_numpy(),
+            "name": take_rows(new["name"], at_new).array,
             "status": status.to_numpy()[moved],
-            "rating": int_text(old_rating).to_numpy(),
-            "k": int_text(take_rows(totals["k"], at_total)).to_numpy(),
-            "games": take_rows(totals["games"], at_total).astype(str).to_numpy(),
-            "score": units_text(
-                take_rows(totals["score_h"], at_total).to_numpy(), 100, 1
-            ).to_numpy(),
+            "rating": int_text(old_rating).array,
+            "k": int_text(take_rows(totals["k"], at_total)).array,
+            "games": take_rows(totals["games"], at_total).astype(str).array,
+            "score": units_text(take_rows(totals["score_h"], at_total).to_numpy(), 100, 1).array,
             "change_exact": units_text(
                 take_rows(totals["change_units"], at_total).to_numpy(), scale, 2
-            ).to_numpy(),
-            "change": take_rows(totals["change"], at_total).astype(str).to_numpy(),
-            "new_rating": int_text(take_rows(totals["new_rating"], at_total)).to_numpy(),
-            "published_rating": int_text(take_rows(new["rating"], at_new)).to_numpy(),
-            "next_k": int_text(take_rows(new["k"], at_new)).to_numpy(),
+            ).array,
+            "change": take_rows(totals["change"], at_total).astype(str).array,
+            "new_rating": int_text(take_rows(totals["new_rating"], at_total)).array,
+            "published_rating": int_text(take_rows(new["rating"], at_new)).array,
+            "next_k": int_text(take_rows(new["k"], at_new)).array,
         }
     )
     rated_change = t[(t["games"] > 0) & t["rating"].notna()]
@@ -180,15 +178,15 @@ def _first_table(
     return pd.DataFrame(
         {
             "id": fr.index.astype(str),
-            "name": n["name"].reindex(fr.index).fillna("").to_numpy(),
-            "pooled_games": fr["games"].astype(str).to_numpy(),
-            "points": units_text(fr["points_h"].to_numpy(), 100, 1).to_numpy(),
-            "opponents_sum": fr["opp_sum"].astype(str).to_numpy(),
-            "ra": units_text(fr["ra_h"].to_numpy(), 100, 2).to_numpy(),
-            "p": units_text(fr["p_h"].to_numpy(), 100, 2).to_numpy(),
-            "dp": fr["dp"].astype(str).to_numpy(),
-            "ru": fr["ru"].astype(str).to_numpy(),
-            "rating": fr["rating"].astype(str).to_numpy(),
+            "name": n["name"].reindex(fr.index).fillna("").array,
+            "pooled_games": fr["games"].astype(str).array,
+            "points": units_text(fr["points_h"].to_numpy(), 100, 1).array,
+            "opponents_sum": fr["opp_sum"].astype(str).array,
+            "ra": units_text(fr["ra_h"].to_numpy(), 100, 2).array,
+            "p": units_text(fr["p_h"].to_numpy(), 100, 2).array,
+            "dp": fr["dp"].astype(str).array,
+            "ru": fr["ru"].astype(str).array,
+            "rating": fr["rating"].astype(str).array,
             "published": np.where(
                 fr["published"].to_numpy(dtype=bool),
                 "yes",

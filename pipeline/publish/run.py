@@ -300,6 +300,7 @@ def _rate_and_publish(
         options,
         event_players=unit_lists,
     )
+    del unit_lists  # each event's list: freed before the next stage (release_memory in lap)
     clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
@@ -319,6 +320,7 @@ def _rate_and_publish(
         new_ids,
         first_rules,
     )
+    del base, status  # full-size: freed before the files are written (release_memory in lap)
     clock.lap("first ratings, next list, report", "writing files")
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"

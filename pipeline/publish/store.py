@@ -228,8 +228,8 @@ def insert_rows(con: sqlite3.Connection, table: str, frame: pd.DataFrame, run_id
     columns = list(frame.columns)
     insert_chunks(
         con,
-        f"INSERT INTO {table} (run_id, {', '.join(columns)}) "
-        f"VALUES ({int(run_id)}, {', '.join('?' for _ in columns)})",
+        f"INSERT INTO {table} (run_id, {', '.join(columns)})",
+        f"({int(run_id)}, {', '.join('?' for _ in columns)})",
         frame,
         columns,
     )
