@@ -65,13 +65,20 @@ def factorize_text(values: pd.Series) -> tuple[np.ndarray, pd.Series]:
     return codes, str_series(encoded.dictionary)
 
 
-def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
+def encode_together(*columns: pd.Series) -> tuple[list[np.ndarray], pd.Series]:
     """``factorize_text`` over several columns with one shared set of codes: (the codes of each
-    column, the number of distinct values)."""
+    column, the distinct values in order of appearance)."""
     encoded = _encoded(*columns)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     bounds = np.cumsum([0, *(len(c) for c in columns)])
-    return [codes[bounds[i] : bounds[i + 1]] for i in range(len(columns))], len(encoded.dictionary)
+    parts = [codes[bounds[i] : bounds[i + 1]] for i in range(len(columns))]
+    return parts, str_series(encoded.dictionary)
+
+
+def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
+    """``encode_together`` with the number of distinct values instead of the values."""
+    codes, distinct = encode_together(*columns)
+    return codes, len(distinct)
 
 
 def small_range_take(values: np.ndarray, formatted_range) -> pa.Array | None:  # type: ignore[no-untyped-def]

@@ -99,7 +99,7 @@ def gather_inputs(
     problems.extend(failed)
     for item in inputs:
         if isinstance(item, GamesInput):
-            problems.extend(paired_twice(item.games, item.source))
+            problems.extend(paired_twice(item))
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if players is not None and not problems:
         matched.append(list_match(players, inputs))
