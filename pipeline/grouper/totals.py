@@ -16,6 +16,7 @@ import pandas as pd
 
 from pipeline.columnar.arrow import factorize_text
 from pipeline.columnar.lookup import positions
+from pipeline.columnar.order import stable_order
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
 from pipeline.grouper.kfactor import apply_700_rule, base_k, cap_suffix
 from pipeline.model import PlayerList
@@ -61,7 +62,7 @@ def natural_order(ids: pd.Series) -> np.ndarray:
     unique_order = np.lexsort((text.to_numpy(), lengths, ~digits))
     rank = np.empty(len(uniques), dtype=np.int64)
     rank[unique_order] = np.arange(len(uniques))
-    return np.argsort(rank[codes], kind="stable")
+    return stable_order(rank[codes])
 
 
 def player_sums(

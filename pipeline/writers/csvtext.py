@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.columnar.order import stable_order
 from pipeline.writers.format import arrow_text, plain_text
 
 # Python's csv module (QUOTE_MINIMAL, lineterminator "\n") quotes a field holding the delimiter,
@@ -153,7 +154,7 @@ def gather(chunks: list[pa.Array], starts: np.ndarray, rows: np.ndarray) -> pa.A
     if len(chunks) == 1:
         return chunks[0].take(pa.array(rows))
     which = np.searchsorted(starts, rows, side="right") - 1
-    grouped = np.argsort(which, kind="stable")  # the rows chunk by chunk, in order within each
+    grouped = stable_order(which)  # the rows chunk by chunk, in order within each
     cut = np.searchsorted(which[grouped], np.arange(1, len(chunks)))
     parts = [
         chunk.take(pa.array(rows[group] - start))

@@ -12,6 +12,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.columnar.order import stable_order
 from pipeline.grouper.totals import natural_order, positions
 from pipeline.model import RatedPeriod
 from pipeline.writers.format import (
@@ -108,7 +109,7 @@ def games_order(result: RatedPeriod) -> np.ndarray:
     rank = positions(result.sides["player"], totals["id"])
     if len(rank) and rank.min() < 0:  # not expected: every side's player has a total
         return natural_order(result.sides["player"])
-    return np.argsort(rank, kind="stable")
+    return stable_order(rank)
 
 
 def games_text(result: RatedPeriod) -> dict[str, pa.Array]:
