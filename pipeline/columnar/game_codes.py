@@ -57,3 +57,22 @@ def encode_games(games: pd.DataFrame) -> GameCodes:
     (round_,), rounds = encode_together(games["round"])
     (white, black), players = encode_together(games["white"], games["black"])
     return GameCodes(event, round_, white, black, len(events), len(rounds), players)
+
+
+def side_player_codes(files: list[GameCodes]) -> tuple[np.ndarray, pd.Series]:
+    """(each side's player code, the distinct ids) over the sides of these games files as
+    ``engine.sides`` lays them out: per game white then black, file after file. One dictionary
+    for all files, made from their small dictionaries (not from the sides' million cells).
+
+    Every code has a side: each file's dictionary holds only ids that are some game's white or
+    black player, and every game gives both players a side."""
+    if len(files) == 1:
+        remaps, players = [np.arange(files[0].n_player)], files[0].players
+    else:
+        remaps, players = encode_together(*(f.players for f in files))
+    parts = []
+    for codes, remap in zip(files, remaps, strict=True):
+        side = np.empty(2 * len(codes.white), dtype=np.int64)
+        side[0::2], side[1::2] = remap[codes.white], remap[codes.black]
+        parts.append(side)
+    return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), players

@@ -119,13 +119,21 @@ def score_units(
     return 1  # no points scored anywhere: every score sum is 0 and the unit does not matter
 
 
-def partial_totals(rated_sides: pd.DataFrame, first_position: int = 0) -> pd.DataFrame:
+def partial_totals(
+    rated_sides: pd.DataFrame,
+    first_position: int = 0,
+    player_codes: tuple[np.ndarray, pd.Series] | None = None,
+) -> pd.DataFrame:
     """Per-player integer sums of one partition of rated sides (schema: PARTIAL_COLUMNS).
 
     ``first_position`` is the position of the partition's first row among all sides, so that
     "last row" and "first K" mean the same whichever way the sides were split.
+    ``player_codes``: (each side's player code, the ids by code) when the caller has them (the
+    games' own encoding, ``columnar.game_codes.side_player_codes``), else the ids are encoded.
     """
-    codes, players = factorize_text(rated_sides["player"])
+    if player_codes is None or len(player_codes[0]) != len(rated_sides):
+        player_codes = factorize_text(rated_sides["player"])
+    codes, players = player_codes
     size = len(players)
     rows = np.arange(len(rated_sides), dtype=np.int64)
     sums = player_sums(
