@@ -23,6 +23,7 @@ def stable_order(keys: np.ndarray) -> np.ndarray:
         return np.argsort(keys, kind="stable")
     if keys.max() < 2**16:
         return np.argsort(keys.astype(np.uint16), kind="stable")
-    by_low = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
-    by_high = np.argsort((keys[by_low] >> 16).astype(np.uint16), kind="stable")
-    return by_low[by_high]
+    # astype(uint16) keeps the low 16 bits; the digits are made small before any gather.
+    by_low = np.argsort(keys.astype(np.uint16), kind="stable")
+    high = np.right_shift(keys, 16).astype(np.uint16)
+    return by_low[np.argsort(high[by_low], kind="stable")]
