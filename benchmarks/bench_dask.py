@@ -29,7 +29,11 @@ PART_GAMES = 250_000
 
 def tree_rss(process: psutil.Process) -> int:
     total = 0
-    for p in [process, *process.children(recursive=True)]:
+    try:
+        children = process.children(recursive=True)
+    except psutil.Error:  # the process ended while its children were listed
+        children = []
+    for p in [process, *children]:
         try:
             total += p.memory_info().rss
         except psutil.Error:

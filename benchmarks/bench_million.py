@@ -74,9 +74,11 @@ def main(quick: bool) -> None:
             out.mkdir()
             figures[name] = run_measured([*command, str(out)])
         base_s = figures["fiderate rate"][0]
-        print(f"  {'job':<22}{'seconds':>9}{'x fiderate':>12}{'peak MB':>10}")
+        floor_s = figures["floor: pyarrow I/O"][0]
+        print(f"  {'job':<22}{'seconds':>9}{'x fiderate':>12}{'x floor':>9}{'peak MB':>10}")
         for name, (seconds, peak) in figures.items():
-            print(f"  {name:<22}{seconds:9.1f}{seconds / base_s:12.2f}{peak:10.0f}")
+            print(f"  {name:<22}{seconds:9.1f}{seconds / base_s:12.2f}{seconds / floor_s:9.2f}"
+                  f"{peak:10.0f}")  # fmt: skip
         plain_s = figures["plain Python"][0]
         verdict = "ok" if plain_s / base_s >= 4 else "below the 4x target"
         print(f"  fiderate is {plain_s / base_s:.2f}x faster than plain Python ({verdict})")

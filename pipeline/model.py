@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from pipeline.columnar.game_codes import GameCodes
 
 
 @dataclass
@@ -39,6 +42,19 @@ class GamesInput:
     players: PlayerList | None = None
     byes: pd.DataFrame | None = None
     info: EventInfo | None = None
+    # The games' integer codes (built on first use, for that very frame): the checks, the list
+    # look-up and the list match share one encoding of the ids instead of hashing them each.
+    _codes: tuple[pd.DataFrame, Any] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def codes(self) -> GameCodes:
+        """Event, round and player codes of ``games`` (``pipeline.columnar.game_codes``)."""
+        from pipeline.columnar.game_codes import encode_games
+
+        if self._codes is None or self._codes[0] is not self.games:
+            self._codes = (self.games, encode_games(self.games))
+        return self._codes[1]  # type: ignore[no-any-return]
 
 
 @dataclass

@@ -202,10 +202,11 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
 def test_game_codes_equal_exactly_for_the_same_event_round_and_pair(rows):
     """The duplicate-game key against plain tuples: same event, round and unordered pair of
     players <=> same code (ids shared between the white and black columns)."""
+    from pipeline.columnar.game_codes import encode_games
     from pipeline.readers.games import _game_codes
 
     games = pd.DataFrame(rows, columns=["event", "round", "white", "black"], dtype=str)
-    codes = _game_codes(games).tolist()
+    codes = _game_codes(encode_games(games)).tolist()
     keys = [(e, r, frozenset((w, b)), w == b) for e, r, w, b in rows]
     for i in range(len(rows)):
         for j in range(len(rows)):

@@ -50,11 +50,14 @@ def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) 
 
 def _encoded(*columns: pd.Series) -> pa.DictionaryArray:
     """The cells of ``columns``, one after another, dictionary-encoded over one dictionary."""
+    texts = [pa.chunked_array(arrow_text(column)) for column in columns]
+    # The dictionary holds at most every character of the cells: 32-bit offsets (no cast, no
+    # copy of the cells) whenever all of them fit in 2 GiB, else 64-bit.
+    kind = pa.string() if sum(t.nbytes for t in texts) < 2**31 - 1 else pa.large_string()
     chunks = []
-    for column in columns:
-        text = pa.chunked_array(arrow_text(column)).cast(pa.large_string()).fill_null("")
-        chunks.extend(text.chunks)
-    return pa.chunked_array(chunks, pa.large_string()).dictionary_encode().combine_chunks()
+    for text in texts:
+        chunks.extend((text if text.type == kind else text.cast(kind)).fill_null("").chunks)
+    return pa.chunked_array(chunks, kind).dictionary_encode().combine_chunks()
 
 
 def factorize_text(values: pd.Series) -> tuple[np.ndarray, pd.Series]:
@@ -65,13 +68,20 @@ def factorize_text(values: pd.Series) -> tuple[np.ndarray, pd.Series]:
     return codes, str_series(encoded.dictionary)
 
 
-def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
+def encode_together(*columns: pd.Series) -> tuple[list[np.ndarray], pd.Series]:
     """``factorize_text`` over several columns with one shared set of codes: (the codes of each
-    column, the number of distinct values)."""
+    column, the distinct values in order of appearance)."""
     encoded = _encoded(*columns)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
     bounds = np.cumsum([0, *(len(c) for c in columns)])
-    return [codes[bounds[i] : bounds[i + 1]] for i in range(len(columns))], len(encoded.dictionary)
+    parts = [codes[bounds[i] : bounds[i + 1]] for i in range(len(columns))]
+    return parts, str_series(encoded.dictionary)
+
+
+def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
+    """``encode_together`` with the number of distinct values instead of the values."""
+    codes, distinct = encode_together(*columns)
+    return codes, len(distinct)
 
 
 def small_range_take(values: np.ndarray, formatted_range) -> pa.Array | None:  # type: ignore[no-untyped-def]

@@ -26,8 +26,10 @@ def _event_codes(sides: pd.DataFrame) -> np.ndarray:
     """One int64 code per side for its (source, event)."""
     import pandas as pd
 
-    source = pd.factorize(sides["source"])[0]
-    event, names = pd.factorize(sides["event"])
+    from pipeline.columnar.arrow import factorize_text  # Arrow's hash: ~3x pd.factorize's speed
+
+    source, _ = factorize_text(sides["source"])
+    event, names = factorize_text(sides["event"])
     return pd.factorize(source * max(len(names), 1) + event)[0]
 
 

@@ -68,8 +68,11 @@ def list_positions(ids: pd.Series, players: PlayerList | None) -> np.ndarray:
 
 def game_positions(games: GamesInput, players: PlayerList | None) -> dict[str, np.ndarray]:
     """Each game's white and black row on the players list (-1: not there), looked up once for
-    both the unknown-player check and the sides."""
-    return {me: list_positions(games.games[me], players) for me in ("white", "black")}
+    both the unknown-player check and the sides: each distinct id once (the games' codes),
+    spread back over the games by code."""
+    codes = games.codes()
+    found = list_positions(codes.players, players)
+    return {"white": found[codes.white], "black": found[codes.black]}
 
 
 def _list_ratings(
@@ -113,7 +116,7 @@ def unknown_players(
         where = "on the players list" if players is not None else "given (no --players file)"
         at = np.flatnonzero(unknown)
         # Only the bad rows are visited, from plain arrays (a million of them take a second).
-        ids = g[me].to_numpy()[at].tolist()
+        ids = g[me].iloc[at].tolist()
         lines = g["line"].to_numpy()[at].tolist()
         for player, line in zip(ids, lines, strict=True):
             problems.add(

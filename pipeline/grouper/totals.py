@@ -18,6 +18,7 @@ import pandas as pd
 
 from pipeline.columnar.arrow import factorize_text
 from pipeline.columnar.lookup import positions
+from pipeline.columnar.order import stable_order
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
 from pipeline.grouper.kfactor import apply_700_rule, base_k, cap_suffix
 from pipeline.model import PlayerList
@@ -63,7 +64,7 @@ def natural_order(ids: pd.Series) -> np.ndarray:
     unique_order = np.lexsort((text.to_numpy(), lengths, ~digits))
     rank = np.empty(len(uniques), dtype=np.int64)
     rank[unique_order] = np.arange(len(uniques))
-    return np.argsort(rank[codes], kind="stable")
+    return stable_order(rank[codes])
 
 
 def player_sums(
@@ -120,13 +121,21 @@ def score_units(
     return 1  # no points scored anywhere: every score sum is 0 and the unit does not matter
 
 
-def partial_totals(rated_sides: pd.DataFrame, first_position: int = 0) -> pd.DataFrame:
+def partial_totals(
+    rated_sides: pd.DataFrame,
+    first_position: int = 0,
+    player_codes: tuple[np.ndarray, pd.Series] | None = None,
+) -> pd.DataFrame:
     """Per-player integer sums of one partition of rated sides (schema: PARTIAL_COLUMNS).
 
     ``first_position`` is the position of the partition's first row among all sides, so that
     "last row" and "first K" mean the same whichever way the sides were split.
+    ``player_codes``: (each side's player code, the ids by code) when the caller has them (the
+    games' own encoding, ``columnar.game_codes.side_player_codes``), else the ids are encoded.
     """
-    codes, players = factorize_text(rated_sides["player"])
+    if player_codes is None or len(player_codes[0]) != len(rated_sides):
+        player_codes = factorize_text(rated_sides["player"])
+    codes, players = player_codes
     size = len(players)
     rows = np.arange(len(rated_sides), dtype=np.int64)
     sums = player_sums(

@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from pipeline.columnar.arrow import factorize_text
 from pipeline.errors import Code, ProblemList
 from pipeline.readers.results import GameResult, SideResult, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
@@ -107,6 +108,15 @@ def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:
     return result
 
 
+def spread(values: pd.Series, codes: np.ndarray, index: pd.Index) -> pd.Series:
+    """``values`` (one per distinct cell) back over the rows: row i gets ``values[codes[i]]``.
+
+    The parsers below parse each distinct spelling once (a ratings column holds a few thousand,
+    a dates column a few dozen, among a million rows) and spread the answer by the codes of
+    ``factorize_text``: exact, as every parser is a function of the cell's text alone."""
+    return pd.Series(values.array.take(codes), index=index)
+
+
 def parse_int(
     problems: ProblemList,
     table: RawTable,
@@ -120,8 +130,26 @@ def parse_int(
 ) -> pd.Series:
     """Optional integer column: blank -> <NA>; anything else must be a whole number in range."""
     raw = text(table, column)
+    codes, distinct = factorize_text(raw)
+    numbers, bad = _whole_numbers(distinct, table.decimal, low, high, zero_is_blank)
+    report(
+        problems,
+        table,
+        bad.to_numpy(dtype=bool)[codes],
+        column,
+        code,
+        f"expected {what} from {low} to {high}",
+        f"write {what} from {low} to {high}, or leave the cell blank",
+    )
+    return spread(numbers.mask(bad), codes, raw.index)
+
+
+def _whole_numbers(
+    raw: pd.Series, decimal: str, low: int, high: int, zero_is_blank: bool
+) -> tuple[pd.Series, pd.Series]:
+    """(the number or <NA>, whether the cell is bad) of each cell of ``raw``."""
     blank = raw.str.strip().eq("")
-    digits = integer_text(raw, table.decimal)
+    digits = integer_text(raw, decimal)
     looks_int = digits.str.fullmatch(r"[0-9]{1,9}")
     numbers = digits.where(looks_int & ~blank).astype("Int64")
     if zero_is_blank:
@@ -130,16 +158,7 @@ def parse_int(
         blank = blank | zero
         numbers = numbers.mask(zero)
     bad = (~blank & (~looks_int | (numbers < low) | (numbers > high))).fillna(True)
-    report(
-        problems,
-        table,
-        bad.to_numpy(dtype=bool),
-        column,
-        code,
-        f"expected {what} from {low} to {high}",
-        f"write {what} from {low} to {high}, or leave the cell blank",
-    )
-    return numbers.mask(bad)
+    return numbers, bad
 
 
 def parse_rating(problems: ProblemList, table: RawTable, column: str) -> pd.Series:
@@ -170,12 +189,13 @@ def parse_bool(problems: ProblemList, table: RawTable, column: str) -> pd.Series
 
 def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series:
     raw = text(table, column)
-    blank = raw.eq("")
-    parsed = pd.to_datetime(raw.where(~blank), format="%Y-%m-%d", errors="coerce")
+    codes, distinct = factorize_text(raw)  # each distinct date parsed once (see ``spread``)
+    blank = distinct.eq("")
+    parsed = pd.to_datetime(distinct.where(~blank), format="%Y-%m-%d", errors="coerce")
     bad = ~blank & parsed.isna()
-    report(problems, table, bad.to_numpy(), column, *CELL_PROBLEMS["date"])
+    report(problems, table, bad.to_numpy(dtype=bool)[codes], column, *CELL_PROBLEMS["date"])
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
-    return raw.astype("string").where(~(bad | blank))
+    return spread(distinct.astype("string").where(~(bad | blank)), codes, raw.index)
 
 
 def parse_results(
@@ -187,7 +207,9 @@ def parse_results(
 ) -> list[np.ndarray]:
     """The ``result`` column looked up in ``results`` (one array per field of its tuples); a
     result not in it is reported (bad-result) and read as ``default``."""
-    known, fields = lookup(normalize_tokens(text(table, "result")), results, default)
+    codes, distinct = factorize_text(text(table, "result"))  # each spelling once (``spread``)
+    known, fields = lookup(normalize_tokens(distinct), results, default)
+    known, fields = known[codes], [field[codes] for field in fields]
     report(
         problems,
         table,

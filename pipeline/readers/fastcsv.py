@@ -25,16 +25,34 @@ _LINE_START_SPACE = np.array([10, 13, 32, 9, 0xC2, 0xE3], dtype=np.uint8)
 _INITIAL_SPACE_QUOTE = '(?:^|[{delim}\\n])[ \\t]+"'
 
 
-def simple_lines(text: str) -> bool:
+def utf8_bytes(data: bytes, text: str) -> bytes | None:
+    """``text`` in UTF-8 without encoding it again, when ``text`` was decoded from the file's
+    bytes ``data`` as UTF-8 or Windows-1252 (``tabular``'s reader): the bytes after a BOM.
+
+    Proof: Windows-1252 decodes one byte to one character, so fewer characters than bytes means
+    the bytes were read as UTF-8; as many characters as bytes is an ASCII file (then both
+    readings give the same text, whose UTF-8 is those bytes) or a Windows-1252 one (None)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16
+        return None
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    return body if len(text) < len(body) or body.isascii() else None
+
+
+def simple_lines(text: str, encoded: bytes | None = None) -> bool:
     """True when every line of ``text`` is a non-blank line ended by "\n" or "\r\n" (the last
-    line may lack its end): then data row k is on line k + 1."""
+    line may lack its end): then data row k is on line k + 1. ``encoded``: ``text`` in UTF-8
+    when the caller has it (the file's own bytes), so it is not encoded again."""
     body = text.removesuffix("\n").removesuffix("\r")
     if not body or body[0].isspace() or body[-1] in "\r\n":
         return False
     if any(c in body for c in _OTHER_BREAKS):
         return False
     # Scanned as bytes with numpy (a str search for "\n " is slow when "\n" is everywhere).
-    raw = np.frombuffer(body.encode("utf-8"), dtype=np.uint8)
+    # The same suffixes off the bytes: "\n" and "\r" are one byte each in UTF-8.
+    data = (
+        body.encode("utf-8") if encoded is None else encoded.removesuffix(b"\n").removesuffix(b"\r")
+    )
+    raw = np.frombuffer(data, dtype=np.uint8)
     after_newline = raw[np.flatnonzero(raw == 10) + 1]  # body does not end with "\n"
     # A blank line, or a line that starts with white space (possibly a whitespace-only line).
     if np.isin(after_newline, _LINE_START_SPACE).any():
@@ -46,10 +64,11 @@ def simple_lines(text: str) -> bool:
 
 
 def read_plain_csv(
-    text: str, delimiter: str, normalize, simple: bool | None = None
+    text: str, delimiter: str, normalize, simple: bool | None = None, encoded: bytes | None = None
 ) -> pd.DataFrame | None:  # type: ignore[no-untyped-def]
     """The table of a plain CSV file (all text, columns named by ``normalize``), or None.
-    ``simple``: ``simple_lines(text)`` when the caller has it already (a pass over the file)."""
+    ``simple``: ``simple_lines(text)`` when the caller has it already (a pass over the file);
+    ``encoded``: ``text`` in UTF-8 when the caller has it (see ``utf8_bytes``)."""
     if not (simple_lines(text) if simple is None else simple):
         return None
     quoted = '"' in text
@@ -61,7 +80,7 @@ def read_plain_csv(
         return None
     try:
         table = pacsv.read_csv(
-            pa.py_buffer(text.encode("utf-8")),
+            pa.py_buffer(text.encode("utf-8") if encoded is None else encoded),
             read_options=pacsv.ReadOptions(column_names=header, skip_rows=1),
             parse_options=pacsv.ParseOptions(
                 delimiter=delimiter, newlines_in_values=quoted, ignore_empty_lines=False

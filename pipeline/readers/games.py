@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.arrow import factorize_together
+from pipeline.columnar.game_codes import GameCodes
 from pipeline.errors import Code, ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
@@ -56,20 +56,22 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "line": table.rows.astype(np.int64),
         }
     )
-    _check_duplicates(games, table, problems)
-    return GamesInput(table.source, games)
+    item = GamesInput(table.source, games)
+    _check_duplicates(item, table, problems)
+    return item
 
 
-def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemList) -> None:
+def _check_duplicates(item: GamesInput, table: RawTable, problems: ProblemList) -> None:
     """The same two players twice in one round of one event: a copy-paste error
     (``duplicate-game``) when both rows say the same, ``result-mismatch`` when they disagree
     (``A-B 1-0`` and ``B-A 1-0`` cannot both be true)."""
+    games = item.games
     with_round = games["round"].ne("").to_numpy()
     if not with_round.any():
         return
-    # One integer per (event, round, unordered pair of players), from integer codes: hashing
-    # four text columns row by row costs several times more.
-    code = pd.Series(_game_codes(games))
+    # One integer per (event, round, unordered pair of players), from the games' integer codes
+    # (shared with the later stages): hashing four text columns row by row costs far more.
+    code = pd.Series(_game_codes(item.codes()))
     dup = code.duplicated(keep="first").to_numpy() & with_round
     if not dup.any():
         return
@@ -120,16 +122,12 @@ def _check_duplicates(games: pd.DataFrame, table: RawTable, problems: ProblemLis
             )
 
 
-def _game_codes(games: pd.DataFrame) -> np.ndarray:
+def _game_codes(codes: GameCodes) -> np.ndarray:
     """A code per game, equal exactly when event, round and the (unordered) pair are equal."""
-    (event,), n_event = factorize_together(games["event"])
-    (round_,), n_round = factorize_together(games["round"])
-    (white, black), n_player = factorize_together(games["white"], games["black"])
-    if n_event * n_round * n_player * n_player >= 2**62:  # the combined code would not fit
-        frame = pd.DataFrame(
-            {"e": event, "r": round_, "a": np.minimum(white, black), "b": np.maximum(white, black)}
-        )
+    low, high = np.minimum(codes.white, codes.black), np.maximum(codes.white, codes.black)
+    if not codes.fits():  # the combined code would not fit
+        frame = pd.DataFrame({"e": codes.event, "r": codes.round, "a": low, "b": high})
         return pd.MultiIndex.from_frame(frame).factorize()[0]
-    code = event * n_round + round_
-    code = code * n_player + np.minimum(white, black)
-    return code * n_player + np.maximum(white, black)
+    code = codes.event * codes.n_round + codes.round
+    code = code * codes.n_player + low
+    return code * codes.n_player + high

@@ -10,34 +10,34 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.arrow import factorize_together
+from pipeline.columnar.game_codes import GameCodes
 from pipeline.errors import Code, Problem
+from pipeline.model import GamesInput
 
 
-def _side_keys(games: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+def _side_keys(codes: GameCodes) -> tuple[np.ndarray, np.ndarray]:
     """(player-in-round key, player-opponent-in-round key) for the white sides then the black
     sides: integers equal exactly when event, round and player (and opponent) are equal.
     Exact: every factor is below its count, and the product of the counts is checked < 2**62."""
-    (event,), n_event = factorize_together(games["event"])
-    (round_,), n_round = factorize_together(games["round"])
-    (white, black), n_player = factorize_together(games["white"], games["black"])
-    players = np.concatenate([white, black])
-    opponents = np.concatenate([black, white])
-    slot = np.tile(event * n_round + round_, 2)
-    if n_event * n_round * n_player * n_player >= 2**62:  # too many to pack: factorize tuples
+    players = np.concatenate([codes.white, codes.black])
+    opponents = np.concatenate([codes.black, codes.white])
+    slot = np.tile(codes.event * codes.n_round + codes.round, 2)
+    if not codes.fits():  # too many to pack: factorize tuples
         frame = pd.DataFrame({"s": slot, "p": players, "o": opponents})
         who = pd.MultiIndex.from_frame(frame[["s", "p"]]).factorize()[0]
         return who, pd.MultiIndex.from_frame(frame).factorize()[0]
-    who = slot * n_player + players
-    return who, who * n_player + opponents
+    who = slot * codes.n_player + players
+    return who, who * codes.n_player + opponents
 
 
-def paired_twice(games: pd.DataFrame, source: str) -> list[Problem]:
+def paired_twice(item: GamesInput) -> list[Problem]:
     """A problem for each game that puts a player in a round they already play in."""
-    games = games[games["round"].astype(str).ne("").to_numpy()]
+    source = item.source
+    with_round = item.games["round"].astype(str).ne("").to_numpy()
+    games = item.games[with_round]
     if games.empty:
         return []
-    who, pair = _side_keys(games)
+    who, pair = _side_keys(item.codes().rows(with_round))
     if not pd.Series(who).duplicated().any():  # the usual case: one hash pass and done
         return []
     distinct = ~pd.Series(pair).duplicated().to_numpy()  # one side per distinct game

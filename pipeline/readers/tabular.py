@@ -18,7 +18,7 @@ import pandas as pd
 from pipeline.columnar.arrow import arrow_storage
 from pipeline.errors import Code, InputError, Problem
 from pipeline.readers import limits
-from pipeline.readers.fastcsv import read_plain_csv, simple_lines
+from pipeline.readers.fastcsv import read_plain_csv, simple_lines, utf8_bytes
 from pipeline.readers.raw import RawTable, normalize_header
 
 __all__ = ["RawTable", "normalize_header", "read_tables"]
@@ -132,8 +132,9 @@ def read_csv_text(path: Path) -> RawTable:
     width = text.count(delimiter, 0, header_end if header_end >= 0 else len(text)) + 1
     if width > limits.MAX_COLUMNS:
         raise limits.too_wide(str(path), width)
-    simple = simple_lines(text)
-    frame = read_plain_csv(text, delimiter, normalize_header, simple)
+    encoded = utf8_bytes(data, text)
+    simple = simple_lines(text, encoded)
+    frame = read_plain_csv(text, delimiter, normalize_header, simple, encoded)
     try:
         if frame is None:
             frame = pandas_read_csv(text, delimiter)

@@ -37,7 +37,7 @@ def _event_ids(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series:
     parts = []
     for item in inputs:
         if isinstance(item, GamesInput):
-            parts += [item.games["white"], item.games["black"]]
+            parts.append(item.codes().players)  # the distinct ids of both colours
             if item.players is not None:
                 parts.append(item.players.players["id"])
         else:

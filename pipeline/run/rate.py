@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from pipeline.columnar.game_codes import side_player_codes
 from pipeline.engine import rate_sides
 from pipeline.engine.late_first_rating import late_first_ratings, unrated_at_start
 from pipeline.engine.sequential import sequential_sides
@@ -107,7 +109,7 @@ def gather_inputs(
     problems.extend(failed)
     for item in inputs:
         if isinstance(item, GamesInput):
-            problems.extend(paired_twice(item.games, item.source))
+            problems.extend(paired_twice(item))
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if players is not None and not problems:
         matched.append(list_match(players, inputs))
@@ -262,11 +264,28 @@ def rate_inputs(
         whole=any(isinstance(i, SidesInput) for i in inputs),
     )
     sources = [i.source for i in inputs]
+    codes = side_codes(inputs) if event_players is None else None
     if options.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
-        fide = finish_period(rated, partial_totals(rated), players, options, plan, sources)
+        fide = finish_period(
+            rated, partial_totals(rated, 0, codes), players, options, plan, sources
+        )
         k_used = fide.totals.set_index("id")["k"]
         rated = sequential_sides(rated, k_used, plan.rules, options.method, options.cap)
-    return finish_period(rated, partial_totals(rated), players, options, plan, sources)
+        codes = None  # the sides were re-rated: encode their ids afresh
+    return finish_period(rated, partial_totals(rated, 0, codes), players, options, plan, sources)
+
+
+def side_codes(
+    inputs: Sequence[GamesInput | SidesInput],
+) -> tuple[np.ndarray, pd.Series] | None:
+    """The sides' player codes from the games' own encoding (``GamesInput.codes``), when every
+    input is a games file without byes: the sides are then exactly each game's white and black
+    side, in order (``engine.sides``). None otherwise (the totals encode the ids themselves)."""
+    if not inputs or not all(
+        isinstance(i, GamesInput) and (i.byes is None or not len(i.byes)) for i in inputs
+    ):
+        return None
+    return side_player_codes([i.codes() for i in inputs if isinstance(i, GamesInput)])
 
 
 def rate_files(

@@ -55,7 +55,9 @@ def write_csv(table: pd.DataFrame, path: Path) -> None:
 def write_games_csv(result: RatedPeriod, path: Path) -> None:
     # Every value formatted where it lies, joined into lines, and the lines put in order with
     # one gather: the biggest table never becomes a pandas frame nor is reordered per column.
-    write_csv_lines(GAMES_COLUMNS, csv_lines(games_text(result)), path, games_order(result))
+    # The order first: its work arrays are freed before the lines (the run's peak) exist.
+    order = games_order(result)
+    write_csv_lines(GAMES_COLUMNS, csv_lines(games_text(result)), path, order)
 
 
 OUTPUT_FORMATS = ("csv", "parquet")

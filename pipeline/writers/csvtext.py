@@ -11,7 +11,8 @@ from __future__ import annotations
 import csv
 import io
 import os
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.columnar.order import stable_order
 from pipeline.writers.format import arrow_text, plain_text
 
 # Python's csv module (QUOTE_MINIMAL, lineterminator "\n") quotes a field holding the delimiter,
@@ -136,13 +138,18 @@ def write_csv_lines(
                     fh.write(_block_bytes(chunk.slice(start, ROWS_PER_BLOCK)))
             return
         starts = np.cumsum([0, *(len(c) for c in lines.chunks)])
-        blocks = range(0, len(lines), ROWS_PER_BLOCK)
-        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-            gathered = pool.map(
-                lambda at: gather(lines.chunks, starts, order[at : at + ROWS_PER_BLOCK]), blocks
-            )
-            for block in gathered:
-                fh.write(_block_bytes(block))
+        workers = os.cpu_count() or 1
+        with ThreadPoolExecutor(workers) as pool:
+            # At most one block per core ahead of the one being written: gathered blocks wait
+            # in memory only that long (``pool.map`` would gather them all at once).
+            pending: deque[Future[pa.Array]] = deque()
+            for at in range(0, len(lines), ROWS_PER_BLOCK):
+                rows = order[at : at + ROWS_PER_BLOCK]
+                pending.append(pool.submit(gather, lines.chunks, starts, rows))
+                if len(pending) > workers:
+                    fh.write(_block_bytes(pending.popleft().result()))
+            while pending:
+                fh.write(_block_bytes(pending.popleft().result()))
 
 
 def gather(chunks: list[pa.Array], starts: np.ndarray, rows: np.ndarray) -> pa.Array:
@@ -153,7 +160,7 @@ def gather(chunks: list[pa.Array], starts: np.ndarray, rows: np.ndarray) -> pa.A
     if len(chunks) == 1:
         return chunks[0].take(pa.array(rows))
     which = np.searchsorted(starts, rows, side="right") - 1
-    grouped = np.argsort(which, kind="stable")  # the rows chunk by chunk, in order within each
+    grouped = stable_order(which)  # the rows chunk by chunk, in order within each
     cut = np.searchsorted(which[grouped], np.arange(1, len(chunks)))
     parts = [
         chunk.take(pa.array(rows[group] - start))

@@ -13,6 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.columnar.order import stable_order
 from pipeline.grouper.totals import natural_order, positions
 from pipeline.model import RatedPeriod
 from pipeline.writers.format import (
@@ -118,7 +119,7 @@ def games_order(result: RatedPeriod) -> np.ndarray:
     rank = positions(result.sides["player"], totals["id"])
     if len(rank) and rank.min() < 0:  # not expected: every side's player has a total
         return natural_order(result.sides["player"])
-    return np.argsort(rank, kind="stable")
+    return stable_order(rank)
 
 
 def games_spec(scale: int) -> Spec:

@@ -1,0 +1,78 @@
+"""One dictionary encoding of a games frame's keys, shared by every stage (issue 13).
+
+The duplicate-game check, the paired-twice check, the players-list look-up and the list match
+all ask about the same columns (event, round, white, black). Each used to hash the text of a
+million rows again; :func:`encode_games` hashes them once into integer codes, kept on the
+``GamesInput`` (``GamesInput.codes()``), and every stage works on the integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pipeline.columnar.arrow import encode_together
+
+
+@dataclass(frozen=True)
+class GameCodes:
+    """Per game: the event's, the round's and both players' codes. ``players`` holds the
+    distinct ids of both colours (code c is ``players[c]``); ``n_event``/``n_round`` bound the
+    event and round codes (every code is below its count, also in a subset of the rows)."""
+
+    event: np.ndarray
+    round: np.ndarray
+    white: np.ndarray
+    black: np.ndarray
+    n_event: int
+    n_round: int
+    players: pd.Series
+
+    @property
+    def n_player(self) -> int:
+        return len(self.players)
+
+    def rows(self, keep: np.ndarray) -> GameCodes:
+        """The codes of the games ``keep`` selects (a mask or positions), same dictionaries."""
+        return GameCodes(
+            self.event[keep],
+            self.round[keep],
+            self.white[keep],
+            self.black[keep],
+            self.n_event,
+            self.n_round,
+            self.players,
+        )
+
+    def fits(self) -> bool:
+        """Whether event x round x player x player codes pack into one int64 (exactly)."""
+        return self.n_event * self.n_round * self.n_player * self.n_player < 2**62
+
+
+def encode_games(games: pd.DataFrame) -> GameCodes:
+    """The codes of ``games`` (columns event, round, white, black; text)."""
+    (event,), events = encode_together(games["event"])
+    (round_,), rounds = encode_together(games["round"])
+    (white, black), players = encode_together(games["white"], games["black"])
+    return GameCodes(event, round_, white, black, len(events), len(rounds), players)
+
+
+def side_player_codes(files: list[GameCodes]) -> tuple[np.ndarray, pd.Series]:
+    """(each side's player code, the distinct ids) over the sides of these games files as
+    ``engine.sides`` lays them out: per game white then black, file after file. One dictionary
+    for all files, made from their small dictionaries (not from the sides' million cells).
+
+    Every code has a side: each file's dictionary holds only ids that are some game's white or
+    black player, and every game gives both players a side."""
+    if len(files) == 1:
+        remaps, players = [np.arange(files[0].n_player)], files[0].players
+    else:
+        remaps, players = encode_together(*(f.players for f in files))
+    parts = []
+    for codes, remap in zip(files, remaps, strict=True):
+        side = np.empty(2 * len(codes.white), dtype=np.int64)
+        side[0::2], side[1::2] = remap[codes.white], remap[codes.black]
+        parts.append(side)
+    return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), players

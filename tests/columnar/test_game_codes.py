@@ -1,0 +1,49 @@
+"""The games' one encoding of the ids, spread over the sides, names each side's player."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pipeline.columnar.game_codes import side_player_codes
+from pipeline.engine.sides import assemble_sides
+from pipeline.grouper.totals import partial_totals
+from pipeline.readers import read_event_file
+
+
+def _games_file(path, rng, ids):
+    n = int(rng.integers(1, 40))
+    white = rng.choice(ids, n)
+    black = np.array([rng.choice([i for i in ids if i != w]) for w in white])
+    frame = pd.DataFrame(
+        {
+            "event": "E",
+            "white": white,
+            "black": black,
+            "result": rng.choice(["1-0", "0-1", "1/2-1/2", "+-"], n),
+            "white_rating": rng.integers(1000, 2800, n).astype(str),
+            "black_rating": rng.integers(1000, 2800, n).astype(str),
+        }
+    )
+    frame.to_csv(path, index=False)
+    return read_event_file(path)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_side_codes_name_each_sides_player_and_give_the_same_totals(tmp_path, seed):
+    rng = np.random.default_rng(seed)
+    ids = ["4100018", "a", "b,c", "é", "12", "x y", "7"]
+    inputs = [_games_file(tmp_path / f"g{k}.csv", rng, ids[k:]) for k in range(3)]
+    sides = assemble_sides(inputs, None)
+    codes, players = side_player_codes([i.codes() for i in inputs])
+    assert players.take(codes).tolist() == sides["player"].tolist()
+    assert np.bincount(codes, minlength=len(players)).min() > 0  # every code has a side
+    rated = sides.assign(
+        rated=True,
+        pd_units=pd.array(rng.integers(0, 100, len(sides)), dtype="Int64"),
+        dev_units=pd.array(rng.integers(-100, 100, len(sides)), dtype="Int64"),
+    )
+    shared = partial_totals(rated, 0, (codes, players)).sort_values("player")
+    own = partial_totals(rated).sort_values("player")
+    pd.testing.assert_frame_equal(shared.reset_index(drop=True), own.reset_index(drop=True))
