@@ -450,6 +450,28 @@ def test_standard_fallback_player_counts_as_rated(tmp_path):
     assert (totals.loc["4100034", "change"], totals.loc["4100050", "change"]) == (3, -3)
 
 
+def test_period_rapid_uses_the_rapid_column_and_falls_back_to_standard(tmp_path):
+    # `fiderate period --rules rapid` on FIDE's combined TXT list: Berg (rapid 1950, standard
+    # 1987) and Novak (rapid 2150, standard 2205) are rated with their rapid ratings; Silva (rapid
+    # 0, standard 1650) with his standard rating, and counts as rated (7.2.1).
+    # Berg beats Silva: D 300 -> PD 0.85, +0.15 x K 20 = +3.00 -> 1953.
+    # Novak beats Silva: D 500, counted as 400 -> PD 0.92, +0.08 x 20 = +1.60 -> +2 -> 2152.
+    # Silva: (-0.15 - 0.08) x 20 = -4.60 -> -5 -> 1645 (the standard rating he was rated with).
+    events = tmp_path / "events"
+    events.mkdir()
+    write_csv(events / "rapid.csv", GAME_HEADER,
+              [["R", "1", "2026-11-05", "4100034", "4100050", "1-0"],
+               ["R", "2", "2026-11-06", "4100026", "4100050", "1-0"]])  # fmt: skip
+    out = tmp_path / "out"
+    result = run_cli("period", "--list", SAMPLE / "players_list_foa.txt", "--events", events,
+                     "--period", "2026-11", "--rules", "rapid", "--out", out)  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    changes = pd.read_csv(out / "changes_2026-11.csv", dtype=str).set_index("id")
+    got = {i: (r["rating"], r["new_rating"]) for i, r in changes.iterrows()}
+    assert got == {"4100034": ("1950", "1953"), "4100026": ("2150", "2152"),
+                   "4100050": ("1650", "1645")}  # fmt: skip
+
+
 # --- 8.2.4: a first rating published before an older event is rated ------------------------------
 
 

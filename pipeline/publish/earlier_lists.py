@@ -60,8 +60,10 @@ def read_earlier_lists(
     period: str,
     con: sqlite3.Connection | None,
     replaced: int | None,
+    rules: str | None = None,
 ) -> dict[str, EarlierList]:
-    """Read every earlier list (all problems at once) and check it against the history."""
+    """Read every earlier list (all problems at once) and check it against the history.
+    ``rules``: as for the list in force (a FIDE combined list's column by the run's rules)."""
     problems: list[Problem] = []
     found: dict[str, EarlierList] = {}
     for month, path in specs:
@@ -97,7 +99,7 @@ def read_earlier_lists(
             )
             continue
         try:
-            players = read_list(path)
+            players = read_list(path, rules)
         except InputError as exc:
             problems.extend(exc.problems)
             continue

@@ -24,10 +24,15 @@ from schemas import Players, validate
 TABLE_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".tsv"}
 
 
-def read_list(path: Path | str) -> PlayerList:
+def read_list(path: Path | str, rules: str | None = None) -> PlayerList:
+    """A list in force or an earlier list: a table this tool published, or a FIDE download.
+
+    ``rules`` (the run's rule set name) chooses a FIDE combined list's standard, rapid or blitz
+    column, with the standard rating for a player who has no rapid (blitz) one (Rapid & Blitz
+    Rating Regulations 7.2.1); a table's one rating column is the list's own."""
     path = Path(path)
     if path.suffix.lower() not in TABLE_SUFFIXES:
-        players = read_players(path)
+        players = read_players(path, rules=rules)
         frame = players.players.copy()
         for column in ("last_played", "flags", "sex"):
             if column not in frame.columns:

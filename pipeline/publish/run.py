@@ -189,7 +189,7 @@ def _read_inputs(
     of them reported at once."""
     problems: list[Problem] = []
     try:
-        listed = read_list(request.list_path)
+        listed = read_list(request.list_path, request.rules)
     except InputError as exc:
         problems.extend(exc.problems)
     try:
@@ -197,7 +197,7 @@ def _read_inputs(
     except InputError as exc:
         problems.extend(exc.problems)
     try:
-        earlier = read_earlier_lists(request.earlier_lists, period, con, replaced)
+        earlier = read_earlier_lists(request.earlier_lists, period, con, replaced, request.rules)
     except InputError as exc:
         problems.extend(exc.problems)
     if problems:
