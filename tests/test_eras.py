@@ -470,6 +470,11 @@ def test_period_rapid_uses_the_rapid_column_and_falls_back_to_standard(tmp_path)
     got = {i: (r["rating"], r["new_rating"]) for i, r in changes.iterrows()}
     assert got == {"4100034": ("1950", "1953"), "4100026": ("2150", "2152"),
                    "4100050": ("1650", "1645")}  # fmt: skip
+    # The console and the report say which rules were used and why (rapid from 2024-12-01).
+    why = "rapid-2024: in force on 2026-11-01 (rapid rules from 2024-12-01)"
+    assert f"rules: {why}" in result.stdout
+    summary = pd.read_excel(out / "report_2026-11.xlsx", sheet_name="Summary", dtype=str)
+    assert summary.set_index("item").loc["rules", "value"] == why
 
 
 # --- 8.2.4: a first rating published before an older event is rated ------------------------------

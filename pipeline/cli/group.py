@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from typing import Any
@@ -32,6 +33,11 @@ class FiderateGroup(click.Group):
             ctx.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except BrokenPipeError:
+            # The reader of stdout went away (`fiderate ... | head`): what was to be written is
+            # written; only the rest of the printout is lost. Quiet, like a tool killed by SIGPIPE.
+            _silence_stdout()
+            ctx.exit(141)
         except KeyboardInterrupt:
             click.echo("interrupted: nothing was written", err=True)
             ctx.exit(130)
@@ -44,6 +50,15 @@ class FiderateGroup(click.Group):
                 err=True,
             )
             ctx.exit(1)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that Python's flush at exit raises no second BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (e.g. under a test runner)
+        pass
 
 
 def _maybe_traceback(ctx: click.Context) -> None:

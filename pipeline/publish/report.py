@@ -124,6 +124,7 @@ def build_report(
     period: str,
     new_ids: pd.Index | None = None,
     rules: FirstRatingRules = FIRST_RATING,
+    rules_used: str = "",
 ) -> PeriodReport:
     t = totals.set_index("id")
     n = new.set_index("id")
@@ -166,7 +167,7 @@ def build_report(
         first=_first_table(first, n, rules),
         gains=gains,
         losses=losses,
-        summary=_summary(status, t, n, rated_sides, period, new_ids, rules),
+        summary=_summary(status, t, n, rated_sides, period, new_ids, rules, rules_used),
     )
 
 
@@ -208,15 +209,17 @@ def _summary(
     period: str,
     new_ids: pd.Index | None,
     rules: FirstRatingRules = FIRST_RATING,
+    rules_used: str = "",
 ) -> pd.DataFrame:
     """The period in a few counts; each one is a count of rows of the files written (``n`` is
-    the new list by id, ``t`` the period totals by id)."""
+    the new list by id, ``t`` the period totals by id). ``rules_used``: the rule set and why."""
     counts = status.value_counts()
     if new_ids is None:  # not told: the players with the new-player status
         new_ids = status.index[status.eq(STATUS_NEW).to_numpy()]
     new_rows = n.reindex(pd.Index(new_ids).astype(str))
     items = {
         "period": period,
+        **({"rules": rules_used} if rules_used else {}),
         "players on the new list": len(n),
         "rated players on the new list": int(n["rating"].notna().sum()),
         "rated players with games": int((t["games"] > 0).sum()),

@@ -73,7 +73,7 @@ from pipeline.publish.players import (
 from pipeline.publish.record import Clock, RunRecord, now, record_run, user
 from pipeline.publish.report import PeriodReport, build_report
 from pipeline.readers.player_details import fill_blank_details
-from pipeline.rules.select import cadence_note, rules_in_force
+from pipeline.rules.select import cadence_note, select_rules
 from pipeline.rules.sets import FirstRatingRules
 from pipeline.run.rate import rate_inputs, resolve_period
 
@@ -304,7 +304,8 @@ def _rate_and_publish(
     clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
-    era = rules_in_force(request.rules, period)
+    chosen = select_rules(request.rules, period)  # the era, and why (said in the report)
+    era = chosen.rules
     first_rules = era.first_rating_rules  # the era's method and floor
     first = _first_ratings(result, units, base, con, period, replaced, first_rules)
     new, status = next_list(base, result.totals, first, period, era, new_ids, first_rules)
@@ -319,6 +320,7 @@ def _rate_and_publish(
         period,
         new_ids,
         first_rules,
+        f"{era.name}: {chosen.reason}",
     )
     del base, status  # full-size: freed before the files are written (release_memory in lap)
     clock.lap("first ratings, next list, report", "writing files")

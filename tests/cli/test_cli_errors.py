@@ -152,3 +152,22 @@ def test_outputs_get_the_ordinary_file_mode(sample, tmp_path):
     assert result.exit_code == 0, result.stderr
     for path in out.iterdir():
         assert stat.S_IMODE(path.stat().st_mode) == FILE_MODE, path.name
+
+
+def test_a_closed_pipe_ends_the_run_quietly():
+    # `fiderate table | head -1`: the reader goes away before fiderate prints. No "internal
+    # error" and no traceback on stderr; the exit code says SIGPIPE (128 + 13) as shell tools do.
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "table"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the interpreter has even started: every write fails
+    with proc.stderr:
+        stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, stderr
+    assert stderr == ""
