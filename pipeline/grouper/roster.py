@@ -4,9 +4,11 @@ force as well (a period run publishes the whole list)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from pipeline.columnar.lookup import member
+from pipeline.model import PlayerList
 
 
 def event_players_only(totals: pd.DataFrame, players: pd.Series) -> pd.DataFrame:
@@ -15,3 +17,18 @@ def event_players_only(totals: pd.DataFrame, players: pd.Series) -> pd.DataFrame
     if keep.all():
         return totals
     return totals[keep].reset_index(drop=True)
+
+
+def listed_event_players(players: PlayerList, ids: pd.Series) -> PlayerList:
+    """The list in force cut to the rows of ``ids`` (the events' players), in list order.
+
+    ``rate`` keeps only the events' players, and every per-player figure (K, the 700 rule, the
+    totals) depends on the player's own row alone, so the other rows (most of a 1.9 M-player
+    list) need none: totals of the cut list are the kept rows of the whole list's totals. A
+    list's ids are unique (schema ``Players``), so each id finds at most one row.
+    """
+    rows = players.positions(ids)
+    rows = np.sort(rows[rows >= 0])
+    if len(rows) == len(players.players):
+        return players
+    return PlayerList(players.source, players.players.take(rows).reset_index(drop=True))

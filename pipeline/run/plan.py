@@ -13,7 +13,7 @@ import pandas as pd
 from pipeline.engine import SCALES
 from pipeline.engine.sequential import MODES
 from pipeline.errors import RunError, UsageError
-from pipeline.grouper.roster import event_players_only
+from pipeline.grouper.roster import event_players_only, listed_event_players
 from pipeline.grouper.totals import finish_totals
 from pipeline.model import (
     GamesInput,
@@ -110,6 +110,8 @@ def finish_period(
 ) -> RatedPeriod:
     """K, the 700 rule, the rounded change and the new list from the partials of every side:
     the one finish of both engines."""
+    if not options.all_players and players is not None:
+        players = listed_event_players(players, partials["player"])
     totals = finish_totals(
         partials,
         players,
