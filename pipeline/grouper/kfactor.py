@@ -59,7 +59,7 @@ def base_k(
 
     rating = players["rating"].fillna(0).to_numpy(dtype=np.int64)
     published = players["k"]
-    k, rule = k_precedence(
+    k, code, labels = k_precedence_codes(
         rating,
         published.fillna(0).to_numpy(dtype=np.int64),
         published.notna().to_numpy(),
@@ -71,10 +71,19 @@ def base_k(
         forced_k,
     )
     k_series = pd.Series(pd.arrays.IntegerArray(k, rating <= 0), index=players.index)
-    return k_series, pd.Series(rule, index=players.index, dtype=str)
+    # Each player's rule as a code into a handful of labels: no text per player here.
+    rule = pd.Categorical.from_codes(code, categories=labels)
+    return k_series, pd.Series(rule, index=players.index)
 
 
-def k_precedence(
+def k_precedence(*args: Any, **kwargs: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(K, rule) per player on plain arrays (the arguments of :func:`k_precedence_codes`), each
+    rule as its text."""
+    k, code, labels = k_precedence_codes(*args, **kwargs)
+    return k, np.asarray(labels)[code]
+
+
+def k_precedence_codes(
     rating: np.ndarray,
     published: np.ndarray,
     has_published: np.ndarray,
@@ -84,10 +93,11 @@ def k_precedence(
     precedence: KPrecedence,
     period_year: int,
     forced_k: int | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """(K, rule) per player on plain arrays: ``rating`` 0 = unrated (K 0), ``published`` read
-    where ``has_published``, a birth year of -10000 = not known, ``games`` already filled with
-    ``new_player_games_below`` where not known (established)."""
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(K, rule code, rule labels) per player on plain arrays: ``rating`` 0 = unrated (K 0),
+    ``published`` read where ``has_published``, a birth year of -10000 = not known, ``games``
+    already filled with ``new_player_games_below`` where not known (established). A player's
+    rule is ``labels[code]`` (int8 codes: a few labels, whatever the number of players)."""
     rated = rating > 0
     ever = ever_2400 | (rating >= precedence.ever_threshold)
     age = period_year - birth_year
@@ -113,8 +123,8 @@ def k_precedence(
                 ks.append(k_value)
                 rules.append(label)
     k = np.select(conditions, ks, precedence.k_default).astype(np.int64)
-    rule = np.select(conditions, rules, RULE_DEFAULT)
-    return k, rule
+    code = np.select(conditions, list(range(len(rules))), len(rules)).astype(np.int8)
+    return k, code, [*rules, RULE_DEFAULT]
 
 
 def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndarray:

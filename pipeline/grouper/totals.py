@@ -257,7 +257,7 @@ def finish_totals(
         k_used = k_base_values
     reduced = k_used != k_base_values
     k_reason = k_rule
-    k_rule = k_rule.where(~reduced, k_rule + cap_suffix(rules.k))
+    k_rule = with_cap_suffix(k_rule, reduced, cap_suffix(rules.k))
 
     change_units = k_used * sums["dev_units"]
     change = round_half_away(change_units, scale)
@@ -287,6 +287,16 @@ def finish_totals(
             "title": info["title"].astype(str),
         }
     )
+
+
+def with_cap_suffix(rule: pd.Series, reduced: np.ndarray, suffix: str) -> pd.Series:
+    """Each rule (categorical) with ``suffix`` added where the 700 rule ``reduced`` K: in the
+    labels' codes, so no text is built per player."""
+    codes = rule.cat.codes.to_numpy(dtype=np.int8)
+    labels = list(rule.cat.categories)
+    shifted = np.where(reduced, codes + np.int8(len(labels)), codes).astype(np.int8)
+    labels += [label + suffix for label in labels]
+    return pd.Series(pd.Categorical.from_codes(shifted, categories=labels), index=rule.index)
 
 
 def period_totals(rated_sides: pd.DataFrame, *args: Any, **kwargs: Any) -> pd.DataFrame:
