@@ -209,7 +209,7 @@ def info_from_partials(partials: pd.DataFrame, players: PlayerList | None) -> pd
     if listed is None:
         info = extra
     elif extra.empty:
-        info = listed.copy()
+        info = listed  # copy-on-write: the "k" filled below does not touch the list
     else:
         info = pd.concat([listed, extra], ignore_index=True)
     # A K on an individual file row counts as published for a player the list gives none.
@@ -218,8 +218,10 @@ def info_from_partials(partials: pd.DataFrame, players: PlayerList | None) -> pd
         where = positions(info["id"], given["player"])
         given_k = given["given_k"].astype("Int64").array.take(where, allow_fill=True)
         info["k"] = info["k"].fillna(pd.Series(given_k, index=info.index))
-    info = info.iloc[natural_order(info["id"])].reset_index(drop=True)
-    return info
+    order = natural_order(info["id"])
+    if not (order == np.arange(len(order))).all():  # a list in that order is not copied again
+        info = info.iloc[order]
+    return info.reset_index(drop=True)
 
 
 def player_info(sides: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame:
