@@ -108,6 +108,18 @@ def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:
     return result
 
 
+def distinct_cells(table: RawTable, column: str) -> tuple[np.ndarray, pd.Series, pd.Index]:
+    """(code of each cell, the distinct cells, the rows' index): ``factorize_text`` of the
+    column, or, for a column the file lacks, one blank cell for every row without building and
+    hashing a column of blanks (a fixed cost per file: games files rarely carry ratings)."""
+    if column in table.frame.columns:
+        raw = text(table, column)
+        codes, distinct = factorize_text(raw)
+        return codes, distinct, raw.index
+    rows = len(table.frame)
+    return np.zeros(rows, dtype=np.int64), pd.Series([""], dtype=str), pd.RangeIndex(rows)
+
+
 def spread(values: pd.Series, codes: np.ndarray, index: pd.Index) -> pd.Series:
     """``values`` (one per distinct cell) back over the rows: row i gets ``values[codes[i]]``.
 
@@ -129,8 +141,9 @@ def parse_int(
     zero_is_blank: bool = False,
 ) -> pd.Series:
     """Optional integer column: blank -> <NA>; anything else must be a whole number in range."""
-    raw = text(table, column)
-    codes, distinct = factorize_text(raw)
+    if column not in table.frame.columns:  # all blank: no cell to parse (see ``distinct_cells``)
+        return pd.Series(pd.NA, index=pd.RangeIndex(len(table.frame)), dtype="Int64")
+    codes, distinct, index = distinct_cells(table, column)
     numbers, bad = _whole_numbers(distinct, table.decimal, low, high, zero_is_blank)
     report(
         problems,
@@ -141,7 +154,7 @@ def parse_int(
         f"expected {what} from {low} to {high}",
         f"write {what} from {low} to {high}, or leave the cell blank",
     )
-    return spread(numbers.mask(bad), codes, raw.index)
+    return spread(numbers.mask(bad), codes, index)
 
 
 def _whole_numbers(
@@ -188,14 +201,13 @@ def parse_bool(problems: ProblemList, table: RawTable, column: str) -> pd.Series
 
 
 def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series:
-    raw = text(table, column)
-    codes, distinct = factorize_text(raw)  # each distinct date parsed once (see ``spread``)
+    codes, distinct, index = distinct_cells(table, column)  # each date parsed once (``spread``)
     blank = distinct.eq("")
     parsed = pd.to_datetime(distinct.where(~blank), format="%Y-%m-%d", errors="coerce")
     bad = ~blank & parsed.isna()
     report(problems, table, bad.to_numpy(dtype=bool)[codes], column, *CELL_PROBLEMS["date"])
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
-    return spread(distinct.astype("string").where(~(bad | blank)), codes, raw.index)
+    return spread(distinct.astype("string").where(~(bad | blank)), codes, index)
 
 
 def parse_results(
