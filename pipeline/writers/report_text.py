@@ -71,6 +71,12 @@ def context_lines(result: RatedPeriod) -> list[str]:
     return lines + [f"warning: {w}" for w in result.warnings]
 
 
+_MODES = {
+    "fide": "fide: every game against the rating at the start of the period",
+    "sequential": "sequential: the rating updated after every game (not the FIDE method)",
+}
+
+
 def about_table(result: RatedPeriod, inputs: Sequence[Path | str] = ()) -> pd.DataFrame:
     """report.xlsx's About sheet: the period, the rule set, why, the method, the fiderate
     version and the input files (``inputs``, else the event sources), then any warning."""
@@ -80,7 +86,8 @@ def about_table(result: RatedPeriod, inputs: Sequence[Path | str] = ()) -> pd.Da
         ("why this period", result.period_reason),
         ("rule set", result.rule_set or o.rules),
         ("why this rule set", result.rules_reason or f"--rules {o.rules}"),
-        ("method", f"{o.method} ({o.mode})"),
+        ("method", o.method),
+        ("mode", _MODES.get(o.mode, o.mode)),
         ("fiderate version", fiderate_version()),
     ]
     rows += [("input file", str(path)) for path in (inputs or result.sources)]

@@ -177,7 +177,8 @@ def test_about_sheet_says_period_rules_why_method_version_inputs(out, book):
     assert items["why this period"] == ["given with --period"]
     assert items["rule set"] == ["standard-2025"]
     assert "2025-10-01" in items["why this rule set"][0]
-    assert items["method"] == ["fide (fide)"]
+    assert items["method"] == ["fide"]
+    assert items["mode"] == ["fide: every game against the rating at the start of the period"]
     assert items["fiderate version"] == [metadata.version("fiderate")]
     assert items["input file"] == [str(SAMPLE / "games.csv"), str(SAMPLE / "players.csv")]
     # The player's own workbook carries the same sheet.
