@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pipeline.columnar.arrow import arrow_storage
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
 from pipeline.engine.rate import EXEMPT_SHIFT, MAX_DIFF, _lookup_table, pd_table, table_index
-from pipeline.writers.csvtext import _block_bytes, _may_need_quotes, gather
+from pipeline.writers.csvtext import _may_need_quotes, block_bytes, gather
 
 
 def _plain_sums(codes, weights, size):
@@ -91,8 +91,8 @@ def test_block_bytes_of_a_slice_are_its_cells():
     lines = pa.array(["a,b\n", "ü\n", "", "last\n"])
     for kind in (pa.string(), pa.large_string()):
         typed = lines.cast(kind)
-        assert bytes(_block_bytes(typed)) == "".join(lines.to_pylist()).encode()
-        assert bytes(_block_bytes(typed.slice(1, 2))) == "ü\n".encode()
+        assert bytes(block_bytes(typed)) == "".join(lines.to_pylist()).encode()
+        assert bytes(block_bytes(typed.slice(1, 2))) == "ü\n".encode()
 
 
 @settings(max_examples=60, deadline=None)

@@ -26,8 +26,7 @@ from pipeline.publish.next_list import STATUS_FIRST, STATUS_NEW, dropped
 from pipeline.publish.report import PeriodReport
 from pipeline.writers import XLSX_MAX_PLAYERS, write_csv, write_games_csv
 from pipeline.writers.atomic import OutputBatch
-from pipeline.writers.csvtext import _block_bytes as block_bytes
-from pipeline.writers.csvtext import csv_lines
+from pipeline.writers.csvtext import block_bytes, csv_lines
 from pipeline.writers.fide_txt import fide_txt_body, fide_txt_header
 from pipeline.writers.format import arrow_text, plain_text
 

@@ -57,7 +57,7 @@ def _quoted(column: pa.Array) -> pa.Array:
     return pc.if_else(needs, pc.binary_join_element_wise(quote, doubled, quote, empty), column)
 
 
-def _block_bytes(lines: pa.Array) -> memoryview:
+def block_bytes(lines: pa.Array) -> memoryview:
     """The characters of a string array with no nulls, as one contiguous block (no copy).
 
     Proof: an Arrow string array stores its cells back to back in buffer 2, cell i at bytes
@@ -135,7 +135,7 @@ def write_csv_lines(
         if order is None:
             for chunk in lines.chunks:
                 for start in range(0, len(chunk), ROWS_PER_BLOCK):
-                    fh.write(_block_bytes(chunk.slice(start, ROWS_PER_BLOCK)))
+                    fh.write(block_bytes(chunk.slice(start, ROWS_PER_BLOCK)))
             return
         starts = np.cumsum([0, *(len(c) for c in lines.chunks)])
         workers = os.cpu_count() or 1
@@ -147,9 +147,9 @@ def write_csv_lines(
                 rows = order[at : at + ROWS_PER_BLOCK]
                 pending.append(pool.submit(gather, lines.chunks, starts, rows))
                 if len(pending) > workers:
-                    fh.write(_block_bytes(pending.popleft().result()))
+                    fh.write(block_bytes(pending.popleft().result()))
             while pending:
-                fh.write(_block_bytes(pending.popleft().result()))
+                fh.write(block_bytes(pending.popleft().result()))
 
 
 def gather(chunks: list[pa.Array], starts: np.ndarray, rows: np.ndarray) -> pa.Array:

@@ -16,8 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.columnar.arrow import arrow_text
-from pipeline.writers.csvtext import ROWS_PER_BLOCK
-from pipeline.writers.csvtext import _block_bytes as block_bytes
+from pipeline.writers.csvtext import ROWS_PER_BLOCK, block_bytes
 
 # (header token, width, column of the text table), left to right from column 0; the rating
 # header is the month label. Each field starts where the one before it ends.
