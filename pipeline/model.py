@@ -44,7 +44,7 @@ class GamesInput:
     info: EventInfo | None = None
     # The games' integer codes (built on first use, for that very frame): the checks, the list
     # look-up and the list match share one encoding of the ids instead of hashing them each.
-    _codes: tuple[pd.DataFrame, Any] | None = field(
+    _codes: tuple[pd.DataFrame, GameCodes] | None = field(
         default=None, init=False, repr=False, compare=False
     )
 
@@ -54,7 +54,7 @@ class GamesInput:
 
         if self._codes is None or self._codes[0] is not self.games:
             self._codes = (self.games, encode_games(self.games))
-        return self._codes[1]  # type: ignore[no-any-return]
+        return self._codes[1]
 
 
 @dataclass
