@@ -181,7 +181,7 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
     from benchmarks.synthetic import synthetic_games, synthetic_players
     from pipeline.model import RateOptions
     from pipeline.run.rate import rate_files
-    from pipeline.writers.output_text import games_order
+    from pipeline.writers.output_text import games_order, player_ranks
 
     players = synthetic_players(60, seed=3, mixed_ids=True)
     games = synthetic_games(400, 60, seed=3, mixed_ids=True)
@@ -190,7 +190,9 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
     result = rate_files(
         [tmp_path / "games.csv"], tmp_path / "players.csv", RateOptions(period="2026-11")
     )
-    assert games_order(result).tolist() == natural_order(result.sides["player"]).tolist()
+    ranks = player_ranks(result)
+    assert ranks is not None
+    assert games_order(result, ranks).tolist() == natural_order(result.sides["player"]).tolist()
 
 
 @FAST

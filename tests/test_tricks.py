@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pipeline.columnar.arrow import arrow_storage
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
 from pipeline.engine.rate import EXEMPT_SHIFT, MAX_DIFF, _lookup_table, pd_table, table_index
-from pipeline.writers.csvtext import _may_need_quotes, block_bytes, gather
+from pipeline.writers.csvtext import _may_need_quotes, block_bytes
 
 
 def _plain_sums(codes, weights, size):
@@ -93,19 +93,3 @@ def test_block_bytes_of_a_slice_are_its_cells():
         typed = lines.cast(kind)
         assert bytes(block_bytes(typed)) == "".join(lines.to_pylist()).encode()
         assert bytes(block_bytes(typed.slice(1, 2))) == "ü\n".encode()
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(0, 5), min_size=1, max_size=4), st.randoms(use_true_random=False))
-def test_gather_over_chunks_is_a_take_of_the_whole(sizes, rnd):
-    # Chunks of the given sizes (some empty), cells numbered across them; any order of the
-    # positions (repeats allowed) must come back as the plain list indexed by them.
-    cells = [f"line {i}\n" for i in range(sum(sizes))]
-    chunks, at = [], 0
-    for size in sizes:
-        chunks.append(pa.array(cells[at : at + size], pa.string()))
-        at += size
-    starts = np.cumsum([0, *sizes])
-    rows = np.array([rnd.randrange(len(cells)) for _ in range(rnd.randrange(8))] if cells else [])
-    rows = rows.astype(np.int64)
-    assert gather(chunks, starts, rows).to_pylist() == [cells[i] for i in rows]

@@ -82,16 +82,3 @@ def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
     """``encode_together`` with the number of distinct values instead of the values."""
     codes, distinct = encode_together(*columns)
     return codes, len(distinct)
-
-
-def small_range_take(values: np.ndarray, formatted_range) -> pa.Array | None:  # type: ignore[no-untyped-def]
-    """Text for int64 ``values`` by formatting each value of their range once and gathering,
-    when the range is small (ratings, differences, PD in hundredths); None when it is not.
-    ``formatted_range(np.ndarray) -> pa.Array`` formats the values lo..hi."""
-    if len(values) == 0:
-        return None
-    lo, hi = int(values.min()), int(values.max())
-    if hi - lo > max(4096, len(values) // 8):
-        return None
-    table = formatted_range(np.arange(lo, hi + 1, dtype=np.int64))
-    return table.take(pa.array(values - lo))

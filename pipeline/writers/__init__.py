@@ -12,14 +12,15 @@ import pandas as pd
 from pipeline.errors import RunError
 from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch
-from pipeline.writers.csvtext import csv_lines, write_csv_lines, write_text_csv
+from pipeline.writers.csvtext import write_coded_csv, write_text_csv
 from pipeline.writers.html import render_report
 from pipeline.writers.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
+    games_coded,
     games_order,
     games_table,
-    games_text,
+    player_ranks,
     rating_list_table,
 )
 from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
@@ -53,11 +54,12 @@ def write_csv(table: pd.DataFrame, path: Path) -> None:
 
 
 def write_games_csv(result: RatedPeriod, path: Path) -> None:
-    # Every value formatted where it lies, joined into lines, and the lines put in order with
-    # one gather: the biggest table never becomes a pandas frame nor is reordered per column.
-    # The order first: its work arrays are freed before the lines (the run's peak) exist.
-    order = games_order(result)
-    write_csv_lines(GAMES_COLUMNS, csv_lines(games_text(result)), path, order)
+    # Each distinct number formatted once; the lines made block by block in the file's order
+    # (each block takes its rows' text by code) and written as they come: the biggest table
+    # never becomes a pandas frame, and no more than a few blocks of lines exist at once.
+    ranks = player_ranks(result)
+    columns = list(games_coded(result, ranks).values())
+    write_coded_csv(GAMES_COLUMNS, columns, path, games_order(result, ranks))
 
 
 OUTPUT_FORMATS = ("csv", "parquet")

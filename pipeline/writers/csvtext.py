@@ -20,7 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columnar.order import stable_order
+from pipeline.writers.coded import TextColumn, merged
 from pipeline.writers.format import arrow_text, plain_text
 
 # Python's csv module (QUOTE_MINIMAL, lineterminator "\n") quotes a field holding the delimiter,
@@ -99,13 +99,9 @@ def csv_lines(columns: dict[str, pa.Array]) -> pa.ChunkedArray:
     size = sum(c.nbytes for c in texts) + 2 * len(texts) * rows
     kind = pa.string() if size < 2**31 - 1 else pa.large_string()
     texts = [c.cast(kind) for c in texts]
-    comma, newline, empty = (pa.scalar(t, kind) for t in (",", "\n", ""))
 
     def join(start: int, stop: int) -> pa.Array:
-        cells = [c.slice(start, stop - start) for c in texts]
-        # The line end rides on the last cell (a pass over one column, not over the lines).
-        cells[-1] = pc.binary_join_element_wise(cells[-1], empty, newline)
-        return pc.binary_join_element_wise(*cells, comma)
+        return _joined([c.slice(start, stop - start) for c in texts])
 
     bounds = _slices(rows)
     if len(bounds) == 1:
@@ -113,6 +109,15 @@ def csv_lines(columns: dict[str, pa.Array]) -> pa.ChunkedArray:
     with ThreadPoolExecutor(len(bounds)) as pool:
         pieces = list(pool.map(lambda b: join(*b), bounds))
     return pa.chunked_array(pieces, kind)
+
+
+def _joined(cells: list[pa.Array]) -> pa.Array:
+    """Cells of one type (``string`` or ``large_string``), already quoted, joined into lines."""
+    kind = cells[0].type
+    comma, newline, empty = (pa.scalar(t, kind) for t in (",", "\n", ""))
+    # The line end rides on the last cell (a pass over one column, not over the lines).
+    last = pc.binary_join_element_wise(cells[-1], empty, newline)
+    return pc.binary_join_element_wise(*cells[:-1], last, comma)
 
 
 def _slices(rows: int) -> list[tuple[int, int]]:
@@ -124,51 +129,45 @@ def _slices(rows: int) -> list[tuple[int, int]]:
     return [(start, min(start + step, rows)) for start in range(0, rows, step)]
 
 
-def write_csv_lines(
-    names: list[str], lines: pa.ChunkedArray, path: Path, order: np.ndarray | None = None
-) -> None:
-    """The header of ``names``, then ``lines`` (from ``csv_lines``), in ``order`` if given.
-    The blocks of an order are gathered on every core at once (Arrow's take releases the GIL)
-    and written in turn."""
+def write_csv_lines(names: list[str], lines: pa.ChunkedArray, path: Path) -> None:
+    """The header of ``names``, then ``lines`` (from ``csv_lines``)."""
     with open(path, "wb") as fh:
         fh.write(_header(names))
-        if order is None:
-            for chunk in lines.chunks:
-                for start in range(0, len(chunk), ROWS_PER_BLOCK):
-                    fh.write(block_bytes(chunk.slice(start, ROWS_PER_BLOCK)))
-            return
-        starts = np.cumsum([0, *(len(c) for c in lines.chunks)])
-        workers = os.cpu_count() or 1
-        with ThreadPoolExecutor(workers) as pool:
-            # At most one block per core ahead of the one being written: gathered blocks wait
-            # in memory only that long (``pool.map`` would gather them all at once).
-            pending: deque[Future[pa.Array]] = deque()
-            for at in range(0, len(lines), ROWS_PER_BLOCK):
-                rows = order[at : at + ROWS_PER_BLOCK]
-                pending.append(pool.submit(gather, lines.chunks, starts, rows))
-                if len(pending) > workers:
-                    fh.write(block_bytes(pending.popleft().result()))
-            while pending:
+        for chunk in lines.chunks:
+            for start in range(0, len(chunk), ROWS_PER_BLOCK):
+                fh.write(block_bytes(chunk.slice(start, ROWS_PER_BLOCK)))
+
+
+def write_coded_csv(
+    names: list[str], columns: list[TextColumn], path: Path, order: np.ndarray
+) -> None:
+    """The header of ``names``, then a line per row of ``columns`` (one ``TextColumn`` per
+    name, same rows) in ``order``, quoted as ``write_text_csv`` quotes.
+
+    Each distinct text is quoted once; the lines are made block by block in the file's order
+    (each block takes its rows' text, then joins them), on every core at once (Arrow's take
+    and join release the GIL), and written in turn: at most one block per core waits."""
+    # Few rows per text: merged texts are cheap to make and save a take and a join per row.
+    quoted = merged([c.with_texts(_quoted) for c in columns], max(len(order) // 4, 64))
+    # 32-bit offsets unless a block's lines could pass 2 GiB (the join is faster on them).
+    bound = ROWS_PER_BLOCK * (sum(c.longest() for c in quoted) + 2 * len(quoted))
+    kind = pa.string() if bound < 2**31 - 1 else pa.large_string()
+    quoted = [c.with_texts(lambda texts: texts.cast(kind)) for c in quoted]
+
+    def block(at: int) -> pa.Array:
+        rows = pa.array(order[at : at + ROWS_PER_BLOCK])
+        return _joined([c.rows(rows) for c in quoted])
+
+    workers = os.cpu_count() or 1
+    with open(path, "wb") as fh, ThreadPoolExecutor(workers) as pool:
+        fh.write(_header(names))
+        pending: deque[Future[pa.Array]] = deque()
+        for at in range(0, len(order), ROWS_PER_BLOCK):
+            pending.append(pool.submit(block, at))
+            if len(pending) > workers:
                 fh.write(block_bytes(pending.popleft().result()))
-
-
-def gather(chunks: list[pa.Array], starts: np.ndarray, rows: np.ndarray) -> pa.Array:
-    """``rows`` (positions over all ``chunks`` back to back; ``starts`` = each chunk's first
-    position, then the total) as one array, in that order: each chunk gives its rows in one
-    take, then one take of the (block-sized) result puts them in order. Arrow's take on a
-    chunked array does the same job about 3x slower."""
-    if len(chunks) == 1:
-        return chunks[0].take(pa.array(rows))
-    which = np.searchsorted(starts, rows, side="right") - 1
-    grouped = stable_order(which)  # the rows chunk by chunk, in order within each
-    cut = np.searchsorted(which[grouped], np.arange(1, len(chunks)))
-    parts = [
-        chunk.take(pa.array(rows[group] - start))
-        for chunk, start, group in zip(chunks, starts[:-1], np.split(grouped, cut), strict=True)
-    ]
-    back = np.empty_like(grouped)
-    back[grouped] = np.arange(len(grouped))
-    return pa.concat_arrays(parts).take(pa.array(back))
+        while pending:
+            fh.write(block_bytes(pending.popleft().result()))
 
 
 def write_arrow_csv(columns: dict[str, pa.Array], path: Path) -> None:

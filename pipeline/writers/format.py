@@ -12,8 +12,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columnar.arrow import STR_DTYPE, arrow_ints, arrow_text, small_range_take, str_series
+from pipeline.columnar.arrow import STR_DTYPE, arrow_ints, arrow_text, str_series
 from pipeline.rules.rounding import rescale_half_away
+from pipeline.writers.coded import TextColumn, coded_ints
 
 __all__ = [
     "STR_DTYPE",
@@ -40,17 +41,23 @@ def _units_digits(values: np.ndarray, scale: int, decimals: int) -> pa.Array:
     return pc.if_else(pa.array(rescaled < 0), pc.binary_join_element_wise("-", text, ""), text)
 
 
+def _nullable(values: pd.Series | np.ndarray | pa.Array) -> tuple[np.ndarray, np.ndarray | None]:
+    """(int64 values with 0 for <NA>, the <NA> mask or None when there is none)."""
+    ints = arrow_ints(values)
+    filled = ints.fill_null(0).to_numpy(zero_copy_only=False)
+    missing = ints.is_null().to_numpy(zero_copy_only=False) if ints.null_count else None
+    return filled, missing
+
+
+def units_coded(units: pd.Series | np.ndarray | pa.Array, scale: int, decimals: int) -> TextColumn:
+    """``units_arrow`` as codes: PD and deviations span a few hundred values, each formatted
+    once."""
+    return coded_ints(*_nullable(units), lambda r: _units_digits(r, scale, decimals))
+
+
 def units_arrow(units: pd.Series | np.ndarray | pa.Array, scale: int, decimals: int) -> pa.Array:
     """'2.17', '-0.50', '13.80' as Arrow strings; <NA> -> ''."""
-    ints = arrow_ints(units)
-    values = ints.fill_null(0).to_numpy(zero_copy_only=False)
-    # PD and deviations span a few hundred values: format each once and gather.
-    text = small_range_take(values, lambda r: _units_digits(r, scale, decimals))
-    if text is None:
-        text = _units_digits(values, scale, decimals)
-    if ints.null_count:
-        text = pc.if_else(ints.is_null(), "", text)
-    return text
+    return units_coded(units, scale, decimals).full()
 
 
 def units_text(units: pd.Series | np.ndarray, scale: int, decimals: int) -> pd.Series:
@@ -58,16 +65,19 @@ def units_text(units: pd.Series | np.ndarray, scale: int, decimals: int) -> pd.S
     return str_series(units_arrow(units, scale, decimals), pd.Series(units).index)
 
 
+def _int_digits(values: np.ndarray) -> pa.Array:
+    return pc.cast(pa.array(values), pa.string())
+
+
+def int_coded(values: pd.Series | np.ndarray | pa.Array) -> TextColumn:
+    """``int_arrow`` as codes: ratings and differences span a few thousand values, each
+    formatted once."""
+    return coded_ints(*_nullable(values), _int_digits)
+
+
 def int_arrow(values: pd.Series | np.ndarray | pa.Array) -> pa.Array:
     """Nullable integers as Arrow text, blank for <NA> (never '1650.0')."""
-    ints = arrow_ints(values)
-    filled = ints.fill_null(0).to_numpy(zero_copy_only=False)
-    text = small_range_take(filled, lambda r: pc.cast(pa.array(r), pa.string()))
-    if text is None:
-        text = pc.cast(pa.array(filled), pa.string())
-    if ints.null_count:
-        text = pc.if_else(ints.is_null(), "", text)
-    return text
+    return int_coded(values).full()
 
 
 def int_text(values: pd.Series) -> pd.Series:

@@ -5,25 +5,28 @@ The CSV and XLSX writers share these so the two never disagree.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.columnar.order import stable_order
 from pipeline.grouper.totals import natural_order, positions
 from pipeline.model import RatedPeriod
+from pipeline.writers.coded import CodedText, TextColumn, encoded_text
+from pipeline.writers.csvtext import PARALLEL_ROWS
 from pipeline.writers.format import (
     arrow_text,
-    int_arrow,
+    int_coded,
     int_text,
     pd_decimals,
     plain_text,
     str_series,
-    units_arrow,
+    units_coded,
     units_text,
 )
 
@@ -88,10 +91,20 @@ def rating_list_spec(scale: int) -> Spec:
 
 def spec_columns(frame: pd.DataFrame, spec: Spec, by_kind: dict[str, Callable[..., Any]]) -> dict:
     """Each column of ``spec`` made from ``frame`` by the converter of its kind: the one loop of
-    every writer of the rating list and games (text for CSV, typed Arrow for Parquet)."""
-    return {
-        name: by_kind[kind](frame[source], *units) for name, (kind, source, units) in spec.items()
-    }
+    every writer of the rating list and games (text for CSV, typed Arrow for Parquet). A big
+    frame's columns are made on every core at once (the converters are functions of one
+    column; their Arrow kernels, the hashing of text above all, release the GIL)."""
+
+    def make(entry: tuple[str, str, tuple[int, ...]]) -> Any:
+        kind, source, units = entry
+        return by_kind[kind](frame[source], *units)
+
+    if len(frame) < PARALLEL_ROWS:
+        made = [make(entry) for entry in spec.values()]
+    else:
+        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+            made = list(pool.map(make, spec.values()))
+    return dict(zip(spec, made, strict=True))
 
 
 _AS_TEXT: dict[str, Callable[..., pd.Series]] = {
@@ -106,20 +119,25 @@ def rating_list_table(result: RatedPeriod) -> pd.DataFrame:
     return pd.DataFrame(spec_columns(result.totals, spec, _AS_TEXT))[RATING_LIST_COLUMNS]
 
 
-def games_order(result: RatedPeriod) -> np.ndarray:
-    """Row order of games.csv: grouped by player in the rating list's order, stable.
-
-    The rating list is already in that order, so each side's rank is its player's row there
-    (one hash look-up) and a stable sort of the ranks gives the order; a partition rated apart
-    (the Dask engine writes games part by part, with no totals) sorts its own ids.
-    """
+def player_ranks(result: RatedPeriod) -> np.ndarray | None:
+    """Each side's player's row in the rating list (one hash look-up), or None for a partition
+    rated apart (the Dask engine writes games part by part, with no totals) and, not expected,
+    a side whose player has no total."""
     totals = result.totals
     if "id" not in totals or not len(totals):
-        return natural_order(result.sides["player"])
+        return None
     rank = positions(result.sides["player"], totals["id"])
-    if len(rank) and rank.min() < 0:  # not expected: every side's player has a total
+    return None if len(rank) and rank.min() < 0 else rank
+
+
+def games_order(result: RatedPeriod, ranks: np.ndarray | None) -> np.ndarray:
+    """Row order of games.csv: grouped by player in the rating list's order, stable.
+
+    The rating list is already in that order, so a stable sort of each side's player's rank
+    (``player_ranks``) gives the order; without ranks, the players' ids are sorted."""
+    if ranks is None:
         return natural_order(result.sides["player"])
-    return stable_order(rank)
+    return stable_order(ranks)
 
 
 def games_spec(scale: int) -> Spec:
@@ -145,35 +163,50 @@ def games_spec(scale: int) -> Spec:
     }
 
 
-def _date_text(values: pd.Series) -> pa.Array | pa.ChunkedArray:
-    return arrow_text(values.astype("string"))
+def _text_coded(values: pd.Series) -> TextColumn:
+    return encoded_text(plain_text(arrow_text(values)))
 
 
-def _bool_text(values: pd.Series) -> pa.Array:
-    return pc.if_else(pa.array(values.to_numpy(dtype=bool)), "true", "false")
+def _date_coded(values: pd.Series) -> TextColumn:
+    return _text_coded(values.astype("string"))
 
 
-_GAMES_AS_TEXT: dict[str, Callable[..., pa.Array | pa.ChunkedArray]] = {
-    "text": arrow_text,
-    "int": int_arrow,
-    "units": units_arrow,
-    "bool": _bool_text,
-    "date": _date_text,
+_BOOL_TEXTS = pa.array(["false", "true"])
+
+
+def _bool_coded(values: pd.Series) -> CodedText:
+    return CodedText(_BOOL_TEXTS, pa.array(values.to_numpy(dtype=bool).astype(np.int8)))
+
+
+_GAMES_CODED: dict[str, Callable[..., TextColumn]] = {
+    "text": _text_coded,
+    "int": int_coded,
+    "units": units_coded,
+    "bool": _bool_coded,
+    "date": _date_coded,
 }
 
 
-def games_text(result: RatedPeriod) -> dict[str, pa.Array]:
-    """The text of games.csv column by column (Arrow strings, no nulls), in the sides' own
-    order: every value is formatted where it lies, and the rows are put in order once, as
-    whole lines (``write_games_csv``) or per column (``games_columns``)."""
-    columns = spec_columns(result.sides, games_spec(result.scale), _GAMES_AS_TEXT)
-    return {name: plain_text(column) for name, column in columns.items()}
+def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, TextColumn]:
+    """The text of games.csv column by column, in the sides' own order, as codes into each
+    column's distinct texts (each distinct number formatted once; the players' ids are the
+    rating list's, by ``ranks`` when given). The rows are taken in the file's order only where
+    they are written (``write_games_csv``, block by block) or per column (``games_columns``)."""
+    spec = games_spec(result.scale)
+    if ranks is None:
+        return spec_columns(result.sides, spec, _GAMES_CODED)
+    player = CodedText(plain_text(arrow_text(result.totals["id"])), pa.array(ranks))
+    rest = spec_columns(
+        result.sides, {k: v for k, v in spec.items() if k != "player"}, _GAMES_CODED
+    )
+    return {"player": player, **rest}
 
 
 def games_columns(result: RatedPeriod) -> dict[str, pa.Array]:
     """games.csv column by column, rows grouped by player in the rating list's order."""
-    order = pa.array(games_order(result))
-    return {name: column.take(order) for name, column in games_text(result).items()}
+    ranks = player_ranks(result)
+    order = pa.array(games_order(result, ranks))
+    return {name: coded.rows(order) for name, coded in games_coded(result, ranks).items()}
 
 
 def games_table(result: RatedPeriod) -> pd.DataFrame:

@@ -23,6 +23,7 @@ from pipeline.writers.output_text import (
     RATING_LIST_COLUMNS,
     games_order,
     games_spec,
+    player_ranks,
     rating_list_spec,
     spec_columns,
 )
@@ -69,7 +70,7 @@ _GAMES_AS_ARROW: dict[str, Callable[..., pa.Array]] = {
 
 def games_arrow(result: RatedPeriod) -> pa.Table:
     columns = spec_columns(result.sides, games_spec(result.scale), _GAMES_AS_ARROW)
-    order = pa.array(games_order(result))
+    order = pa.array(games_order(result, player_ranks(result)))
     return pa.table({name: columns[name] for name in GAMES_COLUMNS}).take(order)
 
 
