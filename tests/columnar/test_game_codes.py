@@ -47,3 +47,30 @@ def test_side_codes_name_each_sides_player_and_give_the_same_totals(tmp_path, se
     shared = partial_totals(rated, 0, (codes, players)).sort_values("player")
     own = partial_totals(rated).sort_values("player")
     pd.testing.assert_frame_equal(shared.reset_index(drop=True), own.reset_index(drop=True))
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_codes_made_on_threads_name_each_games_event_round_and_players(monkeypatch, seed):
+    # A big file encodes its three groups of columns on threads: forced here on a small frame,
+    # every code must still name its own cell.
+    import pipeline.columnar.game_codes as game_codes
+
+    monkeypatch.setattr(game_codes, "PARALLEL_ROWS", 0)
+    rng = np.random.default_rng(seed)
+    games = pd.DataFrame(
+        {
+            c: rng.choice(["1", "2", "a", "é", "b,c"], 30)
+            for c in ("event", "round", "white", "black")
+        },
+        dtype=str,
+    )
+    codes = game_codes.encode_games(games)
+    assert codes.players.take(codes.white).tolist() == games["white"].tolist()
+    assert codes.players.take(codes.black).tolist() == games["black"].tolist()
+    for column in ("event", "round"):
+        code = getattr(codes, column)
+        assert code.max() < getattr(codes, f"n_{column}")
+        same = code[:, None] == code[None, :]
+        assert (
+            same == (games[column].to_numpy()[:, None] == games[column].to_numpy()[None, :])
+        ).all()
