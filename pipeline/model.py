@@ -150,6 +150,9 @@ class RatedPeriod:
     # with ``norm_check`` (set by ``rate_files``); a run that writes no report never checks them.
     norms: NormReport | None = None
     norm_check: Callable[[], NormReport | None] | None = field(default=None, repr=False)
+    # (each side's player code, the distinct ids) from the games' own encoding, when the sides
+    # are exactly the games' sides in order (``run.rate.side_codes``): games.csv's order.
+    side_players: tuple[np.ndarray, pd.Series] | None = field(default=None, repr=False)
 
     def title_norms(self) -> NormReport | None:
         """The events' title norms, checked once, on first use."""

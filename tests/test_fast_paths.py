@@ -191,8 +191,10 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
         [tmp_path / "games.csv"], tmp_path / "players.csv", RateOptions(period="2026-11")
     )
     ranks = player_ranks(result)
-    assert ranks is not None
+    assert ranks is not None and result.side_players is not None  # ranks by the games' codes
     assert games_order(result, ranks).tolist() == natural_order(result.sides["player"]).tolist()
+    result.side_players = None  # each side's id looked up: the same ranks
+    assert player_ranks(result).tolist() == ranks.tolist()
 
 
 @FAST

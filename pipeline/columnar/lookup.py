@@ -45,8 +45,10 @@ def _text_set(universe: object) -> pa.Array:
 
 
 def positions(ids: pd.Series, among: pd.Series) -> np.ndarray:
-    """Each of ``ids``' row in ``among`` (unique), -1 where absent (Arrow hash lookup)."""
-    found = pc.index_in(
-        arrow_text(ids).cast(pa.large_string()), value_set=arrow_text(among).cast(pa.large_string())
-    )
+    """Each of ``ids``' row in ``among`` (unique), -1 where absent (Arrow hash lookup). Cast to
+    one type only when the two differ (a cast copies every cell)."""
+    cells, values = arrow_text(ids), arrow_text(among)
+    if cells.type != values.type:
+        cells, values = cells.cast(pa.large_string()), values.cast(pa.large_string())
+    found = pc.index_in(cells, value_set=values)
     return found.fill_null(-1).to_numpy().astype(np.int64)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.columnar.game_codes import GameCodes
+from pipeline.columnar.order import has_repeats
 from pipeline.errors import Code, Problem
 from pipeline.model import GamesInput
 
@@ -38,7 +39,7 @@ def paired_twice(item: GamesInput) -> list[Problem]:
     if games.empty:
         return []
     who, pair = _side_keys(item.codes().rows(with_round))
-    if not pd.Series(who).duplicated().any():  # the usual case: one hash pass and done
+    if not has_repeats(who):  # the usual case: one sort and done
         return []
     distinct = ~pd.Series(pair).duplicated().to_numpy()  # one side per distinct game
     again = np.zeros(len(who), dtype=bool)

@@ -272,7 +272,9 @@ def rate_inputs(
         k_used = fide.totals.set_index("id")["k"]
         rated = sequential_sides(rated, k_used, plan.rules, options.method, options.cap)
         codes = None  # the sides were re-rated: encode their ids afresh
-    return finish_period(rated, partial_totals(rated, 0, codes), players, options, plan, sources)
+    result = finish_period(rated, partial_totals(rated, 0, codes), players, options, plan, sources)
+    result.side_players = codes
+    return result
 
 
 def side_codes(

@@ -120,13 +120,18 @@ def rating_list_table(result: RatedPeriod) -> pd.DataFrame:
 
 
 def player_ranks(result: RatedPeriod) -> np.ndarray | None:
-    """Each side's player's row in the rating list (one hash look-up), or None for a partition
-    rated apart (the Dask engine writes games part by part, with no totals) and, not expected,
-    a side whose player has no total."""
+    """Each side's player's row in the rating list, or None for a partition rated apart (the
+    Dask engine writes games part by part, with no totals) and, not expected, a side whose
+    player has no total. With the sides' player codes (``RatedPeriod.side_players``) each
+    distinct id is looked up once and spread over the sides by code; else each side's id."""
     totals = result.totals
     if "id" not in totals or not len(totals):
         return None
-    rank = positions(result.sides["player"], totals["id"])
+    if result.side_players is not None:
+        codes, ids = result.side_players
+        rank = positions(ids, totals["id"])[codes]
+    else:
+        rank = positions(result.sides["player"], totals["id"])
     return None if len(rank) and rank.min() < 0 else rank
 
 
