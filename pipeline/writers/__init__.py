@@ -13,7 +13,6 @@ from pipeline.errors import RunError
 from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch
 from pipeline.writers.csvtext import write_coded_csv, write_text_csv
-from pipeline.writers.html import render_report
 from pipeline.writers.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
@@ -23,8 +22,6 @@ from pipeline.writers.output_text import (
     player_ranks,
     rating_list_table,
 )
-from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
-from pipeline.writers.report_text import about_table, breakdown, mode_note, standings
 from pipeline.writers.stale import stale_outputs
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
@@ -94,13 +91,21 @@ def write_outputs(
     # The event report is for people too: by default only up to the spreadsheets' size.
     want_html = count <= XLSX_MAX_PLAYERS if html is None else html
     need_reports = want_xlsx or want_html or players
-    table = standings(result) if need_reports else None
-    detail = breakdown(result) if need_reports else None
-    note = mode_note(result)
+    table = detail = None
+    note = ""
+    # The report modules are imported only by runs that write a report (their imports cost a
+    # tenth of a second that a CSV-only run of a million games does not need).
+    if need_reports:
+        from pipeline.writers.html import render_report
+        from pipeline.writers.report_text import about_table, breakdown, mode_note, standings
+
+        table, detail, note = standings(result), breakdown(result), mode_note(result)
     if want_xlsx or players:
         from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
     with OutputBatch(out_dir, protect=inputs) as batch:
         if output_format == "parquet":
+            from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
+
             write_parquet(rating_list_arrow(result), batch.path("rating_list.parquet"))
             write_parquet(games_arrow(result), batch.path("games.parquet"))
         else:
@@ -155,6 +160,10 @@ def _check_players(result: RatedPeriod, players: Sequence[str]) -> None:
 
 def _write_player_files(batch, result, table, detail, note, players, inputs) -> None:
     """``player-<id>.xlsx`` and ``.html`` for each id of ``players`` (once each)."""
+    if not players:
+        return
+    from pipeline.writers.html import render_report
+    from pipeline.writers.report_text import about_table
     from pipeline.writers.xlsx import write_report_xlsx
 
     for player_id in dict.fromkeys(players):
