@@ -8,16 +8,13 @@ million rows again; :func:`encode_games` hashes them once into integer codes, ke
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from pipeline.columnar.arrow import encode_together
-
-PARALLEL_ROWS = 200_000  # below this, threads cost more than they save
+from pipeline.columnar.threads import each
 
 
 @dataclass(frozen=True)
@@ -58,12 +55,14 @@ class GameCodes:
 def encode_games(games: pd.DataFrame) -> GameCodes:
     """The codes of ``games`` (columns event, round, white, black; text). The three encodings
     of a big file run on every core at once (Arrow's hash releases the GIL)."""
-    groups = [[games["event"]], [games["round"]], [games["white"], games["black"]]]
-    if len(games) < PARALLEL_ROWS:
-        encoded = [encode_together(*group) for group in groups]
-    else:
-        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-            encoded = list(pool.map(lambda group: encode_together(*group), groups))
+    encoded = each(
+        [
+            lambda: encode_together(games["event"]),
+            lambda: encode_together(games["round"]),
+            lambda: encode_together(games["white"], games["black"]),
+        ],
+        len(games),
+    )
     ((event,), events), ((round_,), rounds), ((white, black), players) = encoded
     return GameCodes(event, round_, white, black, len(events), len(rounds), players)
 

@@ -163,7 +163,8 @@ def sides_from_games(
             "name": pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64))),
             "source": _twice(g["source"]),
             "line": _twice(g["line"]),
-        }
+        },
+        copy=False,  # every column is a new array: no copy, nor one block per dtype stacked
     )
     return sides[SIDE_COLUMNS]
 

@@ -5,9 +5,8 @@ The CSV and XLSX writers share these so the two never disagree.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -15,10 +14,10 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.columnar.order import stable_order
+from pipeline.columnar.threads import each
 from pipeline.grouper.totals import natural_order, positions
 from pipeline.model import RatedPeriod
 from pipeline.writers.coded import CodedText, TextColumn, encoded_text
-from pipeline.writers.csvtext import PARALLEL_ROWS
 from pipeline.writers.format import (
     arrow_text,
     int_coded,
@@ -99,11 +98,7 @@ def spec_columns(frame: pd.DataFrame, spec: Spec, by_kind: dict[str, Callable[..
         kind, source, units = entry
         return by_kind[kind](frame[source], *units)
 
-    if len(frame) < PARALLEL_ROWS:
-        made = [make(entry) for entry in spec.values()]
-    else:
-        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-            made = list(pool.map(make, spec.values()))
+    made = each([partial(make, entry) for entry in spec.values()], len(frame))
     return dict(zip(spec, made, strict=True))
 
 

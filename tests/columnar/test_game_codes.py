@@ -54,8 +54,9 @@ def test_codes_made_on_threads_name_each_games_event_round_and_players(monkeypat
     # A big file encodes its three groups of columns on threads: forced here on a small frame,
     # every code must still name its own cell.
     import pipeline.columnar.game_codes as game_codes
+    import pipeline.columnar.threads as threads
 
-    monkeypatch.setattr(game_codes, "PARALLEL_ROWS", 0)
+    monkeypatch.setattr(threads, "PARALLEL_ROWS", 0)
     rng = np.random.default_rng(seed)
     games = pd.DataFrame(
         {
