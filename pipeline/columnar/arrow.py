@@ -68,6 +68,17 @@ def factorize_text(values: pd.Series) -> tuple[np.ndarray, pd.Series]:
     return codes, str_series(encoded.dictionary)
 
 
+def duplicated_text(values: pd.Series) -> np.ndarray:
+    """``values.duplicated(keep="first")`` as a bool array, through ``factorize_text``.
+
+    Exact: the codes number the distinct values in order of first appearance, so the codes seen
+    before row i are exactly 0..m (m their running maximum) and row i holds a value seen before
+    exactly when its code is at most m."""
+    codes, _ = factorize_text(values)
+    seen = np.maximum.accumulate(codes) if len(codes) else codes
+    return codes <= np.concatenate([[-1], seen[:-1]]) if len(codes) else np.zeros(0, dtype=bool)
+
+
 def encode_together(*columns: pd.Series) -> tuple[list[np.ndarray], pd.Series]:
     """``factorize_text`` over several columns with one shared set of codes: (the codes of each
     column, the distinct values in order of appearance)."""
