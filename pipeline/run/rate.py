@@ -35,7 +35,8 @@ from pipeline.model import (
     ReadOptions,
     SidesInput,
 )
-from pipeline.readers import read_event_file, read_players
+from pipeline.readers import read_players
+from pipeline.readers.many import read_event_files
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.rounds import paired_twice
 from pipeline.run.games_check import checked_inputs
@@ -93,18 +94,14 @@ def gather_inputs(
         problems.extend(exc.problems)
         paths = []
     players_ok = not problems
-    for path in paths:
-        try:
-            inputs.append(
-                read_event_file(
-                    path, reading.sheet, input_format=reading.input_format, columns=reading.columns
-                )
-            )
-        except InputError as exc:
-            problems.extend(exc.problems)
-            # Report unknown players of a file with other problems in the same pass.
-            if isinstance(exc.partial, GamesInput) and players_ok and players_known:
-                problems.extend(unknown_players(exc.partial, players))
+    for read in read_event_files(paths, reading):  # games files' cells parsed together
+        if not isinstance(read, InputError):
+            inputs.append(read)
+            continue
+        problems.extend(read.problems)
+        # Report unknown players of a file with other problems in the same pass.
+        if isinstance(read.partial, GamesInput) and players_ok and players_known:
+            problems.extend(unknown_players(read.partial, players))
     inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
     problems.extend(failed)
     for item in inputs:
