@@ -48,6 +48,13 @@ def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) 
     return pd.Series(pd.arrays.ArrowStringArray(text, dtype=STR_DTYPE), index=index)
 
 
+def repeat_text(values: list[str], counts: list[int]) -> pd.Series:
+    """``values[i]`` repeated ``counts[i]`` times, one after another, as a str Series: built
+    by Arrow's ``take`` (a million cells from a Python object array cost 100x more)."""
+    at = np.repeat(np.arange(len(values), dtype=np.int64), counts)
+    return str_series(pa.array(values, pa.string()).take(pa.array(at)))
+
+
 def _encoded(*columns: pd.Series) -> pa.DictionaryArray:
     """The cells of ``columns``, one after another, dictionary-encoded over one dictionary."""
     texts = [pa.chunked_array(arrow_text(column)) for column in columns]

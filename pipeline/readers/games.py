@@ -52,9 +52,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "played": played,
             "white_rating": cells.parse_rating(problems, table, "white_rating"),
             "black_rating": cells.parse_rating(problems, table, "black_rating"),
-            "source": (
-                table.source if table.parts is None else pd.Series(table.row_sources(), dtype=str)
-            ),
+            "source": table.source if table.parts is None else table.row_sources(),
             "line": table.rows.astype(np.int64),
         }
     )
@@ -68,8 +66,8 @@ def _events(table: RawTable) -> pd.Series:
     event = cells.text(table, "event")
     if table.parts is None:
         return event.replace("", Path(table.source).stem)
-    stems = np.repeat([Path(name).stem for name, _ in table.parts], [n for _, n in table.parts])
-    return event.where(event.ne(""), pd.Series(stems, index=event.index, dtype=str))
+    stems = table.row_sources(lambda source: Path(source).stem)
+    return event.where(event.ne(""), stems.set_axis(event.index))
 
 
 def parse_games_of_files(tables: list[RawTable]) -> list[GamesInput | InputError]:
@@ -78,7 +76,8 @@ def parse_games_of_files(tables: list[RawTable]) -> list[GamesInput | InputError
     (and its games as far as they could be read, ``partial``), in the order given."""
     table = concat_tables(tables)
     problems = ProblemList()
-    games = parse_games(table, problems).games
+    together = parse_games(table, problems)
+    games, codes = together.games, together.codes()  # the codes the duplicate check built
     by_file: dict[str, list[Problem]] = {}
     for problem in problems.problems:
         by_file.setdefault(problem.file, []).append(problem)
@@ -87,6 +86,7 @@ def parse_games_of_files(tables: list[RawTable]) -> list[GamesInput | InputError
     for part in tables:
         end = start + len(part.frame)
         item = GamesInput(part.source, games.iloc[start:end].reset_index(drop=True))
+        item.keep_codes(codes.part(start, end))
         found = by_file.get(part.source)
         out.append(item if not found else InputError(found, partial=item))
         start = end

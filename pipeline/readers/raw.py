@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from pipeline.columnar.arrow import repeat_text
 
 
 @dataclass
@@ -30,12 +33,10 @@ class RawTable:
         ends = np.cumsum([rows for _, rows in self.parts])
         return [names[i] for i in np.searchsorted(ends, positions, side="right").tolist()]
 
-    def row_sources(self) -> np.ndarray:
-        """The file of every row, as an array of file names."""
-        if self.parts is None:
-            return np.full(len(self.frame), self.source, dtype=object)
-        names = np.array([name for name, _ in self.parts], dtype=object)
-        return np.repeat(names, [rows for _, rows in self.parts])
+    def row_sources(self, name: Callable[[str], str] = str) -> pd.Series:
+        """``name`` of the file of every row (a str Series)."""
+        parts = self.parts or ((self.source, len(self.frame)),)
+        return repeat_text([name(source) for source, _ in parts], [rows for _, rows in parts])
 
 
 def concat_tables(tables: list[RawTable]) -> RawTable:

@@ -11,6 +11,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.columnar.game_codes import encode_games
 from pipeline.errors import InputError
 from pipeline.model import READ_DEFAULTS
 from pipeline.readers import read_event_file
@@ -67,9 +68,26 @@ def _write(folder: Path, files: list) -> list[Path]:
     return paths
 
 
+def _codes(codes) -> tuple:
+    return (
+        codes.event.tolist(),
+        codes.round.tolist(),
+        codes.white.tolist(),
+        codes.black.tolist(),
+        codes.n_event,
+        codes.n_round,
+        codes.players.tolist(),
+    )
+
+
 def _same(paths: list[Path]) -> None:
     together = _together(paths)
     assert len(together) == len(paths)
+    for read in read_event_files(paths, READ_DEFAULTS):  # codes kept from the batch's
+        item = read.partial if isinstance(read, InputError) else read
+        if item is not None:
+            alone = encode_games(item.games)
+            assert _codes(item.codes()) == _codes(alone)
     for path, (games, problems) in zip(paths, together, strict=True):
         alone_games, alone_problems = _alone(path)
         assert problems == alone_problems, path
