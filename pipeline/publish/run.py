@@ -227,8 +227,7 @@ def _lists(
         )
     ids = player_ids(units)
     details = player_details(units)
-    absent = ~member(ids, base["id"])  # one hash set of the list, for both uses below
-    new_ids = pd.Index(ids[absent])
+    new_ids = pd.Index(ids[(absent := ~member(ids, base["id"]))])  # one hash set, two uses
     base = fill_blank_details(with_new_players(base, ids, details, absent), details)
     given = {month: e.players for month, e in earlier.items()}
     in_force = PlayerList(listed.source, base)

@@ -85,15 +85,8 @@ def event_or_games_table(
     """``read_event``, except that a CSV games file comes back as its table of cells (columns
     canonical), for ``games.parse_games_of_files`` to parse with other files' games."""
     path = Path(path)
-    if (
-        input_format not in (None, "games")
-        or sheet is not None
-        or path.suffix.lower()
-        not in (
-            ".csv",
-            ".tsv",
-        )
-    ):
+    text_table = path.suffix.lower() in (".csv", ".tsv")
+    if input_format not in (None, "games") or sheet is not None or not text_table:
         return read_event(path, input_format, sheet, columns)
     overrides = parse_overrides(columns)
     tables = _tables(path, sheet)
