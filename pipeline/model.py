@@ -48,6 +48,10 @@ class GamesInput:
         default=None, init=False, repr=False, compare=False
     )
 
+    def keep_codes(self, codes: GameCodes) -> None:
+        """Take ``codes`` as those of ``games`` (built from the same cells elsewhere)."""
+        self._codes = (self.games, codes)
+
     def codes(self) -> GameCodes:
         """Event, round and player codes of ``games`` (``pipeline.columnar.game_codes``)."""
         from pipeline.columnar.game_codes import encode_games

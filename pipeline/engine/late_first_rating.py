@@ -18,9 +18,10 @@ from pipeline.columnar.lookup import member
 
 
 def late_first_ratings(sides: pd.DataFrame, now: pd.Series) -> pd.DataFrame:
-    """``sides`` with 8.2.4 applied; ``now`` is the rating by player id on the list the period
-    starts from. Returns a new frame (the input is not changed)."""
-    current = sides["player"].map(now).astype("Int64")
+    """``sides`` with 8.2.4 applied; ``now`` is the rating of each side's player (aligned with
+    ``sides``) on the list the period starts from. Returns a new frame (the input is not
+    changed)."""
+    current = now.astype("Int64")
     late = (sides["player_rating"].isna() & current.notna()).to_numpy(dtype=bool)
     if not late.any():
         return sides

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from pipeline.columnar.arrow import factorize_text
 from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.run.rate import read_inputs
@@ -197,7 +198,8 @@ def player_ids(units: Sequence[EventUnit]) -> pd.Series:
     if not parts:
         return pd.Series([], dtype=str)
     ids = pd.concat(parts, ignore_index=True).astype(str)
-    return ids[ids.ne("")].drop_duplicates().reset_index(drop=True)
+    # The distinct values in order of first appearance: ``drop_duplicates``, by Arrow's hash.
+    return factorize_text(ids[ids.ne("")])[1]
 
 
 PLAYER_DETAILS = ["name", "federation", "sex", "title", "birth_year"]

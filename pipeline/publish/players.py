@@ -49,8 +49,12 @@ def new_player_rows(ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def with_new_players(frame: pd.DataFrame, ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:
-    missing = ids[~member(ids, frame["id"])]
+def with_new_players(
+    frame: pd.DataFrame, ids: pd.Series, details: pd.DataFrame, absent: np.ndarray | None = None
+) -> pd.DataFrame:
+    """``frame`` plus a new player's row for each of ``ids`` not on it (``absent``: that test
+    when the caller has it)."""
+    missing = ids[~member(ids, frame["id"]) if absent is None else absent]
     if missing.empty:
         return frame
     return pd.concat([frame, new_player_rows(missing, details)], ignore_index=True)

@@ -227,8 +227,8 @@ def _lists(
         )
     ids = player_ids(units)
     details = player_details(units)
-    new_ids = pd.Index(ids[~member(ids, base["id"])])
-    base = fill_blank_details(with_new_players(base, ids, details), details)
+    new_ids = pd.Index(ids[(absent := ~member(ids, base["id"]))])  # one hash set, two uses
+    base = fill_blank_details(with_new_players(base, ids, details, absent), details)
     given = {month: e.players for month, e in earlier.items()}
     in_force = PlayerList(listed.source, base)
     unit_lists = lists_for_units(units, period, in_force, con, ids, details, given)

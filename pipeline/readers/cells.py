@@ -57,9 +57,9 @@ def report(
     # Plain lists of the bad rows only: no pandas indexing per problem.
     texts = cells.to_numpy()[at].tolist()
     rows = np.asarray(table.rows)[at].tolist()
-    for row, value in zip(rows, texts, strict=True):
+    for file, row, value in zip(table.sources_at(at), rows, texts, strict=True):
         problems.add(
-            code, message, file=table.source, row=int(row), column=column, value=str(value), fix=fix
+            code, message, file=file, row=int(row), column=column, value=str(value), fix=fix
         )
 
 

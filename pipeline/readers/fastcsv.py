@@ -93,4 +93,33 @@ def read_plain_csv(
         )
     except (pa.ArrowInvalid, UnicodeError):
         return None
-    return table.to_pandas()
+    return strip_arrow(table).to_pandas()
+
+
+def may_hold_space(chunks: list[pa.Array]) -> bool:
+    """False only when no cell can hold white space: no byte 9..32 (ASCII white space and
+    control characters), and no 0xC2/0xE1..0xE3 (the UTF-8 lead bytes of Unicode spaces)."""
+    for chunk in chunks:
+        data = chunk.buffers()[2]
+        if data is None:
+            continue
+        raw = np.frombuffer(data, dtype=np.uint8)
+        if (
+            ((raw - np.uint8(9)) <= 23).any()
+            or ((raw - np.uint8(0xE1)) <= 2).any()
+            or (raw == 0xC2).any()
+        ):
+            return True
+    return False
+
+
+def strip_arrow(table: pa.Table) -> pa.Table:
+    """Every text cell trimmed of white space, as ``tabular.strip_cells`` trims a frame (pandas'
+    ``str.strip`` of Arrow strings is this very kernel), before the table becomes a frame;
+    columns without white space are left as they are."""
+    import pyarrow.compute as pc
+
+    for i, column in enumerate(table.columns):
+        if may_hold_space(column.chunks):
+            table = table.set_column(i, table.field(i), pc.utf8_trim_whitespace(column))
+    return table

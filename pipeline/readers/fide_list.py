@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.columnar.arrow import factorize_text
 from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import PlayerList
 from pipeline.readers import cells, limits
@@ -141,10 +142,13 @@ def players_from_list(table: RawTable, problems: ProblemList, list_type: str) ->
     """Text cells of a list (column names from :data:`COMMON` and :data:`TYPED`) -> players."""
     frame = table.frame
     raw_rating = standard_fallback(frame)
-    rating_number = raw_rating.where(raw_rating.str.fullmatch(r"[0-9]{1,4}")).astype("Int64")
-    ever = rating_number.ge(EVER_THRESHOLD).fillna(False).to_numpy(dtype=bool, copy=True)
+    # Both tests below are functions of the cell's text: each distinct cell tested once.
+    codes, ratings = factorize_text(raw_rating)
+    rating_number = ratings.where(ratings.str.fullmatch(r"[0-9]{1,4}")).astype("Int64")
+    ever = rating_number.ge(EVER_THRESHOLD).fillna(False).to_numpy(dtype=bool)[codes]
     # A printed K 10 proves a published 2400 (a GM/IM title alone does not: B.01 1.5.3a).
-    ever |= published_k_proves_2400(frame["k"], KPrecedence())
+    codes, printed_k = factorize_text(frame["k"])
+    ever |= published_k_proves_2400(printed_k, KPrecedence())[codes]
     parsed = RawTable(
         pd.DataFrame(
             {

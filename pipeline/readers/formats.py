@@ -76,6 +76,31 @@ def read_event(
     return _read_table_event(path, input_format, sheet, overrides)
 
 
+def event_or_games_table(
+    path: Path | str,
+    input_format: str | None = None,
+    sheet: str | None = None,
+    columns: Columns = None,
+) -> GamesInput | SidesInput | RawTable:
+    """``read_event``, except that a CSV games file comes back as its table of cells (columns
+    canonical), for ``games.parse_games_of_files`` to parse with other files' games."""
+    path = Path(path)
+    text_table = path.suffix.lower() in (".csv", ".tsv")
+    if input_format not in (None, "games") or sheet is not None or not text_table:
+        return read_event(path, input_format, sheet, columns)
+    overrides = parse_overrides(columns)
+    tables = _tables(path, sheet)
+    wanted = DETECTION_ORDER if input_format is None else (input_format,)
+    if (
+        len(tables) == 1
+        and tables[0].sheet is None
+        and _fits(tables[0], wanted, overrides) == "games"
+    ):
+        tables[0].frame.columns = canonical_columns(list(tables[0].frame.columns))
+        return tables[0]
+    return _read_table_event(path, input_format, sheet, overrides, tables)
+
+
 def event_problems(path: Path | str, **options: object) -> list[Problem]:
     """Every problem of one event file, or [] when it reads cleanly (for ``fiderate validate``)."""
     try:
@@ -90,9 +115,13 @@ def _tables(path: Path, sheet: str | None) -> list[RawTable]:
 
 
 def _read_table_event(
-    path: Path, input_format: str | None, sheet: str | None, overrides: dict[str, str]
+    path: Path,
+    input_format: str | None,
+    sheet: str | None,
+    overrides: dict[str, str],
+    tables: list[RawTable] | None = None,
 ) -> GamesInput | SidesInput:
-    tables = _tables(path, sheet)
+    tables = _tables(path, sheet) if tables is None else tables
     wanted = DETECTION_ORDER if input_format is None else (input_format,)
     for table in tables:
         fmt = _fits(table, wanted, overrides)

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from pipeline.columnar.game_codes import GameCodes
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import GamesInput
 from pipeline.readers import cells
+from pipeline.readers.raw import RawTable, concat_tables
 from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS
-from pipeline.readers.tabular import RawTable
 
 
 def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
@@ -37,8 +38,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
         "correct the white or black id of this game",
     )
 
-    event_default = Path(table.source).stem
-    event = cells.text(table, "event").replace("", event_default)
+    event = _events(table)
     games = pd.DataFrame(
         {
             "event": event.astype(str),
@@ -52,13 +52,45 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "played": played,
             "white_rating": cells.parse_rating(problems, table, "white_rating"),
             "black_rating": cells.parse_rating(problems, table, "black_rating"),
-            "source": table.source,
+            "source": table.source if table.parts is None else table.row_sources(),
             "line": table.rows.astype(np.int64),
         }
     )
     item = GamesInput(table.source, games)
     _check_duplicates(item, table, problems)
     return item
+
+
+def _events(table: RawTable) -> pd.Series:
+    """The event column; a blank cell names the event after its file (``event_1.csv``: event_1)."""
+    event = cells.text(table, "event")
+    if table.parts is None:
+        return event.replace("", Path(table.source).stem)
+    stems = table.row_sources(lambda source: Path(source).stem)
+    return event.where(event.ne(""), stems.set_axis(event.index))
+
+
+def parse_games_of_files(tables: list[RawTable]) -> list[GamesInput | InputError]:
+    """``parse_games`` of several files' games tables (the same columns and decimal mark) in one
+    pass over all their cells: each file's games, or an InputError with that file's problems
+    (and its games as far as they could be read, ``partial``), in the order given."""
+    table = concat_tables(tables)
+    problems = ProblemList()
+    together = parse_games(table, problems)
+    games, codes = together.games, together.codes()  # the codes the duplicate check built
+    by_file: dict[str, list[Problem]] = {}
+    for problem in problems.problems:
+        by_file.setdefault(problem.file, []).append(problem)
+    out: list[GamesInput | InputError] = []
+    start = 0
+    for part in tables:
+        end = start + len(part.frame)
+        item = GamesInput(part.source, games.iloc[start:end].reset_index(drop=True))
+        item.keep_codes(codes.part(start, end))
+        found = by_file.get(part.source)
+        out.append(item if not found else InputError(found, partial=item))
+        start = end
+    return out
 
 
 def _check_duplicates(item: GamesInput, table: RawTable, problems: ProblemList) -> None:
@@ -71,7 +103,7 @@ def _check_duplicates(item: GamesInput, table: RawTable, problems: ProblemList) 
         return
     # One integer per (event, round, unordered pair of players), from the games' integer codes
     # (shared with the later stages): hashing four text columns row by row costs far more.
-    code = pd.Series(_game_codes(item.codes()))
+    code = pd.Series(_game_codes(_by_file(item.codes(), table)))
     dup = code.duplicated(keep="first").to_numpy() & with_round
     if not dup.any():
         return
@@ -84,12 +116,13 @@ def _check_duplicates(item: GamesInput, table: RawTable, problems: ProblemList) 
     key = pd.DataFrame({"e": games["event"], "r": games["round"], "a": low, "b": high})
     dup = pd.Series(dup[involved])
     rows = table.rows[involved]
+    files = table.sources_at(involved)
     # The outcome seen from the lower id, so that A-B 1-0 and B-A 0-1 compare equal.
     white_is_low = games["white"].eq(low).to_numpy()
     low_h = np.where(white_is_low, games["white_h"], games["black_h"])
     high_h = np.where(white_is_low, games["black_h"], games["white_h"])
     outcome = pd.Series(low_h * 1000 + high_h * 2 + games["played"].to_numpy(dtype=np.int64))
-    groups = [key["e"], key["r"], key["a"], key["b"]]
+    groups = [games["source"], key["e"], key["r"], key["a"], key["b"]]
     first_pos = pd.Series(np.arange(len(games))).groupby(groups).transform("first").to_numpy()
     lines = games["line"].to_numpy()
     results = games["result"].to_numpy()
@@ -103,7 +136,7 @@ def _check_duplicates(item: GamesInput, table: RawTable, problems: ProblemList) 
             problems.add(
                 Code.DUPLICATE_GAME,
                 f"the same game ({game}) already appears at row {lines[first]}",
-                file=table.source,
+                file=files[pos],
                 row=int(rows[pos]),
                 column="white",
                 value=str(games["white"].iat[pos]),
@@ -114,12 +147,22 @@ def _check_duplicates(item: GamesInput, table: RawTable, problems: ProblemList) 
                 Code.RESULT_MISMATCH,
                 f"the game ({game}) is also at row {lines[first]} with a result that disagrees "
                 f"({results[first]} with {games['white'].iat[first]} as white)",
-                file=table.source,
+                file=files[pos],
                 row=int(rows[pos]),
                 column="result",
                 value=str(results[pos]),
                 fix=f"keep one row for this game, with the right result (see row {lines[first]})",
             )
+
+
+def _by_file(codes: GameCodes, table: RawTable) -> GameCodes:
+    """The codes with each event told apart by its file: games of two files are never the same
+    game, whatever their events are called (a table of several files, ``concat_tables``)."""
+    if table.parts is None or len(table.parts) < 2:
+        return codes
+    file = np.repeat(np.arange(len(table.parts)), [n for _, n in table.parts])
+    event = file * codes.n_event + codes.event
+    return replace(codes, event=event, n_event=codes.n_event * len(table.parts))
 
 
 def _game_codes(codes: GameCodes) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pipeline.columnar.arrow import duplicated_text
 from pipeline.errors import Code, ProblemList
 from pipeline.model import PlayerList
 from pipeline.readers import cells
@@ -38,10 +39,10 @@ def parse_players(table: RawTable, problems: ProblemList) -> PlayerList:
             "line": table.rows.astype(np.int64),
         }
     )
-    dup = players["id"].ne("") & players["id"].duplicated(keep="first")
+    dup = players["id"].ne("").to_numpy() & duplicated_text(players["id"])
     if dup.any():
         first = players.groupby("id")["line"].transform("first")
-        for pos in np.flatnonzero(dup.to_numpy()):
+        for pos in np.flatnonzero(dup):
             problems.add(
                 Code.DUPLICATE_PLAYER,
                 f"id {players['id'].iat[pos]!r} is already on the list at row {first.iat[pos]}",

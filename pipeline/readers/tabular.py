@@ -18,7 +18,7 @@ import pandas as pd
 from pipeline.columnar.arrow import arrow_storage
 from pipeline.errors import Code, InputError, Problem
 from pipeline.readers import limits
-from pipeline.readers.fastcsv import read_plain_csv, simple_lines, utf8_bytes
+from pipeline.readers.fastcsv import may_hold_space, read_plain_csv, simple_lines, utf8_bytes
 from pipeline.readers.raw import RawTable, normalize_header
 
 __all__ = ["RawTable", "normalize_header", "read_tables"]
@@ -134,16 +134,15 @@ def read_csv_text(path: Path) -> RawTable:
         raise limits.too_wide(str(path), width)
     encoded = utf8_bytes(data, text)
     simple = simple_lines(text, encoded)
-    frame = read_plain_csv(text, delimiter, normalize_header, simple, encoded)
+    frame = read_plain_csv(text, delimiter, normalize_header, simple, encoded)  # cells trimmed
     try:
         if frame is None:
-            frame = pandas_read_csv(text, delimiter)
+            frame = strip_cells(pandas_read_csv(text, delimiter))
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
         raise _problem(
             path, Code.NOT_A_TABLE, f"cannot read the file as a table: {exc}", "check the file"
         ) from None
     frame.columns = [normalize_header(c) for c in frame.columns]
-    frame = strip_cells(frame)
     # Row numbers as a person sees them: the header is line 1. Blank lines were skipped by the
     # parser, so count them back in for exact line numbers.
     line_numbers = _data_line_numbers(text, simple)
@@ -159,32 +158,21 @@ def read_csv_text(path: Path) -> RawTable:
 def strip_cells(frame: pd.DataFrame) -> pd.DataFrame:
     """Trim white space around every cell; columns whose bytes hold no white space at all
     (ids, results, ratings: most of a games file) are left as they are, without a pass."""
-    out = {}
+    stripped = frame
     for i in range(frame.shape[1]):
         values = frame.iloc[:, i]
-        out[i] = values.str.strip() if _may_hold_space(values) else values
-    stripped = pd.DataFrame(out)
-    stripped.columns = frame.columns
+        if _may_hold_space(values):
+            if stripped is frame:  # copy-on-write: the other columns are shared, not copied
+                stripped = frame.copy(deep=False)
+            stripped.isetitem(i, values.str.strip())
     return stripped
 
 
 def _may_hold_space(values: pd.Series) -> bool:
-    """False only when no cell can hold white space: no byte 9..32 (ASCII white space and
-    control characters), and no 0xC2/0xE1..0xE3 (the UTF-8 lead bytes of Unicode spaces)."""
+    """False only when no cell can hold white space (``fastcsv.may_hold_space``)."""
     if not isinstance(values.array, pd.arrays.ArrowStringArray):
         return True
-    for chunk in arrow_storage(values.array).chunks:
-        data = chunk.buffers()[2]
-        if data is None:
-            continue
-        raw = np.frombuffer(data, dtype=np.uint8)
-        if (
-            ((raw - np.uint8(9)) <= 23).any()
-            or ((raw - np.uint8(0xE1)) <= 2).any()
-            or (raw == 0xC2).any()
-        ):
-            return True
-    return False
+    return may_hold_space(arrow_storage(values.array).chunks)
 
 
 def _data_line_numbers(text: str, simple: bool | None = None) -> np.ndarray:

@@ -35,9 +35,11 @@ from pipeline.model import (
     ReadOptions,
     SidesInput,
 )
-from pipeline.readers import read_event_file, read_players
+from pipeline.readers import read_players
+from pipeline.readers.many import read_event_files
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.rounds import paired_twice
+from pipeline.run.assemble import assemble_each, list_ratings, with_byes
 from pipeline.run.games_check import checked_inputs
 from pipeline.run.list_match import list_match
 from pipeline.run.period_name import resolve_period
@@ -93,18 +95,14 @@ def gather_inputs(
         problems.extend(exc.problems)
         paths = []
     players_ok = not problems
-    for path in paths:
-        try:
-            inputs.append(
-                read_event_file(
-                    path, reading.sheet, input_format=reading.input_format, columns=reading.columns
-                )
-            )
-        except InputError as exc:
-            problems.extend(exc.problems)
-            # Report unknown players of a file with other problems in the same pass.
-            if isinstance(exc.partial, GamesInput) and players_ok and players_known:
-                problems.extend(unknown_players(exc.partial, players))
+    for read in read_event_files(paths, reading):  # games files' cells parsed together
+        if not isinstance(read, InputError):
+            inputs.append(read)
+            continue
+        problems.extend(read.problems)
+        # Report unknown players of a file with other problems in the same pass.
+        if isinstance(read.partial, GamesInput) and players_ok and players_known:
+            problems.extend(unknown_players(read.partial, players))
     inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
     problems.extend(failed)
     for item in inputs:
@@ -175,43 +173,6 @@ def read_inputs(
     return inputs, players
 
 
-def with_byes(
-    inputs: list[GamesInput | SidesInput], players: PlayerList | None
-) -> list[GamesInput | SidesInput]:
-    """Each event's byes as an extra individual input: shown in games.csv, never rated."""
-    expanded: list[GamesInput | SidesInput] = []
-    for item in inputs:
-        expanded.append(item)
-        if isinstance(item, GamesInput) and item.byes is not None and len(item.byes):
-            byes = item.byes.copy()
-            if players is not None:
-                # The list's own id look-up (built once per list, reused by every event).
-                rating = players.players["rating"].astype("Int64").array
-                where = players.positions(byes["player"])
-                byes["player_rating"] = pd.Series(
-                    rating.take(where, allow_fill=True), index=byes.index
-                )
-            expanded.append(SidesInput(item.source, byes))
-    return expanded
-
-
-def assemble_each(
-    inputs: Sequence[GamesInput | SidesInput], lists: Sequence[PlayerList | None]
-) -> pd.DataFrame:
-    """Sides of each input assembled with its own list (the list in force when the event started),
-    every problem of every input reported at once."""
-    problems: list[Problem] = []
-    parts = []
-    for item, players in zip(inputs, lists, strict=True):
-        try:
-            parts.append(assemble_sides(with_byes([item], players), players))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    return pd.concat(parts, ignore_index=True) if parts else assemble_sides([], None)
-
-
 def check_rated(rated: pd.DataFrame, whole: bool) -> pd.DataFrame:
     """The engine's boundary, validated once on the narrowest frame: sides assembled from games
     files were checked as Games and Players when read, so only the engine's own columns are
@@ -254,11 +215,11 @@ def rate_inputs(
         started = started_unrated(inputs, plan.period)
         if players is not None and len(started):  # 8.2.4: an event begun under an older list
             blank = unrated_at_start(sides, started)
-            sides = late_first_ratings(blank, players.players.set_index("id")["rating"])
+            sides = late_first_ratings(blank, list_ratings(blank["player"], players))
     else:
         sides = assemble_each(inputs, event_players)
         if players is not None:  # 8.2.4: first ratings published since an event started
-            sides = late_first_ratings(sides, players.players.set_index("id")["rating"])
+            sides = late_first_ratings(sides, list_ratings(sides["player"], players))
     rated = check_rated(
         rate_sides(sides, plan.rules, options.method, options.cap),
         whole=any(isinstance(i, SidesInput) for i in inputs),

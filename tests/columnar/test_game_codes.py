@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pipeline.columnar.game_codes import side_player_codes
+from pipeline.columnar.game_codes import encode_games, side_player_codes
 from pipeline.engine.sides import assemble_sides
 from pipeline.grouper.totals import partial_totals
 from pipeline.readers import read_event_file
@@ -75,3 +77,29 @@ def test_codes_made_on_threads_name_each_games_event_round_and_players(monkeypat
         assert (
             same == (games[column].to_numpy()[:, None] == games[column].to_numpy()[None, :])
         ).all()
+
+
+def _fields(codes):
+    return (
+        codes.event.tolist(),
+        codes.round.tolist(),
+        codes.white.tolist(),
+        codes.black.tolist(),
+        codes.n_event,
+        codes.n_round,
+        codes.players.tolist(),
+        str(codes.players.dtype),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(*[st.sampled_from(["", "a", "b", "1", "é"])] * 4), min_size=0, max_size=15),
+    st.integers(0, 15),
+    st.integers(0, 15),
+)
+def test_codes_of_a_part_are_those_of_the_part_alone(rows, a, b):
+    games = pd.DataFrame(rows or None, columns=["event", "round", "white", "black"], dtype=str)
+    start, stop = sorted((min(a, len(games)), min(b, len(games))))
+    alone = encode_games(games.iloc[start:stop].reset_index(drop=True))
+    assert _fields(encode_games(games).part(start, stop)) == _fields(alone)

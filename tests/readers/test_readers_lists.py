@@ -318,6 +318,16 @@ def test_non_ascii_names_are_cut_by_characters(tmp_path):
     assert frame.loc["4100051", "rating"] == 1500
 
 
+def test_separator_bytes_at_a_cell_edge_are_trimmed_as_white_space(tmp_path):
+    """Bytes 0x1C-0x1F count as white space around a cell (the UTF-8 trim), also on ASCII lines
+    that are cut by bytes; a file without them takes the faster ASCII trim."""
+    lines = [combined_line(*PLAYERS[0]), combined_line(*PLAYERS[1])]
+    lines[1] = lines[1].replace("Novak, Petra  ", "\x1fNovak, Petra\x1c", 1)
+    frame = by_id(read_players(write_combined(tmp_path / "sep.txt", lines)))
+    assert frame.loc["4100026", "name"] == "Novak, Petra"
+    assert frame.loc["1503014", "name"] == "Carlsen, Magnus"
+
+
 def test_a_line_that_overflows_by_one_character(tmp_path):
     long_name = "Abcdefghij-Klmnopqrst, Uvwxyz Abcdefghij Klmnopqrstuvwxyz Abcd"  # 62 characters
     assert len(long_name) == 62
