@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.columnar.arrow import arrow_text, str_series
+from pipeline.columnar.arrow import str_series
+from pipeline.columnar.id_lookup import same_ids
 from pipeline.columnar.lookup import member, positions
 from pipeline.grouper import base_k
 from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
@@ -156,10 +157,8 @@ def _by_id_in_order(base: pd.DataFrame, ids: pd.Series) -> pd.DataFrame:
     """``base`` indexed by id, in the order of ``ids``. A period run's totals cover the base
     list in its own order: then no reindex (a copy of every column and a hash of 1.9 M ids for
     FIDE's list) is needed, the result being the same frame."""
-    import pyarrow.compute as pc
-
     by_id = base.set_index("id")
-    if len(base) == len(ids) and pc.all(pc.equal(arrow_text(base["id"]), arrow_text(ids))).as_py():
+    if same_ids(base["id"], ids):
         return by_id
     return by_id.reindex(ids)
 
