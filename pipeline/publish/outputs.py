@@ -115,12 +115,16 @@ def write_period_outputs(
     period: str,
     new: pd.DataFrame,
     report: PeriodReport,
-    result: RatedPeriod,
+    rated: list[RatedPeriod],
     xlsx: bool | None,
 ) -> Iterator[PeriodFiles]:
+    """Every file of the period, to temporary names. ``rated`` holds the rated period, taken
+    out once games.csv is written: when the caller keeps no other reference, its sides (2 M
+    rows in a FIDE month) are freed before the other files are written."""
     names = output_names(period)
     with OutputBatch(out_dir) as batch:
         files = PeriodFiles(batch)
+        write_games_csv(rated.pop(), batch.path(names["games"]))
         files.list_csv_final = out_dir / names["list_csv"]
         files.list_csv_sha256 = write_list_files(
             new,
@@ -131,7 +135,6 @@ def write_period_outputs(
         write_csv(report.changes, batch.path(names["changes"]))
         write_csv(report.breakdown, batch.path(names["breakdown"]))
         write_csv(report.first, batch.path(names["first"]))
-        write_games_csv(result, batch.path(names["games"]))
         want_xlsx = len(new) <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
         if want_xlsx:
             from pipeline.writers.xlsx import write_rating_list_xlsx

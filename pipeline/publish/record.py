@@ -69,6 +69,21 @@ class Clock:
 
 
 @dataclass(frozen=True)
+class UnitFacts:
+    """What the history keeps of an event unit: a run drops the units' games once the period
+    is rated (they are a full copy of every event file: 1 M games in a FIDE month)."""
+
+    file: EventFile
+    name: str
+    start_date: str
+    games: int
+
+    @classmethod
+    def of(cls, unit: EventUnit) -> UnitFacts:
+        return cls(unit.file, unit.name, unit.start_date, unit.games)
+
+
+@dataclass(frozen=True)
 class RunRecord:
     """Everything a published run stores."""
 
@@ -76,7 +91,7 @@ class RunRecord:
     period: str
     started: str
     files: Sequence[EventFile]
-    units: Sequence[EventUnit]
+    units: Sequence[UnitFacts]
     inputs: list[dict[str, str]]  # role, path, sha256 of the list and of each event file
     replaced: int | None  # the run --replace supersedes
     listed: PlayerList  # the list in force, as read
