@@ -4,6 +4,7 @@ ratings, the next list and the change report, under the rules of the period's er
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -11,9 +12,15 @@ from pipeline.columnar.lookup import member
 from pipeline.engine.matches import MATCH_NOTES
 from pipeline.model import RatedPeriod
 from pipeline.publish import store as history
-from pipeline.publish.events import EventUnit
-from pipeline.publish.first_rating import FirstRatings, empty_pool, event_results, first_ratings
+from pipeline.publish.first_rating import (
+    FirstRatings,
+    empty_pool,
+    event_results,
+    first_ratings,
+    pool_games,
+)
 from pipeline.publish.next_list import next_list
+from pipeline.publish.record import UnitFacts
 from pipeline.publish.report import PeriodReport, build_report
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import FirstRatingRules, RuleSet
@@ -21,7 +28,7 @@ from pipeline.rules.sets import FirstRatingRules, RuleSet
 
 def publish_results(
     result: RatedPeriod,
-    units: list[EventUnit],
+    units: Sequence[UnitFacts],
     base: pd.DataFrame,
     new_ids: pd.Index,
     con: sqlite3.Connection | None,
@@ -54,7 +61,7 @@ def publish_results(
 
 def _first_ratings(
     result: RatedPeriod,
-    units: list[EventUnit],
+    units: Sequence[UnitFacts],
     base: pd.DataFrame,
     con: sqlite3.Connection | None,
     period: str,
@@ -64,7 +71,7 @@ def _first_ratings(
     """The first ratings of this period: the unrated players' results pooled with the history's."""
     keys = pd.DataFrame(
         {
-            "source": [str(u.data.source) for u in units],
+            "source": [u.source for u in units],
             "event": [u.name for u in units],
             "event_sha256": [u.file.sha256 for u in units],
             "start_date": [u.start_date for u in units],
@@ -73,7 +80,10 @@ def _first_ratings(
     # Only the columns the first ratings need: a merge copies every column it is given.
     needed = ["player", "event", "source", "played", "player_rating", "opponent_rating", "score_h"]
     # A match's unrated games (6.1, 6.2) count towards no first rating either.
-    counted = ~member(result.sides["note"], MATCH_NOTES)
+    counted = pool_games(result.sides)
+    counted[counted] = ~member(result.sides["note"][counted], MATCH_NOTES)
+    # Only the sides that can count (event_results' own test, done first): a merge of every
+    # side of a FIDE month with the events' keys took seconds.
     sides = result.sides.loc[counted, needed].merge(
         keys, on=["source", "event"], how="left", validate="many_to_one"
     )

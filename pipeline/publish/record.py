@@ -70,17 +70,21 @@ class Clock:
 
 @dataclass(frozen=True)
 class UnitFacts:
-    """What the history keeps of an event unit: a run drops the units' games once the period
-    is rated (they are a full copy of every event file: 1 M games in a FIDE month)."""
+    """What a run keeps of an event unit once the period is rated (the units' games, a full
+    copy of every event file, 1 M games in a FIDE month, are dropped then): what the first
+    ratings, the notes and the history need."""
 
     file: EventFile
     name: str
+    source: str
     start_date: str
+    dated: bool
     games: int
 
     @classmethod
     def of(cls, unit: EventUnit) -> UnitFacts:
-        return cls(unit.file, unit.name, unit.start_date, unit.games)
+        source = str(unit.data.source)
+        return cls(unit.file, unit.name, source, unit.start_date, unit.dated, unit.games)
 
 
 @dataclass(frozen=True)

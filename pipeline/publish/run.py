@@ -267,12 +267,15 @@ def _rate_and_publish(
         options,
         event_players=unit_lists,
     )
-    del unit_lists  # each event's list: freed before the next stage (release_memory in lap)
+    # Each event's list and games (of the units only their facts are kept): freed before the
+    # next stage (release_memory in lap).
+    facts = [UnitFacts.of(u) for u in units]
+    del unit_lists, units
     clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
     first, new, report, era = publish_results(
-        result, units, base, new_ids, con, period, replaced, request.rules
+        result, facts, base, new_ids, con, period, replaced, request.rules
     )
     # Of the rated period only games.csv is left to write, and of the totals it needs only the
     # ids (its order): the rest of them and the base list are freed before the files are
@@ -281,12 +284,10 @@ def _rate_and_publish(
     del base, result
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
-        for u in units
+        for u in facts
         if not u.dated
     ]
     notes += [n for n in [cadence_note(era, period)] if n]
-    facts = [UnitFacts.of(u) for u in units]
-    del units  # the events' games: freed before the files are written
     clock.lap("first ratings, next list, report", "writing files")
     record = RunRecord(
         command=request.command,
