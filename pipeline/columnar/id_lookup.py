@@ -85,3 +85,14 @@ def take_rows(column: pd.Series, rows: np.ndarray) -> pd.Series:
     (same dtype, NA where missing), without building a hash table of the ids per column: a
     reindex on the row numbers is arithmetic."""
     return column.reset_index(drop=True).reindex(rows)
+
+
+def same_ids(ids: pd.Series | pd.Index, other: pd.Series | pd.Index) -> bool:
+    """Whether two id columns list the same ids in the same order (then a row of one is the
+    same player's row of the other, and no look-up is needed)."""
+    import pyarrow.compute as pc
+
+    if len(ids) != len(other):
+        return False
+    equal = pc.equal(arrow_text(pd.Series(ids)), arrow_text(pd.Series(other)))
+    return bool(pc.all(pc.fill_null(equal, False)).as_py())

@@ -52,17 +52,24 @@ def empty_pool() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=t) for c, t in POOL_DTYPES.items()})
 
 
+def pool_games(sides: pd.DataFrame) -> np.ndarray:
+    """Which sides can count towards a first rating: played by an unrated player against a
+    rated opponent (a new array, to be narrowed further)."""
+    return (
+        sides["played"].to_numpy(dtype=bool)
+        & sides["player_rating"].isna().to_numpy()
+        & sides["opponent_rating"].notna().to_numpy()
+    )
+
+
 def event_results(rated_sides: pd.DataFrame, candidates: pd.Index, period: str) -> pd.DataFrame:
     """This period's results of ``candidates`` (unrated players) against rated opponents, one row
     per player and event unit. ``rated_sides`` needs ``event_sha256`` and ``start_date`` columns.
     """
     s = rated_sides
-    mask = (
-        s["played"].to_numpy(dtype=bool)
-        & s["player_rating"].isna().to_numpy()
-        & s["opponent_rating"].notna().to_numpy()
-        & member(s["player"], candidates)
-    )
+    mask = pool_games(s)
+    # The candidates are looked up for those games only (not for every side of the period).
+    mask[mask] = member(s["player"][mask], candidates)
     part = s.loc[
         mask, ["player", "event_sha256", "event", "start_date", "score_h", "opponent_rating"]
     ]
@@ -90,13 +97,22 @@ def mark_zero_first_events(
     minimum (half a point since 2012-07: no point; one point before)."""
     if current.empty:
         return current
-    order = current.sort_values(["player_id", "start_date", "event"], kind="stable")
+    # A stable sort by player, start date and event, on each column's sorted codes (a sort of
+    # three text columns took seconds for a FIDE month's pool).
+    keys = [_sorted_codes(current[c]) for c in ("event", "start_date", "player_id")]
+    order = current.iloc[np.lexsort(keys)]
     first = ~order["player_id"].duplicated(keep="first")
     new_player = ~member(order["player_id"], earlier["player_id"])
     zero = order["points_h"].lt(rules.first_event_min_points_h)
     out = current.copy()
     out.loc[order.index[(first & new_player & zero).to_numpy()], "disregarded"] = True
     return out
+
+
+def _sorted_codes(values: pd.Series) -> np.ndarray:
+    """Codes that sort as the values do (missing last, as ``sort_values`` puts them)."""
+    codes, uniques = pd.factorize(values, sort=True)
+    return np.where(codes < 0, len(uniques), codes)
 
 
 @dataclass

@@ -14,11 +14,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
+from pipeline.columnar.arrow import arrow_text, str_series
 from pipeline.errors import Code, ProblemList
 from pipeline.model import PlayerList
 from pipeline.readers import cells, read_players, read_table_of_kind
 from pipeline.readers.players import parse_players
+from pipeline.writers.format import int_arrow
 from schemas import Players, validate
 
 TABLE_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".tsv"}
@@ -78,15 +81,16 @@ LIST_TEXT_COLUMNS = [
 
 
 def list_text_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """The new list as text cells: what rating_list_*.csv holds (and reads back)."""
+    """The new list as text cells: what rating_list_*.csv holds (and reads back). Arrow text
+    made by kernels over each column (no Python string per cell)."""
     out = {}
     for column in LIST_TEXT_COLUMNS:
         values = rows[column]
         if column == "ever_2400":
-            out[column] = np.where(values.to_numpy(dtype=bool), "true", "false")
+            text = pa.array(["false", "true"]).take(values.to_numpy(dtype=bool).astype(np.int8))
         elif column in ("birth_year", "rating", "period_games", "games", "k"):
-            series = values.astype("Int64")
-            out[column] = series.astype(str).where(series.notna(), "").to_numpy()
+            text = int_arrow(values.astype("Int64"))  # blank where missing
         else:
-            out[column] = values.astype(str).to_numpy()
+            text = arrow_text(values.astype(str))
+        out[column] = str_series(text).array
     return pd.DataFrame(out, columns=LIST_TEXT_COLUMNS)

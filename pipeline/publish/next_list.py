@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from pipeline.columnar.arrow import arrow_text
-from pipeline.columnar.lookup import member
+from pipeline.columnar.arrow import str_series
+from pipeline.columnar.id_lookup import same_ids
+from pipeline.columnar.lookup import member, positions
 from pipeline.grouper import base_k
 from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.publish.months import add_months, month_index, month_indexes
@@ -55,25 +57,27 @@ def next_list(
     """(the next list, one status per player). ``base`` is the list in force plus new players;
     ``totals`` is ``period_totals`` over the same ids."""
     info = _by_id_in_order(base, totals["id"])
-    t = totals.set_index("id")
     old = info["rating"].astype("Int64")
     rated_before = old.notna().to_numpy()
-    games_period = t["games"].to_numpy(dtype=np.int64)
+    games_period = totals["games"].to_numpy(dtype=np.int64)
 
     # Rated players: the grouper's new rating; the floor makes a low one unrated.
-    after = t["new_rating"].astype("Int64").to_numpy(dtype=np.int64, na_value=0)
+    after = totals["new_rating"].astype("Int64").to_numpy(dtype=np.int64, na_value=0)
     dropped = rated_before & (after < first_rules.floor)
     rating = np.where(rated_before & ~dropped, after, 0)
 
-    # Unrated players: a published first rating.
-    fr = first.ratings.reindex(info.index)
-    got_first = fr["published"].fillna(False).to_numpy(dtype=bool) & ~rated_before
-    rating = np.where(got_first, fr["rating"].fillna(0).to_numpy(dtype=np.int64), rating)
-    current_games = _pooled_games(first, info.index)
+    # Unrated players: a published first rating. The pool's few players are found on the list
+    # once (no reindex of the pool by the whole list's ids per column).
+    fr = first.ratings
+    in_pool = positions(pd.Series(info.index), pd.Series(fr.index))
+    pooled = in_pool >= 0
+    got_first = _at(fr["published"].to_numpy(dtype=bool), in_pool, False) & ~rated_before
+    rating = np.where(got_first, _at(fr["rating"].to_numpy(dtype=np.int64), in_pool, 0), rating)
+    current_games = _at(_pooled_games(first, fr.index), in_pool, 0)
     period_games = np.where(got_first, current_games, np.where(rated_before, games_period, 0))
 
     previous_games = info["games"].astype("Int64")
-    added = np.where(got_first, fr["games"].fillna(0).to_numpy(dtype=np.int64), games_period)
+    added = np.where(got_first, _at(fr["games"].to_numpy(dtype=np.int64), in_pool, 0), games_period)
     games = previous_games.fillna(0) + added
     # Blank stays blank (an established player of an outside list) unless a first rating starts it.
     games = games.where(previous_games.notna() | got_first, pd.NA)
@@ -89,38 +93,50 @@ def next_list(
     flags, last = _flags(info, published, period_games > 0, period)
     k_next = _next_k(info, rating, published, games, ever, rules, add_months(period, 1))
 
+    ids = info.index.astype(str)
     rows = pd.DataFrame(
         {
-            "id": info.index.astype(str),
+            "id": ids,
             "name": info["name"].fillna("").astype(str).array,
             "federation": info["federation"].fillna("").astype(str).array,
             "sex": info["sex"].fillna("").astype(str).array,
             "title": info["title"].fillna("").astype(str).array,
             "birth_year": info["birth_year"].astype("Int64").to_numpy(),
-            "rating": pd.array(np.where(published, rating, 0), dtype="Int64"),
+            "rating": pd.arrays.IntegerArray(rating, ~published),
             "period_games": period_games,
             "games": games.astype("Int64").to_numpy(),
             "k": k_next.to_numpy(),
             "ever_2400": ever,
-            "flags": flags.astype(str),
+            "flags": flags.array,
             "last_played": last.to_numpy(),
         }
     )
-    rows["rating"] = rows["rating"].mask(~published)
-
-    pool = first.ratings.index
-    status = np.select(
+    status = _status(
         [
             got_first,
             dropped,
             rated_before & (games_period > 0),
-            ~rated_before & member(info.index, pool),
+            ~rated_before & pooled,
             member(info.index, new_ids),
         ],
         [STATUS_FIRST, status_dropped(first_rules.floor), STATUS_RATED, STATUS_POOL, STATUS_NEW],
-        STATUS_IDLE,
     )
-    return rows, pd.Series(status, index=info.index.astype(str), dtype=str)
+    return rows, pd.Series(status, index=ids)
+
+
+def _at(values: np.ndarray, rows: np.ndarray, fill: int | bool) -> np.ndarray:
+    """``values[rows]``, ``fill`` where a row is -1 (absent)."""
+    out = np.full(len(rows), fill, dtype=values.dtype)
+    found = rows >= 0
+    out[found] = values[rows[found]]
+    return out
+
+
+def _status(conditions: list[np.ndarray], labels: list[str]) -> pd.Categorical:
+    """The first label whose condition holds, else ``STATUS_IDLE``: an int8 code per player
+    into a handful of labels (no text per player for the whole list)."""
+    codes = np.select(conditions, [np.int8(i + 1) for i in range(len(labels))], np.int8(0))
+    return pd.Categorical.from_codes(codes.astype(np.int8), categories=[STATUS_IDLE, *labels])
 
 
 def status_dropped(floor: int) -> str:
@@ -130,6 +146,10 @@ def status_dropped(floor: int) -> str:
 
 def dropped(status: pd.Series) -> pd.Series:
     """Which statuses say the player dropped below the floor (whatever the era's floor)."""
+    if isinstance(status.dtype, pd.CategoricalDtype):  # tested on the few labels, then taken
+        labels = pd.Series(status.cat.categories.astype(str))
+        hit = np.append(dropped(labels).to_numpy(dtype=bool), False)  # code -1 (missing): no
+        return pd.Series(hit[status.cat.codes.to_numpy()], index=status.index)
     return status.str.startswith("below ") & status.str.endswith(_DROPPED_AFTER)
 
 
@@ -137,10 +157,8 @@ def _by_id_in_order(base: pd.DataFrame, ids: pd.Series) -> pd.DataFrame:
     """``base`` indexed by id, in the order of ``ids``. A period run's totals cover the base
     list in its own order: then no reindex (a copy of every column and a hash of 1.9 M ids for
     FIDE's list) is needed, the result being the same frame."""
-    import pyarrow.compute as pc
-
     by_id = base.set_index("id")
-    if len(base) == len(ids) and pc.all(pc.equal(arrow_text(base["id"]), arrow_text(ids))).as_py():
+    if same_ids(base["id"], ids):
         return by_id
     return by_id.reindex(ids)
 
@@ -152,7 +170,7 @@ def _published_k(info: pd.DataFrame) -> pd.Series:
 
 def _flags(
     info: pd.DataFrame, published: np.ndarray, played: np.ndarray, period: str
-) -> tuple[np.ndarray, pd.Series]:
+) -> tuple[pd.Series, pd.Series]:
     """(the list's flags: w for women, i for inactive; the month each player last played).
     Inactive: a published rating and no game for INACTIVE_AFTER_MONTHS months; when the month
     is not known, the list's old ``i`` flag stays until the player plays."""
@@ -165,7 +183,9 @@ def _flags(
         known, months_idle >= INACTIVE_AFTER_MONTHS, old_flag_i & ~played
     )
     woman = info["sex"].fillna("").astype(str).str.lower().isin(WOMAN).to_numpy()
-    return np.char.add(np.where(woman, "w", ""), np.where(inactive, "i", "")), last
+    # One of four texts per player, taken by code (no numpy unicode array of the whole list).
+    code = woman.astype(np.int8) + 2 * inactive.astype(np.int8)
+    return str_series(pa.array(["", "w", "i", "wi"]).take(code)), last
 
 
 def _next_k(
@@ -180,20 +200,22 @@ def _next_k(
     """The K each player has on the next list (the precedence of RULES.md section 4)."""
     k_frame = pd.DataFrame(
         {
-            "rating": pd.array(np.where(published, rating, 0), dtype="Int64"),
-            "k": pd.array([pd.NA] * len(rating), dtype="Int64"),
+            "rating": pd.arrays.IntegerArray(np.where(published, rating, 0), ~published),
+            "k": pd.arrays.IntegerArray(
+                np.zeros(len(rating), np.int64), np.ones(len(rating), bool)
+            ),
             "birth_year": info["birth_year"].astype("Int64").to_numpy(),
             "games": games.astype("Int64").to_numpy(),
             "ever_2400": ever,
         }
     )
-    k_frame["rating"] = k_frame["rating"].mask(~published)
     k_next, _ = base_k(k_frame, rules.k, int(next_period[:4]))
     return k_next
 
 
 def _pooled_games(first: FirstRatings, ids: pd.Index) -> np.ndarray:
-    """This period's games in each player's first-rating pool (disregarded events left out)."""
+    """This period's games in each player's first-rating pool (disregarded events left out),
+    for ``ids`` (the pool's players)."""
     return (
         first.current[~first.current["disregarded"]]
         .groupby("player_id")["games"]

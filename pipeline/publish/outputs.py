@@ -30,6 +30,8 @@ from pipeline.writers.csvtext import block_bytes, csv_lines
 from pipeline.writers.fide_txt import fide_txt_body, fide_txt_header
 from pipeline.writers.format import arrow_text, plain_text
 
+# The report's tables written as CSV: output name -> PeriodReport field.
+CSV_TABLES = {"changes": "changes", "breakdown": "breakdown", "first": "first"}
 LIST_BLOCK_ROWS = 250_000  # players of the next list turned into text and written at a time
 
 
@@ -115,23 +117,24 @@ def write_period_outputs(
     period: str,
     new: pd.DataFrame,
     report: PeriodReport,
-    result: RatedPeriod,
+    rated: list[RatedPeriod],
     xlsx: bool | None,
 ) -> Iterator[PeriodFiles]:
+    """Every file of the period, to temporary names. ``rated`` holds the rated period, taken
+    out once games.csv is written: when the caller keeps no other reference, its sides (2 M
+    rows in a FIDE month) are freed before the other files are written."""
     names = output_names(period)
     with OutputBatch(out_dir) as batch:
         files = PeriodFiles(batch)
+        # Named in the order they are reported (the next list first); games.csv written first.
+        temp = {k: batch.path(names[k]) for k in ("list_csv", "list_txt", *CSV_TABLES, "games")}
+        write_games_csv(rated.pop(), temp["games"])
         files.list_csv_final = out_dir / names["list_csv"]
         files.list_csv_sha256 = write_list_files(
-            new,
-            batch.path(names["list_csv"]),
-            batch.path(names["list_txt"]),
-            fide_month_label(add_months(period, 1)),
+            new, temp["list_csv"], temp["list_txt"], fide_month_label(add_months(period, 1))
         )
-        write_csv(report.changes, batch.path(names["changes"]))
-        write_csv(report.breakdown, batch.path(names["breakdown"]))
-        write_csv(report.first, batch.path(names["first"]))
-        write_games_csv(result, batch.path(names["games"]))
+        for key, table in CSV_TABLES.items():
+            write_csv(getattr(report, table), temp[key])
         want_xlsx = len(new) <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
         if want_xlsx:
             from pipeline.writers.xlsx import write_rating_list_xlsx

@@ -69,6 +69,25 @@ class Clock:
 
 
 @dataclass(frozen=True)
+class UnitFacts:
+    """What a run keeps of an event unit once the period is rated (the units' games, a full
+    copy of every event file, 1 M games in a FIDE month, are dropped then): what the first
+    ratings, the notes and the history need."""
+
+    file: EventFile
+    name: str
+    source: str
+    start_date: str
+    dated: bool
+    games: int
+
+    @classmethod
+    def of(cls, unit: EventUnit) -> UnitFacts:
+        source = str(unit.data.source)
+        return cls(unit.file, unit.name, source, unit.start_date, unit.dated, unit.games)
+
+
+@dataclass(frozen=True)
 class RunRecord:
     """Everything a published run stores."""
 
@@ -76,7 +95,7 @@ class RunRecord:
     period: str
     started: str
     files: Sequence[EventFile]
-    units: Sequence[EventUnit]
+    units: Sequence[UnitFacts]
     inputs: list[dict[str, str]]  # role, path, sha256 of the list and of each event file
     replaced: int | None  # the run --replace supersedes
     listed: PlayerList  # the list in force, as read

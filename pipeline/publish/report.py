@@ -14,8 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from pipeline.columnar.id_lookup import rows_by_id, take_rows
+from pipeline.columnar.arrow import str_series
+from pipeline.columnar.id_lookup import IdLookup, same_ids, take_rows
+from pipeline.publish.breakdown import event_breakdown
 from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.publish.next_list import STATUS_FIRST, STATUS_IDLE, STATUS_NEW, dropped
 from pipeline.writers.format import int_text, units_text
@@ -33,86 +36,6 @@ class PeriodReport:
     summary: pd.DataFrame
 
 
-def event_breakdown(rated_sides: pd.DataFrame, totals: pd.DataFrame, scale: int) -> pd.DataFrame:
-    """One row per (player, event) with rated games, then one TOTAL row per player."""
-    # Only the columns needed, then only the rated rows: a filter copies what it is given.
-    needed = ["player", "event", "source", "score_h", "pd_units", "dev_units"]
-    s = rated_sides[needed][rated_sides["rated"].to_numpy(dtype=bool)]
-    columns = [
-        "player",
-        "name",
-        "event",
-        "source",
-        "games",
-        "score",
-        "expected",
-        "sum_dev",
-        "k",
-        "k_x_sum_dev",
-        "change",
-    ]
-    if s.empty:
-        return pd.DataFrame({c: pd.Series(dtype=str) for c in columns})
-    parts = s.assign(
-        pd_units=s["pd_units"].to_numpy(dtype=np.int64),
-        dev_units=s["dev_units"].to_numpy(dtype=np.int64),
-    )
-    per_event = (
-        parts.groupby(["player", "event", "source"], sort=False)
-        .agg(
-            games=("score_h", "size"),
-            score_h=("score_h", "sum"),
-            expected=("pd_units", "sum"),
-            dev=("dev_units", "sum"),
-        )
-        .reset_index()
-    )
-    t = totals.set_index("id")
-    at = rows_by_id(totals["id"], per_event["player"])
-    k = take_rows(totals["k"], at).fillna(0).to_numpy(dtype=np.int64)
-    per_event["k"] = k
-    per_event["kdev"] = k * per_event["dev"].to_numpy(dtype=np.int64)
-    per_event["change"] = ""
-    played = t[t["games"] > 0]
-    total_rows = pd.DataFrame(
-        {
-            "player": played.index,
-            "event": "TOTAL (rounded once)",
-            "source": "",
-            "games": played["games"].to_numpy(),
-            "score_h": played["score_h"].to_numpy(),
-            "expected": played["expected_units"].to_numpy(),
-            "dev": played["dev_units"].to_numpy(),
-            "k": played["k"].fillna(0).to_numpy(dtype=np.int64),
-            "kdev": played["change_units"].to_numpy(),
-            "change": played["change"].astype(str).array,
-        }
-    )
-    both = pd.concat([per_event.assign(_total=0), total_rows.assign(_total=1)], ignore_index=True)
-    # The totals are in list order already: sort by each player's position there. A stable sort,
-    # so each player's events keep their order and the TOTAL row comes last.
-    position = rows_by_id(totals["id"], both["player"])
-    order = np.argsort(position, kind="stable")
-    both = both.iloc[order]
-    names = take_rows(totals["name"], position[order]).fillna("").array
-    return pd.DataFrame(
-        {
-            "player": both["player"].astype(str).array,
-            "name": names,
-            "event": both["event"].astype(str).array,
-            "source": both["source"].astype(str).array,
-            "games": both["games"].astype(str).array,
-            "score": units_text(both["score_h"].to_numpy(), 100, 1).array,
-            "expected": units_text(both["expected"].to_numpy(), scale, 2).array,
-            "sum_dev": units_text(both["dev"].to_numpy(), scale, 2).array,
-            "k": both["k"].astype(str).array,
-            "k_x_sum_dev": units_text(both["kdev"].to_numpy(), scale, 2).array,
-            "change": both["change"].astype(str).array,
-        },
-        columns=columns,
-    )
-
-
 def build_report(
     old: pd.DataFrame,
     new: pd.DataFrame,
@@ -126,20 +49,20 @@ def build_report(
     rules: FirstRatingRules = FIRST_RATING,
     rules_used: str = "",
 ) -> PeriodReport:
-    t = totals.set_index("id")
-    n = new.set_index("id")
+    """The report's tables. ``status`` is the next list's (indexed by id); in a period run
+    ``old``, ``new`` and ``totals`` list the same players in its order, and each is then read
+    at the moved players' own rows (no look-up of 1.9 M ids); any other frame is looked up."""
     moved = status.ne(STATUS_IDLE).to_numpy()
     ids = status.index[moved]
-    # Each frame's rows of the moved players, looked up once and taken for every column (a
-    # reindex per column hashed the whole list each time: 1.9 M ids for FIDE's list).
-    at_total = rows_by_id(totals["id"], ids)
-    at_new = rows_by_id(new["id"], ids)
-    old_rating = take_rows(old["rating"], rows_by_id(old["id"], ids)).astype("Int64")
+    on_new = IdLookup(new["id"])  # one look-up of the new list, reused by every table
+    at_total = _moved_rows(totals["id"], status, moved)
+    at_new = _moved_rows(new["id"], status, moved, on_new)
+    old_rating = take_rows(old["rating"], _moved_rows(old["id"], status, moved)).astype("Int64")
     changes = pd.DataFrame(
         {
             "id": ids,
             "name": take_rows(new["name"], at_new).array,
-            "status": status.to_numpy()[moved],
+            "status": str_series(_text(status.array[moved])).array,
             "rating": int_text(old_rating).array,
             "k": int_text(take_rows(totals["k"], at_total)).array,
             "games": take_rows(totals["games"], at_total).astype(str).array,
@@ -153,33 +76,74 @@ def build_report(
             "next_k": int_text(take_rows(new["k"], at_new)).array,
         }
     )
-    rated_change = t[(t["games"] > 0) & t["rating"].notna()]
-    ordered = rated_change.sort_values("change_units", ascending=False, kind="stable")
-    pick = ["id", "name", "status", "rating", "games", "change_exact", "change", "new_rating"]
-    by_id = changes.set_index("id")
-    gains = by_id.loc[ordered.index[ordered["change_units"] > 0][:TOP]].reset_index()[pick]
-    losses_idx = ordered.index[::-1][ordered["change_units"].to_numpy()[::-1] < 0][:TOP]
-    losses = by_id.loc[losses_idx].reset_index()[pick]
-
+    gains, losses = _largest(totals, changes, at_total)
+    on_totals = on_new if same_ids(totals["id"], new["id"]) else IdLookup(totals["id"])
     return PeriodReport(
         changes=changes,
-        breakdown=event_breakdown(rated_sides, totals, scale),
-        first=_first_table(first, n, rules),
+        breakdown=event_breakdown(rated_sides, totals, scale, on_totals),
+        first=_first_table(first, new, on_new, rules),
         gains=gains,
         losses=losses,
-        summary=_summary(status, t, n, rated_sides, period, new_ids, rules, rules_used),
+        summary=_summary(
+            status, totals, new, on_new, rated_sides, period, new_ids, rules, rules_used
+        ),
+    )
+
+
+def _moved_rows(
+    frame_ids: pd.Series, status: pd.Series, moved: np.ndarray, lookup: IdLookup | None = None
+) -> np.ndarray:
+    """The moved players' rows in a frame: their own rows when the frame lists the statuses'
+    players in the same order, else looked up (-1 where absent)."""
+    if same_ids(frame_ids, status.index):
+        return np.flatnonzero(moved)
+    lookup = lookup if lookup is not None else IdLookup(frame_ids)
+    return lookup.positions(pd.Series(status.index[moved]))
+
+
+def _text(values: pd.api.extensions.ExtensionArray | np.ndarray) -> pa.Array:
+    """Text or categorical cells as one Arrow string array (a category's text taken by code)."""
+    text = pa.array(values)
+    if isinstance(text, pa.ChunkedArray):
+        text = text.combine_chunks()
+    return text.cast(pa.string())
+
+
+def _largest(
+    totals: pd.DataFrame, changes: pd.DataFrame, at_total: np.ndarray
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The TOP largest gains and losses of the rated players who played, largest first (ties
+    in list order, losses from the end of the list), as rows of ``changes``."""
+    candidates = np.flatnonzero(
+        (totals["games"].to_numpy(dtype=np.int64) > 0) & totals["rating"].notna().to_numpy()
+    )
+    units = totals["change_units"].to_numpy(dtype=np.int64)[candidates]
+    order = np.argsort(-units, kind="stable")  # as a stable descending sort_values
+    ranked, units = candidates[order], units[order]
+    gains = ranked[units > 0][:TOP]
+    losses = ranked[::-1][units[::-1] < 0][:TOP]
+    # Each totals row's row in changes (every rated player who played has moved).
+    row_of = np.full(len(totals), -1, dtype=np.int64)
+    found = at_total >= 0
+    row_of[at_total[found]] = np.flatnonzero(found)
+    pick = ["id", "name", "status", "rating", "games", "change_exact", "change", "new_rating"]
+    gains, losses = row_of[gains], row_of[losses]
+    return (
+        changes.iloc[gains[gains >= 0]][pick].reset_index(drop=True),
+        changes.iloc[losses[losses >= 0]][pick].reset_index(drop=True),
     )
 
 
 def _first_table(
-    first: FirstRatings, n: pd.DataFrame, rules: FirstRatingRules = FIRST_RATING
+    first: FirstRatings, new: pd.DataFrame, on_new: IdLookup, rules: FirstRatingRules
 ) -> pd.DataFrame:
     """Every first-rating calculation of the period, published or not (and why not)."""
     fr = first.ratings
+    at = on_new.positions(pd.Series(fr.index))
     return pd.DataFrame(
         {
             "id": fr.index.astype(str),
-            "name": n["name"].reindex(fr.index).fillna("").array,
+            "name": take_rows(new["name"], at).fillna("").array,
             "pooled_games": fr["games"].astype(str).array,
             "points": units_text(fr["points_h"].to_numpy(), 100, 1).array,
             "opponents_sum": fr["opp_sum"].astype(str).array,
@@ -203,8 +167,9 @@ def _first_table(
 
 def _summary(
     status: pd.Series,
-    t: pd.DataFrame,
-    n: pd.DataFrame,
+    totals: pd.DataFrame,
+    new: pd.DataFrame,
+    on_new: IdLookup,
     rated_sides: pd.DataFrame,
     period: str,
     new_ids: pd.Index | None,
@@ -212,21 +177,22 @@ def _summary(
     rules_used: str = "",
 ) -> pd.DataFrame:
     """The period in a few counts; each one is a count of rows of the files written (``n`` is
-    the new list by id, ``t`` the period totals by id). ``rules_used``: the rule set and why."""
+    the new list, ``on_new`` its id look-up). ``rules_used``: the rule set and why."""
     counts = status.value_counts()
     if new_ids is None:  # not told: the players with the new-player status
         new_ids = status.index[status.eq(STATUS_NEW).to_numpy()]
-    new_rows = n.reindex(pd.Index(new_ids).astype(str))
+    at = on_new.positions(pd.Series(pd.Index(new_ids).astype(str)))
+    unrated = new["rating"].isna().to_numpy()
     items = {
         "period": period,
         **({"rules": rules_used} if rules_used else {}),
-        "players on the new list": len(n),
-        "rated players on the new list": int(n["rating"].notna().sum()),
-        "rated players with games": int((t["games"] > 0).sum()),
+        "players on the new list": len(new),
+        "rated players on the new list": int((~unrated).sum()),
+        "rated players with games": int((totals["games"] > 0).sum()),
         "first ratings": int(counts.get(STATUS_FIRST, 0)),
         f"dropped below {rules.floor}": int(dropped(status).sum()),
-        "new players (not on the list in force)": len(new_rows),
-        "new players still unrated": int(new_rows["rating"].isna().sum()),
+        "new players (not on the list in force)": len(at),
+        "new players still unrated": int(((at < 0) | unrated[np.maximum(at, 0)]).sum()),
         "events (units) rated": rated_sides[["source", "event"]].drop_duplicates().shape[0],
     }
     return pd.DataFrame({"item": list(items), "value": [str(v) for v in items.values()]})

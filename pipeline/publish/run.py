@@ -27,13 +27,12 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
 
 from pipeline.columnar.lookup import member
-from pipeline.engine.matches import MATCH_NOTES
 from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.publish import database
@@ -54,7 +53,6 @@ from pipeline.publish.events import (
     sha256_of,
     untrusted,
 )
-from pipeline.publish.first_rating import FirstRatings, empty_pool, event_results, first_ratings
 from pipeline.publish.journal import (
     clean_stale_temporaries,
     fsync_dir,
@@ -62,19 +60,18 @@ from pipeline.publish.journal import (
     recover,
 )
 from pipeline.publish.list_file import read_list
-from pipeline.publish.next_list import next_list
 from pipeline.publish.outputs import write_period_outputs
+from pipeline.publish.period_results import publish_results
 from pipeline.publish.players import (
     lists_for_units,
     player_details,
     trusted_list,
     with_new_players,
 )
-from pipeline.publish.record import Clock, RunRecord, now, record_run, user
-from pipeline.publish.report import PeriodReport, build_report
+from pipeline.publish.record import Clock, RunRecord, UnitFacts, now, record_run, user
+from pipeline.publish.report import PeriodReport
 from pipeline.readers.player_details import fill_blank_details
-from pipeline.rules.select import cadence_note, select_rules
-from pipeline.rules.sets import FirstRatingRules
+from pipeline.rules.select import cadence_note
 from pipeline.run.rate import rate_inputs, resolve_period
 
 
@@ -248,36 +245,6 @@ def _event_inputs(
     return [untrusted(unit.data, players) for unit, players in zip(units, unit_lists, strict=True)]
 
 
-def _first_ratings(
-    result: RatedPeriod,
-    units: list[EventUnit],
-    base: pd.DataFrame,
-    con: sqlite3.Connection | None,
-    period: str,
-    replaced: int | None,
-    rules: FirstRatingRules,
-) -> FirstRatings:
-    """The first ratings of this period: the unrated players' results pooled with the history's."""
-    keys = pd.DataFrame(
-        {
-            "source": [str(u.data.source) for u in units],
-            "event": [u.name for u in units],
-            "event_sha256": [u.file.sha256 for u in units],
-            "start_date": [u.start_date for u in units],
-        }
-    ).drop_duplicates(["source", "event"])
-    # Only the columns the first ratings need: a merge copies every column it is given.
-    needed = ["player", "event", "source", "played", "player_rating", "opponent_rating", "score_h"]
-    # A match's unrated games (6.1, 6.2) count towards no first rating either.
-    counted = ~member(result.sides["note"], MATCH_NOTES)
-    sides = result.sides.loc[counted, needed].merge(
-        keys, on=["source", "event"], how="left", validate="many_to_one"
-    )
-    candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
-    earlier = history.pending_results(con, replaced) if con is not None else empty_pool()
-    return first_ratings(event_results(sides, candidates, period), earlier, period, rules)
-
-
 def _rate_and_publish(
     request: PeriodRequest,
     period: str,
@@ -300,42 +267,34 @@ def _rate_and_publish(
         options,
         event_players=unit_lists,
     )
-    del unit_lists  # each event's list: freed before the next stage (release_memory in lap)
+    # Each event's list and games (of the units only their facts are kept): freed before the
+    # next stage (release_memory in lap).
+    facts = [UnitFacts.of(u) for u in units]
+    del unit_lists, units
     clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
-    chosen = select_rules(request.rules, period)  # the era, and why (said in the report)
-    era = chosen.rules
-    first_rules = era.first_rating_rules  # the era's method and floor
-    first = _first_ratings(result, units, base, con, period, replaced, first_rules)
-    new, status = next_list(base, result.totals, first, period, era, new_ids, first_rules)
-    report = build_report(
-        base,
-        new,
-        status,
-        result.totals,
-        result.sides,
-        first,
-        result.scale,
-        period,
-        new_ids,
-        first_rules,
-        f"{era.name}: {chosen.reason}",
+    first, new, report, era = publish_results(
+        result, facts, base, new_ids, con, period, replaced, request.rules
     )
-    del base, status  # full-size: freed before the files are written (release_memory in lap)
-    clock.lap("first ratings, next list, report", "writing files")
+    # Of the rated period only games.csv is left to write, and of the totals it needs only the
+    # ids (its order): the rest of them and the base list are freed before the files are
+    # written (release_memory in lap), the sides once games.csv is (``rated`` is emptied then).
+    rated = [replace(result, totals=result.totals[["id"]])]
+    del base, result
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
-        for u in units
+        for u in facts
         if not u.dated
     ]
     notes += [n for n in [cadence_note(era, period)] if n]
+    clock.lap("first ratings, next list, report", "writing files")
     record = RunRecord(
         command=request.command,
         period=period,
         started=started,
         files=files,
-        units=units,
+        units=facts,
         inputs=inputs_record,
         replaced=replaced,
         listed=listed,
@@ -343,7 +302,7 @@ def _rate_and_publish(
         first=first,
         earlier_lists=earlier,
     )
-    run_id, written, more_notes = _publish(request, con, record, report, result, clock)
+    run_id, written, more_notes = _publish(request, con, record, report, rated, clock)
     return PeriodOutcome(
         period,
         run_id,
@@ -360,13 +319,13 @@ def _publish(
     con: sqlite3.Connection | None,
     record: RunRecord,
     report: PeriodReport,
-    result: RatedPeriod,
+    rated: list[RatedPeriod],
     clock: Clock,
 ) -> tuple[int, list[Path], list[str]]:
     """Steps 2 to 5: temporary files, one transaction, then the renames of the journal."""
     period = record.period
     with write_period_outputs(
-        request.out_dir, period, record.new, report, result, request.xlsx
+        request.out_dir, period, record.new, report, rated, request.xlsx
     ) as batch:
         notes = list(batch.notes)
         clock.lap("write files", "storing in the history database")

@@ -52,11 +52,27 @@ LINE_WIDTH = SINGLE_TYPE_FIELDS[-1][2]
 WOMEN_TITLES = {"WGM", "WIM", "WFM", "WCM", "WH"}
 
 
-def _field(values: pd.Series, width: int) -> pa.Array | pa.ChunkedArray:
+# Fields of a few distinct values (federations, titles, ratings, K, years, flags): each value is
+# cut and padded once and the cells taken by code; the others cell by cell.
+FEW_VALUES = {"id": False, "name": False}
+
+
+def _field(values: pd.Series, width: int, few: bool = True) -> pa.Array | pa.ChunkedArray:
     """Each value cut to ``width - 1`` characters and padded with spaces to ``width`` (Arrow
     kernels over the whole column: no Python string per cell)."""
     text = arrow_text(values.astype(str))
-    return pc.utf8_rpad(pc.utf8_slice_codeunits(text, 0, width - 1), width=width, padding=" ")
+    if few and len(text):
+        coded = pc.dictionary_encode(text)
+        chunks = coded.chunks if isinstance(coded, pa.ChunkedArray) else [coded]
+        return pa.chunked_array([_fit(c.dictionary, width).take(c.indices) for c in chunks])
+    return _fit(text, width)
+
+
+def _fit(text: pa.Array | pa.ChunkedArray, width: int) -> pa.Array | pa.ChunkedArray:
+    longest = pc.max(pc.utf8_length(text)).as_py() or 0
+    if longest >= width:  # cut only when some value is too long
+        text = pc.utf8_slice_codeunits(text, 0, width - 1)
+    return pc.utf8_rpad(text, width=width, padding=" ")
 
 
 def fide_txt_header(month_label: str) -> str:
@@ -70,7 +86,10 @@ def fide_txt_body(table: pd.DataFrame) -> pa.Array:
     """One line per player, each ending in CRLF, as one Arrow string array. ``table`` is the
     text table of the list (:func:`pipeline.publish.list_file.list_text_table`)."""
     t = fide_txt_cells(table)
-    fields = [_field(t[column], end - start) for _, start, end, column in SINGLE_TYPE_FIELDS]
+    fields = [
+        _field(t[column], end - start, FEW_VALUES.get(column, True))
+        for _, start, end, column in SINGLE_TYPE_FIELDS
+    ]
     kind = fields[0].type
     # The line end rides on the last field (a pass over one column, not over the lines).
     fields[-1] = pc.binary_join_element_wise(

@@ -98,3 +98,13 @@ def test_take_rows_is_reindex_by_id(listed, asked, dtype):
     got = take_rows(frame["value"], rows_by_id(frame["id"], pd.Index(asked, dtype=str)))
     assert got.dtype == want.dtype
     assert got.astype(str).tolist() == want.astype(str).tolist()
+
+
+def test_same_ids_only_for_the_same_ids_in_the_same_order():
+    from pipeline.columnar.id_lookup import same_ids
+
+    ids = pd.Series(["5", "12", "7"], dtype=str)
+    assert same_ids(ids, pd.Index(["5", "12", "7"]))
+    assert not same_ids(ids, pd.Series(["5", "7", "12"], dtype=str))
+    assert not same_ids(ids, pd.Series(["5", "12"], dtype=str))
+    assert not same_ids(ids, pd.Series(["5", "12", None], dtype=str))

@@ -111,3 +111,15 @@ def test_pool_spans_at_most_26_months(old_period, pooled):
     earlier = pool([("p", "h0", "Z", old_period, f"{old_period}-03", 3, 150, 5400, False)])
     current = pool([("p", "h1", "A", "2026-05", "2026-05-01", 5, 250, 9000, False)])
     assert first_ratings(current, earlier, "2026-05").ratings.loc["p", "games"] == pooled
+
+
+def test_dropped_reads_text_and_coded_statuses_alike():
+    """``dropped`` gives the same answer for the statuses as text (the changes table) and as
+    the next list's codes (one label per status)."""
+    from pipeline.publish.next_list import STATUS_FIRST, STATUS_IDLE, dropped, status_dropped
+
+    labels = [STATUS_IDLE, STATUS_FIRST, status_dropped(1400), status_dropped(1000), "below"]
+    text = pd.Series(labels * 3, dtype=str)
+    coded = text.astype("category")
+    assert dropped(text).tolist() == [False, False, True, True, False] * 3
+    assert dropped(coded).tolist() == dropped(text).tolist()
