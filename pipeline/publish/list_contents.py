@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.publish.bulk_insert import insert_chunks, key_order
+from pipeline.publish.bulk_insert import insert_table, key_order
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
 INT_COLUMNS = ("birth_year", "rating", "period_games", "games", "k")
@@ -153,13 +153,12 @@ def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, set[str], l
 
 
 def _insert_rows(con: sqlite3.Connection, content_id: int, rows: pd.DataFrame) -> None:
-    insert_chunks(
+    """The rows as stored (:func:`_arrow_rows`, the values hashed), in key order."""
+    insert_table(
         con,
         f"INSERT INTO content_rows (content_id, {', '.join(LIST_TEXT_COLUMNS)})",
         f"({int(content_id)}, {', '.join('?' for _ in LIST_TEXT_COLUMNS)})",
-        rows,
-        LIST_TEXT_COLUMNS,
-        key_order(rows["id"]),
+        _arrow_rows(rows, key_order(rows["id"])),
     )
 
 
