@@ -84,3 +84,53 @@ def test_pending_rows_go_in_in_player_order_and_one_player_uses_the_index(tmp_pa
     assert not any(
         "pending_player" in str(s) for s in con.execute("EXPLAIN QUERY PLAN " + sql, params)
     )
+
+
+first_rows = st.lists(
+    st.tuples(
+        st.sampled_from(["10", "9", "100", "2", "ab", "Ä1"]),
+        st.sampled_from(["2026-09", "2026-10", "2026-11"]),
+        st.booleans(),  # superseded
+        st.booleans(),  # written by the run being replaced
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(pool_rows, first_rows, st.booleans())
+def test_a_first_rating_hides_the_pool_rows_of_its_period_and_before(
+    tmp_path_factory, rows, firsts, replacing
+):
+    pool = _pool(rows)
+    con = _stored(tmp_path_factory.mktemp("first"), pool)
+    other = store.insert_run(
+        con, started_at="s", finished_at="f", user="u", command="c", outcome="published"
+    )
+    con.executemany(
+        "INSERT INTO first_ratings (run_id, player_id, period, rating, games, points_h, "
+        "opp_sum, superseded) VALUES (?, ?, ?, 1500, 5, 200, 7000, ?)",
+        [
+            (other if mine else 1, player, period, int(gone))
+            for player, period, gone, mine in firsts
+        ],
+    )
+    replaced = other if replacing else None
+    live = [
+        (player, period)
+        for player, period, gone, mine in firsts
+        if not gone and not (replacing and mine)
+    ]
+    # The rule, row by row: hidden when a live first rating (not the replaced run's) of the
+    # player is in the row's period or later.
+    hidden = pool.apply(
+        lambda r: any(p == r["player_id"] and f >= r["period"] for p, f in live), axis=1
+    )
+    want = pool[~hidden.astype(bool)] if len(pool) else pool
+    got = store.pending_results(con, replaced)
+    assert sorted(map(tuple, got.to_numpy().tolist())) == sorted(
+        map(tuple, want.to_numpy().tolist())
+    )
+    for player in set(pool["player_id"]):
+        mine = store.pending_results(con, replaced, player=player)
+        assert mine.to_numpy().tolist() == [r for r in got.to_numpy().tolist() if r[0] == player]
