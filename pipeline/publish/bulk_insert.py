@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from itertools import chain
 
 import numpy as np
 import pandas as pd
@@ -34,21 +33,32 @@ def _columns(frame: pd.DataFrame, columns: Sequence[str]) -> list[list[object]]:
     return values
 
 
+def _arrow_columns(part: pa.Table) -> list[list[object]]:
+    """Each column of an Arrow slice as a list of plain Python values (booleans as 0/1)."""
+    return [
+        (column.cast(pa.int64()) if pa.types.is_boolean(column.type) else column).to_pylist()
+        for column in part.columns
+    ]
+
+
 def _multi_row(into: str, row: str, rows: int) -> str:
     return f"{into} VALUES {', '.join([row] * rows)}"
 
 
-def _insert_part(
-    con: sqlite3.Connection, into: str, row: str, part: pd.DataFrame, columns: Sequence[str]
+def _insert_values(
+    con: sqlite3.Connection, into: str, row: str, values: list[list[object]], rows: int
 ) -> None:
-    """One slice of rows: ``per`` rows a statement through ``executemany``, the rest (fewer
-    than ``per``) in one last statement. The values go row after row, column by column within
-    a row: the order of the ``?`` in ``row`` repeated."""
-    width = len(columns)
+    """One slice of rows, given column by column: ``per`` rows a statement through
+    ``executemany``, the rest (fewer than ``per``) in one last statement. The values go row
+    after row, column by column within a row: the order of the ``?`` in ``row`` repeated (each
+    column put in place by one slice assignment: faster than zipping the columns)."""
+    width = len(values)
     per = max(1, min(ROWS_PER_STATEMENT, MAX_VARIABLES // max(width, 1)))
-    flat = list(chain.from_iterable(zip(*_columns(part, columns), strict=True)))
+    flat: list[object] = [None] * (rows * width)
+    for i, column in enumerate(values):
+        flat[i::width] = column
     size = per * width
-    full = len(part) // per * size
+    full = rows // per * size
     if full:
         con.executemany(
             _multi_row(into, row, per), (flat[at : at + size] for at in range(0, full, size))
@@ -75,7 +85,15 @@ def insert_chunks(
             part = frame.iloc[start : start + INSERT_CHUNK]
         else:
             part = frame.iloc[order[start : start + INSERT_CHUNK]]
-        _insert_part(con, into, row, part, columns)
+        _insert_values(con, into, row, _columns(part, columns), len(part))
+
+
+def insert_table(con: sqlite3.Connection, into: str, row: str, table: pa.Table) -> None:
+    """:func:`insert_chunks` of an Arrow table's columns, in its row order (a list's rows as
+    hashed, already in key order: no pandas slices, no second conversion)."""
+    for start in range(0, table.num_rows, INSERT_CHUNK):
+        part = table.slice(start, INSERT_CHUNK)
+        _insert_values(con, into, row, _arrow_columns(part), part.num_rows)
 
 
 def key_order(ids: pd.Series) -> np.ndarray:

@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.publish.bulk_insert import insert_chunks, key_order
+from pipeline.columnar.lookup import positions
+from pipeline.publish.bulk_insert import insert_table, key_order
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
 INT_COLUMNS = ("birth_year", "rating", "period_games", "games", "k")
@@ -98,9 +99,9 @@ def changed_rows(new: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.DataFrame, l
 
     if base.empty:
         return new, []
-    base_ids = pd.Index(base["id"].astype(str))
-    new_ids = pd.Index(new["id"].astype(str))
-    where = base_ids.get_indexer(new_ids)
+    base_ids = base["id"].astype(str)
+    new_ids = new["id"].astype(str)
+    where = positions(new_ids, base_ids)  # Arrow's hash: no pandas uniqueness check
     found = where >= 0
     mine = _arrow_rows(new, np.arange(len(new)))
     theirs = _arrow_rows(base, np.where(found, where, 0))
@@ -113,7 +114,7 @@ def changed_rows(new: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.DataFrame, l
             same = pc.or_(pc.fill_null(pc.equal(a, b), False), pc.and_(a.is_null(), b.is_null()))
             differs = pc.invert(same)
         keep = pc.or_(keep, differs)
-    dropped = sorted(base_ids.difference(new_ids))
+    dropped = sorted(base_ids[positions(base_ids, new_ids) < 0])
     return new.iloc[np.flatnonzero(np.asarray(keep))], dropped
 
 
@@ -153,13 +154,12 @@ def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, set[str], l
 
 
 def _insert_rows(con: sqlite3.Connection, content_id: int, rows: pd.DataFrame) -> None:
-    insert_chunks(
+    """The rows as stored (:func:`_arrow_rows`, the values hashed), in key order."""
+    insert_table(
         con,
         f"INSERT INTO content_rows (content_id, {', '.join(LIST_TEXT_COLUMNS)})",
         f"({int(content_id)}, {', '.join('?' for _ in LIST_TEXT_COLUMNS)})",
-        rows,
-        LIST_TEXT_COLUMNS,
-        key_order(rows["id"]),
+        _arrow_rows(rows, key_order(rows["id"])),
     )
 
 

@@ -153,15 +153,27 @@ def pending_results(
     are this period's (rated again now), and a first rating it published must not hide the
     earlier results it was computed from (issue 12, item 1). ``player``: one player's only.
     """
-    cursor = con.execute(
-        f"SELECT {', '.join('p.' + c for c in PENDING_COLUMNS)} FROM pending p "
-        "WHERE p.superseded = 0 AND p.run_id IS NOT ? AND (? IS NULL OR p.player_id = ?) "
-        "AND NOT EXISTS (SELECT 1 FROM first_ratings f WHERE f.player_id = p.player_id "
-        "AND f.superseded = 0 AND f.run_id IS NOT ? AND f.period >= p.period) "
-        "ORDER BY p.period, p.start_date, p.event",
-        (replaced, player, player, replaced),
-    )
+    cursor = con.execute(*pending_query(replaced, player))
     return pd.DataFrame(cursor.fetchall(), columns=PENDING_COLUMNS).astype(POOL_DTYPES)
+
+
+def pending_query(replaced: int | None, player: str | None) -> tuple[str, tuple[object, ...]]:
+    """The SQL and parameters of :func:`pending_results`. A row is hidden when the player has a
+    live first rating in its period or later: each player's latest such period is taken once
+    (a correlated ``NOT EXISTS`` scanned first_ratings for every pending row: 200,000 rows
+    against 20,000 first ratings: stopped after 90 s, now 3 s). One player's: ``p.player_id = ?``
+    on its own, so SQLite looks the player up in the pending_player index."""
+    one = "AND p.player_id = ? " if player is not None else ""
+    return (
+        f"SELECT {', '.join('p.' + c for c in PENDING_COLUMNS)} FROM pending p "
+        "LEFT JOIN (SELECT player_id, MAX(period) AS latest FROM first_ratings "
+        "WHERE superseded = 0 AND run_id IS NOT ? GROUP BY player_id) f "
+        "ON f.player_id = p.player_id "
+        f"WHERE p.superseded = 0 AND p.run_id IS NOT ? {one}"
+        "AND (f.latest IS NULL OR f.latest < p.period) "
+        "ORDER BY p.period, p.start_date, p.event",
+        (replaced, replaced, *([player] if player is not None else [])),
+    )
 
 
 def player_pending(con: sqlite3.Connection, player_id: str) -> list[dict[str, object]]:
@@ -222,16 +234,25 @@ def has_list_in_force(con: sqlite3.Connection, month: str) -> bool:
     return row is not None
 
 
+# The indexed column of a table: its rows go in in that column's key order (stable: one player's
+# rows keep their order), so the index grows at the end instead of taking each row at a random
+# place (480,000 pending rows: 5.4 -> 1.5 s of CPU). No query reads rows in insertion order
+# across players: the pool is summed by player (first_rating.first_ratings).
+INDEXED_COLUMN = {"pending": "player_id"}
+
+
 def insert_rows(con: sqlite3.Connection, table: str, frame: pd.DataFrame, run_id: int) -> None:
     if frame.empty:
         return
     columns = list(frame.columns)
+    key = INDEXED_COLUMN.get(table)
     insert_chunks(
         con,
         f"INSERT INTO {table} (run_id, {', '.join(columns)})",
         f"({int(run_id)}, {', '.join('?' for _ in columns)})",
         frame,
         columns,
+        key_order(frame[key]) if key is not None else None,
     )
 
 
