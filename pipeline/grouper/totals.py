@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from pipeline.columnar.arrow import factorize_text
-from pipeline.columnar.lookup import positions
+from pipeline.columnar.arrow import arrow_text, factorize_text, str_series
+from pipeline.columnar.id_lookup import canonical_numbers
 from pipeline.columnar.order import stable_order
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
 from pipeline.grouper.kfactor import apply_700_rule, base_k, cap_suffix
@@ -55,6 +56,14 @@ NO_K_POS = np.iinfo(np.int64).max
 def natural_order(ids: pd.Series) -> np.ndarray:
     """Numeric ids in numeric order first, then other ids alphabetically (a stable order: rows
     of the same id keep their order)."""
+    values, canonical = canonical_numbers(arrow_text(pd.Series(ids)))
+    if canonical.all():
+        # Every id written as FIDE writes them (no leading zero): "length, then text" is the
+        # numbers' order, so the ids' int64 values sort the same (a list already in that order,
+        # as a period's is, is checked in one pass and not sorted at all).
+        if len(values) < 2 or bool((values[1:] >= values[:-1]).all()):
+            return np.arange(len(values), dtype=np.int64)
+        return np.argsort(values, kind="stable")
     # Sort the distinct ids only, then spread their ranks back over the rows: a million sides
     # of a hundred thousand players sort as integers, not as a million strings.
     codes, text = factorize_text(pd.Series(ids))
@@ -188,10 +197,21 @@ def combine_partials(parts: pd.DataFrame) -> pd.DataFrame:
 
 def info_from_partials(partials: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame:
     """One row per player: everyone on the list, plus anyone rated from the inputs alone."""
+    return info_and_rows(partials, players)[0]
+
+
+def info_and_rows(
+    partials: pd.DataFrame, players: PlayerList | None
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """(:func:`info_from_partials`, each partial player's row in it): the list's rows are found
+    with the list's own id look-up (built once per list), and the rows of the info follow from
+    them, so the 1.9 M ids of a FIDE list are not hashed again."""
     listed = players.players[PLAYER_INFO] if players is not None else None
+    on_list = players.positions(partials["player"]) if players is not None else None
     seen = partials
-    if listed is not None:
-        seen = seen[positions(seen["player"], listed["id"]) < 0]
+    if on_list is not None:
+        seen = seen[on_list < 0]
+    n_listed = len(listed) if listed is not None else 0
     extra = pd.DataFrame(
         {
             "id": seen["player"].astype(str),
@@ -212,16 +232,26 @@ def info_from_partials(partials: pd.DataFrame, players: PlayerList | None) -> pd
         info = listed  # copy-on-write: the "k" filled below does not touch the list
     else:
         info = pd.concat([listed, extra], ignore_index=True)
+    # Each partial player's row of ``info`` before it is put in natural order: its list row, or
+    # after the list's rows in the order the extra players come.
+    if on_list is None:
+        on_list = np.full(len(partials), -1, dtype=np.int64)
+    missing = on_list < 0
+    rows = np.where(missing, n_listed + np.cumsum(missing) - 1, on_list)
     # A K on an individual file row counts as published for a player the list gives none.
-    given = partials[partials["given_k"].notna()]
-    if len(given):
-        where = positions(info["id"], given["player"])
-        given_k = given["given_k"].astype("Int64").array.take(where, allow_fill=True)
+    given = partials["given_k"].notna().to_numpy()
+    if given.any():
+        at = np.full(len(info), -1, dtype=np.int64)
+        at[rows[given]] = np.flatnonzero(given)
+        given_k = partials["given_k"].astype("Int64").array.take(at, allow_fill=True)
         info["k"] = info["k"].fillna(pd.Series(given_k, index=info.index))
     order = natural_order(info["id"])
     if not (order == np.arange(len(order))).all():  # a list in that order is not copied again
         info = info.iloc[order]
-    return info.reset_index(drop=True)
+        new_row = np.empty(len(order), dtype=np.int64)
+        new_row[order] = np.arange(len(order), dtype=np.int64)
+        rows = new_row[rows]
+    return info.reset_index(drop=True), rows.astype(np.int64)
 
 
 def player_info(sides: pd.DataFrame, players: PlayerList | None) -> pd.DataFrame:
@@ -240,9 +270,8 @@ def finish_totals(
 ) -> pd.DataFrame:
     """Per-player totals and the new rating (schema ``schemas.totals.RatingList``) from the
     combined partials of every side of the period."""
-    info = info_from_partials(partials, players)
+    info, where = info_and_rows(partials, players)
     size = len(info)
-    where = positions(partials["player"], info["id"])
     sums = {}
     for column in SUMS:
         values = np.zeros(size, dtype=np.int64)
@@ -280,15 +309,23 @@ def finish_totals(
             "change": change.astype(np.int64),
             "new_rating": new_rating.astype("Int64"),
             "k_base": k_base,
-            "k_rule": k_rule.astype(str),
+            "k_rule": category_text(k_rule),
             # The parts of k_rule, for the reports: the rule that gave k_base, and whether the
             # 700 rule then lowered it to k.
-            "k_reason": k_reason.astype(str),
+            "k_reason": category_text(k_reason),
             "k_700": reduced,
             "federation": info["federation"].astype(str),
             "title": info["title"].astype(str),
         }
     )
+
+
+def category_text(rule: pd.Series) -> pd.Series:
+    """A categorical of text labels as a ``str`` column (``astype(str)``'s values): each label
+    taken by its code with Arrow, not a Python string built per row."""
+    codes = rule.cat.codes.to_numpy(dtype=np.int64)
+    labels = pa.array([str(label) for label in rule.cat.categories], pa.string())
+    return str_series(labels.take(pa.array(codes)), rule.index)
 
 
 def with_cap_suffix(rule: pd.Series, reduced: np.ndarray, suffix: str) -> pd.Series:

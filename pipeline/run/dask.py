@@ -30,10 +30,11 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
+from pipeline.columnar.lookup import positions
 from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
 from pipeline.errors import InputError, ProblemList, RunError
-from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals, positions
+from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals
 from pipeline.model import (
     READ_DEFAULTS,
     GamesInput,

@@ -13,9 +13,10 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from pipeline.columnar.id_lookup import rows_by_id
 from pipeline.columnar.order import stable_order
 from pipeline.columnar.threads import each
-from pipeline.grouper.totals import natural_order, positions
+from pipeline.grouper.totals import natural_order
 from pipeline.model import RatedPeriod
 from pipeline.writers.coded import CodedText, TextColumn, encoded_text
 from pipeline.writers.format import (
@@ -124,9 +125,9 @@ def player_ranks(result: RatedPeriod) -> np.ndarray | None:
         return None
     if result.side_players is not None:
         codes, ids = result.side_players
-        rank = positions(ids, totals["id"])[codes]
+        rank = rows_by_id(totals["id"], ids)[codes]
     else:
-        rank = positions(result.sides["player"], totals["id"])
+        rank = rows_by_id(totals["id"], result.sides["player"])
     return None if len(rank) and rank.min() < 0 else rank
 
 
