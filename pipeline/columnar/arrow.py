@@ -48,6 +48,15 @@ def str_series(text: pa.Array | pa.ChunkedArray, index: pd.Index | None = None) 
     return pd.Series(pd.arrays.ArrowStringArray(text, dtype=STR_DTYPE), index=index)
 
 
+def text_array(values: pd.api.extensions.ExtensionArray | np.ndarray) -> pa.Array:
+    """Text or categorical cells as one Arrow string array: a category's label is taken by its
+    code (no Python string built per row)."""
+    text = pa.array(values)
+    if isinstance(text, pa.ChunkedArray):
+        text = text.combine_chunks()
+    return text.cast(pa.string())
+
+
 def repeat_text(values: list[str], counts: list[int]) -> pd.Series:
     """``values[i]`` repeated ``counts[i]`` times, one after another, as a str Series: built
     by Arrow's ``take`` (a million cells from a Python object array cost 100x more)."""

@@ -15,9 +15,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from pipeline.columnar.arrow import arrow_text, factorize_text, str_series
+from pipeline.columnar.arrow import arrow_text, factorize_text, str_series, text_array
 from pipeline.columnar.id_lookup import canonical_numbers
 from pipeline.columnar.order import stable_order
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
@@ -323,9 +322,7 @@ def finish_totals(
 def category_text(rule: pd.Series) -> pd.Series:
     """A categorical of text labels as a ``str`` column (``astype(str)``'s values): each label
     taken by its code with Arrow, not a Python string built per row."""
-    codes = rule.cat.codes.to_numpy(dtype=np.int64)
-    labels = pa.array([str(label) for label in rule.cat.categories], pa.string())
-    return str_series(labels.take(pa.array(codes)), rule.index)
+    return str_series(text_array(rule.array), rule.index)
 
 
 def with_cap_suffix(rule: pd.Series, reduced: np.ndarray, suffix: str) -> pd.Series:

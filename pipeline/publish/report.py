@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
-from pipeline.columnar.arrow import str_series
+from pipeline.columnar.arrow import str_series, text_array
 from pipeline.columnar.id_lookup import IdLookup, same_ids, take_rows
 from pipeline.publish.breakdown import event_breakdown
 from pipeline.publish.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
@@ -62,7 +61,7 @@ def build_report(
         {
             "id": ids,
             "name": take_rows(new["name"], at_new).array,
-            "status": str_series(_text(status.array[moved])).array,
+            "status": str_series(text_array(status.array[moved])).array,
             "rating": int_text(old_rating).array,
             "k": int_text(take_rows(totals["k"], at_total)).array,
             "games": take_rows(totals["games"], at_total).astype(str).array,
@@ -99,14 +98,6 @@ def _moved_rows(
         return np.flatnonzero(moved)
     lookup = lookup if lookup is not None else IdLookup(frame_ids)
     return lookup.positions(pd.Series(status.index[moved]))
-
-
-def _text(values: pd.api.extensions.ExtensionArray | np.ndarray) -> pa.Array:
-    """Text or categorical cells as one Arrow string array (a category's text taken by code)."""
-    text = pa.array(values)
-    if isinstance(text, pa.ChunkedArray):
-        text = text.combine_chunks()
-    return text.cast(pa.string())
 
 
 def _largest(
