@@ -91,8 +91,10 @@ def duplicated_text(values: pd.Series) -> np.ndarray:
     before row i are exactly 0..m (m their running maximum) and row i holds a value seen before
     exactly when its code is at most m."""
     codes, _ = factorize_text(values)
-    seen = np.maximum.accumulate(codes) if len(codes) else codes
-    return codes <= np.concatenate([[-1], seen[:-1]]) if len(codes) else np.zeros(0, dtype=bool)
+    if not len(codes):
+        return np.zeros(0, dtype=bool)
+    highest_before = np.concatenate([[-1], np.maximum.accumulate(codes)[:-1]])
+    return codes <= highest_before
 
 
 def encode_together(*columns: pd.Series) -> tuple[list[np.ndarray], pd.Series]:
