@@ -27,7 +27,7 @@ from pipeline.readers.games import parse_games
 from pipeline.readers.grid import looks_like_grid, parse_grid
 from pipeline.readers.individual import parse_individual
 from pipeline.readers.sheets import select_sheet
-from pipeline.readers.tabular import RawTable, normalize_header, read_tables
+from pipeline.readers.tabular import RawTable, normalize_header, open_workbook, read_tables
 from pipeline.readers.tabular import _cell_text as cell_text
 from pipeline.readers.trf import decode, looks_like_trf, read_trf
 
@@ -140,11 +140,9 @@ def _read_table_event(
 
 def full_width_sheets(path: Path, sheet: str | None) -> Iterator[RawTable]:
     """Every sheet with all its rows as data (no header yet), columns named c1, c2, ..."""
-    from openpyxl import load_workbook
-
     try:
-        workbook = load_workbook(path, read_only=True, data_only=True)
-        sheets = list(_sheet_tables(workbook, path, sheet))
+        with open_workbook(path) as workbook:
+            sheets = list(_sheet_tables(workbook, path, sheet))
     except (
         zipfile.BadZipFile,
         zlib.error,
@@ -168,30 +166,27 @@ def full_width_sheets(path: Path, sheet: str | None) -> Iterator[RawTable]:
 
 
 def _sheet_tables(workbook: Any, path: Path, sheet: str | None) -> Iterator[RawTable]:
-    try:
-        for ws in workbook.worksheets:
-            if sheet is not None and ws.title != sheet:
-                continue
-            rows, numbers = [], []
-            ws.reset_dimensions()  # the cells the sheet holds, not its declared dimension
-            for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
-                if len(row) > limits.MAX_COLUMNS:
-                    raise limits.too_wide(str(path), len(row), number)
-                cells = [cell_text(v) for v in row]
-                if any(cells):
-                    rows.append(cells)
-                    numbers.append(number)
-            if not rows:
-                continue
-            width = max(len(r) for r in rows)
-            frame = pd.DataFrame(
-                [r + [""] * (width - len(r)) for r in rows],
-                dtype=str,
-                columns=[f"c{i}" for i in range(1, width + 1)],
-            )
-            yield RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), ws.title)
-    finally:
-        workbook.close()
+    for ws in workbook.worksheets:
+        if sheet is not None and ws.title != sheet:
+            continue
+        rows, numbers = [], []
+        ws.reset_dimensions()  # the cells the sheet holds, not its declared dimension
+        for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
+            if len(row) > limits.MAX_COLUMNS:
+                raise limits.too_wide(str(path), len(row), number)
+            cells = [cell_text(v) for v in row]
+            if any(cells):
+                rows.append(cells)
+                numbers.append(number)
+        if not rows:
+            continue
+        width = max(len(r) for r in rows)
+        frame = pd.DataFrame(
+            [r + [""] * (width - len(r)) for r in rows],
+            dtype=str,
+            columns=[f"c{i}" for i in range(1, width + 1)],
+        )
+        yield RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), ws.title)
 
 
 def _with_header_search(table: RawTable) -> Iterator[RawTable]:

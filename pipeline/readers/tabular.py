@@ -10,7 +10,10 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -217,53 +220,66 @@ def _damaged(path: Path, message: str) -> InputError:
     return _problem(path, Code.NOT_A_TABLE, message, fix)
 
 
-def read_xlsx_sheets(path: Path) -> list[RawTable]:
-    """Every non-empty sheet of a workbook as a RawTable (header = first non-empty row)."""
+@contextmanager
+def open_workbook(path: Path) -> Iterator[Any]:
+    """The workbook at ``path``, read-only (cell values), closed on the way out together with
+    the file under it. The file is opened here, not by openpyxl: when loading fails half-way,
+    openpyxl leaves its zip archive open, and the archive's file, freed later by the garbage
+    collector, warns "unclosed file" wherever the program is then (under pytest's
+    ``filterwarnings = error``, a failure of whichever test ran next)."""
     from openpyxl import load_workbook
 
+    with path.open("rb") as handle:
+        try:
+            workbook = load_workbook(handle, read_only=True, data_only=True)
+        except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
+            raise _damaged(
+                path,
+                f"cannot open the workbook ({type(exc).__name__}): the file is damaged or not XLSX",
+            ) from None
+        try:
+            yield workbook
+        finally:
+            workbook.close()
+
+
+def read_xlsx_sheets(path: Path) -> list[RawTable]:
+    """Every non-empty sheet of a workbook as a RawTable (header = first non-empty row)."""
     limits.check_zip(path, str(path))  # a shared-strings bomb is refused before it inflates
-    try:
-        workbook = load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
-        raise _damaged(
-            path,
-            f"cannot open the workbook ({type(exc).__name__}): the file is damaged or not XLSX",
-        ) from None
     tables = []
-    try:
-        for sheet in workbook.worksheets:
-            # The declared dimension (say A1:XFD1048576) would pad every row to 16,384 cells
-            # and add a million empty rows: read the cells the sheet really holds.
-            sheet.reset_dimensions()  # type: ignore[union-attr]
-            header: list[str] | None = None
-            records: list[list[str]] = []
-            numbers: list[int] = []
-            for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
-                if len(row) > limits.MAX_COLUMNS:
-                    raise limits.too_wide(str(path), len(row), number)
-                cells = [_cell_text(v) for v in row]
-                if not any(cells):
-                    continue
+    with open_workbook(path) as workbook:
+        try:
+            for sheet in workbook.worksheets:
+                # The declared dimension (say A1:XFD1048576) would pad every row to 16,384 cells
+                # and add a million empty rows: read the cells the sheet really holds.
+                sheet.reset_dimensions()  # type: ignore[union-attr]
+                header: list[str] | None = None
+                records: list[list[str]] = []
+                numbers: list[int] = []
+                for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
+                    if len(row) > limits.MAX_COLUMNS:
+                        raise limits.too_wide(str(path), len(row), number)
+                    cells = [_cell_text(v) for v in row]
+                    if not any(cells):
+                        continue
+                    if header is None:
+                        header = [normalize_header(c) for c in cells]
+                        continue
+                    records.append(cells)
+                    numbers.append(number)
                 if header is None:
-                    header = [normalize_header(c) for c in cells]
                     continue
-                records.append(cells)
-                numbers.append(number)
-            if header is None:
-                continue
-            width = len(header)
-            records = [(r + [""] * width)[:width] for r in records]
-            frame = pd.DataFrame(records, columns=header, dtype=str)
-            frame = frame.loc[:, [c != "" for c in frame.columns]]
-            tables.append(
-                RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title)
-            )
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
-        raise _damaged(path, f"the workbook is damaged ({type(exc).__name__})") from None
-    finally:
-        workbook.close()
+                width = len(header)
+                records = [(r + [""] * width)[:width] for r in records]
+                frame = pd.DataFrame(records, columns=header, dtype=str)
+                frame = frame.loc[:, [c != "" for c in frame.columns]]
+                tables.append(
+                    RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title)
+                )
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
+            raise _damaged(path, f"the workbook is damaged ({type(exc).__name__})") from None
     if not tables:
         raise _problem(
             path, Code.NOT_A_TABLE, "the workbook has no data", "fill in the first sheet"
