@@ -98,7 +98,8 @@ def lists_for_units(
     """The list in force when each event started (plus unrated rows for new players): the
     period's own list, a list ``given`` for the month (--earlier-list), or the history's."""
     problems = []
-    by_month: dict[str, PlayerList] = {period: PlayerList(base.source, base.players)}
+    # The period's own list is ``base`` itself: its id look-up, once built, serves every event.
+    by_month: dict[str, PlayerList] = {period: base}
     for month, players in (given or {}).items():
         rows = players.players.drop(columns=["line"], errors="ignore")
         by_month[month] = PlayerList(

@@ -28,11 +28,13 @@ import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from pipeline.columnar.lookup import member
+from pipeline.columnar.threads import side_by_side
 from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.publish import database
@@ -184,22 +186,30 @@ def _read_inputs(
 ) -> tuple[PlayerList, list[EventUnit], dict[str, EarlierList]]:
     """The list in force, the period's events and the earlier lists given, every problem of all
     of them reported at once."""
-    problems: list[Problem] = []
-    try:
-        listed = read_list(request.list_path, request.rules)
-    except InputError as exc:
-        problems.extend(exc.problems)
-    try:
-        units = read_events(files, period)
-    except InputError as exc:
-        problems.extend(exc.problems)
+    # The list and the event files are read at once, on two threads (each has problems or a
+    # result); their problems are reported in the same order as when read one after the other.
+    jobs: list[Callable[[], tuple[Any, list[Problem]]]] = [
+        partial(_problems_of, read_list, request.list_path, request.rules),
+        partial(_problems_of, read_events, files, period),
+    ]
+    (listed, problems), (units, more) = side_by_side(jobs)
+    problems += more
     try:
         earlier = read_earlier_lists(request.earlier_lists, period, con, replaced, request.rules)
     except InputError as exc:
         problems.extend(exc.problems)
     if problems:
         raise InputError(problems)
+    assert listed is not None and units is not None  # read without problems
     return listed, units, earlier
+
+
+def _problems_of(read: Callable[..., Any], *args: Any) -> tuple[Any, list[Problem]]:
+    """``read(*args)`` and no problems, or no result and the problems of its InputError."""
+    try:
+        return read(*args), []
+    except InputError as exc:
+        return None, list(exc.problems)
 
 
 def _lists(
@@ -210,7 +220,7 @@ def _lists(
     period: str,
     replaced: int | None,
     earlier: dict[str, EarlierList],
-) -> tuple[pd.DataFrame, list[PlayerList], pd.Index]:
+) -> tuple[PlayerList, list[PlayerList], pd.Index]:
     """The base list (the list in force plus the events' new players, blank details filled from
     the events), the list each event is rated with, and the ids of the new players. The history
     is read as if the run being ``replaced`` were already superseded."""
@@ -224,16 +234,20 @@ def _lists(
         )
     ids = player_ids(units)
     details = player_details(units)
-    new_ids = pd.Index(ids[(absent := ~member(ids, base["id"]))])  # one hash set, two uses
-    base = fill_blank_details(with_new_players(base, ids, details, absent), details)
-    given = {month: e.players for month, e in earlier.items()}
+    # One id look-up of the list serves the new players' test and, when the events add no row
+    # and fill no detail (the frame is the same), every event's ratings and the rate stage.
     in_force = PlayerList(listed.source, base)
+    new_ids = pd.Index(ids[(absent := in_force.positions(ids) < 0)])
+    base = fill_blank_details(with_new_players(base, ids, details, absent), details)
+    if base is not in_force.players:
+        in_force = PlayerList(listed.source, base)
+    given = {month: e.players for month, e in earlier.items()}
     unit_lists = lists_for_units(units, period, in_force, con, ids, details, given)
     if request.trust_event_ratings:
         unit_lists = [
             trusted_list(players, unit) for players, unit in zip(unit_lists, units, strict=True)
         ]
-    return base, unit_lists, new_ids
+    return in_force, unit_lists, new_ids
 
 
 def _event_inputs(
@@ -258,15 +272,14 @@ def _rate_and_publish(
     clock = Clock(request.progress)
     listed, units, earlier = _read_inputs(request, files, period, con, replaced)
     clock.lap("read", "rating")
-    base, unit_lists, new_ids = _lists(request, con, listed, units, period, replaced, earlier)
+    in_force, unit_lists, new_ids = _lists(request, con, listed, units, period, replaced, earlier)
     # A period run publishes the whole list: every listed player, played or not.
     options = RateOptions(rules=request.rules, method="fide", period=period, all_players=True)
     result = rate_inputs(
-        _event_inputs(request, units, unit_lists),
-        PlayerList(listed.source, base),
-        options,
-        event_players=unit_lists,
+        _event_inputs(request, units, unit_lists), in_force, options, event_players=unit_lists
     )
+    base = in_force.players
+    del in_force
     # Each event's list and games (of the units only their facts are kept): freed before the
     # next stage (release_memory in lap).
     facts = [UnitFacts.of(u) for u in units]

@@ -12,6 +12,10 @@ def fill_blank_details(frame: pd.DataFrame, details: pd.DataFrame) -> pd.DataFra
     """The richest source decides a player's details: where the list has a blank name (or only
     the id, as a new player's row gets when the event named nobody), federation, sex, title or
     birth year, and an event gives one, the event's value is taken. A value on the list stays."""
+    if details.empty:
+        # Nothing to fill from (games files name no one): no reindex of every listed id (1 s for
+        # FIDE's 1.9 M players).
+        return frame
     ids = frame["id"].astype(str)
     known = details.reindex(ids.to_numpy())
     if not len(known) or known.isna().all().all():

@@ -210,13 +210,19 @@ def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path
     assert old_rating == [(None,), (1407,)]
 
 
-def test_bad_event_stops_before_writing_and_names_it(sample, tmp_path):
+def failed_run_with_a_broken_event(sample: Path, out: Path):
+    """A run with an event file whose one game has the result 2-0: it fails (exit 1)."""
     (sample / "events" / "broken.csv").write_text(
         "event,round,date,white,black,result\nBroken,1,2026-11-02,5100010,5100029,2-0\n"
     )
-    out = tmp_path / "out"
     result = run_cli(*period_args(sample, out))
     assert result.exit_code == 1
+    return result
+
+
+def test_bad_event_stops_before_writing_and_names_it(sample, tmp_path):
+    out = tmp_path / "out"
+    result = failed_run_with_a_broken_event(sample, out)
     assert "broken.csv" in result.stderr and "[bad-result]" in result.stderr
     assert not out.exists() or list(out.iterdir()) == []
     # Players are checked against the list in force later (a player it lacks is a new one):
@@ -339,3 +345,20 @@ def test_fide_txt_reads_back_with_the_list_reader(sample, tmp_path):
         assert ("" if rating is pd_na() else str(rating)) == row["rating"], pid
         if row["k"]:
             assert str(txt.loc[pid, "k"]) == row["k"], pid
+
+
+def test_a_bad_list_and_a_bad_event_are_reported_together_the_list_first(sample, tmp_path):
+    # The list and the events are read on two threads: every problem of both still comes back
+    # at once, in the order of a run that read them one after the other.
+    listed = sample / "list_2026-11.csv"
+    text = listed.read_text(encoding="utf-8")
+    assert '"Almeida, Rui",2418,' in text
+    listed.write_text(
+        text.replace('"Almeida, Rui",2418,', '"Almeida, Rui",high,'), encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    result = failed_run_with_a_broken_event(sample, out)
+    assert "'high'" in result.stderr and "[bad-result]" in result.stderr
+    assert result.stderr.index("list_2026-11.csv") < result.stderr.index("broken.csv")
+    assert "2 problem(s) found" in result.stderr
+    assert not out.exists() or list(out.iterdir()) == []

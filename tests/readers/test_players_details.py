@@ -30,3 +30,16 @@ def test_blank_birth_year_on_the_list_falls_back_to_the_event(tmp_path):
     assert rows["1001"]["k"] == "40" and rows["1001"]["new_rating"] == "1820"
     # 1002: the list's 1980 decides over the TRF's 2011: K 20, -0.5 x 20 = -10.
     assert rows["1002"]["k"] == "20" and rows["1002"]["new_rating"] == "1790"
+
+
+def test_no_details_from_the_events_leave_the_list_as_it_is():
+    import pandas as pd
+
+    from pipeline.readers.player_details import fill_blank_details
+
+    frame = pd.DataFrame({"id": ["1", "2"], "name": ["", "2"], "federation": ["", "ENG"]})
+    for details in (pd.DataFrame(), pd.DataFrame({"name": pd.Series([], dtype=str)})):
+        assert fill_blank_details(frame, details) is frame
+    given = pd.DataFrame({"name": ["Ann"], "federation": ["NED"]}, index=pd.Index(["2"]))
+    filled = fill_blank_details(frame, given)
+    assert filled["name"].tolist() == ["", "Ann"] and filled["federation"].tolist() == ["", "ENG"]
