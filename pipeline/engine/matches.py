@@ -72,7 +72,7 @@ def pair_codes(source: np.ndarray, event: np.ndarray, n_event: int) -> np.ndarra
     """One code per distinct (source, event) pair of codes (``event`` below ``n_event``)."""
     import pandas as pd
 
-    return pd.factorize(source * max(n_event, 1) + event)[0]
+    return pd.factorize(source.astype(np.int64) * max(n_event, 1) + event)[0]
 
 
 def _first_of(key: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:

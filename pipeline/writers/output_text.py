@@ -205,7 +205,7 @@ def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, Text
 
 def _codes_text(codes: np.ndarray, texts: pd.Series) -> CodedText:
     """A column given as each row's code into its distinct texts (``RatedPeriod.side_texts``)."""
-    return CodedText(plain_text(arrow_text(texts)), pa.array(codes.astype(np.int32)))
+    return CodedText(plain_text(arrow_text(texts)), pa.array(codes.astype(np.int32, copy=False)))
 
 
 def games_columns(result: RatedPeriod) -> dict[str, pa.Array]:
