@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,7 +56,7 @@ def side_keys(sides: pd.DataFrame) -> SideKeys:
     from pipeline.columnar.arrow import encode_together, factorize_text
     from pipeline.columnar.threads import each
 
-    (source, _), (event, names), ((player, opponent), ids) = each(
+    encoded: list[Any] = each(
         [
             lambda: factorize_text(sides["source"]),
             lambda: factorize_text(sides["event"]),
@@ -64,6 +64,7 @@ def side_keys(sides: pd.DataFrame) -> SideKeys:
         ],
         len(sides),
     )
+    (source, _), (event, names), ((player, opponent), ids) = encoded
     blank = ids.eq("").to_numpy(dtype=bool)
     return SideKeys(pair_codes(source, event, len(names)), player, opponent, ~blank[opponent])
 

@@ -230,7 +230,9 @@ def rate_inputs(
     # games.csv work on them instead of hashing the sides' text.
     codes = side_codes(inputs) if event_players is None else None
     texts = side_texts(inputs) if codes is not None else None
-    keys = None if texts is None else SideKeys.of_games(codes, texts["source"], texts["event"])
+    keys = None
+    if codes is not None and texts is not None:
+        keys = SideKeys.of_games(codes, texts["source"], texts["event"])
     rated = check_rated(
         rate_sides(sides, plan.rules, options.method, options.cap, keys=keys),
         whole=any(isinstance(i, SidesInput) for i in inputs),
