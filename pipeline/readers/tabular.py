@@ -11,6 +11,7 @@ import csv
 import io
 import re
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pandas as pd
@@ -219,11 +220,18 @@ def _damaged(path: Path, message: str) -> InputError:
 
 def read_xlsx_sheets(path: Path) -> list[RawTable]:
     """Every non-empty sheet of a workbook as a RawTable (header = first non-empty row)."""
+    limits.check_zip(path, str(path))  # a shared-strings bomb is refused before it inflates
+    # Opened here, not by openpyxl: a workbook that fails half-way through load_workbook left
+    # openpyxl's own file open until some later garbage collection (a ResourceWarning).
+    with open(path, "rb") as file:
+        return _workbook_sheets(path, file)
+
+
+def _workbook_sheets(path: Path, file: BinaryIO) -> list[RawTable]:
     from openpyxl import load_workbook
 
-    limits.check_zip(path, str(path))  # a shared-strings bomb is refused before it inflates
     try:
-        workbook = load_workbook(path, read_only=True, data_only=True)
+        workbook = load_workbook(file, read_only=True, data_only=True)
     except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
         raise _damaged(
             path,
