@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.arrow import encode_together
+from pipeline.columnar.arrow import encode_together, factorize_text
 from pipeline.columnar.threads import each
 
 
@@ -21,7 +21,10 @@ from pipeline.columnar.threads import each
 class GameCodes:
     """Per game: the event's, the round's and both players' codes. ``players`` holds the
     distinct ids of both colours (code c is ``players[c]``); ``n_event``/``n_round`` bound the
-    event and round codes (every code is below its count, also in a subset of the rows)."""
+    event and round codes (every code is below its count, also in a subset of the rows).
+    ``events``/``rounds`` hold the distinct events and rounds (code c is ``events[c]``); None
+    where the codes were renumbered past them (the duplicate check's events told apart by file).
+    """
 
     event: np.ndarray
     round: np.ndarray
@@ -30,6 +33,8 @@ class GameCodes:
     n_event: int
     n_round: int
     players: pd.Series
+    events: pd.Series | None = None
+    rounds: pd.Series | None = None
 
     @property
     def n_player(self) -> int:
@@ -45,6 +50,8 @@ class GameCodes:
             self.n_event,
             self.n_round,
             self.players,
+            self.events,
+            self.rounds,
         )
 
     def part(self, start: int, stop: int) -> GameCodes:
@@ -61,12 +68,27 @@ class GameCodes:
             np.concatenate([self.white[start:stop], self.black[start:stop]])
         )
         n = len(event)
-        distinct = self.players.take(players).reset_index(drop=True)
-        return GameCodes(event, round_, both[:n], both[n:], len(events), len(rounds), distinct)
+        distinct = _taken(self.players, players)
+        assert distinct is not None
+        return GameCodes(
+            event,
+            round_,
+            both[:n],
+            both[n:],
+            len(events),
+            len(rounds),
+            distinct,
+            _taken(self.events, events),
+            _taken(self.rounds, rounds),
+        )
 
     def fits(self) -> bool:
         """Whether event x round x player x player codes pack into one int64 (exactly)."""
         return self.n_event * self.n_round * self.n_player * self.n_player < 2**62
+
+
+def _taken(texts: pd.Series | None, at: np.ndarray) -> pd.Series | None:
+    return None if texts is None else texts.take(at).reset_index(drop=True)
 
 
 def _first_seen(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -87,7 +109,31 @@ def encode_games(games: pd.DataFrame) -> GameCodes:
         len(games),
     )
     ((event,), events), ((round_,), rounds), ((white, black), players) = encoded
-    return GameCodes(event, round_, white, black, len(events), len(rounds), players)
+    return GameCodes(event, round_, white, black, len(events), len(rounds), players, events, rounds)
+
+
+# The games' text columns that games.csv shows as they are: each game's, on both its sides.
+GAME_TEXTS = ("event", "round", "date", "source")
+
+
+def game_text_codes(
+    games: pd.DataFrame, codes: GameCodes
+) -> dict[str, tuple[np.ndarray, pd.Series]] | None:
+    """Per column of ``GAME_TEXTS``: (each game's code, the distinct texts; a blank date is
+    ""), event and round from ``codes`` (the games' one encoding), date and source hashed here
+    (on both cores for a big file). None when ``codes`` lost its events' or rounds' texts."""
+    if codes.events is None or codes.rounds is None:
+        return None
+    date, source = each(
+        [lambda: factorize_text(games["date"]), lambda: factorize_text(games["source"])],
+        len(games),
+    )
+    return {
+        "event": (codes.event, codes.events),
+        "round": (codes.round, codes.rounds),
+        "date": date,
+        "source": source,
+    }
 
 
 def side_player_codes(files: list[GameCodes]) -> tuple[np.ndarray, pd.Series]:
@@ -97,13 +143,32 @@ def side_player_codes(files: list[GameCodes]) -> tuple[np.ndarray, pd.Series]:
 
     Every code has a side: each file's dictionary holds only ids that are some game's white or
     black player, and every game gives both players a side."""
-    if len(files) == 1:
-        remaps, players = [np.arange(files[0].n_player)], files[0].players
-    else:
-        remaps, players = encode_together(*(f.players for f in files))
-    parts = []
-    for codes, remap in zip(files, remaps, strict=True):
+    sides = []
+    for codes in files:
         side = np.empty(2 * len(codes.white), dtype=np.int64)
-        side[0::2], side[1::2] = remap[codes.white], remap[codes.black]
-        parts.append(side)
-    return (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)), players
+        side[0::2], side[1::2] = codes.white, codes.black
+        sides.append(side)
+    return _unified(sides, [f.players for f in files])
+
+
+def side_game_codes(files: list[tuple[np.ndarray, pd.Series]]) -> tuple[np.ndarray, pd.Series]:
+    """(each side's code, the distinct texts) of a column of the games (event, round, date,
+    source) over the sides as ``engine.sides`` lays them out: each game's code on both of its
+    sides, file after file. ``files``: per games file, each game's code and that file's
+    distinct texts (code c is ``texts[c]``). One dictionary for all files, as for the players;
+    int32 codes (a dictionary is never near 2**31 texts)."""
+    codes, texts = _unified(
+        [np.repeat(codes, 2) for codes, _ in files], [texts for _, texts in files]
+    )
+    return codes.astype(np.int32), texts  # half the bytes: kept until games.csv is written
+
+
+def _unified(codes: list[np.ndarray], texts: list[pd.Series]) -> tuple[np.ndarray, pd.Series]:
+    """Codes of several files, each into its own distinct ``texts``, as codes into one
+    dictionary (made from the small dictionaries, not from the cells), one file after another."""
+    if len(codes) == 1:
+        return codes[0], texts[0]
+    if not codes:
+        return np.zeros(0, dtype=np.int64), pd.Series([], dtype=str)
+    remaps, distinct = encode_together(*texts)
+    return np.concatenate([remap[c] for c, remap in zip(codes, remaps, strict=True)]), distinct

@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,18 +23,57 @@ NOTE_MATCH_DECIDED = "played after the match was decided (rule 6.2)"
 MATCH_NOTES = (NOTE_MATCH_UNRATED, NOTE_MATCH_DECIDED)
 
 
-def _event_codes(sides: pd.DataFrame) -> np.ndarray:
-    """One int64 code per side for its (source, event)."""
-    import pandas as pd
+@dataclass(frozen=True)
+class SideKeys:
+    """Per side, as integers: ``event`` numbers its (source, event), ``player`` and
+    ``opponent`` its two players (one numbering for both), ``game`` says it has an opponent."""
 
-    from pipeline.columnar.arrow import factorize_text  # Arrow's hash: ~3x pd.factorize's speed
+    event: np.ndarray
+    player: np.ndarray
+    opponent: np.ndarray
+    game: np.ndarray
+
+    @classmethod
+    def of_games(
+        cls,
+        players: tuple[np.ndarray, pd.Series],
+        source: tuple[np.ndarray, pd.Series],
+        event: tuple[np.ndarray, pd.Series],
+    ) -> SideKeys:
+        """The keys of sides made from games (``engine.sides``: each game's two sides one after
+        the other), from the sides' codes: (each side's code, the distinct texts) of its player,
+        source and event (``RatedPeriod.side_players``, ``side_texts``). A side's opponent is
+        the other side of its game: the pairs' codes swapped."""
+        codes, ids = players
+        opponent = codes.reshape(-1, 2)[:, ::-1].ravel()
+        blank = ids.eq("").to_numpy(dtype=bool)
+        key = pair_codes(source[0], event[0], len(event[1]))
+        return cls(key, codes, opponent, ~blank[opponent])
+
+
+def side_keys(sides: pd.DataFrame) -> SideKeys:
+    """The keys of a sides frame from its text (Arrow's hash, columns on both cores)."""
+    from pipeline.columnar.arrow import encode_together, factorize_text
     from pipeline.columnar.threads import each
 
-    (source, _), (event, names) = each(
-        [lambda: factorize_text(sides["source"]), lambda: factorize_text(sides["event"])],
+    encoded: list[Any] = each(
+        [
+            lambda: factorize_text(sides["source"]),
+            lambda: factorize_text(sides["event"]),
+            lambda: encode_together(sides["player"], sides["opponent"].fillna("")),
+        ],
         len(sides),
     )
-    return pd.factorize(source * max(len(names), 1) + event)[0]
+    (source, _), (event, names), ((player, opponent), ids) = encoded
+    blank = ids.eq("").to_numpy(dtype=bool)
+    return SideKeys(pair_codes(source, event, len(names)), player, opponent, ~blank[opponent])
+
+
+def pair_codes(source: np.ndarray, event: np.ndarray, n_event: int) -> np.ndarray:
+    """One code per distinct (source, event) pair of codes (``event`` below ``n_event``)."""
+    import pandas as pd
+
+    return pd.factorize(source.astype(np.int64) * max(n_event, 1) + event)[0]
 
 
 def _first_of(key: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
@@ -45,52 +85,47 @@ def _first_of(key: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
     return first
 
 
-def match_events(sides: pd.DataFrame) -> np.ndarray:
+def match_events(sides: pd.DataFrame, keys: SideKeys | None = None) -> np.ndarray:
     """Bool per side: the side is a game (it has an opponent) of an event with two players.
 
-    No string is factorized: each event's first game names its two players, and every game side
-    of the event must be one of them (two Arrow comparisons over the column)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from pipeline.columnar.arrow import arrow_text
-
-    player = arrow_text(sides["player"])
-    opponent = arrow_text(sides["opponent"].fillna(""))
-    game = np.asarray(pc.not_equal(opponent, ""), dtype=bool)
-    key = _event_codes(sides)
+    Each event's first game names its two players, and every game side of the event must be
+    one of them: integer comparisons of the sides' ``keys`` (``side_keys`` when not given)."""
+    keys = side_keys(sides) if keys is None else keys
+    key, player, opponent, game = keys.event, keys.player, keys.opponent, keys.game
     size = int(key.max()) + 1 if len(key) else 0
     first = _first_of(key, game, size)
-    pick = pa.array(np.where(first[key] >= 0, first[key], 0))
-    one, two = pc.take(player, pick), pc.take(opponent, pick)
-    mine = pc.or_(pc.equal(player, one), pc.equal(player, two))
-    theirs = pc.or_(pc.equal(opponent, one), pc.equal(opponent, two))
-    fits = np.asarray(pc.and_(mine, theirs), dtype=bool)
+    pick = np.where(first[key] >= 0, first[key], 0)
+    one, two = player[pick], opponent[pick]
+    fits = ((player == one) | (player == two)) & ((opponent == one) | (opponent == two))
     misfit = np.bincount(key, weights=game & ~fits, minlength=size) > 0
     return game & ~misfit[key]
 
 
-def match_codes(sides: pd.DataFrame) -> np.ndarray:
-    """int8 per side: 0 = no match rule, 1 = 6.1 (unrated player), 2 = 6.2 (already decided)."""
+def match_codes(sides: pd.DataFrame, keys: SideKeys | None = None) -> np.ndarray:
+    """int8 per side: 0 = no match rule, 1 = 6.1 (unrated player), 2 = 6.2 (already decided).
+    ``keys``: the sides' ``SideKeys`` when the caller has them (else made from the text)."""
     import pandas as pd
 
     codes = np.zeros(len(sides), dtype=np.int8)
     if not len(sides):
         return codes
-    where = np.flatnonzero(match_events(sides))
+    keys = side_keys(sides) if keys is None else keys
+    where = np.flatnonzero(match_events(sides, keys))
     if not len(where):
         return codes
     part = sides.iloc[where]
-    key = pd.Series(_event_codes(part), index=part.index)
+    # The codes only label groups and order rows within them: any numbering gives the same.
+    key = pd.Series(keys.event[where], index=part.index)
+    player = keys.player[where]
     unrated = part["player_rating"].isna().groupby(key).transform("any").to_numpy(dtype=bool)
 
     # 6.2: per player, the points before each game (rounds in order) against half the match.
     rounds = pd.to_numeric(part["round"], errors="coerce").fillna(0).to_numpy()
-    order = np.lexsort((np.arange(len(part)), rounds, part["player"].to_numpy(), key.to_numpy()))
+    order = np.lexsort((np.arange(len(part)), rounds, player, key.to_numpy()))
     frame = pd.DataFrame(
         {
             "key": key.to_numpy()[order],
-            "player": part["player"].to_numpy()[order],
+            "player": player[order],
             "score_h": part["score_h"].to_numpy(dtype=np.int64)[order],
         }
     )

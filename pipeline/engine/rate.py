@@ -14,7 +14,7 @@ import numpy as np
 
 from pipeline.engine.cap_once import uncapped_sides
 from pipeline.engine.expected import SCALES, expected_units
-from pipeline.engine.matches import NOTE_MATCH_DECIDED, NOTE_MATCH_UNRATED, match_codes
+from pipeline.engine.matches import NOTE_MATCH_DECIDED, NOTE_MATCH_UNRATED, SideKeys, match_codes
 from pipeline.rules.sets import RuleSet
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built: rate_arrays needs numpy only
@@ -217,12 +217,19 @@ def note_text(note_code: np.ndarray, rules: RuleSet) -> pd.Series:
 
 
 def rate_sides(
-    sides: pd.DataFrame, rules: RuleSet, method: str = "fide", cap: bool | None = None
+    sides: pd.DataFrame,
+    rules: RuleSet,
+    method: str = "fide",
+    cap: bool | None = None,
+    *,
+    keys: SideKeys | None = None,
 ) -> pd.DataFrame:
     """Add ``rated, note, diff, pd_units, dev_units`` to a sides frame (returns a new frame).
 
     ``cap`` None applies the rule set's 400-point rule with the FIDE table and no cap with the
-    formula, as calculators do; True/False forces it either way.
+    formula, as calculators do; True/False forces it either way. ``keys``: the sides' events and
+    players as integers (``SideKeys``) when the caller has them; else the match rules hash the
+    text.
     """
     import pandas as pd
 
@@ -248,7 +255,7 @@ def rate_sides(
     )
     rated_sides, note_code = result.rated, result.note_code
     if "source" in sides:  # assembled sides: matches (6.1, 6.2) are known by their event
-        match = match_codes(sides)
+        match = match_codes(sides, keys)
         if match.any():
             # A played game in a match, whatever else applies, is not rated for the match rule.
             skip = (match > 0) & played

@@ -162,7 +162,7 @@ def _by_file(codes: GameCodes, table: RawTable) -> GameCodes:
         return codes
     file = np.repeat(np.arange(len(table.parts)), [n for _, n in table.parts])
     event = file * codes.n_event + codes.event
-    return replace(codes, event=event, n_event=codes.n_event * len(table.parts))
+    return replace(codes, event=event, n_event=codes.n_event * len(table.parts), events=None)
 
 
 def _game_codes(codes: GameCodes) -> np.ndarray:

@@ -17,9 +17,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.game_codes import side_player_codes
+from pipeline.columnar.game_codes import (
+    GAME_TEXTS,
+    game_text_codes,
+    side_game_codes,
+    side_player_codes,
+)
 from pipeline.engine import rate_sides
 from pipeline.engine.late_first_rating import late_first_ratings, unrated_at_start
+from pipeline.engine.matches import SideKeys
 from pipeline.engine.sequential import sequential_sides
 from pipeline.engine.sides import assemble_sides, unknown_players
 from pipeline.errors import InputError, Problem, UsageError
@@ -220,35 +226,59 @@ def rate_inputs(
         sides = assemble_each(inputs, event_players)
         if players is not None:  # 8.2.4: first ratings published since an event started
             sides = late_first_ratings(sides, list_ratings(sides["player"], players))
+    # The games' own codes, when the sides are exactly their games' sides: the match rules and
+    # games.csv work on them instead of hashing the sides' text.
+    codes = side_codes(inputs) if event_players is None else None
+    texts = side_texts(inputs) if codes is not None else None
+    keys = None
+    if codes is not None and texts is not None:
+        keys = SideKeys.of_games(codes, texts["source"], texts["event"])
     rated = check_rated(
-        rate_sides(sides, plan.rules, options.method, options.cap),
+        rate_sides(sides, plan.rules, options.method, options.cap, keys=keys),
         whole=any(isinstance(i, SidesInput) for i in inputs),
     )
     sources = [i.source for i in inputs]
-    codes = side_codes(inputs) if event_players is None else None
     if options.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
         fide = finish_period(
             rated, partial_totals(rated, 0, codes), players, options, plan, sources
         )
         k_used = fide.totals.set_index("id")["k"]
         rated = sequential_sides(rated, k_used, plan.rules, options.method, options.cap)
-        codes = None  # the sides were re-rated: encode their ids afresh
+        codes = texts = None  # the sides were re-rated: encode their ids afresh
     result = finish_period(rated, partial_totals(rated, 0, codes), players, options, plan, sources)
-    result.side_players = codes
+    result.side_players, result.side_texts = codes, texts
     return result
+
+
+def _plain_games(inputs: Sequence[GamesInput | SidesInput]) -> list[GamesInput] | None:
+    """The inputs when every one is a games file without byes: the sides are then exactly each
+    game's white and black side, in order (``engine.sides``). None otherwise."""
+    games = [i for i in inputs if isinstance(i, GamesInput) and (i.byes is None or not len(i.byes))]
+    return games if inputs and len(games) == len(inputs) else None
 
 
 def side_codes(
     inputs: Sequence[GamesInput | SidesInput],
 ) -> tuple[np.ndarray, pd.Series] | None:
-    """The sides' player codes from the games' own encoding (``GamesInput.codes``), when every
-    input is a games file without byes: the sides are then exactly each game's white and black
-    side, in order (``engine.sides``). None otherwise (the totals encode the ids themselves)."""
-    if not inputs or not all(
-        isinstance(i, GamesInput) and (i.byes is None or not len(i.byes)) for i in inputs
-    ):
+    """The sides' player codes from the games' own encoding (``GamesInput.codes``) when the
+    sides are the games' sides (``_plain_games``); None otherwise (the totals encode the ids
+    themselves)."""
+    games = _plain_games(inputs)
+    return None if games is None else side_player_codes([i.codes() for i in games])
+
+
+def side_texts(
+    inputs: Sequence[GamesInput | SidesInput],
+) -> dict[str, tuple[np.ndarray, pd.Series]] | None:
+    """The sides' event, round, date and source as codes (``RatedPeriod.side_texts``) when the
+    sides are the games' sides (``_plain_games``), from the games' own encoding; else None."""
+    games = _plain_games(inputs)
+    if games is None:
         return None
-    return side_player_codes([i.codes() for i in inputs if isinstance(i, GamesInput)])
+    files = [game_text_codes(i.games, i.codes()) for i in games]
+    if any(f is None for f in files):
+        return None
+    return {name: side_game_codes([f[name] for f in files if f]) for name in GAME_TEXTS}
 
 
 def rate_files(

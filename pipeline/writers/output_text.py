@@ -194,13 +194,18 @@ def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, Text
     rating list's, by ``ranks`` when given). The rows are taken in the file's order only where
     they are written (``write_games_csv``, block by block) or per column (``games_columns``)."""
     spec = games_spec(result.scale)
-    if ranks is None:
-        return spec_columns(result.sides, spec, _GAMES_CODED)
-    player = CodedText(plain_text(arrow_text(result.totals["id"])), pa.array(ranks))
+    known = {name: _codes_text(*codes) for name, codes in (result.side_texts or {}).items()}
+    if ranks is not None:
+        known["player"] = CodedText(plain_text(arrow_text(result.totals["id"])), pa.array(ranks))
     rest = spec_columns(
-        result.sides, {k: v for k, v in spec.items() if k != "player"}, _GAMES_CODED
+        result.sides, {k: v for k, v in spec.items() if k not in known}, _GAMES_CODED
     )
-    return {"player": player, **rest}
+    return {name: known[name] if name in known else rest[name] for name in spec}
+
+
+def _codes_text(codes: np.ndarray, texts: pd.Series) -> CodedText:
+    """A column given as each row's code into its distinct texts (``RatedPeriod.side_texts``)."""
+    return CodedText(plain_text(arrow_text(texts)), pa.array(codes.astype(np.int32, copy=False)))
 
 
 def games_columns(result: RatedPeriod) -> dict[str, pa.Array]:

@@ -18,3 +18,24 @@ def test_release_memory_returns_freed_heap():
     del blocks
     release_memory()
     assert process.memory_info().rss < held - 100 * 2**20
+
+
+def test_prefer_jemalloc_sets_arrows_pool_unless_the_environment_chooses(monkeypatch):
+    import pyarrow as pa
+
+    from pipeline.columnar.memory import prefer_jemalloc
+
+    before = pa.default_memory_pool()
+    try:
+        monkeypatch.setenv("ARROW_DEFAULT_MEMORY_POOL", "system")
+        prefer_jemalloc()
+        assert pa.default_memory_pool().backend_name == before.backend_name  # the user's choice
+        monkeypatch.delenv("ARROW_DEFAULT_MEMORY_POOL")
+        try:
+            pa.jemalloc_memory_pool()
+        except NotImplementedError:  # a pyarrow without jemalloc: nothing to change
+            return
+        prefer_jemalloc()
+        assert pa.default_memory_pool().backend_name == "jemalloc"
+    finally:
+        pa.set_memory_pool(before)
