@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -160,7 +161,7 @@ def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, pa.Array, l
 
 
 def _insert_rows(
-    con: sqlite3.Connection, content_id: int, rows: pd.DataFrame, dropped: list[str] = ()
+    con: sqlite3.Connection, content_id: int, rows: pd.DataFrame, dropped: Sequence[str] = ()
 ) -> None:
     """The rows as stored (:func:`_arrow_rows`, the values hashed) and a ``removed`` marker for
     each of ``dropped``, in key order, as the content's blocks."""
@@ -171,7 +172,7 @@ def _insert_rows(
         marks = {c: pa.nulls(len(dropped), BLOCK_SCHEMA.field(c).type) for c in BLOCK_SCHEMA.names}
         marks |= {c: pa.array([""] * len(dropped)) for c in _TEXT_MARKED}
         marks |= {c: pa.array([c == "removed"] * len(dropped)) for c in ("ever_2400", "removed")}
-        marks["id"] = pa.array(dropped, pa.string())
+        marks["id"] = pa.array(list(dropped), pa.string())
         table = pa.concat_tables([table, pa.table(marks, schema=BLOCK_SCHEMA)])
     order = pc.sort_indices(table.column("id"))  # SQLite's key order: see bulk_insert.key_order
     insert_blocks(con, content_id, table.take(order))

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.publish import PeriodRequest, list_blocks, list_contents, run_period
+from pipeline.publish import list_blocks, list_contents
 from pipeline.publish.store import (
     SCHEMA_VERSION,
     connect,
@@ -29,6 +29,7 @@ from pipeline.publish.store import (
     player_history,
     typed_list_rows,
 )
+from tests.helpers import period_on_copy
 
 DATA = Path(__file__).resolve().parent / "data"
 # Made by the code before schema version 3 (commit c3932aa, data/make_ratings_v2.py): November
@@ -197,16 +198,8 @@ def test_a_version_2_history_migrates_with_everything_it_held(tmp_path):
 def test_a_migrated_version_2_history_rates_the_next_period(tmp_path):
     """January on the migrated history, from the list it published: the list in force is the
     history's own (nothing stored again for it), the new list goes in over the same full list."""
-    out = tmp_path / "out"
-    out.mkdir()
-    shutil.copy(V2_DATABASE, out / "ratings.db")
-    january = tmp_path / "january"
-    january.mkdir()
-    (january / "jan.csv").write_text(
-        "event,round,date,white,black,result\nJan,1,2027-01-05,5100029,5100053,1/2-1/2\n"
-    )
-    run_period(PeriodRequest(list_path=V2_LIST, events=(january,), period="2027-01",
-                             out_dir=out))  # fmt: skip
+    games = "event,round,date,white,black,result\nJan,1,2027-01-05,5100029,5100053,1/2-1/2\n"
+    out = period_on_copy(tmp_path, V2_DATABASE, V2_LIST, "2027-01", games)
     con = connect(out / "ratings.db")
     newest = con.execute(
         "SELECT l.id, c.base_id FROM lists l JOIN list_contents c ON c.id = l.content_id "

@@ -27,6 +27,7 @@ from pipeline.publish.store import (
     player_history,
     typed_list_rows,
 )
+from tests.helpers import period_on_copy
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
@@ -216,16 +217,8 @@ def _sql_value(value: object) -> object:
 def test_a_migrated_history_rates_the_next_period(tmp_path):
     """December on the migrated history (made by the old code for November, with the list it
     published): the new list is recorded and reads back."""
-    out = tmp_path / "out"
-    out.mkdir()
-    shutil.copy(V1_DATABASE, out / "ratings.db")
-    december = tmp_path / "december"
-    december.mkdir()
-    (december / "dec.csv").write_text(
-        "event,round,date,white,black,result\nDec,1,2026-12-02,5100010,5100029,1-0\n"
-    )
-    run_period(PeriodRequest(list_path=V1_LIST, events=(december,), period="2026-12",
-                             out_dir=out))  # fmt: skip
+    games = "event,round,date,white,black,result\nDec,1,2026-12-02,5100010,5100029,1-0\n"
+    out = period_on_copy(tmp_path, V1_DATABASE, V1_LIST, "2026-12", games)
     con = connect(out / "ratings.db")
     lists = con.execute("SELECT id, kind, effective FROM lists ORDER BY id").fetchall()
     assert [r[1:] for r in lists] == [

@@ -38,14 +38,8 @@ def main(root: Path) -> None:
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir()
     sample, out, dec = Path("sample_data/period"), root / "out", root / "december"
-    run_period(
-        PeriodRequest(
-            list_path=sample / "list_2026-11.csv",
-            events=(sample / "events",),
-            period="2026-11",
-            out_dir=out,
-        )
-    )
+    first = {"list_path": sample / "list_2026-11.csv", "events": (sample / "events",)}
+    run_period(PeriodRequest(**first, period="2026-11", out_dir=out))  # type: ignore[arg-type]
     dec.mkdir()
     new_list = out / "rating_list_2026-12.csv"
     for result, replace in (("1-0", False), ("0-1", True)):  # December, then corrected
