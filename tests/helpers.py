@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import shutil
 from pathlib import Path
 
 from pipeline import RateOptions, rate_files
@@ -51,3 +52,20 @@ def rate_rows(
     assert result.exit_code == 0, result.stderr
     with (out / "rating_list.csv").open(encoding="utf-8") as fh:
         return {row["id"]: row for row in csv.DictReader(fh)}
+
+
+def period_on_copy(
+    tmp_path: Path, database: Path, list_path: Path, period: str, games: str
+) -> Path:
+    """``fiderate period`` of one event file (``games``: its CSV text) on a copy of a history
+    ``database`` (an older schema's, migrated by the run); returns the output folder."""
+    from pipeline.publish import PeriodRequest, run_period
+
+    out = tmp_path / "out"
+    out.mkdir()
+    shutil.copy(database, out / "ratings.db")
+    events = tmp_path / "events"
+    events.mkdir()
+    (events / "event.csv").write_text(games)
+    run_period(PeriodRequest(list_path=list_path, events=(events,), period=period, out_dir=out))
+    return out

@@ -1,4 +1,4 @@
-"""Each list's rows stored once in the history (schema version 2, issue 13).
+"""Each list's rows stored once in the history (schema versions 2 and 3, issue 13).
 
 A list's rows are a *content*, keyed by the sha256 of its rows (:func:`content_sha`): a list whose
 rows are already stored (the same list in force recorded again, a period published twice with the
@@ -10,31 +10,41 @@ published list is stored over the list in force it was computed from when that l
 full: a player who did not play keeps his row, except ``period_games``, 0 on the published list
 and blank on the list in force; ``unlisted_period_games`` holds that value for every row taken
 from the base, so only the rows that really changed (about a tenth of FIDE's list in a month)
-are inserted. The ``list_rows`` view shows every list's rows whatever the layout.
+are inserted. Since version 3 a content's stored rows (with their ``removed`` markers) are
+compressed blocks (:mod:`pipeline.publish.list_blocks`); :mod:`pipeline.publish.list_reading`
+gives every list's rows back whatever the layout.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from pipeline.columnar.lookup import positions
-from pipeline.publish.bulk_insert import insert_table, key_order
+from pipeline.columnar.lookup import member, positions
+from pipeline.publish.bulk_insert import key_order
+from pipeline.publish.list_blocks import (
+    BLOCK_SCHEMA,
+    INT_COLUMNS,
+    content_table,
+    ids_where,
+    insert_blocks,
+)
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
-
-INT_COLUMNS = ("birth_year", "rating", "period_games", "games", "k")
 
 # Changed rows larger than this share of the list are stored as a full list instead: never more
 # rows than the full list (in the FIDE-month benchmark about 65% of the players play).
 MAX_CHANGED_SHARE = 1.0
 
 
-def _arrow_rows(rows: pd.DataFrame, order: np.ndarray) -> pa.Table:
-    """The stored columns in key order with fixed types (the same rows give the same bytes)."""
+def _arrow_rows(rows: pd.DataFrame, order: np.ndarray | None) -> pa.Table:
+    """The stored columns in ``order`` (None: as they are) with fixed types (the same rows give
+    the same bytes)."""
     arrays = []
     for column in LIST_TEXT_COLUMNS:
         values = rows[column]
@@ -47,7 +57,7 @@ def _arrow_rows(rows: pd.DataFrame, order: np.ndarray) -> pa.Table:
                 array = pa.array(values, from_pandas=True).cast(pa.string())
             except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
                 array = pa.array(values.astype(str).to_numpy(dtype=object), type=pa.string())
-        arrays.append(array.take(pa.array(order)))
+        arrays.append(array if order is None else array.take(pa.array(order)))
     return pa.table(arrays, names=list(LIST_TEXT_COLUMNS))
 
 
@@ -95,8 +105,6 @@ def content_sha(rows: pd.DataFrame) -> str:
 def changed_rows(new: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The rows of ``new`` to store over ``base`` (the others are the base's with period_games
     0), compared as stored (:func:`_arrow_rows`), and the ids of ``base`` that ``new`` drops."""
-    import pyarrow.compute as pc
-
     if base.empty:
         return new, []
     base_ids = base["id"].astype(str)
@@ -136,7 +144,7 @@ def find_blank(con: sqlite3.Connection, blank: str) -> int | None:
     return int(row[0]) if row else None
 
 
-def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, set[str], list[str]] | None:
+def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, pa.Array, list[str]] | None:
     """For changed rows over the list stored as ``content_id``: the full content to store them
     over, the ids whose rows differ between the two (to store again) and the ids that content
     drops. None when the list's changed rows are not over a full list with period_games 0."""
@@ -144,23 +152,34 @@ def _base_of(con: sqlite3.Connection, content_id: int) -> tuple[int, set[str], l
         "SELECT base_id, unlisted_period_games FROM list_contents WHERE id = ?", (content_id,)
     ).fetchone()
     if base_id is None:
-        return content_id, set(), []
+        return content_id, pa.array([], pa.string()), []
     if unlisted != 0:
         return None
-    rows = con.execute(
-        "SELECT id, removed FROM content_rows WHERE content_id = ?", (content_id,)
-    ).fetchall()
-    return int(base_id), {r[0] for r in rows}, [r[0] for r in rows if r[1]]
+    stored = content_table(con, content_id, ("id", "removed"))
+    removed = ids_where(stored, stored.column("removed")).to_pylist()
+    return int(base_id), stored.column("id").combine_chunks(), removed
 
 
-def _insert_rows(con: sqlite3.Connection, content_id: int, rows: pd.DataFrame) -> None:
-    """The rows as stored (:func:`_arrow_rows`, the values hashed), in key order."""
-    insert_table(
-        con,
-        f"INSERT INTO content_rows (content_id, {', '.join(LIST_TEXT_COLUMNS)})",
-        f"({int(content_id)}, {', '.join('?' for _ in LIST_TEXT_COLUMNS)})",
-        _arrow_rows(rows, key_order(rows["id"])),
+def _insert_rows(
+    con: sqlite3.Connection, content_id: int, rows: pd.DataFrame, dropped: Sequence[str] = ()
+) -> None:
+    """The rows as stored (:func:`_arrow_rows`, the values hashed) and a ``removed`` marker for
+    each of ``dropped``, in key order, as the content's blocks."""
+    table = _arrow_rows(rows, None).append_column(
+        "removed", pa.array(np.zeros(len(rows), dtype=bool))
     )
+    if dropped:
+        marks = {c: pa.nulls(len(dropped), BLOCK_SCHEMA.field(c).type) for c in BLOCK_SCHEMA.names}
+        marks |= {c: pa.array([""] * len(dropped)) for c in _TEXT_MARKED}
+        marks |= {c: pa.array([c == "removed"] * len(dropped)) for c in ("ever_2400", "removed")}
+        marks["id"] = pa.array(list(dropped), pa.string())
+        table = pa.concat_tables([table, pa.table(marks, schema=BLOCK_SCHEMA)])
+    order = pc.sort_indices(table.column("id"))  # SQLite's key order: see bulk_insert.key_order
+    insert_blocks(con, content_id, table.take(order))
+
+
+# A removed marker's text: empty (never shown: the row is not on the list).
+_TEXT_MARKED = ("name", "federation", "sex", "title", "flags", "last_played")
 
 
 def store_content(
@@ -193,20 +212,16 @@ def store_content(
         # the players whose rows differ between ``over`` and that full list.
         base_id, differ, removed = base
         changed, dropped = changed_rows(rows, over)
-        if differ:
+        if len(differ):
             ids = rows["id"].astype(str)
-            again = ids.isin(differ).to_numpy() & ~ids.isin(set(changed["id"])).to_numpy()
+            again = member(ids, pd.Series(differ.to_pylist(), dtype=str)) & ~member(
+                ids, changed["id"].astype(str)
+            )
             changed = pd.concat([changed, rows.iloc[np.flatnonzero(again)]])
             dropped = sorted(set(dropped) | (set(removed) - set(ids)))
         if len(changed) + len(dropped) <= MAX_CHANGED_SHARE * len(rows):
             content_id = _new_content(con, (sha, blank), len(rows), base_id, 0)
-            _insert_rows(con, content_id, changed)
-            con.executemany(
-                "INSERT INTO content_rows (content_id, id, name, federation, sex, title, "
-                "ever_2400, flags, last_played, removed) "
-                "VALUES (?, ?, '', '', '', '', 0, '', '', 1)",
-                [(content_id, player) for player in dropped],
-            )
+            _insert_rows(con, content_id, changed, dropped)
             return content_id
     content_id = _new_content(con, (sha, blank), len(rows), None, None)
     _insert_rows(con, content_id, rows)

@@ -27,6 +27,9 @@ from pipeline.publish.bulk_insert import key_order as key_order  # tests import 
 from pipeline.publish.first_rating import POOL_COLUMNS, POOL_DTYPES
 from pipeline.publish.list_contents import store_content
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
+from pipeline.publish.list_reading import content_of, list_frame, list_table
+from pipeline.publish.list_reading import last_played as last_played  # the run reads them here
+from pipeline.publish.list_reading import player_history as player_history
 from pipeline.publish.store_schema import SCHEMA_VERSION as SCHEMA_VERSION  # tests import it
 from pipeline.publish.store_schema import migrate
 
@@ -114,10 +117,9 @@ def published_list_file(con: sqlite3.Connection, month: str) -> tuple[str, str] 
 
 
 def list_rows(con: sqlite3.Connection, list_id: int) -> pd.DataFrame:
-    cursor = con.execute(
-        f"SELECT {', '.join(LIST_COLUMNS)} FROM list_rows WHERE list_id = ?", (list_id,)
-    )
-    return typed_list_rows(cursor.fetchall())
+    """A list's rows, typed as a list is read (:func:`list_reading.list_frame`)."""
+    (content_id,) = con.execute("SELECT content_id FROM lists WHERE id = ?", (list_id,)).fetchone()
+    return list_frame(list_table(con, content_of(con, content_id)))
 
 
 def typed_list_rows(rows: list) -> pd.DataFrame:
@@ -130,18 +132,6 @@ def typed_list_rows(rows: list) -> pd.DataFrame:
     for column in ("id", "name", "federation", "sex", "title", "flags", "last_played"):
         frame[column] = frame[column].astype(str)
     return frame
-
-
-def last_played(con: sqlite3.Connection, replaced: int | None = None) -> pd.Series:
-    """Player id -> the latest period in which a live published list shows rated games (the
-    lists of the run being ``replaced`` left out: they are about to be superseded)."""
-    rows = con.execute(
-        "SELECT r.id, MAX(l.period) FROM list_rows r JOIN lists l ON l.id = r.list_id "
-        "WHERE l.kind = 'published' AND l.superseded = 0 AND l.run_id IS NOT ? "
-        "AND r.period_games > 0 GROUP BY r.id",
-        (replaced,),
-    ).fetchall()
-    return pd.Series(dict(rows), dtype=str)
 
 
 def pending_results(
@@ -293,31 +283,3 @@ def supersede(con: sqlite3.Connection, old_run: int, new_run: int) -> None:
 def run_inputs(con: sqlite3.Connection, run_id: int) -> list[dict[str, str]]:
     row = con.execute("SELECT inputs FROM runs WHERE id = ?", (run_id,)).fetchone()
     return json.loads(row[0]) if row else []
-
-
-def player_history(con: sqlite3.Connection, player_id: str) -> list[dict[str, object]]:
-    """A player's row on every recorded list, oldest first (superseded lists marked)."""
-    rows = con.execute(
-        "SELECT l.effective, l.period, l.kind, l.superseded, r.name, r.rating, r.period_games, "
-        "r.games, r.k, r.flags FROM list_rows r JOIN lists l ON l.id = r.list_id "
-        "WHERE r.id = ? ORDER BY l.effective, l.superseded DESC, l.id",
-        (player_id,),
-    ).fetchall()
-    keys = [
-        "list",
-        "period",
-        "kind",
-        "superseded",
-        "name",
-        "rating",
-        "period_games",
-        "games",
-        "k",
-        "flags",
-    ]
-    out = []
-    for row in rows:
-        record = dict(zip(keys, row, strict=True))
-        record["superseded"] = bool(record["superseded"])
-        out.append(record)
-    return out

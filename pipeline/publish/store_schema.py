@@ -2,16 +2,20 @@
 
 The schema is versioned with ``PRAGMA user_version``; :func:`migrate` brings an older database up
 to :data:`SCHEMA_VERSION`, one step per version, each step in its own transaction. Version 2
-stores each list's rows once (see :mod:`pipeline.publish.list_contents`).
+stores each list's rows once (see :mod:`pipeline.publish.list_contents`); version 3 stores them
+as compressed blocks (:mod:`pipeline.publish.list_blocks`). A step is SQL statements, or a
+function of the connection where SQL alone cannot do it (rows into blocks).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
+from pipeline.publish.list_blocks import BLOCK_COLUMNS, BLOCK_ROWS, insert_blocks, sql_rows_table
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _ROW_COLUMNS = ", ".join(LIST_TEXT_COLUMNS)
 
@@ -24,8 +28,21 @@ def _columns_of(table: str, period_games: str | None = None) -> str:
     )
 
 
-# One list of statements per version: version N is reached by running MIGRATIONS[N - 1].
-MIGRATIONS: list[list[str]] = [
+def _rows_into_blocks(con: sqlite3.Connection) -> None:
+    """Version 3: each content's ``content_rows`` (in key order: their primary key) into blocks,
+    a block's rows read at a time."""
+    contents = [r[0] for r in con.execute("SELECT id FROM list_contents ORDER BY id")]
+    for content_id in contents:
+        cursor = con.execute(
+            f"SELECT {', '.join(BLOCK_COLUMNS)} FROM content_rows WHERE content_id = ? ORDER BY id",
+            (content_id,),
+        )
+        while rows := cursor.fetchmany(BLOCK_ROWS):
+            insert_blocks(con, content_id, sql_rows_table(rows))
+
+
+# One list of steps per version: version N is reached by running MIGRATIONS[N - 1].
+MIGRATIONS: list[list[str | Callable[[sqlite3.Connection], None]]] = [
     [
         """CREATE TABLE schema_version (
             version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)""",
@@ -136,6 +153,22 @@ MIGRATIONS: list[list[str]] = [
             WHERE NOT EXISTS (
                 SELECT 1 FROM content_rows r WHERE r.content_id = c.id AND r.id = b.id)""",
     ],
+    [
+        # Version 3 (issue 13): a content's rows as compressed blocks of rows in key order, each
+        # with its first and last id (pipeline.publish.list_blocks); the list_rows view goes
+        # (SQL cannot read the blocks: pipeline.publish.list_reading reads lists).
+        """CREATE TABLE content_blocks (
+            content_id INTEGER NOT NULL REFERENCES list_contents(id),
+            first_id TEXT NOT NULL,
+            last_id TEXT NOT NULL,
+            rows INTEGER NOT NULL,
+            data BLOB NOT NULL)   -- Arrow IPC file, zstd: the rows, then removed""",
+        "CREATE UNIQUE INDEX content_blocks_range ON content_blocks(content_id, last_id, first_id)",
+        _rows_into_blocks,
+        "DROP VIEW list_rows",
+        "DROP INDEX content_rows_player",
+        "DROP TABLE content_rows",
+    ],
 ]
 
 
@@ -152,8 +185,11 @@ def migrate(con: sqlite3.Connection) -> int:
     for target in range(version + 1, SCHEMA_VERSION + 1):
         con.execute("BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATIONS[target - 1]:
-                con.execute(statement)
+            for step in MIGRATIONS[target - 1]:
+                if callable(step):
+                    step(con)
+                else:
+                    con.execute(step)
             con.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
             con.execute(f"PRAGMA user_version = {target}")
             con.execute("COMMIT")

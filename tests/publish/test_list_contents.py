@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.publish import PeriodRequest, run_period
+from pipeline.publish.list_blocks import decode_block
 from pipeline.publish.list_contents import changed_rows, content_sha
 from pipeline.publish.store import (
+    LIST_COLUMNS,
     SCHEMA_VERSION,
     connect,
     insert_list,
@@ -25,6 +27,7 @@ from pipeline.publish.store import (
     player_history,
     typed_list_rows,
 )
+from tests.helpers import period_on_copy
 
 HERE = Path(__file__).resolve().parent
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
@@ -64,7 +67,13 @@ def sorted_rows(rows: pd.DataFrame) -> list[dict]:
 
 
 def stored_count(con: sqlite3.Connection) -> int:
-    return con.execute("SELECT COUNT(*) FROM content_rows").fetchone()[0]
+    return con.execute("SELECT COALESCE(SUM(rows), 0) FROM content_blocks").fetchone()[0]
+
+
+def removed_ids(con: sqlite3.Connection) -> list[str]:
+    blocks = con.execute("SELECT data FROM content_blocks ORDER BY content_id, last_id")
+    tables = [decode_block(data, ("id", "removed")) for (data,) in blocks]
+    return [r["id"] for t in tables for r in t.to_pylist() if r["removed"]]
 
 
 def new_history(tmp_path: Path) -> tuple[sqlite3.Connection, int]:
@@ -96,7 +105,7 @@ def test_published_list_is_stored_as_changed_rows(tmp_path):
                          over=in_force)  # fmt: skip
     # Players 2, 4 and 5 changed, player 3 is marked removed: 4 more rows, not 14.
     assert stored_count(con) == 14 + 4
-    assert con.execute("SELECT id FROM content_rows WHERE removed = 1").fetchall() == [("3",)]
+    assert removed_ids(con) == ["3"]
     assert sorted_rows(list_rows(con, first)) == sorted_rows(in_force)
     assert sorted_rows(list_rows(con, second)) == sorted_rows(published)
     # Player 1's history: blank period games on the list in force, 0 on the published list.
@@ -183,28 +192,33 @@ def test_a_version_1_history_migrates_with_its_rows(tmp_path):
     shutil.copy(V1_DATABASE, path)
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
-    before = raw.execute("SELECT * FROM list_rows ORDER BY list_id, id").fetchall()
+    columns = ", ".join(LIST_COLUMNS)
+    before = raw.execute(f"SELECT list_id, {columns} FROM list_rows ORDER BY list_id, id")
+    before = before.fetchall()
     raw.close()
     con = connect(path)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
-    assert con.execute("SELECT * FROM list_rows ORDER BY list_id, id").fetchall() == before
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    after = []
+    for (list_id,) in con.execute("SELECT id FROM lists ORDER BY id").fetchall():
+        rows = sorted_rows(list_rows(con, list_id))
+        after += [(list_id, *(_sql_value(r[c]) for c in LIST_COLUMNS)) for r in rows]
+    assert after == before
     assert len(before) == 25  # 12 players on the input list, 13 on the published one
     con.close()
+
+
+def _sql_value(value: object) -> object:
+    """A list cell as SQLite gave it back in version 1 (booleans 0/1, <NA> NULL)."""
+    if value is pd.NA:
+        return None
+    return int(value) if isinstance(value, bool) else value
 
 
 def test_a_migrated_history_rates_the_next_period(tmp_path):
     """December on the migrated history (made by the old code for November, with the list it
     published): the new list is recorded and reads back."""
-    out = tmp_path / "out"
-    out.mkdir()
-    shutil.copy(V1_DATABASE, out / "ratings.db")
-    december = tmp_path / "december"
-    december.mkdir()
-    (december / "dec.csv").write_text(
-        "event,round,date,white,black,result\nDec,1,2026-12-02,5100010,5100029,1-0\n"
-    )
-    run_period(PeriodRequest(list_path=V1_LIST, events=(december,), period="2026-12",
-                             out_dir=out))  # fmt: skip
+    games = "event,round,date,white,black,result\nDec,1,2026-12-02,5100010,5100029,1-0\n"
+    out = period_on_copy(tmp_path, V1_DATABASE, V1_LIST, "2026-12", games)
     con = connect(out / "ratings.db")
     lists = con.execute("SELECT id, kind, effective FROM lists ORDER BY id").fetchall()
     assert [r[1:] for r in lists] == [

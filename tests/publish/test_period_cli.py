@@ -9,9 +9,11 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from pipeline.publish.list_file import read_list
+from pipeline.publish.store import list_rows
 from pipeline.readers import read_players
 from tests.conftest import run_cli
 
@@ -203,11 +205,12 @@ def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path
     assert runs[0][2] == runs[2][0]
     # Jansen (1408, K 20) won the corrected game against Fischer (1755: D -347, PD 0.12): the
     # period total moves from -20.60 by +20.00 to -0.60 -> -1 -> 1407, published this time.
-    old_rating = con.execute(
-        "SELECT r.rating FROM list_rows r JOIN lists l ON l.id = r.list_id "
-        "WHERE r.id = '5100100' AND l.kind = 'published' ORDER BY l.id"
-    ).fetchall()
-    assert old_rating == [(None,), (1407,)]
+    published = con.execute("SELECT id FROM lists WHERE kind = 'published' ORDER BY id")
+    old_rating = [
+        list_rows(con, list_id).set_index("id")["rating"].astype(object).get("5100100")
+        for (list_id,) in published.fetchall()
+    ]
+    assert old_rating == [pd.NA, 1407]
 
 
 def failed_run_with_a_broken_event(sample: Path, out: Path):
