@@ -3,8 +3,11 @@ and the published list with 65% of the players changed (``insert_list``, in one 
 ``record_run`` does), then a second period's published list over the same list in force, and
 reading back: ``last_played``, ``player_history`` of one player, ``list_rows`` of the published
 list; the database's size. Synthetic frames (no files read), so any version of the store that
-has these functions can be measured the same way:
+has these functions can be measured the same way. The baseline, measured in the same run:
+pyarrow writing the list in force's rows to one zstd-compressed Arrow IPC file (what storing a
+list costs without hashing, comparing or SQLite).
 
+    python -m benchmarks history                     (make bench; BENCH_QUICK=1: 190,000 players)
     python -m benchmarks.bench_history [PLAYERS]     (default 1,900,000)
 """
 
@@ -69,7 +72,23 @@ def published(in_force: pd.DataFrame, share: float, seed: int) -> pd.DataFrame:
     return new
 
 
-def main(players: int) -> None:
+def baseline(rows: pd.DataFrame, folder: Path) -> float:
+    """Wall seconds of pyarrow writing ``rows`` as one zstd Arrow IPC file."""
+    import pyarrow as pa
+
+    start = time.perf_counter()
+    table = pa.Table.from_pandas(rows, preserve_index=False)
+    options = pa.ipc.IpcWriteOptions(compression="zstd")
+    with pa.ipc.new_file(str(folder / "rows.arrow"), table.schema, options=options) as writer:
+        writer.write_table(table)
+    return time.perf_counter() - start
+
+
+def main(quick: bool) -> None:
+    measure(190_000 if quick else 1_900_000)
+
+
+def measure(players: int) -> None:
     from pipeline.publish.store import (
         connect,
         insert_list,
@@ -82,6 +101,7 @@ def main(players: int) -> None:
     in_force = list_in_force(players)
     first, second = published(in_force, 0.65, 2), published(in_force, 0.65, 3)
     with tempfile.TemporaryDirectory() as folder:
+        floor = baseline(in_force, Path(folder))
         path = Path(folder) / "h.db"
         con = connect(path)
         steps: list[tuple[str, float, float]] = []
@@ -111,10 +131,11 @@ def main(players: int) -> None:
         step("list_rows (published list)", lambda: list_rows(con, one))
         con.close()
         size = path.stat().st_size
+    print(f"  {players:,} players; baseline (pyarrow, zstd IPC file of the list) {floor:.2f} s")
     for name, cpu, wall in steps:
-        print(f"  {name:<30} cpu {cpu:6.2f} s   wall {wall:6.2f} s")
+        print(f"  {name:<30} cpu {cpu:6.2f} s   wall {wall:6.2f} s   {wall / floor:6.1f}x baseline")
     print(f"  database {size / 2**20:8.1f} MiB")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_900_000)
+    measure(int(sys.argv[1]) if len(sys.argv) > 1 else 1_900_000)
