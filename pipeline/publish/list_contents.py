@@ -111,7 +111,7 @@ def changed_rows(new: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.DataFrame, l
     new_ids = new["id"].astype(str)
     where = positions(new_ids, base_ids)  # Arrow's hash: no pandas uniqueness check
     found = where >= 0
-    mine = _arrow_rows(new, np.arange(len(new)))
+    mine = _arrow_rows(new, None)
     theirs = _arrow_rows(base, np.where(found, where, 0))
     keep = pa.array(~found)
     for column in LIST_TEXT_COLUMNS:
