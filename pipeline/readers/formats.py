@@ -8,8 +8,6 @@ by a name column and round columns) and ``grid`` (round-robin grid: opponent col
 
 from __future__ import annotations
 
-import zipfile
-import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -140,28 +138,8 @@ def _read_table_event(
 
 def full_width_sheets(path: Path, sheet: str | None) -> Iterator[RawTable]:
     """Every sheet with all its rows as data (no header yet), columns named c1, c2, ..."""
-    try:
-        with open_workbook(path) as workbook:
-            sheets = list(_sheet_tables(workbook, path, sheet))
-    except (
-        zipfile.BadZipFile,
-        zlib.error,
-        KeyError,
-        OSError,
-        ValueError,
-        EOFError,
-        NotImplementedError,
-    ) as exc:
-        raise InputError(
-            [
-                Problem(
-                    Code.NOT_A_TABLE,
-                    f"the workbook is damaged ({type(exc).__name__})",
-                    file=str(path),
-                    fix="save the workbook again from Excel or LibreOffice as .xlsx",
-                )
-            ]
-        ) from None
+    with open_workbook(path) as workbook:  # a damaged workbook: a problem of the file
+        sheets = list(_sheet_tables(workbook, path, sheet))
     yield from sheets
 
 

@@ -11,7 +11,7 @@ import csv
 import io
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -223,24 +223,29 @@ def _damaged(path: Path, message: str) -> InputError:
 @contextmanager
 def open_workbook(path: Path) -> Iterator[Any]:
     """The workbook at ``path``, read-only (cell values), closed on the way out together with
-    the file under it. The file is opened here, not by openpyxl: when loading fails half-way,
-    openpyxl leaves its zip archive open, and the archive's file, freed later by the garbage
-    collector, warns "unclosed file" wherever the program is then (under pytest's
+    the file under it; any error of opening or reading it (zlib, XML, openpyxl) is the file's
+    problem: a damaged workbook. The file is opened here, not by openpyxl: when loading fails
+    half-way, openpyxl leaves its zip archive open, and the archive's file, freed later by the
+    garbage collector, warns "unclosed file" wherever the program is then (under pytest's
     ``filterwarnings = error``, a failure of whichever test ran next)."""
     from openpyxl import load_workbook
 
-    with path.open("rb") as handle:
+    with ExitStack() as stack:
         try:
+            handle = stack.enter_context(path.open("rb"))
             workbook = load_workbook(handle, read_only=True, data_only=True)
         except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
             raise _damaged(
                 path,
                 f"cannot open the workbook ({type(exc).__name__}): the file is damaged or not XLSX",
             ) from None
+        stack.callback(workbook.close)
         try:
             yield workbook
-        finally:
-            workbook.close()
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the same errors met while reading the cells
+            raise _damaged(path, f"the workbook is damaged ({type(exc).__name__})") from None
 
 
 def read_xlsx_sheets(path: Path) -> list[RawTable]:
@@ -248,38 +253,33 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
     limits.check_zip(path, str(path))  # a shared-strings bomb is refused before it inflates
     tables = []
     with open_workbook(path) as workbook:
-        try:
-            for sheet in workbook.worksheets:
-                # The declared dimension (say A1:XFD1048576) would pad every row to 16,384 cells
-                # and add a million empty rows: read the cells the sheet really holds.
-                sheet.reset_dimensions()  # type: ignore[union-attr]
-                header: list[str] | None = None
-                records: list[list[str]] = []
-                numbers: list[int] = []
-                for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
-                    if len(row) > limits.MAX_COLUMNS:
-                        raise limits.too_wide(str(path), len(row), number)
-                    cells = [_cell_text(v) for v in row]
-                    if not any(cells):
-                        continue
-                    if header is None:
-                        header = [normalize_header(c) for c in cells]
-                        continue
-                    records.append(cells)
-                    numbers.append(number)
-                if header is None:
+        for sheet in workbook.worksheets:
+            # The declared dimension (say A1:XFD1048576) would pad every row to 16,384 cells
+            # and add a million empty rows: read the cells the sheet really holds.
+            sheet.reset_dimensions()  # type: ignore[union-attr]
+            header: list[str] | None = None
+            records: list[list[str]] = []
+            numbers: list[int] = []
+            for number, row in enumerate(sheet.iter_rows(values_only=True), start=1):
+                if len(row) > limits.MAX_COLUMNS:
+                    raise limits.too_wide(str(path), len(row), number)
+                cells = [_cell_text(v) for v in row]
+                if not any(cells):
                     continue
-                width = len(header)
-                records = [(r + [""] * width)[:width] for r in records]
-                frame = pd.DataFrame(records, columns=header, dtype=str)
-                frame = frame.loc[:, [c != "" for c in frame.columns]]
-                tables.append(
-                    RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title)
-                )
-        except InputError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
-            raise _damaged(path, f"the workbook is damaged ({type(exc).__name__})") from None
+                if header is None:
+                    header = [normalize_header(c) for c in cells]
+                    continue
+                records.append(cells)
+                numbers.append(number)
+            if header is None:
+                continue
+            width = len(header)
+            records = [(r + [""] * width)[:width] for r in records]
+            frame = pd.DataFrame(records, columns=header, dtype=str)
+            frame = frame.loc[:, [c != "" for c in frame.columns]]
+            tables.append(
+                RawTable(frame, np.asarray(numbers, dtype=np.int64), str(path), sheet.title)
+            )
     if not tables:
         raise _problem(
             path, Code.NOT_A_TABLE, "the workbook has no data", "fill in the first sheet"

@@ -56,3 +56,17 @@ def test_a_workbook_that_fails_to_load_is_closed_with_the_error(tmp_path, read):
     assert problem.file == str(path)
     assert "damaged" in problem.message
     assert "save the workbook again" in problem.fix
+
+
+def test_a_workbook_that_cannot_be_opened_is_a_problem_of_its_file(tmp_path):
+    # Opening the file is part of opening the workbook: no OSError gets through as an internal
+    # error (a folder stands for any file the system refuses to open, root included).
+    from pipeline.readers.tabular import read_xlsx_sheets
+
+    folder = tmp_path / "games.xlsx"
+    folder.mkdir()
+    with pytest.raises(InputError) as info:
+        read_xlsx_sheets(folder)
+    problem = info.value.problems[0]
+    assert problem.file == str(folder)
+    assert "cannot open the workbook (IsADirectoryError)" in problem.message
