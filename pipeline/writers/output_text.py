@@ -196,7 +196,7 @@ def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, Text
     spec = games_spec(result.scale)
     known = {name: _codes_text(*codes) for name, codes in (result.side_texts or {}).items()}
     if ranks is not None:
-        known["player"] = CodedText(plain_text(arrow_text(result.totals["id"])), pa.array(ranks))
+        known["player"] = _codes_text(ranks, result.totals["id"])
     rest = spec_columns(
         result.sides, {k: v for k, v in spec.items() if k not in known}, _GAMES_CODED
     )
@@ -204,7 +204,8 @@ def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, Text
 
 
 def _codes_text(codes: np.ndarray, texts: pd.Series) -> CodedText:
-    """A column given as each row's code into its distinct texts (``RatedPeriod.side_texts``)."""
+    """A column given as each row's code into its distinct texts (``RatedPeriod.side_texts``, or
+    each side's rank into the rating list's ids)."""
     return CodedText(plain_text(arrow_text(texts)), pa.array(codes.astype(np.int32, copy=False)))
 
 
