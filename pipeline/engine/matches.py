@@ -46,9 +46,21 @@ class SideKeys:
         the other side of its game: the pairs' codes swapped."""
         codes, ids = players
         opponent = codes.reshape(-1, 2)[:, ::-1].ravel()
+        return cls.of_codes(source[0], event[0], len(event[1]), (codes, opponent, ids))
+
+    @classmethod
+    def of_codes(
+        cls,
+        source: np.ndarray,
+        event: np.ndarray,
+        n_event: int,
+        players: tuple[np.ndarray, np.ndarray, pd.Series],
+    ) -> SideKeys:
+        """The keys from each side's source and event code (``event`` below ``n_event``) and
+        its player's and opponent's codes into ``ids`` (a blank id: no opponent)."""
+        player, opponent, ids = players
         blank = ids.eq("").to_numpy(dtype=bool)
-        key = pair_codes(source[0], event[0], len(event[1]))
-        return cls(key, codes, opponent, ~blank[opponent])
+        return cls(pair_codes(source, event, n_event), player, opponent, ~blank[opponent])
 
 
 def side_keys(sides: pd.DataFrame) -> SideKeys:
@@ -65,8 +77,7 @@ def side_keys(sides: pd.DataFrame) -> SideKeys:
         len(sides),
     )
     (source, _), (event, names), ((player, opponent), ids) = encoded
-    blank = ids.eq("").to_numpy(dtype=bool)
-    return SideKeys(pair_codes(source, event, len(names)), player, opponent, ~blank[opponent])
+    return SideKeys.of_codes(source, event, len(names), (player, opponent, ids))
 
 
 def pair_codes(source: np.ndarray, event: np.ndarray, n_event: int) -> np.ndarray:
