@@ -6,6 +6,7 @@ Each command parses options, calls one library function and turns domain errors 
 
 from __future__ import annotations
 
+import os
 import sys
 
 # Commands live in their own modules and register themselves on `cli`.
@@ -29,4 +30,31 @@ def main() -> None:
     # on its first validation: 0.4-0.8 s of a one-event run. A command never synthesises data,
     # so the program marks it absent and pandera takes its own no-hypothesis path.
     sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]
-    cli(prog_name="fiderate")
+    try:
+        cli(prog_name="fiderate")  # click ends every run, success included, with SystemExit
+    except SystemExit as done:
+        status = exit_status(done.code)
+    else:
+        status = 0
+    # Every file is written, renamed and closed, every thread joined and every cluster shut down
+    # by the time a command returns (each is a context manager inside it). What is left is the
+    # interpreter's teardown: freeing the run's tables object by object, 0.2-0.6 s after a
+    # 1 M-game run, for memory the system takes back at once. So the program leaves as mypy's
+    # does (its fast exit): flush the streams, then end the process.
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (`fiderate ... | head`) or stream
+            pass
+    os._exit(status)
+
+
+def exit_status(code: object) -> int:
+    """The process status ``sys.exit(code)`` gives: None is 0, an int is itself, anything else
+    is printed to stderr and gives 1 (as the interpreter does for an uncaught SystemExit)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
