@@ -104,11 +104,12 @@ def match_events(sides: pd.DataFrame, keys: SideKeys | None = None) -> np.ndarra
     keys = side_keys(sides) if keys is None else keys
     key, player, opponent, game = keys.event, keys.player, keys.opponent, keys.game
     size = int(key.max()) + 1 if len(key) else 0
-    first = _first_of(key, game, size)
-    pick = np.where(first[key] >= 0, first[key], 0)
+    pick = _first_of(key, game, size)[key]
+    np.maximum(pick, 0, out=pick)  # -1: an event without games (its sides are not games)
     one, two = player[pick], opponent[pick]
     fits = ((player == one) | (player == two)) & ((opponent == one) | (opponent == two))
-    misfit = np.bincount(key, weights=game & ~fits, minlength=size) > 0
+    misfit = np.zeros(size, dtype=bool)
+    misfit[key[game & ~fits]] = True  # events with a game side that is not the first's pair
     return game & ~misfit[key]
 
 

@@ -233,8 +233,8 @@ def rate_sides(
     """
     import pandas as pd
 
-    own = sides["player_rating"].fillna(0).to_numpy(dtype=np.int64)
-    opp = sides["opponent_rating"].fillna(0).to_numpy(dtype=np.int64)
+    own = sides["player_rating"].to_numpy(dtype=np.int64, na_value=0)
+    opp = sides["opponent_rating"].to_numpy(dtype=np.int64, na_value=0)
     played = sides["played"].to_numpy(dtype=bool)
     lifted = None
     if rules.cap_once_per_event and rules.cap is not None:
