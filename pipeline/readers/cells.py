@@ -221,7 +221,7 @@ def parse_results(
     result not in it is reported (bad-result) and read as ``default``."""
     codes, distinct = factorize_text(text(table, "result"))  # each spelling once (``spread``)
     known, fields = lookup(normalize_tokens(distinct), results, default)
-    known, fields = known[codes], [field[codes] for field in fields]
+    known = known[codes]
     report(
         problems,
         table,
@@ -231,7 +231,19 @@ def parse_results(
         "not a result we know",
         f"write one of {spellings}",
     )
-    return fields
+    return [_spread_field(field, codes) for field in fields]
+
+
+def _spread_field(values: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """One field of the distinct results (an object array) over the rows by ``codes``, typed
+    first: points and flags as numpy numbers, texts as a ``str`` array that Arrow's take fills
+    (a gather of a million Python objects, then their conversion to text, cost ten times more).
+    The same values as ``values[codes]``."""
+    if not len(values):
+        return values[codes]
+    if all(isinstance(v, str) for v in values):
+        return pd.array(values, dtype=str).take(codes)  # type: ignore[return-value]
+    return np.asarray(values.tolist())[codes]
 
 
 def starting_numbers(numbers: pd.Series) -> tuple[pd.Series, np.ndarray, np.ndarray]:
