@@ -48,8 +48,14 @@ _SIDE_TEXTS = [
 
 def side_text_series(score_h: np.ndarray, played: np.ndarray) -> pd.Series:
     """``side_text`` as a str Series, built from codes (no per-cell text work)."""
+    code, texts = side_text_codes(score_h, played)
+    return pd.Series(texts.array.take(code))
+
+
+def side_text_codes(score_h: np.ndarray, played: np.ndarray) -> tuple[np.ndarray, pd.Series]:
+    """(each side's code, the texts): ``side_text`` as codes into its six texts."""
     code = np.asarray(score_h, dtype=np.int64) // 50 + np.where(played, 0, 3)
-    return pd.Series(pd.array(_SIDE_TEXTS, dtype=str).take(code))
+    return code, pd.Series(_SIDE_TEXTS, dtype=str)
 
 
 def side_text(score_h: np.ndarray, played: np.ndarray) -> np.ndarray:
