@@ -231,6 +231,20 @@ def rate_sides(
     players as integers (``SideKeys``) when the caller has them; else the match rules hash the
     text.
     """
+    return rate_sides_coded(sides, rules, method, cap, keys=keys)[0]
+
+
+def rate_sides_coded(
+    sides: pd.DataFrame,
+    rules: RuleSet,
+    method: str = "fide",
+    cap: bool | None = None,
+    *,
+    keys: SideKeys | None = None,
+) -> tuple[pd.DataFrame, tuple[np.ndarray, pd.Series]]:
+    """``rate_sides`` with the note column as codes too: (the frame, (each side's note code,
+    the notes' texts)), for games.csv to take the notes' text by code (``RatedPeriod.side_texts``).
+    """
     import pandas as pd
 
     own = sides["player_rating"].to_numpy(dtype=np.int64, na_value=0)
@@ -263,10 +277,11 @@ def rate_sides(
             note_code = np.where(skip, match + 4, note_code).astype(np.int8)
     unrated = ~rated_sides
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
-    return sides.assign(
+    rated = sides.assign(
         rated=rated_sides,
         note=note_text(note_code, rules).set_axis(sides.index),
         diff=pd.arrays.IntegerArray(result.diff, unrated),
         pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
         dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),
     )
+    return rated, (note_code, pd.Series(list(notes(rules)), dtype=str))
