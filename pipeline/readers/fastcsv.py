@@ -28,6 +28,7 @@ for _break in map(str.encode, _OTHER_BREAKS):
 _LINE_START_SPACE = np.array([10, 13, 32, 9, 0xC2, 0xE3], dtype=np.uint8)
 _LINE_START = np.zeros(256, dtype=bool)  # byte -> in _LINE_START_SPACE
 _LINE_START[_LINE_START_SPACE] = True
+_SCAN_BYTES = 1 << 22  # bytes scanned at a time by ``simple_line_breaks``
 _INITIAL_SPACE_QUOTE = '(?:^|[{delim}\\n])[ \\t]+"'
 
 
@@ -63,16 +64,21 @@ def simple_line_breaks(text: str, encoded: bytes | None = None) -> int | None:
     if not end or text[0].isspace() or raw[end - 1] in (10, 13) or _other_breaks(data):
         return None
     body = raw[:end]
-    newlines = np.flatnonzero(body == 10)
-    # A blank line, or a line that starts with white space (possibly a whitespace-only line):
-    # the byte after a "\n" (the body does not end with one).
-    if _LINE_START[body[newlines + 1]].any():
-        return None
-    if b"\r" in data:  # every "\r" must be the start of a "\r\n"
-        carriage = np.flatnonzero(body == 13)
-        if not (body[np.minimum(carriage + 1, end - 1)] == 10).all():
+    carriage = b"\r" in data
+    newlines = 0
+    # Slice by slice: the masks and positions of a slice stay in the cache and their memory is
+    # reused, where masks of the whole file would be fresh pages (50 MB for 1 M games).
+    for start in range(0, end, _SCAN_BYTES):
+        part = body[start : start + _SCAN_BYTES]
+        after = np.flatnonzero(part == 10) + (start + 1)  # the body does not end with "\n"
+        # A blank line, or a line that starts with white space (maybe whitespace-only).
+        if _LINE_START[body[after]].any():
             return None
-    return len(newlines)
+        newlines += len(after)
+        # Every "\r" must be the start of a "\r\n" (the body does not end with "\r").
+        if carriage and not (body[np.flatnonzero(part == 13) + (start + 1)] == 10).all():
+            return None
+    return newlines
 
 
 def _other_breaks(data: bytes) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.readers import fastcsv
 from pipeline.readers.fastcsv import simple_line_breaks, simple_lines, utf8_bytes
 
 TEXT = st.text(alphabet=st.sampled_from(list('ab,1\n\r"é€ÿ½ ') + ["\u2028", "日"]), max_size=40)
@@ -64,3 +65,9 @@ def test_simple_line_breaks_are_the_lines_of_splitlines(text):
     assert simple_line_breaks(text) == expected
     assert simple_line_breaks(text, text.encode("utf-8")) == expected
     assert simple_lines(text) == (expected is not None)
+    scan = fastcsv._SCAN_BYTES
+    try:  # slices of a few bytes: line starts and "\r\n" across the slices' edges
+        for fastcsv._SCAN_BYTES in (1, 2, 3):
+            assert simple_line_breaks(text) == expected
+    finally:
+        fastcsv._SCAN_BYTES = scan
