@@ -81,10 +81,16 @@ def side_keys(sides: pd.DataFrame) -> SideKeys:
 
 
 def pair_codes(source: np.ndarray, event: np.ndarray, n_event: int) -> np.ndarray:
-    """One code per distinct (source, event) pair of codes (``event`` below ``n_event``)."""
+    """One code per distinct (source, event) pair of codes (``event`` below ``n_event``):
+    source x n_event + event, one-to-one, as it is when its codes are no more than the sides
+    (one file: the event codes); else renumbered 0, 1, ... (the match rules size arrays by the
+    largest code, and use the codes only to tell the pairs apart)."""
     import pandas as pd
 
-    return pd.factorize(source.astype(np.int64) * max(n_event, 1) + event)[0]
+    packed = source.astype(np.int64) * max(n_event, 1) + event
+    if not len(packed) or packed.max() <= len(packed):
+        return packed
+    return pd.factorize(packed)[0]
 
 
 def _first_of(key: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
