@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.arrow import factorize_text
+from pipeline.columnar.arrow import arrow_storage, factorize_text
 from pipeline.errors import Code, ProblemList
 from pipeline.readers.results import GameResult, SideResult, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
@@ -75,11 +75,24 @@ def parse_ids(
     raw = text(table, column)
     # A spreadsheet that stored an id as a number shows it as "4100018.0": take the digits.
     # (A literal scan first: the regex rewrite is ten times the cost and rarely needed.)
-    has_dot = raw.str.contains(".", regex=False).any()
+    has_dot = _may_contain(raw, b".") and raw.str.contains(".", regex=False).any()
     ids = raw.str.replace(r"^([0-9]+)\.0+$", r"\1", regex=True) if has_dot else raw
     if required:
         report(problems, table, ids.eq("").to_numpy(), column, *CELL_PROBLEMS["blank_id"])
     return ids
+
+
+def _may_contain(values: pd.Series, char: bytes) -> bool:
+    """False only when no cell of ``values`` holds the ASCII ``char``: a memchr scan of the
+    character buffers of an Arrow-backed column (True for any other column).
+
+    Proof: the buffers hold the UTF-8 bytes of every cell (and perhaps bytes of cells sliced
+    away, which can only make the answer True), and UTF-8 writes every non-ASCII character
+    with bytes >= 0x80, so an ASCII byte occurs only as that character."""
+    if not isinstance(values.array, pd.arrays.ArrowStringArray):
+        return True
+    chunks = arrow_storage(values.array).chunks
+    return any(c.buffers()[2] is not None and char in c.buffers()[2].to_pybytes() for c in chunks)
 
 
 def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.errors import ProblemList
 from pipeline.readers import fastcsv
+from pipeline.readers.cells import _may_contain, parse_ids
 from pipeline.readers.fastcsv import simple_line_breaks, simple_lines, utf8_bytes
+from pipeline.readers.raw import RawTable
 
 TEXT = st.text(alphabet=st.sampled_from(list('ab,1\n\r"é€ÿ½ ') + ["\u2028", "日"]), max_size=40)
 
@@ -71,3 +76,19 @@ def test_simple_line_breaks_are_the_lines_of_splitlines(text):
             assert simple_line_breaks(text) == expected
     finally:
         fastcsv._SCAN_BYTES = scan
+
+
+CELLS = st.lists(st.text(alphabet=st.sampled_from(list("12.a é,")), max_size=4), max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(CELLS, st.integers(0, 8), st.sampled_from([b".", b","]))
+def test_may_contain_misses_no_cell_holding_the_character(cells, start, char):
+    """The byte scan may say yes wrongly (bytes of cells sliced away), never no wrongly; and
+    parse_ids reads a spreadsheet's "4100018.0" as 4100018 through it."""
+    values = pd.Series(cells, dtype=str).iloc[min(start, len(cells)) :]
+    if any(char.decode() in cell for cell in values):
+        assert _may_contain(values, char)
+    frame = pd.DataFrame({"white": ["4100018.0", *cells]}, dtype=str)
+    ids = parse_ids(ProblemList(), RawTable(frame, np.arange(2, len(frame) + 2), "t.csv"), "white")
+    assert ids.iloc[0] == "4100018"
