@@ -277,11 +277,15 @@ def rate_sides_coded(
             note_code = np.where(skip, match + 4, note_code).astype(np.int8)
     unrated = ~rated_sides
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
-    rated = sides.assign(
+    columns = {name: sides[name] for name in sides.columns}  # as ``assign``: new ones last
+    columns.update(
         rated=rated_sides,
         note=note_text(note_code, rules).set_axis(sides.index),
         diff=pd.arrays.IntegerArray(result.diff, unrated),
         pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
         dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),
     )
+    # Every new column is a new array of its own: the frame takes them without the copy
+    # ``assign`` makes (60 MB of fresh memory for 2 M sides); the sides' columns are shared.
+    rated = pd.DataFrame(columns, index=sides.index, copy=False)
     return rated, (note_code, pd.Series(list(notes(rules)), dtype=str))

@@ -139,7 +139,7 @@ def spread(values: pd.Series, codes: np.ndarray, index: pd.Index) -> pd.Series:
     The parsers below parse each distinct spelling once (a ratings column holds a few thousand,
     a dates column a few dozen, among a million rows) and spread the answer by the codes of
     ``factorize_text``: exact, as every parser is a function of the cell's text alone."""
-    return pd.Series(values.array.take(codes), index=index)
+    return pd.Series(values.array.take(codes), index=index, copy=False)  # a new array: no copy
 
 
 def parse_int(

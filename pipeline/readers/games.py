@@ -54,7 +54,8 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "black_rating": cells.parse_rating(problems, table, "black_rating"),
             "source": table.source if table.parts is None else table.row_sources(),
             "line": table.rows.astype(np.int64),
-        }
+        },
+        copy=False,  # no block of the int64 columns stacked (copied) together
     )
     item = GamesInput(table.source, games)
     _check_duplicates(item, table, problems)
