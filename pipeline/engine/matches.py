@@ -81,10 +81,16 @@ def side_keys(sides: pd.DataFrame) -> SideKeys:
 
 
 def pair_codes(source: np.ndarray, event: np.ndarray, n_event: int) -> np.ndarray:
-    """One code per distinct (source, event) pair of codes (``event`` below ``n_event``)."""
+    """One code per distinct (source, event) pair of codes (``event`` below ``n_event``):
+    source x n_event + event, one-to-one, as it is when its codes are no more than the sides
+    (one file: the event codes); else renumbered 0, 1, ... (the match rules size arrays by the
+    largest code, and use the codes only to tell the pairs apart)."""
     import pandas as pd
 
-    return pd.factorize(source.astype(np.int64) * max(n_event, 1) + event)[0]
+    packed = source.astype(np.int64) * max(n_event, 1) + event
+    if not len(packed) or packed.max() <= len(packed):
+        return packed
+    return pd.factorize(packed)[0]
 
 
 def _first_of(key: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
@@ -104,11 +110,12 @@ def match_events(sides: pd.DataFrame, keys: SideKeys | None = None) -> np.ndarra
     keys = side_keys(sides) if keys is None else keys
     key, player, opponent, game = keys.event, keys.player, keys.opponent, keys.game
     size = int(key.max()) + 1 if len(key) else 0
-    first = _first_of(key, game, size)
-    pick = np.where(first[key] >= 0, first[key], 0)
+    pick = _first_of(key, game, size)[key]
+    np.maximum(pick, 0, out=pick)  # -1: an event without games (its sides are not games)
     one, two = player[pick], opponent[pick]
     fits = ((player == one) | (player == two)) & ((opponent == one) | (opponent == two))
-    misfit = np.bincount(key, weights=game & ~fits, minlength=size) > 0
+    misfit = np.zeros(size, dtype=bool)
+    misfit[key[game & ~fits]] = True  # events with a game side that is not the first's pair
     return game & ~misfit[key]
 
 

@@ -231,10 +231,24 @@ def rate_sides(
     players as integers (``SideKeys``) when the caller has them; else the match rules hash the
     text.
     """
+    return rate_sides_coded(sides, rules, method, cap, keys=keys)[0]
+
+
+def rate_sides_coded(
+    sides: pd.DataFrame,
+    rules: RuleSet,
+    method: str = "fide",
+    cap: bool | None = None,
+    *,
+    keys: SideKeys | None = None,
+) -> tuple[pd.DataFrame, tuple[np.ndarray, pd.Series]]:
+    """``rate_sides`` with the note column as codes too: (the frame, (each side's note code,
+    the notes' texts)), for games.csv to take the notes' text by code (``RatedPeriod.side_texts``).
+    """
     import pandas as pd
 
-    own = sides["player_rating"].fillna(0).to_numpy(dtype=np.int64)
-    opp = sides["opponent_rating"].fillna(0).to_numpy(dtype=np.int64)
+    own = sides["player_rating"].to_numpy(dtype=np.int64, na_value=0)
+    opp = sides["opponent_rating"].to_numpy(dtype=np.int64, na_value=0)
     played = sides["played"].to_numpy(dtype=bool)
     lifted = None
     if rules.cap_once_per_event and rules.cap is not None:
@@ -263,10 +277,15 @@ def rate_sides(
             note_code = np.where(skip, match + 4, note_code).astype(np.int8)
     unrated = ~rated_sides
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
-    return sides.assign(
+    columns = {name: sides[name] for name in sides.columns}  # as ``assign``: new ones last
+    columns.update(
         rated=rated_sides,
         note=note_text(note_code, rules).set_axis(sides.index),
         diff=pd.arrays.IntegerArray(result.diff, unrated),
         pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
         dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),
     )
+    # Every new column is a new array of its own: the frame takes them without the copy
+    # ``assign`` makes (60 MB of fresh memory for 2 M sides); the sides' columns are shared.
+    rated = pd.DataFrame(columns, index=sides.index, copy=False)
+    return rated, (note_code, pd.Series(list(notes(rules)), dtype=str))

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
+from pipeline.columnar.arrow import STR_DTYPE, arrow_text, str_series
+from pipeline.columnar.game_codes import GameCodes
 from pipeline.errors import Code, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
@@ -45,8 +48,14 @@ _SIDE_TEXTS = [
 
 def side_text_series(score_h: np.ndarray, played: np.ndarray) -> pd.Series:
     """``side_text`` as a str Series, built from codes (no per-cell text work)."""
+    code, texts = side_text_codes(score_h, played)
+    return pd.Series(texts.array.take(code))
+
+
+def side_text_codes(score_h: np.ndarray, played: np.ndarray) -> tuple[np.ndarray, pd.Series]:
+    """(each side's code, the texts): ``side_text`` as codes into its six texts."""
     code = np.asarray(score_h, dtype=np.int64) // 50 + np.where(played, 0, 3)
-    return pd.Series(pd.array(_SIDE_TEXTS, dtype=str).take(code))
+    return code, pd.Series(_SIDE_TEXTS, dtype=str)
 
 
 def side_text(score_h: np.ndarray, played: np.ndarray) -> np.ndarray:
@@ -88,18 +97,71 @@ def _list_ratings(
 
 
 def _interleave(white: pd.Series, black: pd.Series) -> pd.Series:
-    """white[0], black[0], white[1], black[1], ...: the two sides of each game, in game order."""
+    """white[0], black[0], white[1], black[1], ...: the two sides of each game, in game order.
+    Numpy and nullable integer columns are interleaved as arrays (no concat, no take)."""
+    if white.dtype == black.dtype == "Int64":
+        data = [c.to_numpy(dtype=np.int64, na_value=0) for c in (white, black)]
+        mask = [c.isna().to_numpy(dtype=bool) for c in (white, black)]
+        return pd.Series(pd.arrays.IntegerArray(_pairs(*data), _pairs(*mask)), copy=False)
+    if isinstance(white.dtype, np.dtype) and white.dtype == black.dtype:
+        return pd.Series(_pairs(white.to_numpy(), black.to_numpy()), copy=False)
     n = len(white)
-    idx = np.empty(2 * n, dtype=np.int64)
-    idx[0::2] = np.arange(n)
-    idx[1::2] = np.arange(n) + n
     both = pd.concat([white, black], ignore_index=True)
-    return pd.Series(both.array.take(idx))
+    return pd.Series(both.array.take(_pairs(np.arange(n), np.arange(n, 2 * n))))
+
+
+# Series made here take their new arrays with copy=False: pandas 3 copies an array given to the
+# constructor by default (2 M sides: 16 MB of fresh memory per column, copied for nothing).
+
+
+def _pairs(white: np.ndarray, black: np.ndarray) -> np.ndarray:
+    """white[0], black[0], white[1], black[1], ... of two arrays of one dtype."""
+    both = np.empty(2 * len(white), dtype=white.dtype)
+    both[0::2], both[1::2] = white, black
+    return both
 
 
 def _twice(column: pd.Series) -> pd.Series:
     """Each game's value on both of its sides."""
-    return pd.Series(column.array.take(np.repeat(np.arange(len(column)), 2)))
+    if isinstance(column.dtype, np.dtype):
+        return pd.Series(np.repeat(column.to_numpy(), 2), copy=False)
+    return pd.Series(column.array.take(np.repeat(np.arange(len(column)), 2)), copy=False)
+
+
+def _plain(column: pd.Series) -> bool:
+    """Plain ``str`` cells without nulls: the cells a games code's dictionary holds as they are
+    (``encode_together`` makes its dictionary with nulls read as "")."""
+    return column.dtype == STR_DTYPE and not arrow_text(column).null_count
+
+
+def _taken(codes: np.ndarray, texts: pd.Series) -> pd.Series:
+    """``texts[codes]`` as a str Series: each cell copied from the small dictionary of distinct
+    texts, instead of concatenating and taking the games' million cells."""
+    return str_series(arrow_text(texts).take(pa.array(codes)))
+
+
+def _game_texts(g: pd.DataFrame, codes: GameCodes) -> dict[str, pd.Series]:
+    """The sides' player, opponent, event and round: from the games' codes (``GamesInput.codes``)
+    where the cells are ``_plain``, else from the cells; the same Series either way."""
+    if _plain(g["white"]) and _plain(g["black"]):
+        texts = {
+            "player": _taken(_pairs(codes.white, codes.black), codes.players),
+            "opponent": _taken(_pairs(codes.black, codes.white), codes.players),
+        }
+    else:
+        texts = {
+            "player": _interleave(g["white"], g["black"]),
+            "opponent": _interleave(g["black"], g["white"]),
+        }
+    for name, code, distinct in (
+        ("event", codes.event, codes.events),
+        ("round", codes.round, codes.rounds),
+    ):
+        if distinct is not None and _plain(g[name]):
+            texts[name] = _taken(np.repeat(code, 2), distinct)
+        else:
+            texts[name] = _twice(g[name])
+    return texts
 
 
 def unknown_players(
@@ -146,10 +208,7 @@ def sides_from_games(
     played = _twice(g["played"])
     sides = pd.DataFrame(
         {
-            "player": _interleave(g["white"], g["black"]),
-            "opponent": _interleave(g["black"], g["white"]),
-            "event": _twice(g["event"]),
-            "round": _twice(g["round"]),
+            **_game_texts(g, games.codes()),
             "date": _twice(g["date"]),
             "player_rating": _interleave(ratings["white"], ratings["black"]),
             "opponent_rating": _interleave(ratings["black"], ratings["white"]),
@@ -158,7 +217,8 @@ def sides_from_games(
             "result": side_text_series(score_h.to_numpy(), played.to_numpy()),
             # Games files carry no K and no names (the players list does).
             "k": pd.Series(
-                pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool))
+                pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool)),
+                copy=False,
             ),
             "name": pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64))),
             "source": _twice(g["source"]),

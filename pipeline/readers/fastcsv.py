@@ -19,9 +19,16 @@ import pyarrow.csv as pacsv
 
 # Line breaks for str.splitlines other than "\n" (a "\r" is allowed only inside "\r\n").
 _OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+# The same in UTF-8, by lead byte.
+_OTHER_BREAK_BYTES: dict[int, list[bytes]] = {}
+for _break in map(str.encode, _OTHER_BREAKS):
+    _OTHER_BREAK_BYTES.setdefault(_break[0], []).append(_break)
 # First bytes of a line that make it blank or start with white space: "\n", "\r", space, tab,
 # and the UTF-8 lead bytes of U+00A0 (0xC2) and U+3000 (0xE3) (over-cautious: then pandas reads).
 _LINE_START_SPACE = np.array([10, 13, 32, 9, 0xC2, 0xE3], dtype=np.uint8)
+_LINE_START = np.zeros(256, dtype=bool)  # byte -> in _LINE_START_SPACE
+_LINE_START[_LINE_START_SPACE] = True
+_SCAN_BYTES = 1 << 22  # bytes scanned at a time by ``simple_line_breaks``
 _INITIAL_SPACE_QUOTE = '(?:^|[{delim}\\n])[ \\t]+"'
 
 
@@ -42,24 +49,45 @@ def simple_lines(text: str, encoded: bytes | None = None) -> bool:
     """True when every line of ``text`` is a non-blank line ended by "\n" or "\r\n" (the last
     line may lack its end): then data row k is on line k + 1. ``encoded``: ``text`` in UTF-8
     when the caller has it (the file's own bytes), so it is not encoded again."""
-    body = text.removesuffix("\n").removesuffix("\r")
-    if not body or body[0].isspace() or body[-1] in "\r\n":
-        return False
-    if any(c in body for c in _OTHER_BREAKS):
-        return False
-    # Scanned as bytes with numpy (a str search for "\n " is slow when "\n" is everywhere).
-    # The same suffixes off the bytes: "\n" and "\r" are one byte each in UTF-8.
-    data = (
-        body.encode("utf-8") if encoded is None else encoded.removesuffix(b"\n").removesuffix(b"\r")
-    )
+    return simple_line_breaks(text, encoded) is not None
+
+
+def simple_line_breaks(text: str, encoded: bytes | None = None) -> int | None:
+    """The number of "\n" before the last line of ``text`` when its lines are simple
+    (``simple_lines``), else None. Scanned as UTF-8 bytes, without copying them: a character
+    is in ``text`` exactly when its UTF-8 bytes are in the bytes (UTF-8 is self-synchronizing),
+    and "\n", "\r" and ASCII white space are single bytes no other character's bytes hold."""
+    data = text.encode("utf-8") if encoded is None else encoded
     raw = np.frombuffer(data, dtype=np.uint8)
-    after_newline = raw[np.flatnonzero(raw == 10) + 1]  # body does not end with "\n"
-    # A blank line, or a line that starts with white space (possibly a whitespace-only line).
-    if np.isin(after_newline, _LINE_START_SPACE).any():
-        return False
-    carriage = np.flatnonzero(raw == 13)
-    return (
-        bool((raw[np.minimum(carriage + 1, len(raw) - 1)] == 10).all()) if len(carriage) else True
+    end = len(raw) - (len(raw) > 0 and raw[-1] == 10)
+    end -= end > 0 and raw[end - 1] == 13
+    if not end or text[0].isspace() or raw[end - 1] in (10, 13) or _other_breaks(data):
+        return None
+    body = raw[:end]
+    carriage = b"\r" in data
+    newlines = 0
+    # Slice by slice: the masks and positions of a slice stay in the cache and their memory is
+    # reused, where masks of the whole file would be fresh pages (50 MB for 1 M games).
+    for start in range(0, end, _SCAN_BYTES):
+        part = body[start : start + _SCAN_BYTES]
+        after = np.flatnonzero(part == 10) + (start + 1)  # the body does not end with "\n"
+        # A blank line, or a line that starts with white space (maybe whitespace-only).
+        if _LINE_START[body[after]].any():
+            return None
+        newlines += len(after)
+        # Every "\r" must be the start of a "\r\n" (the body does not end with "\r").
+        if carriage and not (body[np.flatnonzero(part == 13) + (start + 1)] == 10).all():
+            return None
+    return newlines
+
+
+def _other_breaks(data: bytes) -> bool:
+    """Whether the UTF-8 ``data`` holds a line break of ``str.splitlines`` other than "\n" and
+    "\r": one-byte searches first, the slower searches of longer ones only when their lead
+    byte is there at all."""
+    return any(
+        bytes([lead]) in data and any(b in data for b in breaks)
+        for lead, breaks in _OTHER_BREAK_BYTES.items()
     )
 
 
@@ -74,7 +102,8 @@ def read_plain_csv(
     quoted = '"' in text
     if quoted and re.search(_INITIAL_SPACE_QUOTE.format(delim=re.escape(delimiter)), text):
         return None
-    first_line = text.split("\n", 1)[0].rstrip("\r")
+    line_end = text.find("\n")  # the header line, without splitting off (copying) the rest
+    first_line = (text if line_end < 0 else text[:line_end]).rstrip("\r")
     header = next(csv.reader([first_line], delimiter=delimiter, skipinitialspace=True))
     if any(not h.strip() for h in header) or len({normalize(h) for h in header}) != len(header):
         return None
@@ -86,7 +115,9 @@ def read_plain_csv(
                 delimiter=delimiter, newlines_in_values=quoted, ignore_empty_lines=False
             ),
             convert_options=pacsv.ConvertOptions(
-                column_types={h: pa.string() for h in header},
+                # large_string, pandas' own type for str: no cast of every column's offsets
+                # (100 MB of fresh memory for 1 M games) when the table becomes a frame.
+                column_types={h: pa.large_string() for h in header},
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
             ),

@@ -54,7 +54,8 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
             "black_rating": cells.parse_rating(problems, table, "black_rating"),
             "source": table.source if table.parts is None else table.row_sources(),
             "line": table.rows.astype(np.int64),
-        }
+        },
+        copy=False,  # no block of the int64 columns stacked (copied) together
     )
     item = GamesInput(table.source, games)
     _check_duplicates(item, table, problems)
@@ -86,7 +87,9 @@ def parse_games_of_files(tables: list[RawTable]) -> list[GamesInput | InputError
     for part in tables:
         end = start + len(part.frame)
         item = GamesInput(part.source, games.iloc[start:end].reset_index(drop=True))
-        item.keep_codes(codes.part(start, end))
+        # One file: its games are all the games, and ``codes`` are already those of its
+        # games alone (``GameCodes.part`` of all the rows renumbers nothing).
+        item.keep_codes(codes if len(tables) == 1 else codes.part(start, end))
         found = by_file.get(part.source)
         out.append(item if not found else InputError(found, partial=item))
         start = end

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -21,7 +21,7 @@ import pandas as pd
 from pipeline.columnar.arrow import arrow_storage
 from pipeline.errors import Code, InputError, Problem
 from pipeline.readers import limits
-from pipeline.readers.fastcsv import may_hold_space, read_plain_csv, simple_lines, utf8_bytes
+from pipeline.readers.fastcsv import may_hold_space, read_plain_csv, simple_line_breaks, utf8_bytes
 from pipeline.readers.raw import RawTable, normalize_header
 
 __all__ = ["RawTable", "normalize_header", "read_tables"]
@@ -127,7 +127,7 @@ def _decimal_mark(frame: pd.DataFrame, delimiter: str) -> str:
 
 def read_csv_text(path: Path) -> RawTable:
     data = path.read_bytes()
-    if not data.strip():
+    if not data or data.isspace():  # only white space (as data.strip() would say, uncopied)
         raise _problem(path, Code.NOT_A_TABLE, "the file is empty", "export the table again")
     text = _decode(path, data)
     delimiter = _sniff_delimiter(text[:65536])
@@ -136,8 +136,8 @@ def read_csv_text(path: Path) -> RawTable:
     if width > limits.MAX_COLUMNS:
         raise limits.too_wide(str(path), width)
     encoded = utf8_bytes(data, text)
-    simple = simple_lines(text, encoded)
-    frame = read_plain_csv(text, delimiter, normalize_header, simple, encoded)  # cells trimmed
+    breaks = simple_line_breaks(text, encoded)
+    frame = read_plain_csv(text, delimiter, normalize_header, breaks is not None, encoded)
     try:
         if frame is None:
             frame = strip_cells(pandas_read_csv(text, delimiter))
@@ -148,7 +148,7 @@ def read_csv_text(path: Path) -> RawTable:
     frame.columns = [normalize_header(c) for c in frame.columns]
     # Row numbers as a person sees them: the header is line 1. Blank lines were skipped by the
     # parser, so count them back in for exact line numbers.
-    line_numbers = _data_line_numbers(text, simple)
+    line_numbers = _data_line_numbers(text, breaks)
     rows = (
         line_numbers[: len(frame)]
         if len(line_numbers) >= len(frame)
@@ -178,10 +178,16 @@ def _may_hold_space(values: pd.Series) -> bool:
     return may_hold_space(arrow_storage(values.array).chunks)
 
 
-def _data_line_numbers(text: str, simple: bool | None = None) -> np.ndarray:
-    if simple_lines(text) if simple is None else simple:
+def _data_line_numbers(
+    text: str, breaks: int | None | Literal["unknown"] = "unknown"
+) -> np.ndarray:
+    """The line of each data row. ``breaks``: ``simple_line_breaks(text)`` when the caller has
+    it (a pass over the file)."""
+    if breaks == "unknown":
+        breaks = simple_line_breaks(text)
+    if breaks is not None:
         # The usual file: no blank line, so line k + 1 holds data row k.
-        return np.arange(2, text.rstrip("\n").count("\n") + 2, dtype=np.int64)
+        return np.arange(2, breaks + 2, dtype=np.int64)
     lines = text.splitlines()
     numbers = [i + 1 for i, line in enumerate(lines) if line.strip()]
     return np.asarray(numbers[1:], dtype=np.int64)

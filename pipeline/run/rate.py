@@ -23,11 +23,11 @@ from pipeline.columnar.game_codes import (
     side_game_codes,
     side_player_codes,
 )
-from pipeline.engine import rate_sides
 from pipeline.engine.late_first_rating import late_first_ratings, unrated_at_start
 from pipeline.engine.matches import SideKeys
+from pipeline.engine.rate import rate_sides_coded
 from pipeline.engine.sequential import sequential_sides
-from pipeline.engine.sides import assemble_sides, unknown_players
+from pipeline.engine.sides import assemble_sides, side_text_codes, unknown_players
 from pipeline.errors import InputError, Problem, UsageError
 from pipeline.grouper.totals import partial_totals
 from pipeline.model import (
@@ -233,10 +233,17 @@ def rate_inputs(
     keys = None
     if codes is not None and texts is not None:
         keys = SideKeys.of_games(codes, texts["source"], texts["event"])
-    rated = check_rated(
-        rate_sides(sides, plan.rules, options.method, options.cap, keys=keys),
-        whole=any(isinstance(i, SidesInput) for i in inputs),
-    )
+        # games.csv's opponent, result and note by code too: the opponent is the other side's
+        # player, the result the side's points and whether it was played (``engine.sides``),
+        # the note the engine's own code (``rate_sides_coded``).
+        result_codes = side_text_codes(
+            sides["score_h"].to_numpy(dtype=np.int64), sides["played"].to_numpy(dtype=bool)
+        )
+        texts = {**texts, "opponent": (keys.opponent, codes[1]), "result": result_codes}
+    rated, note_codes = rate_sides_coded(sides, plan.rules, options.method, options.cap, keys=keys)
+    rated = check_rated(rated, whole=any(isinstance(i, SidesInput) for i in inputs))
+    if texts is not None:
+        texts["note"] = note_codes
     sources = [i.source for i in inputs]
     if options.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
         fide = finish_period(

@@ -103,3 +103,15 @@ def test_codes_of_a_part_are_those_of_the_part_alone(rows, a, b):
     start, stop = sorted((min(a, len(games)), min(b, len(games))))
     alone = encode_games(games.iloc[start:stop].reset_index(drop=True))
     assert _fields(encode_games(games).part(start, stop)) == _fields(alone)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_a_files_kept_codes_are_its_games_own_encoding(tmp_path, seed):
+    """One games file keeps the codes its reading built (no renumbering): they must be exactly
+    ``encode_games`` of its games, dictionaries included."""
+    rng = np.random.default_rng(seed)
+    item = _games_file(tmp_path / "g.csv", rng, ["b", "a", "10", "9", "é"])
+    kept, fresh = item.codes(), encode_games(item.games)
+    assert _fields(kept) == _fields(fresh)
+    assert kept.events.tolist() == fresh.events.tolist()
+    assert kept.rounds.tolist() == fresh.rounds.tolist()

@@ -65,6 +65,7 @@ def test_games_csv_is_the_same_from_the_codes_as_from_the_text(tmp_path_factory,
     folder = tmp_path_factory.mktemp("games")
     result = rate_files(_write(folder, files), None, RateOptions(period="2026-11"))
     assert result.side_texts is not None
+    assert {*GAME_TEXTS, "opponent", "result", "note"} <= set(result.side_texts)  # by code
     write_games_csv(result, folder / "coded.csv")
     result.side_texts = None  # every column hashed from the sides' text
     write_games_csv(result, folder / "text.csv")
