@@ -87,15 +87,27 @@ class StoredRows:
         return self.table.column("period_games").null_count == len(self)
 
     @cached_property
-    def hashes(self) -> tuple[str, str]:
-        """sha256 of the rows in key order (the Arrow IPC stream of the rows, fresh buffers, so
-        equal rows always give equal bytes), and of the same rows with period_games blank (how
-        the list is stored when it is the list in force)."""
+    def _in_key_order(self) -> pa.Table:
         # SQLite's key order (bulk_insert.key_order: the same kernel over the same ids).
-        table = self.table.take(pc.sort_indices(self.table.column("id")))
+        return self.table.take(pc.sort_indices(self.table.column("id")))
+
+    @cached_property
+    def sha(self) -> str:
+        """sha256 of the rows in key order: the Arrow IPC stream of the rows, fresh buffers, so
+        equal rows always give equal bytes."""
+        return _sha(self._in_key_order)
+
+    @cached_property
+    def blank_sha(self) -> str:
+        """:attr:`sha` of the same rows with period_games blank (how the list is stored when it
+        is the list in force)."""
+        table = self._in_key_order
         games = table.schema.get_field_index("period_games")
-        blank = table.set_column(games, "period_games", pa.nulls(len(table), pa.int64()))
-        return _sha(table), _sha(blank)
+        return _sha(table.set_column(games, "period_games", pa.nulls(len(table), pa.int64())))
+
+    @property
+    def hashes(self) -> tuple[str, str]:
+        return self.sha, self.blank_sha
 
 
 class _HashSink:
@@ -130,8 +142,8 @@ def content_hashes(rows: pd.DataFrame | StoredRows) -> tuple[str, str]:
 
 
 def content_sha(rows: pd.DataFrame | StoredRows) -> str:
-    """The first of :func:`content_hashes`."""
-    return content_hashes(rows)[0]
+    """The first of :func:`content_hashes` (the second is not computed)."""
+    return StoredRows.of(rows).sha
 
 
 def changed_rows(new: pd.DataFrame, base: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -254,19 +266,18 @@ def store_content(
     :func:`content_sha`, when known."""
     mine = StoredRows.of(rows)
     given = sha is not None
-    sha, blank = (sha, sha) if sha is not None else mine.hashes
+    sha = sha if sha is not None else mine.sha
     stored = find_content(con, sha)
     if stored is not None:
         return stored[0]
-    if given and not mine.blank_period_games():
-        blank = mine.hashes[1]
+    blank = sha if given and mine.blank_period_games() else mine.blank_sha
     # The list stored with the rows of ``over`` but for period_games (which changed_rows does
     # not compare): the list in force as stored, or the list this history published as read.
     found = None
     theirs = None if over is None else StoredRows.of(over)
     if theirs is not None:
         over_blank = over_sha if theirs.blank_period_games() else None
-        found = find_blank(con, over_blank or theirs.hashes[1])
+        found = find_blank(con, over_blank or theirs.blank_sha)
     base = _base_of(con, found) if found is not None else None
     if theirs is not None and base is not None:
         # Over the full list under ``over``: the rows that differ from ``over``, and those of
