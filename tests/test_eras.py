@@ -513,6 +513,35 @@ def test_rated_mid_accumulation_8_2_4(tmp_path):
     assert totals.loc["y", "games"] == 0 and totals.loc["y", "change"] == 0
 
 
+def test_8_2_4_in_an_individual_file_rated_with_the_list_now(tmp_path):
+    """An individual file's sides carry their own ratings: rated with the list the period
+    starts from itself, a side unrated there whose player that list rates is still 8.2.4's
+    (only a games file's sides take their ratings from that list)."""
+    from pipeline.engine.sides import assemble_sides
+    from pipeline.model import SidesInput
+    from pipeline.run.rate import rate_inputs, read_inputs
+
+    now = write_csv(tmp_path / "now.csv", PLAYER_HEADER,
+                    [["x", "X", 1700, 1990, 0], ["y", "Y", 1800, 1980, 99],
+                     ["z", "Z", 1700, 1980, 99]])  # fmt: skip
+    then = write_csv(tmp_path / "then.csv", PLAYER_HEADER,
+                     [["x", "X", "", 1990, ""], ["y", "Y", 1800, 1980, 99],
+                      ["z", "Z", 1700, 1980, 99]])  # fmt: skip
+    games = write_csv(tmp_path / "games.csv", GAME_HEADER,
+                      [["Old", "1", "2026-09-20", "x", "y", "1-0"],
+                       ["Old", "2", "2026-09-21", "z", "x", "1/2-1/2"]])  # fmt: skip
+    inputs, listed_now = read_inputs([games], now)
+    _, listed_then = read_inputs([games], then)
+    assert listed_now is not None and listed_then is not None
+    individual = SidesInput("old.csv", assemble_sides(inputs, listed_then))  # x unrated on it
+    result = rate_inputs(
+        [individual], listed_now, RateOptions(period="2026-11"), event_players=[listed_now]
+    )
+    totals = result.totals.set_index("id")
+    assert (totals.loc["x", "k"], totals.loc["x", "change"]) == (40, 26)  # as rated above
+    assert totals.loc["y", "games"] == 0 and totals.loc["y", "change"] == 0
+
+
 # --- matches (6.1, 6.2) ------------------------------------------------------------------------
 
 

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from pipeline.columnar.arrow import factorize_text
+from pipeline.columnar.arrow import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.run.rate import read_inputs
@@ -197,9 +199,20 @@ def player_ids(units: Sequence[EventUnit]) -> pd.Series:
             parts += [frame["player"], frame["opponent"][frame["opponent"].ne("")]]
     if not parts:
         return pd.Series([], dtype=str)
-    ids = pd.concat(parts, ignore_index=True).astype(str)
-    # The distinct values in order of first appearance: ``drop_duplicates``, by Arrow's hash.
-    return factorize_text(ids[ids.ne("")])[1]
+    # The distinct values in order of first appearance (``drop_duplicates``), by Arrow's hash
+    # over the columns' own buffers: no concatenated copy of 2 M ids (a FIDE month).
+    chunks: list[pa.Array] = []
+    for part in parts:
+        text = arrow_text(part)
+        chunks += text.chunks if isinstance(text, pa.ChunkedArray) else [text]
+    if any(c.null_count for c in chunks):  # never from the readers: pandas' way, as before
+        ids = pd.concat(parts, ignore_index=True).astype(str)
+        return factorize_text(ids[ids.ne("")])[1]
+    kind = pa.large_string()
+    distinct = pc.unique(pa.chunked_array([c.cast(kind) for c in chunks], kind))
+    distinct = pc.filter(distinct, pc.not_equal(distinct, ""))
+    # 32-bit offsets when they reach, as factorize_text gives (the list's ids are those).
+    return str_series(distinct.cast(pa.string()) if distinct.nbytes < 2**31 - 1 else distinct)
 
 
 PLAYER_DETAILS = ["name", "federation", "sex", "title", "birth_year"]

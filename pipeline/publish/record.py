@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from pipeline.columnar.memory import release_memory
@@ -19,7 +20,7 @@ from pipeline.publish import store as history
 from pipeline.publish.earlier_lists import EarlierList
 from pipeline.publish.events import EventFile, EventUnit
 from pipeline.publish.first_rating import FirstRatings
-from pipeline.publish.list_contents import content_sha
+from pipeline.publish.list_contents import StoredRows, content_sha
 from pipeline.publish.months import add_months
 from pipeline.publish.outputs import PeriodFiles
 
@@ -128,8 +129,10 @@ def record_run(con: sqlite3.Connection, record: RunRecord, batch: PeriodFiles) -
         history.supersede(con, record.replaced, run_id)
     # The list in force as the history stores it (period_games blank): the published list goes
     # in as its changed rows over the list stored with these rows (see list_contents).
-    rows = record.listed.players.drop(columns=["line"], errors="ignore")
-    rows = rows.assign(period_games=pd.array([pd.NA] * len(rows), dtype="Int64"))
+    # Converted to the stored form once: hashed, stored, and compared with the published list.
+    listed = record.listed.players
+    blank = pd.arrays.IntegerArray(np.zeros(len(listed), np.int64), np.ones(len(listed), bool))
+    rows = StoredRows.of(listed.assign(period_games=blank))
     rows_sha = content_sha(rows)
     if not history.has_list_in_force(con, period):
         history.insert_list(

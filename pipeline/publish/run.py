@@ -34,6 +34,7 @@ from typing import Any
 
 import pandas as pd
 
+from pipeline.columnar.memory import prefer_jemalloc
 from pipeline.columnar.threads import side_by_side
 from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
@@ -111,6 +112,11 @@ class PeriodOutcome:
 
 
 def run_period(request: PeriodRequest) -> PeriodOutcome:
+    # Before the first big Arrow buffer: a FIDE month allocates and frees gigabytes of them
+    # (the list's text, the sides, the next list's lines); under the default pool much of it
+    # comes back as fresh pages zeroed by the kernel (see prefer_jemalloc). Here, not in the
+    # command: the library's own entry point runs the whole period, for every caller.
+    prefer_jemalloc()
     try:
         return _run_period(request)
     except sqlite3.Error as exc:

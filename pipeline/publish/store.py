@@ -25,7 +25,7 @@ import pandas as pd
 from pipeline.publish.bulk_insert import insert_chunks
 from pipeline.publish.bulk_insert import key_order as key_order  # tests import it from here
 from pipeline.publish.first_rating import POOL_COLUMNS, POOL_DTYPES
-from pipeline.publish.list_contents import store_content
+from pipeline.publish.list_contents import StoredRows, store_content
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 from pipeline.publish.list_reading import content_of, list_frame, list_table
 from pipeline.publish.list_reading import last_played as last_played  # the run reads them here
@@ -200,8 +200,8 @@ def insert_list(
     period: str | None,
     source: str,
     sha256: str,
-    rows: pd.DataFrame,
-    over: pd.DataFrame | None = None,
+    rows: pd.DataFrame | StoredRows,
+    over: pd.DataFrame | StoredRows | None = None,
     rows_sha: str | None = None,
     over_sha: str | None = None,
 ) -> int:

@@ -224,7 +224,13 @@ def rate_inputs(
             sides = late_first_ratings(blank, list_ratings(blank["player"], players))
     else:
         sides = assemble_each(inputs, event_players)
-        if players is not None:  # 8.2.4: first ratings published since an event started
+        # 8.2.4: first ratings published since an event started. None when every event is a
+        # games file assembled with ``players`` itself: a side's rating is then its printed one
+        # or that list's, so no side is unrated where that list rates its player.
+        if players is not None and not all(
+            p is players and isinstance(i, GamesInput)
+            for i, p in zip(inputs, event_players, strict=True)
+        ):
             sides = late_first_ratings(sides, list_ratings(sides["player"], players))
     # The games' own codes, when the sides are exactly their games' sides: the match rules and
     # games.csv work on them instead of hashing the sides' text.

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.publish.first_rating import compute, first_ratings
+from pipeline.publish.first_rating import compute, first_ratings, mark_zero_first_events
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.sets import get_rules
 from tests.conftest import run_cli
@@ -147,3 +147,36 @@ def test_period_run_uses_the_eras_floor_and_method(tmp_path):
     summary = openpyxl.load_workbook(out / "report_2026-11.xlsx", read_only=True)["Summary"]
     items = [row[0] for row in summary.iter_rows(values_only=True)]
     assert "dropped below 1000" in items and "dropped below 1400" not in items
+
+
+results = st.tuples(
+    st.sampled_from(["p", "q", "r10", "r9"]),
+    st.sampled_from(["B", "A", "Ä", "a b"]),
+    st.sampled_from(["2026-11-01", "2026-10-30", "2026-11-15"]),
+    st.sampled_from([0, 50, 100]),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(results, max_size=12), st.sets(st.sampled_from(["p", "q", "r9"])))
+def test_zero_first_event_is_each_new_players_earliest(rows_given, before):
+    """Disregarded: a player's earliest result (by start date, then event name, then row) when
+    the player has none in the earlier pool and scored under the era's minimum; nothing else."""
+    current = pool(
+        [
+            (p, f"h{i}", e, "2026-11", d, 3, h, 6000, False)
+            for i, (p, e, d, h) in enumerate(rows_given)
+        ]
+    )
+    earlier = pool([(p, "h", "E", "2026-10", "2026-10-01", 3, 150, 6000, False) for p in before])
+    rules = era("standard-2025")
+    marked = mark_zero_first_events(current, earlier, rules)["disregarded"].tolist()
+    earliest = {}
+    for i, (p, e, d, _) in enumerate(rows_given):
+        if p not in earliest or (d, e) < earliest[p][0]:
+            earliest[p] = ((d, e), i)
+    expected = [
+        earliest[p][1] == i and p not in before and h < rules.first_event_min_points_h
+        for i, (p, _, _, h) in enumerate(rows_given)
+    ]
+    assert marked == expected

@@ -11,12 +11,14 @@ from pathlib import Path
 from unittest.mock import patch
 
 import pandas as pd
+import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.columnar.lookup import positions
 from pipeline.publish import PeriodRequest, run_period
 from pipeline.publish.list_blocks import decode_block
-from pipeline.publish.list_contents import changed_rows, content_sha
+from pipeline.publish.list_contents import _rows_in, changed_rows, content_sha
 from pipeline.publish.store import (
     LIST_COLUMNS,
     SCHEMA_VERSION,
@@ -289,3 +291,17 @@ def test_the_second_period_is_stored_over_the_first_list(tmp_path):
         stored = stored.where(stored.notna(), "").astype(str)
         stored["ever_2400"] = stored["ever_2400"].str.lower()
         assert sorted_rows(stored[list(written.columns)]) == sorted_rows(written)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcdefgh"), unique=True),
+    st.lists(st.sampled_from("abcdefgh"), unique=True),
+)
+def test_rows_in_finds_each_id_as_a_hash_lookup_does(among, ids):
+    """The shared-prefix shortcut gives every id's row as the hash look-up does (a list
+    computed from another keeps its rows first: ``among`` then often starts ``ids``)."""
+    for given_ids in (ids, among + [i for i in ids if i not in among]):
+        cells, universe = pa.array(given_ids, pa.string()), pa.array(among, pa.string())
+        expected = positions(pd.Series(given_ids, dtype=str), pd.Series(among, dtype=str))
+        assert _rows_in(cells, universe).tolist() == expected.tolist()

@@ -11,6 +11,8 @@ import zipfile
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.errors import InputError
 from pipeline.readers import read_players
@@ -489,3 +491,22 @@ def test_undecodable_list_is_bad_encoding_with_its_line(tmp_path):
     with pytest.raises(InputError) as info:
         read_players(path)
     assert [(p.code, p.row) for p in info.value.problems] == [("bad-encoding", 3)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(
+        # Digits only (the fast path): short ones collide, with and without leading zeros.
+        st.lists(st.text(alphabet="01", min_size=1, max_size=3), max_size=30),
+        st.lists(st.text(alphabet="9", min_size=16, max_size=19), max_size=6),
+        # Anything else goes through the hash.
+        st.lists(st.sampled_from(["", "7", "07", "x7", " 7", "٣"]), max_size=12),
+    )
+)
+def test_duplicate_ids_found_as_pandas_finds_them(ids):
+    """Digit ids are compared by value and length (leading zeros kept apart, 18+ digits and
+    any other text through the hash): the same rows as ``duplicated``."""
+    from pipeline.readers.players import _duplicated_ids
+
+    values = pd.Series(ids, dtype=str)
+    assert _duplicated_ids(values).tolist() == values.duplicated().tolist()

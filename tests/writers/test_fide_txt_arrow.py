@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.writers.fide_txt import (
     SINGLE_TYPE_FIELDS,
+    fide_txt_body,
     fide_txt_cells,
     fide_txt_header,
     write_fide_txt,
@@ -67,6 +69,32 @@ def test_same_bytes_as_the_field_by_field_writer(tmp_path_factory, records):
     table = pd.DataFrame(
         {c: pd.Series([r[i] for r in records], dtype=str) for i, c in enumerate(COLUMNS)}
     )
+    path = tmp_path_factory.mktemp("txt") / "list.txt"
+    write_fide_txt(table, path, "NOV26")
+    want = "".join(line + "\r\n" for line in reference_lines(table, "NOV26"))
+    assert path.read_bytes() == want.encode("utf-8")
+
+
+ascii_rows = st.lists(
+    st.tuples(
+        st.integers(1, 10**16).map(str),
+        st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=80),
+        *(st.sampled_from(["", "GER", "1500", "WGM", "w", "m"]) for _ in range(8)),
+    ),
+    min_size=1,
+    max_size=30,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ascii_rows)
+def test_ascii_lines_as_one_matrix_same_bytes(tmp_path_factory, records):
+    """All-ASCII lists take the byte-matrix path (every cell its width in bytes): the same
+    bytes as the field-by-field writer, long names cut included."""
+    table = pd.DataFrame(
+        {c: pd.Series([r[i] for r in records], dtype=str) for i, c in enumerate(COLUMNS)}
+    )
+    assert fide_txt_body(table).type == pa.string()  # the matrix path, not the join
     path = tmp_path_factory.mktemp("txt") / "list.txt"
     write_fide_txt(table, path, "NOV26")
     want = "".join(line + "\r\n" for line in reference_lines(table, "NOV26"))
