@@ -157,8 +157,9 @@ class RatedPeriod:
     # (each side's player code, the distinct ids) from the games' own encoding, when the sides
     # are exactly the games' sides in order (``run.rate.side_codes``): games.csv's order.
     side_players: tuple[np.ndarray, pd.Series] | None = field(default=None, repr=False)
-    # Likewise event, round, date and source: name -> (each side's code, the distinct texts;
-    # a blank date is ""), so games.csv takes their text by code instead of hashing 2 M cells.
+    # Likewise event, round, date, source, opponent, result and note: name -> (each side's
+    # code, the distinct texts; a blank is ""), so games.csv takes their text by code instead
+    # of hashing 2 M cells (opponent, result and note come from the engine: rate_inputs).
     side_texts: dict[str, tuple[np.ndarray, pd.Series]] | None = field(default=None, repr=False)
 
     def title_norms(self) -> NormReport | None:

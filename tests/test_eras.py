@@ -480,15 +480,10 @@ def test_period_rapid_uses_the_rapid_column_and_falls_back_to_standard(tmp_path)
 # --- 8.2.4: a first rating published before an older event is rated ------------------------------
 
 
-def test_rated_mid_accumulation_8_2_4(tmp_path):
-    from pipeline.model import PlayerList
-    from pipeline.run.rate import rate_inputs, read_inputs
+def _lists_now_and_then(tmp_path):
+    """x beats y and draws z in an old event; x is unrated on the list then, rated 1700 now."""
+    from pipeline.run.rate import read_inputs
 
-    # The event started when x was unrated (list then: x blank); x's first rating 1700 was
-    # published before the event is rated (list now). x beats y (1800) and draws z (1700).
-    # x is rated as a rated player: D -100 -> PD 0.36 (band 99-106), win +0.64; D 0 -> PD 0.50,
-    # draw 0.00; sum +0.64 x K 40 (fewer than 30 games) = 25.6 -> +26.
-    # y and z count x as unrated: their games against x are not rated (no change).
     now = write_csv(tmp_path / "now.csv", PLAYER_HEADER,
                     [["x", "X", 1700, 1990, 0], ["y", "Y", 1800, 1980, 99],
                      ["z", "Z", 1700, 1980, 99]])  # fmt: skip
@@ -500,6 +495,19 @@ def test_rated_mid_accumulation_8_2_4(tmp_path):
                        ["Old", "2", "2026-09-21", "z", "x", "1/2-1/2"]])  # fmt: skip
     inputs, listed_now = read_inputs([games], now)
     _, listed_then = read_inputs([games], then)
+    return inputs, listed_now, listed_then
+
+
+def test_rated_mid_accumulation_8_2_4(tmp_path):
+    from pipeline.model import PlayerList
+    from pipeline.run.rate import rate_inputs
+
+    # The event started when x was unrated (list then: x blank); x's first rating 1700 was
+    # published before the event is rated (list now). x beats y (1800) and draws z (1700).
+    # x is rated as a rated player: D -100 -> PD 0.36 (band 99-106), win +0.64; D 0 -> PD 0.50,
+    # draw 0.00; sum +0.64 x K 40 (fewer than 30 games) = 25.6 -> +26.
+    # y and z count x as unrated: their games against x are not rated (no change).
+    inputs, listed_now, listed_then = _lists_now_and_then(tmp_path)
     assert isinstance(listed_now, PlayerList) and listed_then is not None
     result = rate_inputs(
         inputs, listed_now, RateOptions(period="2026-11"), event_players=[listed_then]
@@ -519,19 +527,9 @@ def test_8_2_4_in_an_individual_file_rated_with_the_list_now(tmp_path):
     (only a games file's sides take their ratings from that list)."""
     from pipeline.engine.sides import assemble_sides
     from pipeline.model import SidesInput
-    from pipeline.run.rate import rate_inputs, read_inputs
+    from pipeline.run.rate import rate_inputs
 
-    now = write_csv(tmp_path / "now.csv", PLAYER_HEADER,
-                    [["x", "X", 1700, 1990, 0], ["y", "Y", 1800, 1980, 99],
-                     ["z", "Z", 1700, 1980, 99]])  # fmt: skip
-    then = write_csv(tmp_path / "then.csv", PLAYER_HEADER,
-                     [["x", "X", "", 1990, ""], ["y", "Y", 1800, 1980, 99],
-                      ["z", "Z", 1700, 1980, 99]])  # fmt: skip
-    games = write_csv(tmp_path / "games.csv", GAME_HEADER,
-                      [["Old", "1", "2026-09-20", "x", "y", "1-0"],
-                       ["Old", "2", "2026-09-21", "z", "x", "1/2-1/2"]])  # fmt: skip
-    inputs, listed_now = read_inputs([games], now)
-    _, listed_then = read_inputs([games], then)
+    inputs, listed_now, listed_then = _lists_now_and_then(tmp_path)
     assert listed_now is not None and listed_then is not None
     individual = SidesInput("old.csv", assemble_sides(inputs, listed_then))  # x unrated on it
     result = rate_inputs(

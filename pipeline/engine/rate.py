@@ -113,7 +113,18 @@ class RatedArrays:
     are only worked out when asked for.
     """
 
-    def __init__(self, own, opp, played, rules, use_cap, rated, pd_units, dev_units, lifted=None):  # type: ignore[no-untyped-def]
+    def __init__(
+        self,
+        own: np.ndarray,
+        opp: np.ndarray,
+        played: np.ndarray,
+        rules: RuleSet,
+        use_cap: bool,
+        rated: np.ndarray,
+        pd_units: np.ndarray,
+        dev_units: np.ndarray,
+        lifted: np.ndarray | None = None,
+    ) -> None:
         self._own, self._opp, self._played, self._lifted = own, opp, played, lifted
         self._rules, self._use_cap = rules, use_cap
         self.rated: np.ndarray = rated
