@@ -12,15 +12,13 @@ from pipeline.lazy import lazy_names
 
 if TYPE_CHECKING:
     from pipeline.grouper.kfactor import apply_700_rule, base_k
-    from pipeline.grouper.totals import period_totals
 
 _HOMES = {
     "apply_700_rule": "pipeline.grouper.kfactor",
     "base_k": "pipeline.grouper.kfactor",
-    "period_totals": "pipeline.grouper.totals",
 }
 
 
 __getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
-__all__ = ["apply_700_rule", "base_k", "period_totals"]
+__all__ = ["apply_700_rule", "base_k"]

@@ -6,12 +6,9 @@ In two steps so that any number of partitions can be rated apart and summed (the
 ``partial_totals`` (one partition of rated sides -> per-player integer sums), ``combine_partials``
 (partials of several partitions -> one partial, exact: integer sums) and ``finish_totals``
 (partials + the players list -> K, the 700 rule, the change and the new rating).
-``period_totals`` is the three in a row on one frame.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -333,10 +330,3 @@ def with_cap_suffix(rule: pd.Series, reduced: np.ndarray, suffix: str) -> pd.Ser
     shifted = np.where(reduced, codes + np.int8(len(labels)), codes).astype(np.int8)
     labels += [label + suffix for label in labels]
     return pd.Series(pd.Categorical.from_codes(shifted, categories=labels), index=rule.index)
-
-
-def period_totals(rated_sides: pd.DataFrame, *args: Any, **kwargs: Any) -> pd.DataFrame:
-    """Per-player totals and the new rating (schema ``schemas.totals.RatingList``) of one frame
-    of rated sides: :func:`finish_totals` of its partials (the arguments after the first are
-    :func:`finish_totals`'s)."""
-    return finish_totals(partial_totals(rated_sides), *args, **kwargs)

@@ -55,7 +55,7 @@ def next_list(
     first_rules: FirstRatingRules = FIRST_RATING,
 ) -> tuple[pd.DataFrame, pd.Series]:
     """(the next list, one status per player). ``base`` is the list in force plus new players;
-    ``totals`` is ``period_totals`` over the same ids."""
+    ``totals`` is the period's totals (``grouper.totals.finish_totals``) over the same ids."""
     info = _by_id_in_order(base, totals["id"])
     old = info["rating"].astype("Int64")
     rated_before = old.notna().to_numpy()
