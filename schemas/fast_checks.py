@@ -1,4 +1,4 @@
-"""Cheaper ways to compute three of pandera's built-in column checks (issue 13: on a million
+"""Cheaper ways to compute some of pandera's built-in column checks (issue 13: on a million
 games each cost 0.01-0.1 s). Each gives the same bool per row as the built-in check it stands
 for; the models register them under the built-in check's name and error text (``same_as``), so
 a failure is reported exactly as before (tests/test_schema_checks_same.py compares the two)."""
@@ -13,9 +13,10 @@ import pandas as pd
 import pandera.pandas as pa
 
 
-def same_as(builtin: pa.Check) -> dict[str, Any]:
-    """The ``pa.check`` arguments that name a custom check as ``builtin`` is named in reports."""
-    return {"name": builtin.name, "error": builtin.error}
+def same_as(builtin: pa.Check, *, missing_pass: bool = False) -> dict[str, Any]:
+    """The ``pa.check`` arguments that name a custom check as ``builtin`` is named in reports.
+    ``missing_pass``: the check gets the missing values too, and passes them itself."""
+    return {"name": builtin.name, "error": builtin.error, "ignore_na": not missing_pass}
 
 
 def per_distinct(column: pd.Series, check: Callable[[pd.Series], pd.Series]) -> pd.Series:
@@ -45,3 +46,13 @@ def not_empty(column: pd.Series) -> pd.Series:
     exactly when it is not the empty text. Missing values never get here (pandera drops them
     before a check that ignores them, the default)."""
     return column != ""
+
+
+def bound(column: pd.Series, low: int | None = None, high: int | None = None) -> pd.Series:
+    """pandera's ``ge(low)`` (or ``le(high)``) for a column of integers that may be missing,
+    without first copying the column without its missing rows (0.03 s on 2 M sides): a missing
+    value passes, as it does when pandera drops it (run with ``ignore_na=False``, see
+    ``same_as``). Exact: a missing value is read as the bound itself, which passes."""
+    if high is None:
+        return pd.Series(column.to_numpy(dtype=np.int64, na_value=low) >= low, index=column.index)
+    return pd.Series(column.to_numpy(dtype=np.int64, na_value=high) <= high, index=column.index)

@@ -4,7 +4,7 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
-from schemas.fast_checks import not_empty, one_of, per_distinct, same_as
+from schemas.fast_checks import bound, not_empty, one_of, per_distinct, same_as
 
 DATE_SHAPE = r"^\d{4}-\d{2}-\d{2}$"
 RESULTS = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
@@ -21,8 +21,8 @@ class Games(pa.DataFrameModel):
     white_h: Series[int]
     black_h: Series[int]
     played: Series[bool]
-    white_rating: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1, le=3500)
-    black_rating: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1, le=3500)
+    white_rating: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    black_rating: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     line: Series[int] = pa.Field(ge=1)
 
     # pandera's own checks, reported under their own names, computed more cheaply (fast_checks).
@@ -37,6 +37,14 @@ class Games(pa.DataFrameModel):
     @pa.check("white_h", "black_h", **same_as(pa.Check.isin(HALF_POINTS)))
     def half_points(cls, score: Series[int]) -> Series[bool]:  # type: ignore[misc]
         return one_of(score, HALF_POINTS)
+
+    @pa.check("white_rating", "black_rating", **same_as(pa.Check.ge(1), missing_pass=True))
+    def rating_at_least_one(cls, rating: Series[int]) -> Series[bool]:  # type: ignore[misc]
+        return bound(rating, low=1)
+
+    @pa.check("white_rating", "black_rating", **same_as(pa.Check.le(3500), missing_pass=True))
+    def rating_at_most_3500(cls, rating: Series[int]) -> Series[bool]:  # type: ignore[misc]
+        return bound(rating, high=3500)
 
     @pa.dataframe_check
     def not_self_paired(cls, df: pd.DataFrame) -> Series[bool]:  # type: ignore[misc]
