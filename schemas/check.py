@@ -44,7 +44,7 @@ def validate(
     ``internal`` marks a boundary after the readers: a failure there is a bug, not bad input.
     """
     try:
-        return model.validate(frame, lazy=True)
+        return model.validate(frame, lazy=True, inplace=True)
     except pa.errors.SchemaErrors as exc:
         problems = _problems(exc.failure_cases, frame, model, source)
         if internal:

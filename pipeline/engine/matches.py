@@ -93,12 +93,22 @@ def pair_codes(source: np.ndarray, event: np.ndarray, n_event: int) -> np.ndarra
     return pd.factorize(packed)[0]
 
 
+# Rows handled a block at a time: the per-row temporaries stay a few MB, reused from one block
+# to the next, where whole-column ones (2 M sides: 16 MB each) were fresh memory every time.
+BLOCK = 1 << 18
+
+
+def _blocks(n: int) -> range:
+    return range(0, n, BLOCK)
+
+
 def _first_of(key: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
     """Position of the first row with ``mask`` of each key (-1 when none): written backwards,
-    so the first row's position is the one that stays."""
+    block by block from the last, so the first row's position is the one that stays."""
     first = np.full(size, -1, dtype=np.int64)
-    rows = np.flatnonzero(mask)[::-1]
-    first[key[rows]] = rows
+    for start in reversed(_blocks(len(key))):
+        rows = np.flatnonzero(mask[start : start + BLOCK])[::-1] + start
+        first[key[rows]] = rows
     return first
 
 
@@ -110,12 +120,16 @@ def match_events(sides: pd.DataFrame, keys: SideKeys | None = None) -> np.ndarra
     keys = side_keys(sides) if keys is None else keys
     key, player, opponent, game = keys.event, keys.player, keys.opponent, keys.game
     size = int(key.max()) + 1 if len(key) else 0
-    pick = _first_of(key, game, size)[key]
-    np.maximum(pick, 0, out=pick)  # -1: an event without games (its sides are not games)
-    one, two = player[pick], opponent[pick]
-    fits = ((player == one) | (player == two)) & ((opponent == one) | (opponent == two))
+    first = _first_of(key, game, size)
+    np.maximum(first, 0, out=first)  # -1: an event without games (its sides are not games)
+    one, two = player[first], opponent[first]  # per event: the pair its first game names
     misfit = np.zeros(size, dtype=bool)
-    misfit[key[game & ~fits]] = True  # events with a game side that is not the first's pair
+    for start in _blocks(len(key)):
+        at = slice(start, start + BLOCK)
+        k, p, o = key[at], player[at], opponent[at]
+        a, b = one[k], two[k]
+        fits = ((p == a) | (p == b)) & ((o == a) | (o == b))
+        misfit[k[game[at] & ~fits]] = True  # events with a game side not the first's pair
     return game & ~misfit[key]
 
 

@@ -16,36 +16,68 @@ from pipeline.errors import Code, Problem
 from pipeline.model import GamesInput
 
 
-def _side_keys(codes: GameCodes) -> tuple[np.ndarray, np.ndarray]:
-    """(player-in-round key, player-opponent-in-round key) for the white sides then the black
-    sides: integers equal exactly when event, round and player (and opponent) are equal.
-    Exact: every factor is below its count, and the product of the counts is checked < 2**62."""
-    players = np.concatenate([codes.white, codes.black])
-    opponents = np.concatenate([codes.black, codes.white])
-    slot = np.tile(codes.event * codes.n_round + codes.round, 2)
-    if not codes.fits():  # too many to pack: factorize tuples
-        frame = pd.DataFrame({"s": slot, "p": players, "o": opponents})
-        who = pd.MultiIndex.from_frame(frame[["s", "p"]]).factorize()[0]
-        return who, pd.MultiIndex.from_frame(frame).factorize()[0]
-    who = slot * codes.n_player + players
-    return who, who * codes.n_player + opponents
+def _player_keys(codes: GameCodes) -> np.ndarray:
+    """Player-in-round key for the white sides then the black sides: integers equal exactly
+    when event, round and player are equal. Exact: every factor is below its count, and the
+    product of the counts is checked < 2**62 (else tuples are factorized)."""
+    n = len(codes.white)
+    slot = codes.event * codes.n_round + codes.round
+    if not codes.fits():  # too many to pack
+        frame = pd.DataFrame({"s": np.tile(slot, 2), "p": _both(codes.white, codes.black)})
+        return pd.MultiIndex.from_frame(frame).factorize()[0]
+    # Written into one array, side by side: no 2 M-row temporaries (fresh memory is slow).
+    base = slot * codes.n_player
+    who = np.empty(2 * n, dtype=np.int64)
+    np.add(base, codes.white, out=who[:n])
+    np.add(base, codes.black, out=who[n:])
+    return who
+
+
+def _pair_keys(codes: GameCodes, who: np.ndarray) -> np.ndarray:
+    """Player-opponent-in-round key per side (as ``_player_keys``, with the opponent too)."""
+    opponents = _both(codes.black, codes.white)
+    if not codes.fits():
+        frame = pd.DataFrame({"w": who, "o": opponents})
+        return pd.MultiIndex.from_frame(frame).factorize()[0]
+    return who * codes.n_player + opponents
+
+
+def _both(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    return np.concatenate([first, second])
+
+
+def _with_round(item: GamesInput) -> np.ndarray:
+    """Bool per game: its round is not blank, worked out once per distinct round when the
+    codes keep the rounds' texts (the same test on the same text gives the same answer; the
+    encoding reads a missing round as "", so a column with one is tested cell by cell)."""
+    codes = item.codes()
+    if codes.rounds is None or item.games["round"].hasnans:
+        return item.games["round"].astype(str).ne("").to_numpy()
+    return codes.rounds.astype(str).ne("").to_numpy(dtype=bool)[codes.round]
 
 
 def paired_twice(item: GamesInput) -> list[Problem]:
     """A problem for each game that puts a player in a round they already play in."""
-    source = item.source
-    with_round = item.games["round"].astype(str).ne("").to_numpy()
-    games = item.games[with_round]
-    if games.empty:
+    with_round = _with_round(item)
+    every = bool(with_round.all())  # the usual case: no copy of the codes or the games
+    codes = item.codes() if every else item.codes().rows(with_round)
+    if not len(codes.white):
         return []
-    who, pair = _side_keys(item.codes().rows(with_round))
+    who = _player_keys(codes)
     if not has_repeats(who):  # the usual case: one sort and done
         return []
+    pair = _pair_keys(codes, who)
     distinct = ~pd.Series(pair).duplicated().to_numpy()  # one side per distinct game
     again = np.zeros(len(who), dtype=bool)
     again[distinct] = pd.Series(who[distinct]).duplicated().to_numpy()
     if not again.any():
         return []
+    return _problems(item.source, item.games if every else item.games[with_round], who, again)
+
+
+def _problems(
+    source: str, games: pd.DataFrame, who: np.ndarray, again: np.ndarray
+) -> list[Problem]:
     n = len(games)
     first_at = pd.Series(np.arange(2 * n)).groupby(who).transform("first").to_numpy()
     lines = np.tile(games["line"].to_numpy(), 2)

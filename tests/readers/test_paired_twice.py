@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
+import pytest
 from helpers import write_csv
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from pipeline.columnar.game_codes import GameCodes
+from pipeline.model import GamesInput
+from pipeline.readers.rounds import paired_twice
 from tests.conftest import run_cli
 
 HEADER = ["event", "round", "white", "black", "result"]
@@ -59,3 +66,50 @@ def test_games_without_rounds_are_not_checked(tmp_path):
     )
     result = validate(games)
     assert result.exit_code == 0, result.stdout
+
+
+GAME = st.tuples(
+    st.sampled_from(["Open", "Blitz"]),
+    st.sampled_from(["1", "2", ""]),
+    st.sampled_from("ABCD"),
+    st.sampled_from("ABCD"),
+)
+
+
+def games_input(rows: list[tuple[str, str, str, str]]) -> GamesInput:
+    event, round_, white, black = zip(*rows, strict=True) if rows else ([],) * 4
+    frame = pd.DataFrame(
+        {
+            "event": pd.Series(event, dtype=str),
+            "round": pd.Series(round_, dtype=str),
+            "white": pd.Series(white, dtype=str),
+            "black": pd.Series(black, dtype=str),
+            "line": pd.Series(range(2, len(rows) + 2), dtype="int64"),
+        }
+    )
+    return GamesInput("games.csv", frame)
+
+
+def found(item: GamesInput) -> list[tuple]:
+    return [(p.row, p.column, p.value, p.message) for p in paired_twice(item)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(GAME, max_size=10))
+def test_games_without_a_round_change_nothing_else(rows):
+    """The rows with a round are checked as they are alone (the blank rounds taken out by the
+    rounds' codes, the rows kept by their line numbers)."""
+    item = games_input(rows)
+    with_round = item.games[item.games["round"] != ""]
+    alone = GamesInput("games.csv", with_round.reset_index(drop=True))
+    assert found(item) == found(alone)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(GAME, max_size=10))
+def test_keys_too_wide_to_pack_give_the_same_problems(rows):
+    item = games_input(rows)
+    packed = found(item)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(GameCodes, "fits", lambda self: False)
+        assert found(games_input(rows)) == packed
