@@ -58,62 +58,10 @@ def text_array(values: pd.api.extensions.ExtensionArray | np.ndarray) -> pa.Arra
 
 
 def repeat_text(values: list[str], counts: list[int]) -> pd.Series:
-    """``values[i]`` repeated ``counts[i]`` times, one after another, as a str Series, written
-    straight into Arrow's buffers (``_string_array``): the characters by bytes repetition, the
-    offsets by a cumulative sum (a million cells from a Python object array cost 100x more,
-    through Arrow's ``take`` 4x more)."""
-    encoded = [value.encode("utf-8") for value in values]
-    sizes = np.repeat(np.array([len(e) for e in encoded], dtype=np.int64), counts)
-    data = b"".join(e * int(count) for e, count in zip(encoded, counts, strict=True))
-    return str_series(_string_array(sizes, data))
-
-
-def _string_array(sizes: np.ndarray, data: bytes | np.ndarray) -> pa.Array:
-    """The string array whose cell i is the next ``sizes[i]`` bytes of ``data`` (UTF-8 text cut
-    at character boundaries), no nulls: ``string`` (32-bit offsets) while the characters fit,
-    else ``large_string``. Arrow's layout: offsets[0] = 0, offsets[i + 1] = offsets[i] +
-    sizes[i], cell i = data[offsets[i]:offsets[i + 1]]."""
-    offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=offsets[1:])
-    small = offsets[-1] < 2**31
-    kind = pa.string() if small else pa.large_string()
-    return _from_buffers(kind, offsets.astype(np.int32) if small else offsets, data)
-
-
-def _from_buffers(kind: pa.DataType, offsets: np.ndarray, data: bytes | np.ndarray) -> pa.Array:
-    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
-    return pa.Array.from_buffers(kind, len(offsets) - 1, buffers)
-
-
-_OFFSETS = {pa.string(): np.int32, pa.large_string(): np.int64}
-
-
-def _fixed_width(text: pa.Array) -> int | None:
-    """The byte length every cell of ``text`` (``string`` or ``large_string``, no nulls) has;
-    None when they differ, there is no cell, or a cell is null."""
-    if text.type not in _OFFSETS or text.null_count or not len(text):
-        return None
-    offsets = np.frombuffer(text.buffers()[1], dtype=_OFFSETS[text.type])
-    widths = np.diff(offsets[text.offset : text.offset + len(text) + 1])
-    return int(widths[0]) if (widths == widths[0]).all() else None
-
-
-def take_text(text: pa.Array | pa.ChunkedArray, at: np.ndarray) -> pa.Array:
-    """``text.take(at)`` (``at``: int positions, none null). When every cell has the same
-    byte length w (FIDE ids, dates, one file's name, blanks) the characters are gathered as
-    w-byte numpy items and the offsets are 0, w, 2w, ...: the same array (the cells at ``at``,
-    of ``text``'s type, no nulls) in a fraction of the time of Arrow's variable-width take."""
-    if isinstance(text, pa.ChunkedArray):
-        text = text.combine_chunks() if text.num_chunks != 1 else text.chunk(0)
-    width = _fixed_width(text)
-    if width is None or (text.type == pa.string() and width * len(at) >= 2**31):
-        return text.take(pa.array(at))
-    offsets = np.arange(0, width * (len(at) + 1), max(width, 1), dtype=_OFFSETS[text.type])
-    if width == 0:
-        return _from_buffers(text.type, np.zeros(len(at) + 1, offsets.dtype), b"")
-    first = int(np.frombuffer(text.buffers()[1], dtype=_OFFSETS[text.type])[text.offset])
-    chars = np.frombuffer(text.buffers()[2], dtype=np.uint8)[first : first + width * len(text)]
-    return _from_buffers(text.type, offsets, chars.view(f"V{width}")[at])
+    """``values[i]`` repeated ``counts[i]`` times, one after another, as a str Series: built
+    by Arrow's ``take`` (a million cells from a Python object array cost 100x more)."""
+    at = np.repeat(np.arange(len(values), dtype=np.int64), counts)
+    return str_series(pa.array(values, pa.string()).take(pa.array(at)))
 
 
 def _encoded(*columns: pd.Series) -> pa.DictionaryArray:

@@ -157,15 +157,10 @@ def side_game_codes(files: list[tuple[np.ndarray, pd.Series]]) -> tuple[np.ndarr
     sides, file after file. ``files``: per games file, each game's code and that file's
     distinct texts (code c is ``texts[c]``). One dictionary for all files, as for the players;
     int32 codes (a dictionary is never near 2**31 texts)."""
-    codes, texts = _unified([_twice_int32(codes) for codes, _ in files], [t for _, t in files])
-    return codes.astype(np.int32, copy=False), texts  # half the bytes: kept until games.csv
-
-
-def _twice_int32(codes: np.ndarray) -> np.ndarray:
-    """Each game's code on both of its sides, as int32 (a dictionary is never near 2**31)."""
-    both = np.empty(2 * len(codes), dtype=np.int32)
-    both[0::2], both[1::2] = codes, codes
-    return both
+    codes, texts = _unified(
+        [np.repeat(codes, 2) for codes, _ in files], [texts for _, texts in files]
+    )
+    return codes.astype(np.int32), texts  # half the bytes: kept until games.csv is written
 
 
 def _unified(codes: list[np.ndarray], texts: list[pd.Series]) -> tuple[np.ndarray, pd.Series]:

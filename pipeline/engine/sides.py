@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from pipeline.columnar.arrow import STR_DTYPE, arrow_text, str_series, take_text
+from pipeline.columnar.arrow import STR_DTYPE, arrow_text, str_series
 from pipeline.columnar.game_codes import GameCodes
 from pipeline.errors import Code, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
@@ -123,12 +124,8 @@ def _pairs(white: np.ndarray, black: np.ndarray) -> np.ndarray:
 def _twice(column: pd.Series) -> pd.Series:
     """Each game's value on both of its sides."""
     if isinstance(column.dtype, np.dtype):
-        values = column.to_numpy()
-        return pd.Series(_pairs(values, values), copy=False)
-    both = np.arange(2 * len(column), dtype=np.int64) >> 1  # 0, 0, 1, 1, ...: game of side
-    if _plain(column):
-        return _taken(both, column)
-    return pd.Series(column.array.take(both), copy=False)
+        return pd.Series(np.repeat(column.to_numpy(), 2), copy=False)
+    return pd.Series(column.array.take(np.repeat(np.arange(len(column)), 2)), copy=False)
 
 
 def _plain(column: pd.Series) -> bool:
@@ -140,7 +137,7 @@ def _plain(column: pd.Series) -> bool:
 def _taken(codes: np.ndarray, texts: pd.Series) -> pd.Series:
     """``texts[codes]`` as a str Series: each cell copied from the small dictionary of distinct
     texts, instead of concatenating and taking the games' million cells."""
-    return str_series(take_text(arrow_text(texts), codes))
+    return str_series(arrow_text(texts).take(pa.array(codes)))
 
 
 def _game_texts(g: pd.DataFrame, codes: GameCodes) -> dict[str, pd.Series]:
@@ -223,7 +220,7 @@ def sides_from_games(
                 pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool)),
                 copy=False,
             ),
-            "name": _taken(np.zeros(2 * len(g), dtype=np.int64), pd.Series([""], dtype=str)),
+            "name": pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64))),
             "source": _twice(g["source"]),
             "line": _twice(g["line"]),
         },
