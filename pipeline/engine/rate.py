@@ -134,13 +134,17 @@ class RatedArrays:
     @cached_property
     def diff(self) -> np.ndarray:
         """The difference used (int64): own - opponent after the 400-point rule."""
-        raw = self._own.astype(np.int64) - self._opp
+        # One int64 array, capped in place: each fresh 2 M-side array costs its pages' faults.
+        diff = np.subtract(self._own, self._opp, dtype=np.int64)
         cap = self._rules.cap
         if not self._use_cap or cap is None:
-            return raw
-        capped = np.clip(raw, -cap, cap)
+            return diff
         exempt = _exempt(self._own, self._rules.cap_exempt_from, self._lifted)
-        return capped if exempt is None else np.where(exempt, raw, capped)
+        if exempt is None:
+            return np.clip(diff, -cap, cap, out=diff)
+        capped = np.clip(diff, -cap, cap)
+        np.copyto(capped, diff, where=exempt)  # an exempt side keeps the real difference
+        return capped
 
     @cached_property
     def note_code(self) -> np.ndarray:

@@ -6,31 +6,42 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
-from pipeline.columnar.lookup import member
 from pipeline.model import GamesInput, ListMatch, PlayerList, SidesInput
 
 
 def _printed_ratings(inputs: Sequence[GamesInput | SidesInput]) -> pd.DataFrame:
     """(id, rating) for every rating an event file prints: its own players (TRF, crosstables)
-    and the white_rating/black_rating columns of games files."""
+    and the white_rating/black_rating columns of games files. Each part is cut to its printed
+    ratings before the parts are put together (a games file usually prints none: two million
+    ids are then never copied)."""
     parts = []
     for item in inputs:
         if not isinstance(item, GamesInput):
             continue
         if item.players is not None:
-            parts.append(item.players.players[["id", "rating"]])
+            parts.append(_printed(item.players.players["id"], item.players.players["rating"]))
         g = item.games
         for side in ("white", "black"):
-            parts.append(pd.DataFrame({"id": g[side], "rating": g[f"{side}_rating"]}))
+            parts.append(_printed(g[side], g[f"{side}_rating"]))
     if not parts:
         return pd.DataFrame(
             {"id": pd.Series([], dtype=str), "rating": pd.Series([], dtype="Int64")}
         )
-    printed = pd.concat(parts, ignore_index=True)
-    printed["rating"] = printed["rating"].astype("Int64")
-    return printed[printed["rating"].notna().to_numpy()]
+    return pd.concat(parts, ignore_index=True)
+
+
+def _printed(ids: pd.Series, ratings: pd.Series) -> pd.DataFrame:
+    rating = ratings.astype("Int64")
+    at = np.flatnonzero(rating.notna().to_numpy())
+    return pd.DataFrame(
+        {
+            "id": ids.iloc[at].reset_index(drop=True),
+            "rating": rating.iloc[at].reset_index(drop=True),
+        }
+    )
 
 
 def _event_ids(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series:
@@ -45,19 +56,25 @@ def _event_ids(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series:
     if not parts:
         return pd.Series([], dtype=str)
     ids = pd.concat(parts, ignore_index=True).astype(str)
-    return ids[ids.ne("")].drop_duplicates()
+    ids = ids[ids.ne("")]
+    # One games file's codes hold each id once already: nothing to drop.
+    alone = len(parts) == 1 and isinstance(inputs[0], GamesInput)
+    return ids if alone else ids.drop_duplicates()
 
 
 def list_match(in_force: PlayerList, inputs: Sequence[GamesInput | SidesInput]) -> ListMatch:
-    listed = in_force.players.drop_duplicates("id").set_index("id")["rating"].astype("Int64")
+    """Through the list's one id look-up (``PlayerList.positions``: an id's first row, as
+    ``drop_duplicates("id")`` keeps it), which the run's sides reuse."""
     ids = _event_ids(inputs)
     printed = _printed_ratings(inputs)
-    printed = printed[member(printed["id"], listed.index)]
-    on_list = listed.reindex(printed["id"].to_numpy()).to_numpy()
-    differ = pd.Series(on_list).isna() | (pd.Series(on_list) != printed["rating"].to_numpy())
+    rows = in_force.positions(printed["id"])
+    listed = rows >= 0
+    rating = in_force.players["rating"].astype("Int64").array.take(rows[listed], allow_fill=True)
+    given = printed["rating"].to_numpy(dtype=np.int64)[listed]
+    differ = rating.isna() | (rating.to_numpy(dtype=np.int64, na_value=0) != given)
     return ListMatch(
         event_players=len(ids),
-        on_list=int(member(ids, listed.index).sum()),
-        list_players=len(listed),
-        ratings_differ=int(printed["id"][differ.fillna(True).to_numpy()].nunique()),
+        on_list=int((in_force.positions(ids) >= 0).sum()),
+        list_players=int(in_force.players["id"].nunique(dropna=False)),
+        ratings_differ=int(printed["id"][listed][differ].nunique()),
     )

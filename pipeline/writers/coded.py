@@ -88,28 +88,26 @@ TextColumn = CodedText | FormattedInts
 
 
 def small_range_codes(
-    values: np.ndarray, formatted_range: Callable[[np.ndarray], pa.Array]
+    values: np.ndarray,
+    formatted_range: Callable[[np.ndarray], pa.Array],
+    missing: np.ndarray | None = None,
 ) -> CodedText | None:
     """int64 ``values`` as codes into their range lo..hi formatted once by ``formatted_range``
     (text of each value of an int64 array), when the range is small (ratings, differences, PD
-    in hundredths); None when it is not."""
+    in hundredths); None when it is not. Rows ``missing`` (a mask) marks read an empty text
+    (code hi - lo + 1, after the range)."""
     if len(values) == 0:
         return None
     lo, hi = int(values.min()), int(values.max())
     if hi - lo > max(4096, len(values) // 8):
         return None
-    codes = pa.array((values - lo).astype(np.int32))  # hi - lo is small
-    return CodedText(formatted_range(np.arange(lo, hi + 1, dtype=np.int64)), codes)
-
-
-def blank_where(coded: CodedText, missing: np.ndarray) -> CodedText:
-    """``coded`` (with codes) with an empty text on the rows ``missing`` (a mask) marks."""
-    assert coded.codes is not None
-    blank = pa.array([""], coded.texts.type)
-    codes = pc.if_else(
-        pa.array(missing), pa.scalar(len(coded.texts), coded.codes.type), coded.codes
-    )
-    return CodedText(pa.concat_arrays([coded.texts, blank]), codes)
+    # int32 straight from the subtraction (hi - lo is small): no int64 difference made first.
+    codes = np.subtract(values, lo, out=np.empty(len(values), np.int32), casting="unsafe")
+    texts = formatted_range(np.arange(lo, hi + 1, dtype=np.int64))
+    if missing is not None:
+        codes[missing] = hi - lo + 1
+        texts = pa.concat_arrays([texts, pa.array([""], texts.type)])
+    return CodedText(texts, pa.array(codes))
 
 
 def coded_ints(
@@ -117,10 +115,8 @@ def coded_ints(
 ) -> TextColumn:
     """int64 ``values`` as text by ``fmt``: each value of a small range formatted once, else
     each row when it is taken; blank where ``missing`` (a mask, or None for none)."""
-    coded = small_range_codes(values, fmt)
-    if coded is None:
-        return FormattedInts(values, missing, fmt)
-    return coded if missing is None else blank_where(coded, missing)
+    coded = small_range_codes(values, fmt, missing)
+    return FormattedInts(values, missing, fmt) if coded is None else coded
 
 
 def encoded_text(text: pa.Array) -> CodedText:

@@ -43,6 +43,12 @@ def _units_digits(values: np.ndarray, scale: int, decimals: int) -> pa.Array:
 
 def _nullable(values: pd.Series | np.ndarray | pa.Array) -> tuple[np.ndarray, np.ndarray | None]:
     """(int64 values with 0 for <NA>, the <NA> mask or None when there is none)."""
+    if isinstance(values, pd.Series) and isinstance(values.array, pd.arrays.IntegerArray):
+        # Nullable integers (the engine's columns) straight from their values and mask: no
+        # Arrow copy, then a filled copy of it.
+        missing = values.isna().to_numpy(dtype=bool)
+        filled = values.to_numpy(dtype=np.int64, na_value=0)
+        return filled, missing if missing.any() else None
     ints = arrow_ints(values)
     filled = ints.fill_null(0).to_numpy(zero_copy_only=False)
     missing = ints.is_null().to_numpy(zero_copy_only=False) if ints.null_count else None
