@@ -11,6 +11,7 @@ import pandas as pd
 
 if TYPE_CHECKING:
     from pipeline.columnar.game_codes import GameCodes
+    from pipeline.columnar.id_lookup import IdLookup
 
 
 @dataclass
@@ -81,13 +82,17 @@ class PlayerList:
         default=None, init=False, repr=False, compare=False
     )
 
-    def positions(self, ids: pd.Series) -> np.ndarray:
-        """Each id's row on the list, -1 when it is not there."""
+    def lookup(self) -> IdLookup:
+        """The list's id look-up, built on first use for this very frame."""
         from pipeline.columnar.id_lookup import IdLookup
 
         if self._lookup is None or self._lookup[0] is not self.players:
             self._lookup = (self.players, IdLookup(self.players["id"]))
-        return self._lookup[1].positions(ids)
+        return self._lookup[1]
+
+    def positions(self, ids: pd.Series) -> np.ndarray:
+        """Each id's row on the list, -1 when it is not there."""
+        return self.lookup().positions(ids)
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.columnar.arrow import arrow_storage
+from pipeline.columnar.arrow import arrow_storage, may_contain
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
 from pipeline.engine.rate import EXEMPT_SHIFT, MAX_DIFF, _lookup_table, pd_table, table_index
-from pipeline.writers.csvtext import _may_need_quotes, block_bytes
+from pipeline.writers.csvtext import block_bytes
 
 
 def _plain_sums(codes, weights, size):
@@ -81,10 +81,14 @@ def test_arrow_storage_is_pandas_own_array():
 
 
 def test_quote_scan_sees_the_three_characters_and_nothing_else():
-    assert not _may_need_quotes(pa.array(["Müller", "Åström", "1-0", "½"]))
-    assert not _may_need_quotes(pa.array([], type=pa.string()))
+    quotes = b',"\n'
+    assert not may_contain(pa.array(["Müller", "Åström", "1-0", "½"]), quotes)
+    assert not may_contain(pa.array([], type=pa.string()), quotes)
+    assert not may_contain(pa.chunked_array([["a"], [None]]), quotes)
     for cell in ("a,b", 'say "x"', "two\nlines", "é,"):
-        assert _may_need_quotes(pa.array(["plain", cell]))
+        assert may_contain(pa.array(["plain", cell]), quotes)
+        # In any chunk, not only the first.
+        assert may_contain(pa.chunked_array([["plain"], [cell]]), quotes)
 
 
 def test_block_bytes_of_a_slice_are_its_cells():

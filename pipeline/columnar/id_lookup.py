@@ -73,6 +73,15 @@ class IdLookup:
         found = ok & (self._sorted[at] == values)
         return np.where(found, self._rows[at], -1).astype(np.int64)
 
+    def distinct(self) -> int:
+        """How many different ids the list holds: counted on the sorted numbers when the look-up
+        has them (equal numbers are equal texts there), else by hashing the ids."""
+        if self._sorted is None:
+            return int(self._ids.nunique(dropna=False))
+        if not len(self._sorted):
+            return 0
+        return 1 + int(np.count_nonzero(self._sorted[1:] != self._sorted[:-1]))
+
 
 def rows_by_id(ids: pd.Series | pd.Index, asked: pd.Series | pd.Index) -> np.ndarray:
     """Each asked id's row in ``ids`` (unique), -1 where absent: one look-up, to be reused for

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.arrow import arrow_storage, factorize_text
+from pipeline.columnar.arrow import arrow_storage, factorize_text, may_contain
 from pipeline.errors import Code, ProblemList
 from pipeline.readers.results import GameResult, SideResult, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
@@ -83,16 +83,11 @@ def parse_ids(
 
 
 def _may_contain(values: pd.Series, char: bytes) -> bool:
-    """False only when no cell of ``values`` holds the ASCII ``char``: a memchr scan of the
-    character buffers of an Arrow-backed column (True for any other column).
-
-    Proof: the buffers hold the UTF-8 bytes of every cell (and perhaps bytes of cells sliced
-    away, which can only make the answer True), and UTF-8 writes every non-ASCII character
-    with bytes >= 0x80, so an ASCII byte occurs only as that character."""
+    """False only when no cell of ``values`` holds the ASCII ``char`` (``may_contain`` on an
+    Arrow-backed column; True for any other column)."""
     if not isinstance(values.array, pd.arrays.ArrowStringArray):
         return True
-    chunks = arrow_storage(values.array).chunks
-    return any(c.buffers()[2] is not None and char in c.buffers()[2].to_pybytes() for c in chunks)
+    return may_contain(arrow_storage(values.array), char)
 
 
 def integer_text(raw: pd.Series, decimal: str = ".") -> pd.Series:

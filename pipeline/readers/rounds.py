@@ -23,7 +23,7 @@ def _player_keys(codes: GameCodes) -> np.ndarray:
     n = len(codes.white)
     slot = codes.event * codes.n_round + codes.round
     if not codes.fits():  # too many to pack
-        frame = pd.DataFrame({"s": np.tile(slot, 2), "p": _both(codes.white, codes.black)})
+        frame = pd.DataFrame({"s": np.tile(slot, 2), "p": np.concatenate([codes.white, codes.black])})
         return pd.MultiIndex.from_frame(frame).factorize()[0]
     # Written into one array, side by side: no 2 M-row temporaries (fresh memory is slow).
     base = slot * codes.n_player
@@ -35,15 +35,11 @@ def _player_keys(codes: GameCodes) -> np.ndarray:
 
 def _pair_keys(codes: GameCodes, who: np.ndarray) -> np.ndarray:
     """Player-opponent-in-round key per side (as ``_player_keys``, with the opponent too)."""
-    opponents = _both(codes.black, codes.white)
+    opponents = np.concatenate([codes.black, codes.white])
     if not codes.fits():
         frame = pd.DataFrame({"w": who, "o": opponents})
         return pd.MultiIndex.from_frame(frame).factorize()[0]
     return who * codes.n_player + opponents
-
-
-def _both(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    return np.concatenate([first, second])
 
 
 def _with_round(item: GamesInput) -> np.ndarray:

@@ -75,6 +75,6 @@ def list_match(in_force: PlayerList, inputs: Sequence[GamesInput | SidesInput]) 
     return ListMatch(
         event_players=len(ids),
         on_list=int((in_force.positions(ids) >= 0).sum()),
-        list_players=int(in_force.players["id"].nunique(dropna=False)),
+        list_players=in_force.lookup().distinct(),  # the sorted ids, not a new hash
         ratings_differ=int(printed["id"][listed][differ].nunique()),
     )

@@ -20,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.columnar.arrow import may_contain
 from pipeline.writers.coded import TextColumn, merged
 from pipeline.writers.format import arrow_text, plain_text
 
@@ -30,24 +31,9 @@ ROWS_PER_BLOCK = 250_000
 PARALLEL_ROWS = 200_000
 
 
-def _may_need_quotes(column: pa.Array) -> bool:
-    """False only when no cell of ``column`` can hold a comma, a quote or a line feed: one scan
-    of the raw character buffer (memchr) instead of a per-cell kernel.
-
-    Proof: the data buffer holds the UTF-8 bytes of every cell (and perhaps bytes of cells
-    sliced away, which can only make the answer True), and UTF-8 encodes every non-ASCII
-    character with bytes >= 0x80, so bytes 0x2C, 0x22 and 0x0A occur only as those characters.
-    """
-    data = column.buffers()[2]
-    if data is None:
-        return False  # no characters at all
-    raw = data.to_pybytes()
-    return b"," in raw or b'"' in raw or b"\n" in raw
-
-
 def _quoted(column: pa.Array) -> pa.Array:
-    # Most columns (numbers, ids) hold none of the three characters.
-    if not _may_need_quotes(column):
+    # Most columns (numbers, ids) hold none of the three characters: one memchr scan says so.
+    if not may_contain(column, b',"\n'):
         return column
     needs = pc.match_substring_regex(column, _NEEDS_QUOTES)
     if not pc.any(needs).as_py():

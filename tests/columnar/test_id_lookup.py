@@ -108,3 +108,10 @@ def test_same_ids_only_for_the_same_ids_in_the_same_order():
     assert not same_ids(ids, pd.Series(["5", "7", "12"], dtype=str))
     assert not same_ids(ids, pd.Series(["5", "12"], dtype=str))
     assert not same_ids(ids, pd.Series(["5", "12", None], dtype=str))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(numeric | tricky, max_size=40))
+def test_distinct_counts_what_nunique_counts(listed):
+    # Repeats allowed here: a list read before its duplicate check may hold some.
+    assert IdLookup(series(listed)).distinct() == series(listed).nunique(dropna=False)
