@@ -23,7 +23,9 @@ def _player_keys(codes: GameCodes) -> np.ndarray:
     n = len(codes.white)
     slot = codes.event * codes.n_round + codes.round
     if not codes.fits():  # too many to pack
-        frame = pd.DataFrame({"s": np.tile(slot, 2), "p": np.concatenate([codes.white, codes.black])})
+        frame = pd.DataFrame(
+            {"s": np.tile(slot, 2), "p": np.concatenate([codes.white, codes.black])}
+        )
         return pd.MultiIndex.from_frame(frame).factorize()[0]
     # Written into one array, side by side: no 2 M-row temporaries (fresh memory is slow).
     base = slot * codes.n_player
