@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -224,17 +225,19 @@ def rate_inputs(
     # The sides' text columns left as codes until read (``RatedPeriod.sides``) when nothing
     # before the writers reads them: not the sequential mode, the once-per-event cap of old
     # eras, nor 8.2.4's look-up of the players an event began without.
-    started = started_unrated(inputs, plan.period)
+    started = started_unrated(inputs, plan.period) if event_players is None else None
+    late = players is not None and started is not None and len(started) > 0
     coded = (
         texts is not None
         and options.mode == "fide"
         and not plan.rules.cap_once_per_event
-        and not (players is not None and len(started))
+        and not late
         and all(isinstance(i, GamesInput) and codable(i) for i in inputs)
     )
     if event_players is None:
         sides = assemble_sides(with_byes(inputs, players), players, coded=coded)
-        if players is not None and len(started):  # 8.2.4: an event begun under an older list
+        # 8.2.4: an event begun under an older list.
+        if late and players is not None and started is not None:
             blank = unrated_at_start(sides, started)
             sides = late_first_ratings(blank, list_ratings(blank["player"], players))
     else:
@@ -272,8 +275,7 @@ def rate_inputs(
     result = finish_period(rated, partial_totals(rated, 0, codes), players, options, plan, sources)
     result.side_players, result.side_texts = codes, texts
     if coded and codes is not None and texts is not None:
-        player_codes, coded_texts = codes, texts
-        result.complete_sides = lambda frame: with_coded_texts(frame, player_codes, coded_texts)
+        result.complete_sides = partial(with_coded_texts, players=codes, texts=texts)
     return result
 
 
