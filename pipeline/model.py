@@ -141,7 +141,9 @@ class NormReport:
 class RatedPeriod:
     """The result of rating one period: every side of every game, and per-player totals."""
 
-    sides: pd.DataFrame  # schema schemas.sides.RatedSides
+    # The sides as the run built them: schema schemas.sides.RatedSides, but for the text columns
+    # a run may leave as codes (``complete_sides``). Read ``sides``, not this.
+    side_frame: pd.DataFrame
     totals: pd.DataFrame  # schema schemas.totals.RatingList
     options: RateOptions
     scale: int  # sides.pd_units / scale is the expected score
@@ -160,12 +162,30 @@ class RatedPeriod:
     norms: NormReport | None = None
     norm_check: Callable[[], NormReport | None] | None = field(default=None, repr=False)
     # (each side's player code, the distinct ids) from the games' own encoding, when the sides
-    # are exactly the games' sides in order (``run.rate.side_codes``): games.csv's order.
+    # are exactly the games' sides in order (``run.side_codes.side_codes``): games.csv's order.
     side_players: tuple[np.ndarray, pd.Series] | None = field(default=None, repr=False)
     # Likewise event, round, date, source, opponent, result and note: name -> (each side's
     # code, the distinct texts; a blank is ""), so games.csv takes their text by code instead
     # of hashing 2 M cells (opponent, result and note come from the engine: rate_inputs).
     side_texts: dict[str, tuple[np.ndarray, pd.Series]] | None = field(default=None, repr=False)
+    # Adds to ``side_frame`` the text columns the run left as codes in ``side_players`` and
+    # ``side_texts`` (``engine.sides.with_coded_texts``), the first time ``sides`` is read. A run
+    # whose outputs take those texts by code (the rating list and games.csv) never builds them:
+    # for 1 M games, 200+ MB of text and a third of a second.
+    complete_sides: Callable[[pd.DataFrame], pd.DataFrame] | None = field(default=None, repr=False)
+
+    @property
+    def sides(self) -> pd.DataFrame:
+        """Every side of every game (schema ``schemas.sides.RatedSides``), every column built."""
+        if self.complete_sides is not None:
+            self.side_frame, self.complete_sides = self.complete_sides(self.side_frame), None
+        return self.side_frame
+
+    def side_columns(self, names: Sequence[str]) -> pd.DataFrame:
+        """The sides' columns ``names``, without building the text columns left as codes when
+        none of ``names`` is one of them."""
+        frame = self.side_frame
+        return frame[list(names)] if set(names) <= set(frame.columns) else self.sides[list(names)]
 
     def title_norms(self) -> NormReport | None:
         """The events' title norms, checked once, on first use."""

@@ -283,7 +283,9 @@ def rate_sides_coded(
         lifted,
     )
     rated_sides, note_code = result.rated, result.note_code
-    if "source" in sides:  # assembled sides: matches (6.1, 6.2) are known by their event
+    # Assembled sides (their keys given, or a source column): matches (6.1, 6.2) are known by
+    # their event.
+    if keys is not None or "source" in sides:
         match = match_codes(sides, keys)
         if match.any():
             # A played game in a match, whatever else applies, is not rated for the match rule.

@@ -134,29 +134,37 @@ def _plain(column: pd.Series) -> bool:
     return column.dtype == STR_DTYPE and not arrow_text(column).null_count
 
 
+# The sides' text columns a run may leave as codes (``sides_from_games(..., coded=True)``):
+# neither the engine nor the totals read them, and games.csv takes their text by code. The
+# player's first (its codes are ``RatedPeriod.side_players``), then ``side_texts``' names.
+CODED_COLUMNS = ("player", "opponent", "event", "date", "result", "source")
+
+
 def _taken(codes: np.ndarray, texts: pd.Series) -> pd.Series:
     """``texts[codes]`` as a str Series: each cell copied from the small dictionary of distinct
     texts, instead of concatenating and taking the games' million cells."""
     return str_series(arrow_text(texts).take(pa.array(codes)))
 
 
-def _game_texts(g: pd.DataFrame, codes: GameCodes) -> dict[str, pd.Series]:
-    """The sides' player, opponent, event and round: from the games' codes (``GamesInput.codes``)
-    where the cells are ``_plain``, else from the cells; the same Series either way."""
-    if _plain(g["white"]) and _plain(g["black"]):
-        texts = {
-            "player": _taken(_pairs(codes.white, codes.black), codes.players),
-            "opponent": _taken(_pairs(codes.black, codes.white), codes.players),
-        }
-    else:
-        texts = {
-            "player": _interleave(g["white"], g["black"]),
-            "opponent": _interleave(g["black"], g["white"]),
-        }
+def _game_texts(g: pd.DataFrame, codes: GameCodes, names: tuple[str, ...]) -> dict[str, pd.Series]:
+    """The sides' ``names`` among player, opponent, event and round: from the games' codes
+    (``GamesInput.codes``) where the cells are ``_plain``, else from the cells; the same Series
+    either way."""
+    texts = {}
+    ids_plain = _plain(g["white"]) and _plain(g["black"])
+    for name, me, other in (("player", "white", "black"), ("opponent", "black", "white")):
+        if name not in names:
+            continue
+        if ids_plain:
+            texts[name] = _taken(_pairs(getattr(codes, me), getattr(codes, other)), codes.players)
+        else:
+            texts[name] = _interleave(g[me], g[other])
     for name, code, distinct in (
         ("event", codes.event, codes.events),
         ("round", codes.round, codes.rounds),
     ):
+        if name not in names:
+            continue
         if distinct is not None and _plain(g[name]):
             texts[name] = _taken(np.repeat(code, 2), distinct)
         else:
@@ -195,8 +203,14 @@ def unknown_players(
 
 
 def sides_from_games(
-    games: GamesInput, players: PlayerList | None, found: dict[str, np.ndarray] | None = None
+    games: GamesInput,
+    players: PlayerList | None,
+    found: dict[str, np.ndarray] | None = None,
+    *,
+    coded: bool = False,
 ) -> pd.DataFrame:
+    """The sides of ``games`` (``SIDE_COLUMNS``). ``coded``: without the ``CODED_COLUMNS``, which
+    the caller holds as codes (``with_coded_texts`` adds them back, exactly)."""
     g = games.games
     found = found or game_positions(games, players)
     ratings = {}
@@ -206,27 +220,56 @@ def sides_from_games(
     # Both sides of game i are rows 2i (white) and 2i+1 (black): built column by column.
     score_h = _interleave(g["white_h"], g["black_h"])
     played = _twice(g["played"])
-    sides = pd.DataFrame(
-        {
-            **_game_texts(g, games.codes()),
-            "date": _twice(g["date"]),
-            "player_rating": _interleave(ratings["white"], ratings["black"]),
-            "opponent_rating": _interleave(ratings["black"], ratings["white"]),
-            "score_h": score_h,
-            "played": played,
-            "result": side_text_series(score_h.to_numpy(), played.to_numpy()),
-            # Games files carry no K and no names (the players list does).
-            "k": pd.Series(
-                pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool)),
-                copy=False,
-            ),
-            "name": pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64))),
-            "source": _twice(g["source"]),
-            "line": _twice(g["line"]),
-        },
-        copy=False,  # every column is a new array: no copy, nor one block per dtype stacked
-    )
-    return sides[SIDE_COLUMNS]
+    texts = ("round",) if coded else ("player", "opponent", "event", "round")
+    columns = {
+        **_game_texts(g, games.codes(), texts),
+        "player_rating": _interleave(ratings["white"], ratings["black"]),
+        "opponent_rating": _interleave(ratings["black"], ratings["white"]),
+        "score_h": score_h,
+        "played": played,
+        # Games files carry no K and no names (the players list does).
+        "k": pd.Series(
+            pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool)),
+            copy=False,
+        ),
+        "name": pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64))),
+        "line": _twice(g["line"]),
+    }
+    if not coded:
+        columns["date"] = _twice(g["date"])
+        columns["result"] = side_text_series(score_h.to_numpy(), played.to_numpy())
+        columns["source"] = _twice(g["source"])
+    # Every column is a new array: no copy, nor one block per dtype stacked.
+    sides = pd.DataFrame(columns, copy=False)
+    return sides[[c for c in SIDE_COLUMNS if c in columns]]
+
+
+def codable(games: GamesInput) -> bool:
+    """Whether ``sides_from_games(..., coded=True)`` may leave this file's text columns as codes:
+    its ids, events and source are plain text (no nulls), so the codes' dictionaries, where a
+    null would read as "", hold exactly the cells."""
+    g = games.games
+    return all(_plain(g[c]) for c in ("white", "black", "event", "source"))
+
+
+def with_coded_texts(
+    frame: pd.DataFrame,
+    players: tuple[np.ndarray, pd.Series],
+    texts: dict[str, tuple[np.ndarray, pd.Series]],
+) -> pd.DataFrame:
+    """``frame`` (sides made with ``coded=True``, perhaps rated) with its ``CODED_COLUMNS``
+    taken from codes: the player's from ``players`` (each side's code, the ids), the others
+    from ``texts`` (``RatedPeriod.side_texts``), in the column order and dtypes
+    ``sides_from_games`` gives without ``coded``. A blank date is "" among the codes' texts and
+    <NA> in the frame."""
+    taken = {"player": _taken(*players)}
+    for name in CODED_COLUMNS[1:]:
+        code, distinct = texts[name]
+        taken[name] = _taken(code, distinct)
+    taken["date"] = taken["date"].astype("string").where(taken["date"].ne(""))
+    order = [*SIDE_COLUMNS, *(c for c in frame.columns if c not in SIDE_COLUMNS)]
+    columns = {c: taken[c] if c in taken else frame[c] for c in order}
+    return pd.DataFrame(columns, index=frame.index, copy=False)
 
 
 def sides_from_individual(individual: SidesInput) -> pd.DataFrame:
@@ -234,16 +277,17 @@ def sides_from_individual(individual: SidesInput) -> pd.DataFrame:
 
 
 def assemble_sides(
-    inputs: list[GamesInput | SidesInput], players: PlayerList | None
+    inputs: list[GamesInput | SidesInput], players: PlayerList | None, *, coded: bool = False
 ) -> pd.DataFrame:
-    """All sides of all inputs, in input order. Raises InputError listing every problem."""
+    """All sides of all inputs, in input order. Raises InputError listing every problem.
+    ``coded``: every input is a games file and ``codable``; see ``sides_from_games``."""
     problems = ProblemList()
     parts = []
     for item in inputs:
         if isinstance(item, GamesInput):
             found = game_positions(item, players)
             problems.extend(unknown_players(item, players, found))
-            parts.append(sides_from_games(item, players, found))
+            parts.append(sides_from_games(item, players, found, coded=coded))
         else:
             parts.append(sides_from_individual(item))
     problems.raise_if_any()

@@ -149,7 +149,7 @@ def _write_games_part(
     from pipeline.writers.parquet import games_arrow, write_parquet
 
     part = RatedPeriod(
-        sides=rated,
+        side_frame=rated,
         totals=pd.DataFrame(),
         options=options,
         scale=SCALES[options.method],

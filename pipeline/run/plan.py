@@ -124,7 +124,7 @@ def finish_period(
     if not options.all_players:  # ``rate``: only the events' players (--all-players: all)
         totals = event_players_only(totals, partials["player"])
     return RatedPeriod(
-        sides=sides,
+        side_frame=sides,
         totals=validate(totals, RatingList, internal=True),
         options=options,
         scale=plan.scale,

@@ -12,22 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.game_codes import (
-    GAME_TEXTS,
-    game_text_codes,
-    side_game_codes,
-    side_player_codes,
-)
 from pipeline.engine.late_first_rating import late_first_ratings, unrated_at_start
 from pipeline.engine.matches import SideKeys
 from pipeline.engine.rate import rate_sides_coded
 from pipeline.engine.sequential import sequential_sides
-from pipeline.engine.sides import assemble_sides, side_text_codes, unknown_players
+from pipeline.engine.sides import (
+    assemble_sides,
+    codable,
+    side_text_codes,
+    unknown_players,
+    with_coded_texts,
+)
 from pipeline.errors import InputError, Problem, UsageError
 from pipeline.grouper.totals import partial_totals
 from pipeline.model import (
@@ -51,6 +52,7 @@ from pipeline.run.list_match import list_match
 from pipeline.run.period_name import resolve_period
 from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse
 from pipeline.run.players_merge import merge_players
+from pipeline.run.side_codes import side_codes, side_texts
 from schemas import Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
@@ -216,10 +218,26 @@ def rate_inputs(
     (the ratings the changes are added to); ``event_players``, if given, is one list per input to
     take that event's ratings from (``fiderate period``: the list in force when it started)."""
     plan = plan_run(options, inputs)
+    # The games' own codes, when the sides are exactly their games' sides: the match rules and
+    # games.csv work on them instead of hashing the sides' text.
+    codes = side_codes(inputs) if event_players is None else None
+    texts = side_texts(inputs) if codes is not None else None
+    # The sides' text columns left as codes until read (``RatedPeriod.sides``) when nothing
+    # before the writers reads them: not the sequential mode, the once-per-event cap of old
+    # eras, nor 8.2.4's look-up of the players an event began without.
+    started = started_unrated(inputs, plan.period) if event_players is None else None
+    late = players is not None and started is not None and len(started) > 0
+    coded = (
+        texts is not None
+        and options.mode == "fide"
+        and not plan.rules.cap_once_per_event
+        and not late
+        and all(isinstance(i, GamesInput) and codable(i) for i in inputs)
+    )
     if event_players is None:
-        sides = assemble_sides(with_byes(inputs, players), players)
-        started = started_unrated(inputs, plan.period)
-        if players is not None and len(started):  # 8.2.4: an event begun under an older list
+        sides = assemble_sides(with_byes(inputs, players), players, coded=coded)
+        # 8.2.4: an event begun under an older list.
+        if late and players is not None and started is not None:
             blank = unrated_at_start(sides, started)
             sides = late_first_ratings(blank, list_ratings(blank["player"], players))
     else:
@@ -232,10 +250,6 @@ def rate_inputs(
             for i, p in zip(inputs, event_players, strict=True)
         ):
             sides = late_first_ratings(sides, list_ratings(sides["player"], players))
-    # The games' own codes, when the sides are exactly their games' sides: the match rules and
-    # games.csv work on them instead of hashing the sides' text.
-    codes = side_codes(inputs) if event_players is None else None
-    texts = side_texts(inputs) if codes is not None else None
     keys = None
     if codes is not None and texts is not None:
         keys = SideKeys.of_games(codes, texts["source"], texts["event"])
@@ -260,38 +274,9 @@ def rate_inputs(
         codes = texts = None  # the sides were re-rated: encode their ids afresh
     result = finish_period(rated, partial_totals(rated, 0, codes), players, options, plan, sources)
     result.side_players, result.side_texts = codes, texts
+    if coded and codes is not None and texts is not None:
+        result.complete_sides = partial(with_coded_texts, players=codes, texts=texts)
     return result
-
-
-def _plain_games(inputs: Sequence[GamesInput | SidesInput]) -> list[GamesInput] | None:
-    """The inputs when every one is a games file without byes: the sides are then exactly each
-    game's white and black side, in order (``engine.sides``). None otherwise."""
-    games = [i for i in inputs if isinstance(i, GamesInput) and (i.byes is None or not len(i.byes))]
-    return games if inputs and len(games) == len(inputs) else None
-
-
-def side_codes(
-    inputs: Sequence[GamesInput | SidesInput],
-) -> tuple[np.ndarray, pd.Series] | None:
-    """The sides' player codes from the games' own encoding (``GamesInput.codes``) when the
-    sides are the games' sides (``_plain_games``); None otherwise (the totals encode the ids
-    themselves)."""
-    games = _plain_games(inputs)
-    return None if games is None else side_player_codes([i.codes() for i in games])
-
-
-def side_texts(
-    inputs: Sequence[GamesInput | SidesInput],
-) -> dict[str, tuple[np.ndarray, pd.Series]] | None:
-    """The sides' event, round, date and source as codes (``RatedPeriod.side_texts``) when the
-    sides are the games' sides (``_plain_games``), from the games' own encoding; else None."""
-    games = _plain_games(inputs)
-    if games is None:
-        return None
-    files = [game_text_codes(i.games, i.codes()) for i in games]
-    if any(f is None for f in files):
-        return None
-    return {name: side_game_codes([f[name] for f in files if f]) for name in GAME_TEXTS}
 
 
 def rate_files(
@@ -345,19 +330,19 @@ def rate_files(
     if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
         # Events (TRF, crosstables) carry titles and federations: their norms go in the reports,
         # checked only if a report is written (RatedPeriod.title_norms).
-        result.norm_check = norm_check(inputs, players, result.sides)
+        result.norm_check = norm_check(inputs, players, result)
     return result
 
 
 def norm_check(
-    inputs: Sequence[GamesInput | SidesInput], players: PlayerList | None, sides: pd.DataFrame
+    inputs: Sequence[GamesInput | SidesInput], players: PlayerList | None, result: RatedPeriod
 ) -> Callable[[], NormReport | None]:
     """The title-norm check of these events, to run later (``pipeline.norms`` imported then)."""
 
     def check() -> NormReport | None:
         from pipeline.norms import norm_inputs
 
-        return norm_inputs(inputs, players, sides)
+        return norm_inputs(inputs, players, result.sides)
 
     return check
 

@@ -197,9 +197,10 @@ def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, Text
     known = {name: _codes_text(*codes) for name, codes in (result.side_texts or {}).items()}
     if ranks is not None:
         known["player"] = _codes_text(ranks, result.totals["id"])
-    rest = spec_columns(
-        result.sides, {k: v for k, v in spec.items() if k not in known}, _GAMES_CODED
-    )
+    rest_spec = {k: v for k, v in spec.items() if k not in known}
+    # Only the columns still needed: the texts known by code are never built (``side_columns``).
+    frame = result.side_columns(sorted({source for _, source, _ in rest_spec.values()}))
+    rest = spec_columns(frame, rest_spec, _GAMES_CODED)
     return {name: known[name] if name in known else rest[name] for name in spec}
 
 

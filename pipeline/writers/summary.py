@@ -57,7 +57,7 @@ def list_match_lines(match: ListMatch, all_players: bool) -> list[str]:
 
 
 def headline(result: RatedPeriod) -> list[str]:
-    sides = result.sides
+    sides = result.side_columns(["rated"])  # the text columns are not needed
     rated = int(sides["rated"].sum())
     o = result.options
     mode = f", mode {o.mode!r}" if o.mode != "fide" else ""
@@ -95,7 +95,7 @@ def summary_lines(result: RatedPeriod, report: WriteReport, count: int = 5) -> l
 def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> dict[str, Any]:
     """Everything the text summary says, as JSON-ready values (numbers as exact decimal text
     for the exact change, integers for ratings)."""
-    sides = result.sides
+    sides = result.side_columns(["rated"])  # the text columns are not needed
     rated = int(sides["rated"].sum())
     o = result.options
     table = movers(result, count)

@@ -1,6 +1,7 @@
 """The games' own codes on the sides (``RatedPeriod.side_texts``, ``SideKeys``) against the
 sides' text: each code names its side's cell, the match rules give the same notes from the
-integers as from the text, and games.csv is the same bytes either way."""
+integers as from the text, games.csv is the same bytes either way, and the sides whose text
+columns were left as codes are, once read, exactly the sides built from the text."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from hypothesis import strategies as st
 
 from pipeline.columnar.game_codes import GAME_TEXTS
 from pipeline.engine.matches import SideKeys, match_codes, match_events
+from pipeline.engine.rate import rate_sides
 from pipeline.engine.sides import assemble_sides
 from pipeline.model import RateOptions
-from pipeline.run.rate import gather_inputs, rate_files, side_codes, side_texts
-from pipeline.writers import write_games_csv
+from pipeline.run.plan import plan_run
+from pipeline.run.rate import gather_inputs, rate_files
+from pipeline.run.side_codes import side_codes, side_texts
+from pipeline.writers import write_games_csv, write_outputs
+from pipeline.writers.summary import summary_lines
 
 IDS = ["a", "b", "c", "1", "b,c"]
 game = st.tuples(
@@ -70,3 +75,26 @@ def test_games_csv_is_the_same_from_the_codes_as_from_the_text(tmp_path_factory,
     result.side_texts = None  # every column hashed from the sides' text
     write_games_csv(result, folder / "text.csv")
     assert (folder / "coded.csv").read_bytes() == (folder / "text.csv").read_bytes()
+
+
+@SOME
+@given(st.lists(st.lists(game, min_size=1, max_size=12), min_size=1, max_size=3))
+def test_sides_left_as_codes_are_the_sides_built_from_text(tmp_path_factory, files):
+    paths = _write(tmp_path_factory.mktemp("games"), files)
+    options = RateOptions(period="2026-11")
+    result = rate_files(paths, None, options)
+    assert result.complete_sides is not None  # the texts were left as codes
+    assert "event" not in result.side_frame
+    inputs, players, _ = gather_inputs(paths, None)
+    eager = rate_sides(assemble_sides(inputs, players), plan_run(options, inputs).rules)
+    pd.testing.assert_frame_equal(result.sides, eager)  # same columns, order, dtypes, cells
+    assert result.complete_sides is None  # built once
+
+
+def test_rating_list_and_games_csv_never_build_the_coded_texts(tmp_path):
+    paths = _write(tmp_path, [[("M", "a", "b", "1-0", ""), ("N", "b", "c", "0-1", "2026-11-02")]])
+    result = rate_files(paths, None, RateOptions(period="2026-11"))
+    report = write_outputs(result, tmp_path / "out", xlsx=False, html=False)
+    assert (tmp_path / "out" / "games.csv").exists()
+    assert "rated game sides: 4" in "\n".join(summary_lines(result, report))  # as the CLI prints
+    assert result.complete_sides is not None  # nothing read the sides' text columns
