@@ -220,7 +220,7 @@ def rate_inputs(
     plan = plan_run(options, inputs)
     # The games' own codes, when the sides are exactly their games' sides: the match rules and
     # games.csv work on them instead of hashing the sides' text.
-    codes = side_codes(inputs) if event_players is None else None
+    codes = side_codes(inputs)
     texts = side_texts(inputs) if codes is not None else None
     # The sides' text columns left as codes until read (``RatedPeriod.sides``) when nothing
     # before the writers reads them: not the sequential mode, the once-per-event cap of old
@@ -228,7 +228,8 @@ def rate_inputs(
     started = started_unrated(inputs, plan.period) if event_players is None else None
     late = players is not None and started is not None and len(started) > 0
     coded = (
-        texts is not None
+        event_players is None  # a period's publishing reads the texts: built with the sides
+        and texts is not None
         and options.mode == "fide"
         and not plan.rules.cap_once_per_event
         and not late
