@@ -78,10 +78,12 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
     if mode == "floor":
         floor(Path(list_path), Path(events), Path(out))
     elif mode == "rate":
+        from pipeline.columnar.memory import prefer_jemalloc
         from pipeline.model import RateOptions
         from pipeline.run.rate import rate_files
         from pipeline.writers import write_outputs
 
+        prefer_jemalloc()  # as ``fiderate rate`` does (run_period does it itself)
         result = rate_files(files, list_path, RateOptions(period="2026-11"))
         write_outputs(result, out)
     else:
