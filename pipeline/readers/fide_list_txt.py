@@ -4,12 +4,14 @@ on one buffer of lines, never as Python objects per cell."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from pipeline.columnar.arrow import str_series
+from pipeline.columnar.threads import each
 from pipeline.errors import Code
 from pipeline.readers.fide_list_columns import (
     COMMON,
@@ -158,9 +160,13 @@ def read_txt(data: bytes, source: str, list_column: str) -> tuple[RawTable, str]
     # the few lines with other characters are cut by characters afterwards.
     ascii_lines = pc.string_is_ascii(body.cast(pa.large_string())) if not data.isascii() else None
     separators = any(bytes([b]) in data for b in range(0x1C, 0x20))  # memchr: 20x `re`
-    frame = pd.DataFrame(
-        {f: _slice(body, span, ascii_lines, separators) for f, span in wanted.items()}
+    # The fields are cut on every core at once (Arrow's slice, cast and trim release the GIL).
+    cut = each(
+        [partial(_slice, body, span, ascii_lines, separators) for span in wanted.values()],
+        len(body),
     )
+    frame = pd.DataFrame(dict(zip(wanted, cut, strict=True)), copy=False)
+    del cut  # the frame holds the only reference: the cells re-cut below are not copied first
     if ascii_lines is not None:
         other = np.flatnonzero(~ascii_lines.to_numpy(zero_copy_only=False))
         rest = body.take(pa.array(other)).cast(pa.large_string())
