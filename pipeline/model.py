@@ -187,6 +187,11 @@ class RatedPeriod:
         frame = self.side_frame
         return frame[list(names)] if set(names) <= set(frame.columns) else self.sides[list(names)]
 
+    def side_counts(self) -> tuple[int, int]:
+        """(rated game sides, all game sides), without building the text columns."""
+        rated = self.side_columns(["rated"])["rated"]
+        return int(rated.sum()), len(rated)
+
     def title_norms(self) -> NormReport | None:
         """The events' title norms, checked once, on first use."""
         if self.norms is None and self.norm_check is not None:

@@ -276,7 +276,7 @@ def render_report(
     limit_html = _limits_html(standings, section_rows)
     event_chart = _event_chart(standings) if only is None else ""
     norms = norms_html(result.title_norms()) if only is None else ""
-    rated_sides = int(result.sides["rated"].sum())
+    rated_sides, _ = result.side_counts()
     context = "".join(
         f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
     )

@@ -57,8 +57,7 @@ def list_match_lines(match: ListMatch, all_players: bool) -> list[str]:
 
 
 def headline(result: RatedPeriod) -> list[str]:
-    sides = result.side_columns(["rated"])  # the text columns are not needed
-    rated = int(sides["rated"].sum())
+    rated, sides = result.side_counts()
     o = result.options
     mode = f", mode {o.mode!r}" if o.mode != "fide" else ""
     rule_set = result.rule_set or o.rules
@@ -66,7 +65,7 @@ def headline(result: RatedPeriod) -> list[str]:
         f"rated period {result.period}: rules {rule_set!r}, method {o.method!r}{mode}",
         *(f"  {line}" for line in context_lines(result)[:2]),
         f"players: {len(result.totals):,}   rated game sides: {rated:,}   "
-        f"unrated game sides: {len(sides) - rated:,}",
+        f"unrated game sides: {sides - rated:,}",
     ]
     if result.list_match is not None:
         lines += list_match_lines(result.list_match, o.all_players)
@@ -95,8 +94,7 @@ def summary_lines(result: RatedPeriod, report: WriteReport, count: int = 5) -> l
 def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> dict[str, Any]:
     """Everything the text summary says, as JSON-ready values (numbers as exact decimal text
     for the exact change, integers for ratings)."""
-    sides = result.side_columns(["rated"])  # the text columns are not needed
-    rated = int(sides["rated"].sum())
+    rated, sides = result.side_counts()
     o = result.options
     table = movers(result, count)
 
@@ -131,7 +129,7 @@ def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> di
         "players": len(result.totals),
         "players_with_games": int((result.totals["games"] > 0).sum()),
         "rated_game_sides": rated,
-        "unrated_game_sides": len(sides) - rated,
+        "unrated_game_sides": sides - rated,
         "movers": players,
         "written": [str(p) for p in report.written],
         "notes": list(report.skipped),
