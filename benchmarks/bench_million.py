@@ -7,7 +7,9 @@
 - DuckDB and Polars (``benchmarks/dataframe_jobs.py``), when ``import duckdb`` / ``import
   polars`` work (``pip install duckdb polars``, not project dependencies), skipped otherwise;
   their new ratings are compared with fiderate's;
-- the I/O floor: pyarrow reading both CSVs, and writing a games.csv of the same size.
+- the I/O floor: pyarrow reading both CSVs, and writing a games.csv of the same size;
+- the imports of pandas, pyarrow and pandera alone: the time a run with pandera schemas at its
+  stage boundaries spends before reading, printed beside what DuckDB's and Polars' times leave.
 
 Each run is its own process; peak RSS is the process tree's, sampled with psutil. Every job runs
 twice (once at quick size), the rounds interleaved, and keeps its best time. Targets: at least 4x
@@ -39,6 +41,7 @@ wide = pa.table({f"c{i}": sides.column(i % sides.num_columns) for i in range(15)
 c.write_csv(wide, sys.argv[3] + "/games.csv")
 """
 
+IMPORTS = "import pandas, pyarrow, pandera.pandas"
 
 ROUNDS = 2
 
@@ -72,6 +75,9 @@ def main(quick: bool) -> None:
             jobs[engine] = [python, "-m", "benchmarks.dataframe_jobs", engine, str(games),
                             str(players)]  # fmt: skip
         jobs["floor: pyarrow I/O"] = [python, "-c", FLOOR, str(games), str(players)]
+        # What any pipeline with pandas and pandera schemas at its stage boundaries pays before
+        # it reads a line: fiderate's share of a run that no faster code of its own removes.
+        jobs["imports: pandas, pandera"] = [python, "-c", IMPORTS]
         # Every job ROUNDS times, the rounds interleaved (fiderate, plain Python, ..., then again):
         # a burst of load on this shared machine hits one round of a job, not all of them. Each
         # job keeps its best time, and the peak of that run.
@@ -87,15 +93,18 @@ def main(quick: bool) -> None:
         base_s = figures["fiderate rate"][0]
         floor_s = figures["floor: pyarrow I/O"][0]
         print(f"  best of {1 if quick else ROUNDS} interleaved runs each")
-        print(f"  {'job':<22}{'seconds':>9}{'x fiderate':>12}{'x floor':>9}{'peak MB':>10}")
+        print(f"  {'job':<26}{'seconds':>9}{'x fiderate':>12}{'x floor':>9}{'peak MB':>10}")
         for name, (seconds, peak) in figures.items():
-            print(f"  {name:<22}{seconds:9.1f}{seconds / base_s:12.2f}{seconds / floor_s:9.2f}"
+            print(f"  {name:<26}{seconds:9.1f}{seconds / base_s:12.2f}{seconds / floor_s:9.2f}"
                   f"{peak:10.0f}")  # fmt: skip
         plain_s = figures["plain Python"][0]
         verdict = "ok" if plain_s / base_s >= 4 else "below the 4x target"
         print(f"  fiderate is {plain_s / base_s:.2f}x faster than plain Python ({verdict})")
         peak = figures["fiderate rate"][1]
         print(f"  fiderate peak {peak:.0f} MB ({'ok' if peak < 1500 else 'over 1.5 GB'})")
+        imports_s = figures["imports: pandas, pandera"][0]
+        print(f"  fiderate without the imports of pandas, pyarrow and pandera: "
+              f"{base_s - imports_s:.1f} s")  # fmt: skip
         ours = root / "fiderate" / "rating_list.csv"
         same = ours.read_bytes() == (root / "plain" / "rating_list.csv").read_bytes()
         print(f"  plain Python's rating_list.csv {'is' if same else 'is NOT'} byte-identical")
@@ -106,6 +115,8 @@ def main(quick: bool) -> None:
                 agree = theirs == expected
                 ratio = figures[engine][0] / base_s
                 print(f"  {engine}: new ratings {'agree' if agree else 'DIFFER'}; fiderate is "
-                      f"{'faster' if ratio > 1 else 'slower'} ({ratio:.2f}x)")  # fmt: skip
+                      f"{'faster' if ratio > 1 else 'slower'} ({ratio:.2f}x); pandas, pyarrow "
+                      f"and pandera import in {imports_s / figures[engine][0]:.0%} of its "
+                      "whole job's time")  # fmt: skip
     finally:
         shutil.rmtree(root, ignore_errors=True)
