@@ -142,9 +142,7 @@ def read_csv_text(path: Path) -> RawTable:
         if frame is None:
             frame = strip_cells(pandas_read_csv(text, delimiter))
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError) as exc:
-        raise _problem(
-            path, Code.NOT_A_TABLE, f"cannot read the file as a table: {exc}", "check the file"
-        ) from None
+        raise InputError([_unreadable(path, str(exc), delimiter)]) from None
     frame.columns = [normalize_header(c) for c in frame.columns]
     # Row numbers as a person sees them: the header is line 1. Blank lines were skipped by the
     # parser, so count them back in for exact line numbers.
@@ -156,6 +154,36 @@ def read_csv_text(path: Path) -> RawTable:
     )
     frame = frame.reset_index(drop=True)
     return RawTable(frame, rows, str(path), decimal=_decimal_mark(frame, delimiter))
+
+
+# pandas' C parser on a row longer than the header; its line is the file's line (header = 1).
+_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_WHAT_WE_READ = (
+    "fiderate reads tables (CSV or TSV with a header row, .xlsx, .parquet) and FIDE TRF files"
+)
+
+
+def _unreadable(path: Path, error: str, delimiter: str) -> Problem:
+    """The parser's failure said as a person fixes it: which row, how many fields, what to do."""
+    ragged = _RAGGED.search(error)
+    if ragged is None:
+        return Problem(
+            Code.NOT_A_TABLE,
+            f"cannot read the file as a table: {error}",
+            file=str(path),
+            fix=f"check that this is the file you meant; {_WHAT_WE_READ}",
+        )
+    header, line, seen = (int(n) for n in ragged.groups())
+    shown = {"\t": "a tab", ",": "','", ";": "';'", "|": "'|'"}[delimiter]
+    return Problem(
+        Code.NOT_A_TABLE,
+        f"row {line} has {seen} fields separated by {shown}, but the header (row 1) names "
+        f"{header} column(s)",
+        file=str(path),
+        row=line,
+        fix=f"give row {line} the header's {header} column(s), or put a field that holds "
+        f"{shown} in double quotes; if this is not a table, check the path ({_WHAT_WE_READ})",
+    )
 
 
 def strip_cells(frame: pd.DataFrame) -> pd.DataFrame:

@@ -195,3 +195,20 @@ def test_players_workbook_with_a_title_row(tmp_path):
     assert list(players["id"]) == ["4100018"]
     assert list(players["rating"]) == [2712]
     assert list(players["line"]) == [3]
+
+
+@pytest.mark.parametrize(("sep", "shown"), [(",", "','"), (";", "';'"), ("\t", "a tab")])
+def test_a_row_longer_than_the_header_is_named_with_its_row_and_fix(tmp_path, sep, shown):
+    # A blank line before it: the row is still the file's line, as a person counts it.
+    text = sep.join(["white", "black", "result"]) + "\n1" + sep + "2" + sep + "1-0\n\n"
+    text += sep.join(["3", "4", "1-0", "x"]) + "\n"
+    path = tmp_path / "games.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        read_event_file(path)
+    (problem,) = info.value.problems
+    assert (problem.code, problem.file, problem.row) == ("not-a-table", str(path), 4)
+    assert problem.message == (
+        f"row 4 has 4 fields separated by {shown}, but the header (row 1) names 3 column(s)"
+    )
+    assert f"give row 4 the header's 3 column(s), or put a field that holds {shown}" in problem.fix
