@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -173,6 +173,12 @@ class RatedPeriod:
     # whose outputs take those texts by code (the rating list and games.csv) never builds them:
     # for 1 M games, 200+ MB of text and a third of a second.
     complete_sides: Callable[[pd.DataFrame], pd.DataFrame] | None = field(default=None, repr=False)
+    # The id look-up of ``totals`` (built on first use, for that very frame; ``finish_period``
+    # gives it the list's own when both list the same ids): games.csv and a period's report ask
+    # it, and a FIDE list's 1.9 M ids are costly to hash.
+    _totals_lookup: tuple[pd.DataFrame, Any] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def sides(self) -> pd.DataFrame:
@@ -191,6 +197,30 @@ class RatedPeriod:
         """(rated game sides, all game sides), without building the text columns."""
         rated = self.side_columns(["rated"])["rated"]
         return int(rated.sum()), len(rated)
+
+    def totals_lookup(self) -> IdLookup:
+        """The id look-up of ``totals``, built on first use for this very frame."""
+        from pipeline.columnar.id_lookup import IdLookup
+
+        if self._totals_lookup is None or self._totals_lookup[0] is not self.totals:
+            self._totals_lookup = (self.totals, IdLookup(self.totals["id"]))
+        return self._totals_lookup[1]
+
+    def share_totals_lookup(self, players: PlayerList) -> None:
+        """Take the list's id look-up as the totals' when the two list the same ids in the same
+        order (a period's totals are its list in force, row for row): one look-up, not two."""
+        from pipeline.columnar.id_lookup import same_ids
+
+        if same_ids(players.players["id"], self.totals["id"]):
+            self._totals_lookup = (self.totals, players.lookup())
+
+    def with_totals_ids_only(self) -> RatedPeriod:
+        """The same period with only the totals' ids (games.csv's order), keeping their look-up:
+        a period frees the rest of its totals before it writes games.csv."""
+        slim = replace(self, totals=self.totals[["id"]])
+        if self._totals_lookup is not None and self._totals_lookup[0] is self.totals:
+            slim._totals_lookup = (slim.totals, self._totals_lookup[1])
+        return slim
 
     def title_norms(self) -> NormReport | None:
         """The events' title norms, checked once, on first use."""

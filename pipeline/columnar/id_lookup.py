@@ -83,12 +83,6 @@ class IdLookup:
         return 1 + int(np.count_nonzero(self._sorted[1:] != self._sorted[:-1]))
 
 
-def rows_by_id(ids: pd.Series | pd.Index, asked: pd.Series | pd.Index) -> np.ndarray:
-    """Each asked id's row in ``ids`` (unique), -1 where absent: one look-up, to be reused for
-    every column taken at those rows (``take_rows``)."""
-    return IdLookup(pd.Series(ids)).positions(pd.Series(asked))
-
-
 def take_rows(column: pd.Series, rows: np.ndarray) -> pd.Series:
     """``column``'s values at ``rows`` (-1: missing), exactly as ``reindex`` by id gives them
     (same dtype, NA where missing), without building a hash table of the ids per column: a

@@ -55,6 +55,7 @@ def publish_results(
         new_ids,
         first_rules,
         f"{era.name}: {chosen.reason}",
+        result.totals_lookup(),
     )
     return first, new, report, era
 

@@ -47,13 +47,17 @@ def build_report(
     new_ids: pd.Index | None = None,
     rules: FirstRatingRules = FIRST_RATING,
     rules_used: str = "",
+    on_totals: IdLookup | None = None,
 ) -> PeriodReport:
     """The report's tables. ``status`` is the next list's (indexed by id); in a period run
     ``old``, ``new`` and ``totals`` list the same players in its order, and each is then read
-    at the moved players' own rows (no look-up of 1.9 M ids); any other frame is looked up."""
+    at the moved players' own rows (no look-up of 1.9 M ids); any other frame is looked up.
+    ``on_totals``: the id look-up of ``totals`` when the caller has one (``totals_lookup``)."""
     moved = status.ne(STATUS_IDLE).to_numpy()
     ids = status.index[moved]
-    on_new = IdLookup(new["id"])  # one look-up of the new list, reused by every table
+    # One look-up of the new list, reused by every table: the totals' when both list the same.
+    same = same_ids(totals["id"], new["id"])
+    on_new = on_totals if same and on_totals is not None else IdLookup(new["id"])
     at_total = _moved_rows(totals["id"], status, moved)
     at_new = _moved_rows(new["id"], status, moved, on_new)
     old_rating = take_rows(old["rating"], _moved_rows(old["id"], status, moved)).astype("Int64")
@@ -76,7 +80,8 @@ def build_report(
         }
     )
     gains, losses = _largest(totals, changes, at_total)
-    on_totals = on_new if same_ids(totals["id"], new["id"]) else IdLookup(totals["id"])
+    if on_totals is None:
+        on_totals = on_new if same else IdLookup(totals["id"])
     return PeriodReport(
         changes=changes,
         breakdown=event_breakdown(rated_sides, totals, scale, on_totals),

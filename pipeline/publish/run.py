@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -299,7 +299,7 @@ def _rate_and_publish(
     # Of the rated period only games.csv is left to write, and of the totals it needs only the
     # ids (its order): the rest of them and the base list are freed before the files are
     # written (release_memory in lap), the sides once games.csv is (``rated`` is emptied then).
-    rated = [replace(result, totals=result.totals[["id"]])]
+    rated = [result.with_totals_ids_only()]
     del base, result
     notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"

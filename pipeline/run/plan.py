@@ -123,7 +123,7 @@ def finish_period(
     )
     if not options.all_players:  # ``rate``: only the events' players (--all-players: all)
         totals = event_players_only(totals, partials["player"])
-    return RatedPeriod(
+    result = RatedPeriod(
         side_frame=sides,
         totals=validate(totals, RatingList, internal=True),
         options=options,
@@ -135,3 +135,6 @@ def finish_period(
         rules_reason=plan.rules_reason,
         warnings=list(plan.warnings),
     )
+    if players is not None:
+        result.share_totals_lookup(players)
+    return result

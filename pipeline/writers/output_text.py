@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.columnar.id_lookup import rows_by_id
 from pipeline.columnar.order import stable_order
 from pipeline.columnar.threads import each
 from pipeline.grouper.totals import natural_order
@@ -123,11 +122,12 @@ def player_ranks(result: RatedPeriod) -> np.ndarray | None:
     totals = result.totals
     if "id" not in totals or not len(totals):
         return None
+    on_totals = result.totals_lookup()
     if result.side_players is not None:
         codes, ids = result.side_players
-        rank = rows_by_id(totals["id"], ids)[codes]
+        rank = on_totals.positions(ids)[codes]
     else:
-        rank = rows_by_id(totals["id"], result.sides["player"])
+        rank = on_totals.positions(result.sides["player"])
     return None if len(rank) and rank.min() < 0 else rank
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.columnar.arrow import arrow_text
-from pipeline.columnar.id_lookup import IdLookup, canonical_numbers, rows_by_id, take_rows
+from pipeline.columnar.id_lookup import IdLookup, canonical_numbers, take_rows
 from pipeline.columnar.lookup import positions
 from pipeline.model import PlayerList
 
@@ -95,7 +95,7 @@ def test_take_rows_is_reindex_by_id(listed, asked, dtype):
         values.iloc[0] = pd.NA
     frame = pd.DataFrame({"id": series(listed), "value": values})
     want = frame.set_index("id")["value"].reindex(pd.Index(asked, dtype=str))
-    got = take_rows(frame["value"], rows_by_id(frame["id"], pd.Index(asked, dtype=str)))
+    got = take_rows(frame["value"], IdLookup(frame["id"]).positions(pd.Series(asked, dtype=str)))
     assert got.dtype == want.dtype
     assert got.astype(str).tolist() == want.astype(str).tolist()
 
