@@ -292,6 +292,26 @@ class ProblemList:
         return bool(self.problems)
 
 
+# The keys of every problem in JSON output, in this order (stable: scripts rely on them).
+JSON_KEYS = ("file", "row", "column", "value", "code", "message", "fix")
+
+
+def problems_listed(
+    problems: Sequence[Problem], limit: int = LIST_LIMIT
+) -> list[dict[str, object]]:
+    """The first ``limit`` problems as objects of ``JSON_KEYS``; past that, one last object with
+    the code ``more-problems`` counts the rest (same keys, so a script reads it like any other)."""
+    listed = [{key: p.as_dict()[key] for key in JSON_KEYS} for p in problems[:limit]]
+    if len(problems) > limit:
+        more = Problem(
+            Code.MORE_PROBLEMS,
+            f"... and {len(problems) - limit:,} more problem(s) not listed",
+            fix="fix the problems listed and run again",
+        )
+        listed.append({key: more.as_dict()[key] for key in JSON_KEYS})
+    return listed
+
+
 def format_problems(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
     """A plain-text table a person can read in a terminal."""
     if not problems:

@@ -1,8 +1,10 @@
 """The ``fiderate`` click group: turns library errors into clean messages and exit codes
-(1 = bad input or failed run, 2 = usage; no traceback unless --debug)."""
+(1 = bad input or failed run, 2 = usage; no traceback unless --debug). A command run with
+``--json`` also gets its error as JSON on stdout, where a script reads its summary."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import traceback
@@ -10,7 +12,14 @@ from typing import Any
 
 import click
 
-from pipeline.errors import FiderateError, InputError, UsageError, format_problems
+from pipeline.errors import (
+    FiderateError,
+    InputError,
+    Problem,
+    UsageError,
+    format_problems,
+    problems_listed,
+)
 
 
 class FiderateGroup(click.Group):
@@ -21,14 +30,17 @@ class FiderateGroup(click.Group):
             return super().invoke(ctx)
         except InputError as exc:
             click.echo(f"error: {exc.headline}\n{format_problems(exc.problems)}", err=True)
+            _json_error(ctx, exc.headline, exc.problems)
             _maybe_traceback(ctx)
             ctx.exit(1)
         except UsageError as exc:
             click.echo(f"error: {exc}", err=True)
+            _json_error(ctx, str(exc))
             _maybe_traceback(ctx)
             ctx.exit(2)
         except FiderateError as exc:
             click.echo(f"error: {exc}", err=True)
+            _json_error(ctx, str(exc))
             _maybe_traceback(ctx)
             ctx.exit(1)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
@@ -59,6 +71,23 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):  # no real file descriptor (e.g. under a test runner)
         pass
+
+
+def remember_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    """Callback of a command's ``--json`` flag: the group's error handler then answers in JSON
+    too (the command's own context is gone by the time an error reaches the group)."""
+    root = ctx.find_root()
+    root.ensure_object(dict)
+    root.obj["json"] = value
+    return value
+
+
+def _json_error(ctx: click.Context, error: str, problems: list[Problem] | None = None) -> None:
+    """``{"error": ..., "problems": [...]}`` on stdout for a command run with ``--json``: the
+    problems as ``fiderate validate --json`` lists them. The text stays on stderr."""
+    if ctx.obj and ctx.obj.get("json"):
+        listed = problems_listed(problems or [])
+        click.echo(json.dumps({"error": error, "problems": listed}, ensure_ascii=False, indent=1))
 
 
 def _maybe_traceback(ctx: click.Context) -> None:

@@ -12,12 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import LIST_LIMIT, Code, Problem
+from pipeline.errors import LIST_LIMIT, Problem, problems_listed
 from pipeline.model import READ_DEFAULTS, ReadOptions
 from pipeline.run.rate import check_inputs
-
-# The keys of every problem in --json output, in this order (stable: scripts rely on them).
-JSON_KEYS = ("file", "row", "column", "value", "code", "message", "fix")
 
 
 @dataclass
@@ -43,16 +40,8 @@ def validate_files(
 
 
 def problems_json(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
-    """The first ``limit`` problems as objects; past that, one last object with the code
-    ``more-problems`` counts the rest (same keys, so a script reads it like any other)."""
-    listed = [{key: p.as_dict()[key] for key in JSON_KEYS} for p in problems[:limit]]
-    if len(problems) > limit:
-        more = Problem(
-            Code.MORE_PROBLEMS,
-            f"... and {len(problems) - limit:,} more problem(s) not listed",
-            fix="fix the problems listed and run again",
-        )
-        listed.append({key: more.as_dict()[key] for key in JSON_KEYS})
+    """``errors.problems_listed`` as JSON text: a list of objects."""
+    listed = problems_listed(problems, limit)
     return json.dumps(listed, ensure_ascii=False, indent=1)
 
 

@@ -171,3 +171,26 @@ def test_a_closed_pipe_ends_the_run_quietly():
         stderr = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141, stderr
     assert stderr == ""
+
+
+def test_with_json_the_error_is_also_json_on_stdout(sample, tmp_path):
+    """A script that asked for --json reads the problems where it reads the summary: the same
+    objects as `validate --json` lists, under "problems"; the text stays on stderr."""
+    import json
+
+    out = tmp_path / "out"
+    bad = sample / "broken" / "games_bad.csv"
+    players = sample / "players.csv"
+    result = run_cli("rate", bad, "--players", players, "--out", out, "--json")
+    assert result.exit_code == 1 and not out.exists()
+    answer = json.loads(result.stdout)
+    listed = json.loads(run_cli("validate", bad, "--players", players, "--json").stdout)
+    assert answer == {"error": "the input is not valid.", "problems": listed}
+    assert "[bad-result]" in result.stderr
+    # A run error (no list of problems) answers in JSON as well.
+    missing = run_cli("history", "4100018", "--db", tmp_path / "none.db", "--json")
+    assert missing.exit_code == 1
+    assert json.loads(missing.stdout)["problems"] == []
+    assert "none.db" in json.loads(missing.stdout)["error"]
+    # Without --json stdout stays empty.
+    assert run_cli("rate", bad, "--players", players, "--out", out).stdout == ""

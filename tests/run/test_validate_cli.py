@@ -7,8 +7,7 @@ import shutil
 
 import pytest
 
-from pipeline.errors import CODES, InputError
-from pipeline.run.check import JSON_KEYS
+from pipeline.errors import CODES, JSON_KEYS, InputError
 from pipeline.run.rate import check_inputs, rate_files
 from tests.conftest import run_cli
 
