@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pipeline.cli.group import cli, remember_json
+from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import method_option, mode_option, period_option, rules_option, vs_option
 from pipeline.rules.sets import KPrecedence
 
@@ -54,9 +54,7 @@ _K = KPrecedence()
 @rules_option
 @mode_option
 @period_option
-@click.option(
-    "--json", "as_json", is_flag=True, callback=remember_json, help="Machine-readable output."
-)
+@json_flag("Machine-readable output.")
 def calc(
     rating: int,
     vs: tuple[tuple[int, int | None], ...],

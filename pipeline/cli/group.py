@@ -8,7 +8,8 @@ import json
 import os
 import sys
 import traceback
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -20,6 +21,8 @@ from pipeline.errors import (
     format_problems,
     problems_listed,
 )
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class FiderateGroup(click.Group):
@@ -73,13 +76,18 @@ def _silence_stdout() -> None:
         pass
 
 
-def remember_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+def _remember_json(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
     """Callback of a command's ``--json`` flag: the group's error handler then answers in JSON
     too (the command's own context is gone by the time an error reaches the group)."""
     root = ctx.find_root()
     root.ensure_object(dict)
     root.obj["json"] = value
     return value
+
+
+def json_flag(help_text: str) -> Callable[[F], F]:
+    """A command's ``--json`` flag (parameter ``as_json``), remembered for the error handler."""
+    return click.option("--json", "as_json", is_flag=True, callback=_remember_json, help=help_text)
 
 
 def _json_error(ctx: click.Context, error: str, problems: list[Problem] | None = None) -> None:

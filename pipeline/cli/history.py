@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.group import cli, remember_json
+from pipeline.cli.group import cli, json_flag
 from pipeline.errors import RunError
 
 
@@ -21,9 +21,7 @@ from pipeline.errors import RunError
     show_default=True,
     help="History database written by `fiderate period`.",
 )
-@click.option(
-    "--json", "as_json", is_flag=True, callback=remember_json, help="Print JSON instead of a table."
-)
+@json_flag("Print JSON instead of a table.")
 def history(player_id: str, db_path: Path, as_json: bool) -> None:
     """Print PLAYER_ID's rating on every list in the history database, and the results still
     waiting for a first rating."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli, remember_json
+from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import (
     event_files_argument,
     player_ids_option,
@@ -33,9 +33,7 @@ if TYPE_CHECKING:
     help="Check only this title's norm (repeatable; default: GM, IM, WGM, WIM).",
 )
 @player_ids_option("Only this player (repeatable): FIDE ID, or file#rank for a player without one.")
-@click.option(
-    "--json", "as_json", is_flag=True, callback=remember_json, help="Machine-readable output."
-)
+@json_flag("Machine-readable output.")
 @rules_option
 @read_options
 def norms(

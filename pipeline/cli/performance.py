@@ -6,7 +6,7 @@ import json
 
 import click
 
-from pipeline.cli.group import cli, remember_json
+from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import parse_score_h, vs_option
 
 
@@ -16,9 +16,7 @@ from pipeline.cli.options import parse_score_h, vs_option
     "--opponents", default=None, help="Opponents' ratings, comma-separated: 1620,1480,..."
 )
 @vs_option
-@click.option(
-    "--json", "as_json", is_flag=True, callback=remember_json, help="Machine-readable output."
-)
+@json_flag("Machine-readable output.")
 def performance(
     score: str | None, opponents: str | None, vs: tuple[tuple[int, int | None], ...], as_json: bool
 ) -> None:

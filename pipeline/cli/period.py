@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.group import cli, remember_json
+from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import path_option, rules_option, xlsx_option
 from pipeline.errors import RunError
 
@@ -75,13 +75,7 @@ def _earlier_lists(
 )
 @rules_option
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    callback=remember_json,
-    help="Print a machine-readable summary (JSON).",
-)
+@json_flag("Print a machine-readable summary (JSON).")
 @click.argument("more_events", nargs=-1, type=click.Path(path_type=Path))
 def period(
     list_path: Path,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli, remember_json
+from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import (
     choice_option,
     event_files_argument,
@@ -72,13 +72,7 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Write every player of --players to rating_list.csv, not only the events' players.",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    callback=remember_json,
-    help="Print a machine-readable summary (JSON).",
-)
+@json_flag("Print a machine-readable summary (JSON).")
 @click.option(
     "--html/--no-html",
     "want_html",

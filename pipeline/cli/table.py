@@ -7,7 +7,7 @@ import json
 import click
 
 from pipeline.calculator.expectancy import MAX_GAP
-from pipeline.cli.group import cli, remember_json
+from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import rules_option
 
 
@@ -39,13 +39,7 @@ from pipeline.cli.options import rules_option
     help="Instead: the gap at which the favourite expects this score (e.g. 0.75).",
 )
 @rules_option
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    callback=remember_json,
-    help="Machine-readable output (exact values).",
-)
+@json_flag("Machine-readable output (exact values).")
 def table(
     k: int, step: int, max_gap: int, cap: bool, expect: float | None, rules: str, as_json: bool
 ) -> None:
