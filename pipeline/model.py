@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -70,6 +70,18 @@ class SidesInput:
     sides: pd.DataFrame
 
 
+def _lookup_of(
+    frame: pd.DataFrame, cached: tuple[pd.DataFrame, IdLookup] | None
+) -> tuple[pd.DataFrame, IdLookup]:
+    """(``frame``, the id look-up of its "id" column): ``cached`` when it was built for that very
+    frame, else built now (a frame put in its place gets a look-up of its own)."""
+    from pipeline.columnar.id_lookup import IdLookup
+
+    if cached is None or cached[0] is not frame:
+        return frame, IdLookup(frame["id"])
+    return cached
+
+
 @dataclass
 class PlayerList:
     """The rating list in force (schema ``schemas.players.Players``), indexed by nothing."""
@@ -78,16 +90,13 @@ class PlayerList:
     players: pd.DataFrame
     # The id look-up of ``players`` (built on first use, for that very frame): every event of a
     # period asks the same list, and building the look-up is the costly part.
-    _lookup: tuple[pd.DataFrame, Any] | None = field(
+    _lookup: tuple[pd.DataFrame, IdLookup] | None = field(
         default=None, init=False, repr=False, compare=False
     )
 
     def lookup(self) -> IdLookup:
         """The list's id look-up, built on first use for this very frame."""
-        from pipeline.columnar.id_lookup import IdLookup
-
-        if self._lookup is None or self._lookup[0] is not self.players:
-            self._lookup = (self.players, IdLookup(self.players["id"]))
+        self._lookup = _lookup_of(self.players, self._lookup)
         return self._lookup[1]
 
     def positions(self, ids: pd.Series) -> np.ndarray:
@@ -176,7 +185,7 @@ class RatedPeriod:
     # The id look-up of ``totals`` (built on first use, for that very frame; ``finish_period``
     # gives it the list's own when both list the same ids): games.csv and a period's report ask
     # it, and a FIDE list's 1.9 M ids are costly to hash.
-    _totals_lookup: tuple[pd.DataFrame, Any] | None = field(
+    _totals_lookup: tuple[pd.DataFrame, IdLookup] | None = field(
         default=None, init=False, repr=False, compare=False
     )
 
@@ -200,10 +209,7 @@ class RatedPeriod:
 
     def totals_lookup(self) -> IdLookup:
         """The id look-up of ``totals``, built on first use for this very frame."""
-        from pipeline.columnar.id_lookup import IdLookup
-
-        if self._totals_lookup is None or self._totals_lookup[0] is not self.totals:
-            self._totals_lookup = (self.totals, IdLookup(self.totals["id"]))
+        self._totals_lookup = _lookup_of(self.totals, self._totals_lookup)
         return self._totals_lookup[1]
 
     def share_totals_lookup(self, players: PlayerList) -> None:

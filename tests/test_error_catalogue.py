@@ -27,19 +27,16 @@ def _code_references() -> set[str]:
     body of ``class Code``; the rest of errors.py uses codes as any module does)."""
     found = set()
     for path, tree in _trees().items():
-        catalogue = path == PACKAGE / "errors.py"
-        stack: list[ast.AST] = [tree]
-        while stack:
-            node = stack.pop()
-            if catalogue and isinstance(node, ast.ClassDef) and node.name == "Code":
-                continue
-            if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == "Code"
-            ):
-                found.add(node.attr)
-            stack.extend(ast.iter_child_nodes(node))
+        body = tree.body
+        if path == PACKAGE / "errors.py":
+            body = [n for n in body if not (isinstance(n, ast.ClassDef) and n.name == "Code")]
+        found |= {
+            node.attr
+            for node in ast.walk(ast.Module(body=body, type_ignores=[]))
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "Code"
+        }
     return found
 
 
