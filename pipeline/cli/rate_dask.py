@@ -41,9 +41,12 @@ def rate_with_dask(
         output_refusals,
         write_dask_outputs,
     )
+    from pipeline.run.dask_scheduler import check_scheduler_address
     from pipeline.run.plan import refuse
     from pipeline.run.rate import rate_files
 
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
     executor = DaskExecutor(scheduler, games_format=output_format)
     refuse(
         executor.name,

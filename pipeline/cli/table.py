@@ -8,25 +8,25 @@ import click
 
 from pipeline.calculator.expectancy import MAX_GAP
 from pipeline.cli.group import cli, json_flag
-from pipeline.cli.options import rules_option
+from pipeline.cli.options import Fraction01, WholeRange, rules_option
 
 
 @cli.command()
 @click.option(
     "--k",
     "k",
-    type=click.IntRange(1, 100),
+    type=WholeRange(1, 100),
     default=20,
     show_default=True,
     help="K for the worth columns.",
 )
 @click.option(
-    "--step", type=click.IntRange(1, MAX_GAP), default=50, show_default=True, help="Gap step."
+    "--step", type=WholeRange(1, MAX_GAP), default=50, show_default=True, help="Gap step."
 )
 @click.option(
     "--max",
     "max_gap",
-    type=click.IntRange(0, MAX_GAP),
+    type=WholeRange(0, MAX_GAP),
     default=800,
     show_default=True,
     help="Largest gap.",
@@ -34,7 +34,7 @@ from pipeline.cli.options import rules_option
 @click.option("--cap", is_flag=True, help="Apply the rule set's 400-point rule to both sides.")
 @click.option(
     "--expect",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Fraction01(),
     default=None,
     help="Instead: the gap at which the favourite expects this score (e.g. 0.75).",
 )

@@ -302,9 +302,11 @@ def test_bad_usage_is_exit_2_with_a_message(args, message):
     assert message in result.stderr
 
 
-def test_bad_opponent_rating_is_exit_1():
+def test_bad_opponent_rating_is_exit_2():
+    # A calculator reads no file: a rating out of range is a usage error, as RATING's is.
     result = run_cli("calc", "1650", "--vs", "5000:1")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
+    assert result.stdout == ""
     assert "1..3500" in result.stderr and "5000" in result.stderr
     assert "Traceback" not in result.stderr
 
