@@ -42,7 +42,10 @@ def test_player_in_two_games_of_one_round_is_reported_with_row_and_fix(tmp_path)
     )
     result = validate(games)
     assert result.exit_code == 1
-    found = [(p["code"], p["row"], p["column"], p["value"]) for p in json.loads(result.stdout)["problems"]]
+    found = [
+        (p["code"], p["row"], p["column"], p["value"])
+        for p in json.loads(result.stdout)["problems"]
+    ]
     assert found == [("paired-twice", 4, "black", "A"), ("paired-twice", 7, "black", "C")]
     first = json.loads(result.stdout)["problems"][0]
     assert "row 2" in first["message"] and "'B'" in first["message"] and first["fix"]

@@ -191,7 +191,9 @@ def test_event_formats_are_validated_too(sample):
         "--json",
     )
     assert result.exit_code == 1
-    codes = [(p["file"].rsplit("/", 1)[-1], p["code"]) for p in json.loads(result.stdout)["problems"]]
+    codes = [
+        (p["file"].rsplit("/", 1)[-1], p["code"]) for p in json.loads(result.stdout)["problems"]
+    ]
     assert ("result-mismatch.trf", "result-mismatch") in codes
     assert ("result-mismatch.trf", "points-mismatch") in codes
     assert ("crosstable-points.csv", "points-mismatch") in codes
