@@ -317,17 +317,29 @@ def table_json(t: ExpectancyTable) -> dict[str, Any]:
     return {"k": t.k, "rules": t.rules, "cap": t.cap, "rows": rows}
 
 
+def _band_for(p: float) -> tuple[int, int] | None:
+    """The gaps of table 8.1.2 whose expectation is exactly ``p`` (hundredths only)."""
+    hundredths = Decimal(str(p)) * 100
+    if hundredths % 1:
+        return None
+    return next(((b[0], b[1]) for b in expectancy_table().bands if b[2] == hundredths), None)
+
+
 def expect_lines(p: float) -> list[str]:
     """Which gap gives the favourite an expected score of ``p`` (formula and FIDE band)."""
-    gap = formula_gap_for(p)
-    p_h = int(Decimal(str(p)) * 100)
-    bands = [b for b in expectancy_table().bands if b[2] == p_h]
+    band = _band_for(p)
+    p_text = fixed(int(Decimal(str(p)) * 100), 100, 2)  # exact hundredths when a band is found
     fide = (
-        f"FIDE table 8.1.2: gaps {bands[0][0]}-{bands[0][1]} give {fixed(p_h, 100, 2)}"
-        if bands
+        f"FIDE table 8.1.2: gaps {band[0]}-{band[1]} give {p_text}"
+        if band
         else f"FIDE table 8.1.2: no band gives exactly {p}"
     )
-    return [f"formula: a gap of {gap:.1f} gives {p}", fide]
+    return [f"formula: a gap of {formula_gap_for(p):.1f} gives {p}", fide]
+
+
+def expect_json(p: float) -> dict[str, Any]:
+    band = _band_for(p)
+    return {"expected": p, "formula_gap": formula_gap_for(p), "fide_gaps": band and list(band)}
 
 
 # -- performance -----------------------------------------------------------------------------
@@ -377,6 +389,7 @@ __all__ = [
     "calc_lines",
     "every_result_json",
     "every_result_lines",
+    "expect_json",
     "expect_lines",
     "performance_json",
     "performance_lines",

@@ -140,8 +140,9 @@ period_option = click.option(
     metavar="YYYY-MM",
     default=None,
     callback=_check_period,
-    help="Rating period (decides the rules and junior age); default: the month the events "
-    "end in (TRF 052, else the last game date). Games dated outside it are warned about.",
+    help="Rating period, 1971-01 to next year (decides the rules and junior age); default: the "
+    "month the events end in (TRF 052, else the last game date). Games dated outside it are "
+    "warned about.",
 )
 mode_option = choice_option(
     "--mode",

@@ -45,10 +45,13 @@ def table(
 ) -> None:
     """The favourite's expected score for each rating gap, and what each result is worth."""
     from pipeline.calculator.expectancy import expectancy_table
-    from pipeline.calculator.render import expect_lines, table_json, table_lines
+    from pipeline.calculator.render import expect_json, expect_lines, table_json, table_lines
 
     if expect is not None:
-        click.echo("\n".join(expect_lines(expect)))
+        if as_json:
+            click.echo(json.dumps(expect_json(expect), indent=2))
+        else:
+            click.echo("\n".join(expect_lines(expect)))
         return
     t = expectancy_table(k, step, max_gap, rules, cap)
     if as_json:
