@@ -71,6 +71,8 @@ def test_pip_install_dot_gives_a_working_fiderate(tmp_path):
         timeout=300,
     )
     log = built.stdout + built.stderr
+    if built.returncode and "No matching distribution found for setuptools" in log:
+        pytest.skip("no package index to fetch the build requirements from (offline)")
     assert built.returncode == 0, log[-5000:]
     assert "Successfully installed fiderate" in log, log[-5000:]
     # setuptools deprecates a TOML table for project.license (builds fail from 2027-02).
