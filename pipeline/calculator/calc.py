@@ -25,7 +25,7 @@ import numpy as np
 from pipeline.engine.expected import SCALES
 from pipeline.engine.rate import notes, rate_arrays
 from pipeline.engine.sequential import MODES, sequential_arrays
-from pipeline.errors import RunError
+from pipeline.errors import UsageError
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_precedence
 from pipeline.rules.rounding import round_half_away
 from pipeline.rules.sets import RuleSet, get_rules
@@ -96,15 +96,15 @@ def _check(request: CalcRequest) -> None:
     ratings = (request.rating, *request.opponents)
     bad = [r for r in ratings if not 1 <= r <= 3500]
     if bad:
-        raise RunError(f"ratings must be whole numbers in 1..3500 (got {bad[0]!r})")
+        raise UsageError(f"ratings must be whole numbers in 1..3500 (got {bad[0]!r})")
     if not request.opponents:
-        raise RunError("give at least one game: --vs RATING:RESULT (e.g. --vs 1800:1)")
+        raise UsageError("give at least one game: --vs RATING:RESULT (e.g. --vs 1800:1)")
     if len(request.scores_h) != len(request.opponents):
-        raise RunError("every --vs needs a result here (RATING:1, RATING:0.5 or RATING:0)")
+        raise UsageError("every --vs needs a result here (RATING:1, RATING:0.5 or RATING:0)")
     if request.method not in SCALES:
-        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {request.method!r})")
+        raise UsageError(f"--method must be one of {', '.join(SCALES)} (got {request.method!r})")
     if request.mode not in MODES:
-        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {request.mode!r})")
+        raise UsageError(f"--mode must be one of {', '.join(MODES)} (got {request.mode!r})")
 
 
 @dataclass(frozen=True)
@@ -256,7 +256,7 @@ def calculate(request: CalcRequest) -> Calculation:
 def every_result(request: CalcRequest) -> dict[str, Calculation]:
     """One opponent and no result: the outcome of a win, a draw and a loss."""
     if len(request.opponents) != 1:
-        raise RunError("the every-possible-result table needs exactly one --vs without a result")
+        raise UsageError("the every-possible-result table needs exactly one --vs without a result")
     return {
         name: calculate(
             CalcRequest(

@@ -19,7 +19,7 @@ import numpy as np
 
 from pipeline.engine.expected import SCALES
 from pipeline.engine.rate import rate_arrays
-from pipeline.errors import RunError
+from pipeline.errors import UsageError
 from pipeline.rules.sets import get_rules
 
 BASE = 1000  # the underdog's rating in the synthetic games; gaps up to MAX_GAP stay below 2650
@@ -72,7 +72,7 @@ def expectancy_table(
     k: int = 20, step: int = 50, max_gap: int = 800, rules: str = "standard", cap: bool = False
 ) -> ExpectancyTable:
     if step < 1 or not 0 <= max_gap <= MAX_GAP:
-        raise RunError(f"--step must be at least 1 and --max between 0 and {MAX_GAP}")
+        raise UsageError(f"--step must be at least 1 and --max between 0 and {MAX_GAP}")
     rule_set = get_rules(rules)
     gaps = np.arange(0, max_gap + 1, step, dtype=np.int64)
     n = len(gaps)
@@ -95,5 +95,5 @@ def expectancy_table(
 def formula_gap_for(p: float) -> float:
     """The gap at which the formula expects ``p`` for the favourite (display only)."""
     if not 0 < p < 1:
-        raise RunError(f"an expected score must be strictly between 0 and 1 (got {p})")
+        raise UsageError(f"an expected score must be strictly between 0 and 1 (got {p})")
     return 400 * math.log10(p / (1 - p))

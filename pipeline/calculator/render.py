@@ -140,14 +140,20 @@ def calc_lines(c: Calculation) -> list[str]:
         total.insert(1, "")
     rows.append(total)
     lines = _header(c) + [""] + text_table(headers, rows) + unrated
+    new_units = _new_units(c.request.rating, p["change_units"], scale)
     lines += [
         "",
         f"change: exact {fixed(int(p['change_units']), scale, 2, sign=True)}"
         + (" (2 of its decimals shown)" if method == "formula" else "")
         + f", rounded {signed_int(int(p['change']))} (once, .5 away from zero)",
-        f"new rating: {int(p['new_rating'])}",
+        f"new rating: exact {fixed(new_units, scale, 2)}, rounded {int(p['new_rating'])}",
     ]
     return lines
+
+
+def _new_units(rating: int, change_units: int | str, scale: int) -> int:
+    """The new rating before the rounding, in units of 1/``scale`` (exact integers)."""
+    return int(rating) * scale + int(change_units)
 
 
 def calc_json(c: Calculation) -> dict[str, Any]:
@@ -170,6 +176,9 @@ def calc_json(c: Calculation) -> dict[str, Any]:
             "opponent_k": int(r.opp_k),
             "opponent_change_exact": exact(r.opp_change_units, scale),
             "opponent_change": int(r.opp_change),
+            "opponent_new_rating_exact": exact(
+                _new_units(r.opponent, r.opp_change_units, scale), scale
+            ),
             "opponent_new_rating": int(r.opp_new),
         }
         for r in c.games
@@ -191,6 +200,9 @@ def calc_json(c: Calculation) -> dict[str, Any]:
             "s_minus_e": exact(int(p["dev_units"]), scale),
             "change_exact": exact(int(p["change_units"]), scale),
             "change": int(p["change"]),
+            "new_rating_exact": exact(
+                _new_units(c.request.rating, p["change_units"], scale), scale
+            ),
             "new_rating": int(p["new_rating"]),
         },
     }
@@ -305,17 +317,29 @@ def table_json(t: ExpectancyTable) -> dict[str, Any]:
     return {"k": t.k, "rules": t.rules, "cap": t.cap, "rows": rows}
 
 
+def _band_for(p: float) -> tuple[int, int] | None:
+    """The gaps of table 8.1.2 whose expectation is exactly ``p`` (hundredths only)."""
+    hundredths = Decimal(str(p)) * 100
+    if hundredths % 1:
+        return None
+    return next(((b[0], b[1]) for b in expectancy_table().bands if b[2] == hundredths), None)
+
+
 def expect_lines(p: float) -> list[str]:
     """Which gap gives the favourite an expected score of ``p`` (formula and FIDE band)."""
-    gap = formula_gap_for(p)
-    p_h = int(Decimal(str(p)) * 100)
-    bands = [b for b in expectancy_table().bands if b[2] == p_h]
+    band = _band_for(p)
+    p_text = fixed(int(Decimal(str(p)) * 100), 100, 2)  # exact hundredths when a band is found
     fide = (
-        f"FIDE table 8.1.2: gaps {bands[0][0]}-{bands[0][1]} give {fixed(p_h, 100, 2)}"
-        if bands
+        f"FIDE table 8.1.2: gaps {band[0]}-{band[1]} give {p_text}"
+        if band
         else f"FIDE table 8.1.2: no band gives exactly {p}"
     )
-    return [f"formula: a gap of {gap:.1f} gives {p}", fide]
+    return [f"formula: a gap of {formula_gap_for(p):.1f} gives {p}", fide]
+
+
+def expect_json(p: float) -> dict[str, Any]:
+    band = _band_for(p)
+    return {"expected": p, "formula_gap": formula_gap_for(p), "fide_gaps": band and list(band)}
 
 
 # -- performance -----------------------------------------------------------------------------
@@ -327,7 +351,7 @@ def performance_lines(perf: Performance) -> list[str]:
         f"games {perf.games}, score {fixed(perf.score_h, 100, 1)}, opponents' average "
         f"{fixed(int(rescale_half_away(avg.numerator * 100, avg.denominator, 1)), 100, 2)}",
         "",
-        "FIDE performance (RULES.md 8): Rp = Ra + dp(p)",
+        "FIDE performance (Handbook B.01 1.4.8): Rp = Ra + dp(p)",
         f"  Ra = average rounded (.5 up)      {perf.ra}",
         f"  p  = score / games (2 decimals)   {fixed(perf.p_h, 100, 2)}",
         f"  dp = table 8.1.1 at p             {perf.dp:+d}",
@@ -365,6 +389,7 @@ __all__ = [
     "calc_lines",
     "every_result_json",
     "every_result_lines",
+    "expect_json",
     "expect_lines",
     "performance_json",
     "performance_lines",

@@ -7,7 +7,14 @@ import json
 import click
 
 from pipeline.cli.group import cli, json_flag
-from pipeline.cli.options import method_option, mode_option, period_option, rules_option, vs_option
+from pipeline.cli.options import (
+    WholeRange,
+    method_option,
+    mode_option,
+    period_option,
+    rules_option,
+    vs_option,
+)
 from pipeline.rules.sets import KPrecedence
 
 # The K precedence the help text describes (the standard rule sets share it).
@@ -15,12 +22,12 @@ _K = KPrecedence()
 
 
 @cli.command()
-@click.argument("rating", type=click.IntRange(1, 3500))
+@click.argument("rating", type=WholeRange(1, 3500))
 @vs_option
 @click.option(
     "--k",
     "k",
-    type=click.IntRange(1, 100),
+    type=WholeRange(1, 100),
     default=None,
     help="K on the player's card (the 700 rule still applies). Default: FIDE's precedence "
     f"from the options below ({_K.k_ever_2400} once {_K.ever_threshold} is reached, "
@@ -29,7 +36,7 @@ _K = KPrecedence()
 )
 @click.option(
     "--opp-k",
-    type=click.IntRange(1, 100),
+    type=WholeRange(1, 100),
     default=None,
     help="Opponents' K (default: --k if given, else by precedence from their rating).",
 )
@@ -39,13 +46,11 @@ _K = KPrecedence()
     help=f"The player is {_K.junior_max_age} or younger this year "
     f"(K {_K.k_junior} below {_K.junior_rating_below}).",
 )
-@click.option(
-    "--birth-year", type=click.IntRange(1850, 2100), default=None, help="Decides junior K."
-)
+@click.option("--birth-year", type=WholeRange(1850, 2100), default=None, help="Decides junior K.")
 @click.option(
     "--games",
     "career_games",
-    type=click.IntRange(0, None),
+    type=WholeRange(0, None),
     default=None,
     help="Rated games completed before (fewer than 30: K 40).",
 )

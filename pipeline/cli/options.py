@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,50 @@ import click
 from pipeline.rules.sets import DEFAULT_RULES, FAMILIES, RULE_SETS
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+# Numbers on the command line are ASCII: Python's int() and float() also read Arabic-Indic,
+# full-width and other Unicode digits ('١٥٠٠' is 1500), 'nan', 'inf' and '1_500', none of which a
+# user means as a rating or a score (the input files refuse them too: docs/safety.md).
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[0-9]*\.?[0-9]+|[0-9]+\.")
+
+
+def ascii_int(text: str) -> int | None:
+    """``text`` as a whole number written in ASCII digits (spaces around allowed), else None."""
+    text = text.strip()
+    return int(text) if _WHOLE.fullmatch(text) else None
+
+
+def ascii_decimal(text: str) -> Decimal | None:
+    """``text`` as a non-negative decimal in ASCII digits (3.5, .5, 3), else None (no exponent,
+    no nan or inf)."""
+    text = text.strip()
+    return Decimal(text) if _DECIMAL.fullmatch(text) else None
+
+
+class WholeRange(click.IntRange):
+    """click's IntRange, for ASCII digits only."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and ascii_int(value) is None:
+            self.fail(f"{value!r} is not a whole number in ASCII digits (0-9)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Fraction01(click.ParamType):
+    """A decimal strictly between 0 and 1, in ASCII digits (0.75, .75), as a float."""
+
+    name = "decimal"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, float):
+            return value
+        number = ascii_decimal(str(value))
+        if number is None or not 0 < number < 1:
+            self.fail(
+                f"{value!r}: write a decimal between 0 and 1 (not 0 or 1), e.g. 0.75", param, ctx
+            )
+        return float(str(number))
 
 
 def choice_option(flag: str, choices: Sequence[str], help: str, **more: Any) -> Decorator:
@@ -67,19 +113,36 @@ xlsx_option = click.option(
 k_option = click.option(
     "--k",
     "k",
-    type=click.IntRange(1, 100),
+    type=WholeRange(1, 100),
     default=None,
     help="Force one K for everybody (club use).",
 )
 k_cap_option = click.option(
     "--k-cap", is_flag=True, help="Apply the 700 rule to a forced --k as well."
 )
+
+
+def _check_period(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A bad ``--period`` is a usage error when the command line is read (exit 2)."""
+    if value is None:
+        return None
+    from pipeline.errors import UsageError
+    from pipeline.run.period_name import resolve_period
+
+    try:
+        return resolve_period(value)
+    except UsageError as exc:
+        raise click.BadParameter(str(exc).removeprefix("--period "), param=param) from None
+
+
 period_option = click.option(
     "--period",
     metavar="YYYY-MM",
     default=None,
-    help="Rating period (decides the rules and junior age); default: the month the events "
-    "end in (TRF 052, else the last game date). Games dated outside it are warned about.",
+    callback=_check_period,
+    help="Rating period, 1971-01 to next year (decides the rules and junior age); default: the "
+    "month the events end in (TRF 052, else the last game date). Games dated outside it are "
+    "warned about.",
 )
 mode_option = choice_option(
     "--mode",
@@ -112,13 +175,10 @@ _SCORES = {
 
 def parse_score_h(text: str, hint: str) -> int:
     """A points total such as 3.5 in hundredths (must be a multiple of 0.5)."""
-    try:
-        halves = float(text) * 2
-    except ValueError:
-        halves = -1.0
-    if halves < 0 or halves != int(halves):
+    points = ascii_decimal(text)
+    if points is None or (points * 2) % 1:
         raise click.BadParameter(f"{text!r}: write a score in halves, e.g. 3.5", param_hint=hint)
-    return int(halves) * 50
+    return int(points * 100)
 
 
 def _parse_vs(
@@ -127,13 +187,12 @@ def _parse_vs(
     games: list[tuple[int, int | None]] = []
     for value in values:
         rating_text, _, result_text = value.partition(":")
-        try:
-            rating = int(rating_text)
-        except ValueError:
+        rating = ascii_int(rating_text)
+        if rating is None:
             raise click.BadParameter(
-                f"{value!r}: write RATING:RESULT, e.g. 1800:1, 1800:0.5 or 1800:0",
+                f"{value!r}: write RATING:RESULT (ASCII digits), e.g. 1800:1, 1800:0.5 or 1800:0",
                 param_hint="--vs",
-            ) from None
+            )
         if not result_text:
             games.append((rating, None))
             continue
@@ -161,10 +220,29 @@ input_format_option = click.option(
     default=None,
     help="Read the inputs as this format (default: detected from content and extension).",
 )
+
+
+def _check_columns(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[str, ...]:
+    """A bad ``--column`` is a usage error when the command line is read (exit 2), whatever
+    the files turn out to be."""
+    if values:
+        from pipeline.errors import UsageError
+        from pipeline.readers.crosstable_columns import parse_overrides
+
+        try:
+            parse_overrides(values)
+        except UsageError as exc:
+            raise click.BadParameter(str(exc).removeprefix("--column "), param=param) from None
+    return values
+
+
 column_option = click.option(
     "--column",
     "columns",
     multiple=True,
+    callback=_check_columns,
     metavar="NAME=ROLE",
     help="Crosstables: the role of a column whose header is not recognized, e.g. 'Rtg Int=rating' "
     "(roles: number, name, rating, id, federation, birth_year, title, sex, points, round, ignore). "

@@ -7,7 +7,7 @@ import json
 import click
 
 from pipeline.cli.group import cli, json_flag
-from pipeline.cli.options import parse_score_h, vs_option
+from pipeline.cli.options import ascii_int, parse_score_h, vs_option
 
 
 @cli.command()
@@ -32,13 +32,13 @@ def performance(
         ratings = [r for r, _ in vs]
         score_h = sum(s for _, s in vs if s is not None)
     elif score is not None and opponents is not None:
-        try:
-            ratings = [int(x) for x in opponents.split(",") if x.strip()]
-        except ValueError:
+        read = [ascii_int(x) for x in opponents.split(",") if x.strip()]
+        ratings = [r for r in read if r is not None]
+        if len(ratings) != len(read):
             raise click.BadParameter(
-                f"{opponents!r}: write whole-number ratings separated by commas",
+                f"{opponents!r}: write whole-number ratings (ASCII digits) separated by commas",
                 param_hint="--opponents",
-            ) from None
+            )
         score_h = parse_score_h(score, "--score")
     else:
         raise click.UsageError("give --score and --opponents, or --vs RATING:RESULT for each game")

@@ -121,7 +121,7 @@ def rate(
         mode=mode,
         all_players=all_players,
     )
-    if engine == "dask" or scheduler:
+    if engine == "dask" or scheduler is not None:
         from pipeline.cli.rate_dask import Outputs, rate_with_dask
 
         rate_with_dask(

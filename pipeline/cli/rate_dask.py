@@ -3,6 +3,7 @@ path never imports Dask)."""
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,12 @@ class Outputs:
     html: bool | None = None
     xlsx: bool | None = None
     as_json: bool = False
+
+
+def _first_missing(folder: Path) -> Path | None:
+    """The highest folder of ``folder``'s path that does not exist yet, if any."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    return missing[-1] if missing else None
 
 
 def rate_with_dask(
@@ -41,9 +48,12 @@ def rate_with_dask(
         output_refusals,
         write_dask_outputs,
     )
+    from pipeline.run.dask_scheduler import check_scheduler_address
     from pipeline.run.plan import refuse
     from pipeline.run.rate import rate_files
 
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
     executor = DaskExecutor(scheduler, games_format=output_format)
     refuse(
         executor.name,
@@ -55,8 +65,10 @@ def rate_with_dask(
             as_json=outputs.as_json,
         ),
     )
+    made = _first_missing(out_dir)  # the run makes this folder (and those below it)
     games_tmp = games_tmp_dir(out_dir)
     executor.games_dir = games_tmp
+    done = False
     try:
         result = rate_files(
             inputs,
@@ -68,11 +80,13 @@ def rate_with_dask(
         run = DaskRun(result, executor.sides, executor.rated_sides, executor.parts)
         protect = [*inputs, *([players] if players is not None else [])]
         written = write_dask_outputs(run, out_dir, games_tmp, output_format, protect)
+        done = True
     finally:
         if games_tmp.exists():
-            import shutil
-
             shutil.rmtree(games_tmp, ignore_errors=True)
+        # A failed run leaves nothing behind, not even the empty --out folder it made.
+        if not done and made is not None and not any(p.is_file() for p in made.rglob("*")):
+            shutil.rmtree(made, ignore_errors=True)
     if quiet:
         return
     rated_players = int((run.result.totals["games"] > 0).sum())

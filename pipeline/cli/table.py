@@ -8,25 +8,25 @@ import click
 
 from pipeline.calculator.expectancy import MAX_GAP
 from pipeline.cli.group import cli, json_flag
-from pipeline.cli.options import rules_option
+from pipeline.cli.options import Fraction01, WholeRange, rules_option
 
 
 @cli.command()
 @click.option(
     "--k",
     "k",
-    type=click.IntRange(1, 100),
+    type=WholeRange(1, 100),
     default=20,
     show_default=True,
     help="K for the worth columns.",
 )
 @click.option(
-    "--step", type=click.IntRange(1, MAX_GAP), default=50, show_default=True, help="Gap step."
+    "--step", type=WholeRange(1, MAX_GAP), default=50, show_default=True, help="Gap step."
 )
 @click.option(
     "--max",
     "max_gap",
-    type=click.IntRange(0, MAX_GAP),
+    type=WholeRange(0, MAX_GAP),
     default=800,
     show_default=True,
     help="Largest gap.",
@@ -34,7 +34,7 @@ from pipeline.cli.options import rules_option
 @click.option("--cap", is_flag=True, help="Apply the rule set's 400-point rule to both sides.")
 @click.option(
     "--expect",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Fraction01(),
     default=None,
     help="Instead: the gap at which the favourite expects this score (e.g. 0.75).",
 )
@@ -45,10 +45,13 @@ def table(
 ) -> None:
     """The favourite's expected score for each rating gap, and what each result is worth."""
     from pipeline.calculator.expectancy import expectancy_table
-    from pipeline.calculator.render import expect_lines, table_json, table_lines
+    from pipeline.calculator.render import expect_json, expect_lines, table_json, table_lines
 
     if expect is not None:
-        click.echo("\n".join(expect_lines(expect)))
+        if as_json:
+            click.echo(json.dumps(expect_json(expect), indent=2))
+        else:
+            click.echo("\n".join(expect_lines(expect)))
         return
     t = expectancy_table(k, step, max_gap, rules, cap)
     if as_json:

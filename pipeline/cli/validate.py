@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli
+from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import (
     event_files_argument,
     path_option,
@@ -28,9 +28,7 @@ if TYPE_CHECKING:
 )
 @rules_option
 @read_options
-@click.option(
-    "--json", "as_json", is_flag=True, help="Print the problems as JSON (a list of objects)."
-)
+@json_flag('Print the report as JSON: {"ok", "files", "problem_count", "problems": [...]}.')
 def validate(
     files: tuple[Path, ...],
     players: Path | None,
@@ -43,11 +41,11 @@ def validate(
     Runs the same checks as `fiderate rate` and prints every problem at once: file, row, column,
     value, a stable code and how to fix it. Exit code 0 when everything is valid, 1 otherwise.
     """
-    from pipeline.run.check import problems_json, problems_table, validate_files
+    from pipeline.run.check import problems_table, report_json, validate_files
 
     report = validate_files(files, players, rules=rules, reading=reading)
     if as_json:
-        click.echo(problems_json(report.problems))
+        click.echo(report_json(report))
     elif report.ok:
         click.echo(f"{len(report.files)} file(s) OK")
     else:

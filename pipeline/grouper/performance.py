@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.columnar.sums import int_bincount
-from pipeline.errors import RunError
+from pipeline.errors import UsageError
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import fraction_hundredths, round_half_up
 
@@ -82,12 +82,12 @@ def performance(opponents: list[int], score_h: int) -> Performance:
     """Performance from the opponents' ratings and the score (hundredths of a point)."""
     n = len(opponents)
     if n == 0:
-        raise RunError("a performance needs at least one opponent (--opponents or --vs)")
+        raise UsageError("a performance needs at least one opponent (--opponents or --vs)")
     bad = [r for r in opponents if not 1 <= r <= 3500]
     if bad:
-        raise RunError(f"opponent ratings must be whole numbers in 1..3500 (got {bad[0]!r})")
+        raise UsageError(f"opponent ratings must be whole numbers in 1..3500 (got {bad[0]!r})")
     if score_h % 50 or not 0 <= score_h <= 100 * n:
-        raise RunError(
+        raise UsageError(
             f"the score must be a multiple of 0.5 between 0 and {n} for {n} games "
             f"(got {score_h / 100:g})"
         )

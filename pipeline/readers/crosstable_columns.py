@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pipeline.errors import Code, Problem, RunError
+from pipeline.errors import Code, Problem, UsageError
 from pipeline.readers.tabular import normalize_header
 
 ROLES = (
@@ -158,14 +158,16 @@ def parse_overrides(specs: Mapping[str, str] | Sequence[str] | None) -> dict[str
     result = {}
     for name, role in pairs:
         if role not in ROLES:
-            raise RunError(f"--column {name}={role}: the role must be one of {', '.join(ROLES)}")
+            raise UsageError(
+                f"--column {name + '=' + role!r}: the role must be one of {', '.join(ROLES)}"
+            )
         result[normalize_header(name)] = role
     return result
 
 
 def _split(spec: str) -> tuple[str, str]:
     if "=" not in spec:
-        raise RunError(f"--column {spec!r}: write NAME=ROLE, e.g. --column 'Rtg Int=rating'")
+        raise UsageError(f"--column {spec!r}: write NAME=ROLE, e.g. --column 'Rtg Int=rating'")
     name, role = spec.rsplit("=", 1)
     return name.strip(), role.strip().lower()
 

@@ -39,10 +39,17 @@ def validate_files(
     return ValidationReport(files, problems)
 
 
-def problems_json(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
-    """``errors.problems_listed`` as JSON text: a list of objects."""
-    listed = problems_listed(problems, limit)
-    return json.dumps(listed, ensure_ascii=False, indent=1)
+def report_json(report: ValidationReport, limit: int = LIST_LIMIT) -> str:
+    """The report as one JSON object, as every command's ``--json`` prints one: ``ok``, the
+    ``files`` checked, the ``problem_count`` and the ``problems`` (``errors.problems_listed``:
+    the first ``limit``, then one ``more-problems`` object counting the rest)."""
+    answer = {
+        "ok": report.ok,
+        "files": report.files,
+        "problem_count": len(report.problems),
+        "problems": problems_listed(report.problems, limit),
+    }
+    return json.dumps(answer, ensure_ascii=False, indent=1)
 
 
 def _cell(value: object, width: int) -> str:

@@ -176,7 +176,9 @@ def _client(scheduler: str | None):  # type: ignore[no-untyped-def]
     from distributed import Client, LocalCluster
 
     if scheduler:
-        return Client(scheduler), None
+        from pipeline.run.dask_scheduler import connect
+
+        return connect(scheduler), None
     cluster = LocalCluster(
         n_workers=os.cpu_count() or 1,
         threads_per_worker=1,

@@ -89,6 +89,23 @@ def test_opponent_changes_golden():
     assert game["gap_used"] == 500  # the 2700 side uses the real gap
 
 
+def test_exact_new_rating_beside_the_rounded_one():
+    """Issue 26: 1500 beats 1600 at K 32 (formula): 32 x (1 - 1 / (1 + 10^(-100/400))) =
+    32 x 0.640065 = 20.48, so 1520.48 (rounded 1520) and the opponent 1579.52 (1580)."""
+    args = ["1500", *vs("1600:1"), "--k", "32", "--method", "formula"]
+    out = run(*args)
+    assert d2(out["totals"]["new_rating_exact"]) == Decimal("1520.48")
+    assert out["totals"]["new_rating"] == 1520
+    assert d2(out["games"][0]["opponent_new_rating_exact"]) == Decimal("1579.52")
+    text = run_cli("calc", *args)
+    assert text.exit_code == 0
+    assert text.stdout.splitlines()[-1] == "new rating: exact 1520.48, rounded 1520"
+    # The FIDE method prints the same line: 1600 beats 1800 (PD 0.24): 1600 + 20 x 0.76.
+    fide = run_cli("calc", "1600", *vs("1800:1"))
+    assert fide.stdout.splitlines()[-1] == "new rating: exact 1615.20, rounded 1615"
+    assert run("1600", *vs("1800:1"))["totals"]["new_rating_exact"] == 1615.2
+
+
 def test_whole_event_junior_golden():
     games = vs("1620:1", "1480:0.5", "1710:0", "1555:1", "1390:1")
     fide = run("1500", *games, "--junior")
@@ -302,9 +319,11 @@ def test_bad_usage_is_exit_2_with_a_message(args, message):
     assert message in result.stderr
 
 
-def test_bad_opponent_rating_is_exit_1():
+def test_bad_opponent_rating_is_exit_2():
+    # A calculator reads no file: a rating out of range is a usage error, as RATING's is.
     result = run_cli("calc", "1650", "--vs", "5000:1")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
+    assert result.stdout == ""
     assert "1..3500" in result.stderr and "5000" in result.stderr
     assert "Traceback" not in result.stderr
 

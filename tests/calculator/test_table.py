@@ -103,6 +103,21 @@ def test_expect_option_golden():
     assert "a gap of 381.7" in result.stdout  # "about 382"
 
 
+def test_expect_with_json_answers_in_json():
+    # --json was ignored with --expect (issue 26: every command's --json prints an object).
+    import json
+
+    result = run_cli("table", "--expect", "0.75", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["expected"] == 0.75 and answer["fide_gaps"] == [189, 197]
+    assert 190.8 <= answer["formula_gap"] < 190.9  # 400 x log10(3) = 190.85
+    # 0.755 is no band's value: the hundredths are not rounded into one.
+    answer = json.loads(run_cli("table", "--expect", "0.755", "--json").stdout)
+    assert answer["fide_gaps"] is None
+    assert "no band gives exactly 0.755" in run_cli("table", "--expect", "0.755").stdout
+
+
 def test_bad_options():
     result = run_cli("table", "--max", "5000")
     assert result.exit_code == 2 and "--max" in result.stderr and result.stdout == ""

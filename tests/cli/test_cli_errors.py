@@ -113,8 +113,10 @@ def test_bad_period_is_a_clear_error(sample, tmp_path):
         "--period",
         "2026-13",
     )
-    assert result.exit_code == 1
-    assert "YYYY-MM" in result.stderr and "Traceback" not in result.stderr
+    # A usage error (exit 2, issue 26), refused before anything is read or written.
+    assert result.exit_code == 2
+    assert "YYYY-MM" in result.stderr and "month 13" in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "o").exists()
 
 
 def test_ids_stay_text(tmp_path):
@@ -184,7 +186,7 @@ def test_with_json_the_error_is_also_json_on_stdout(sample, tmp_path):
     result = run_cli("rate", bad, "--players", players, "--out", out, "--json")
     assert result.exit_code == 1 and not out.exists()
     answer = json.loads(result.stdout)
-    listed = json.loads(run_cli("validate", bad, "--players", players, "--json").stdout)
+    listed = json.loads(run_cli("validate", bad, "--players", players, "--json").stdout)["problems"]
     assert answer == {"error": "the input is not valid.", "problems": listed}
     assert "[bad-result]" in result.stderr
     # A run error (no list of problems) answers in JSON as well.

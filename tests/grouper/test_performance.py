@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.errors import RunError
+from pipeline.errors import UsageError
 from pipeline.grouper.performance import fide_performance, performance
 from pipeline.rules.rounding import fraction_hundredths
 from tests.conftest import run_cli
@@ -86,12 +86,18 @@ def test_no_games_gives_zero_entries():
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["--score", "6", "--opponents", "1500,1600"], 1, "between 0 and 2"),
+        # Every refusal is a usage error (exit 2): a calculator reads no file.
+        (["--score", "6", "--opponents", "1500,1600"], 2, "between 0 and 2"),
         (["--score", "1.3", "--opponents", "1500,1600"], 2, "halves"),
         (["--score", "1", "--opponents", "15x0"], 2, "--opponents"),
         (["--score", "1"], 2, "--opponents"),
         (["--vs", "1500"], 2, "result"),
-        (["--opponents", "1500,9000", "--score", "1"], 1, "1..3500"),
+        (["--opponents", "1500,9000", "--score", "1"], 2, "1..3500"),
+        (["--score", "nan", "--opponents", "1500,1600"], 2, "halves"),
+        (["--score", "inf", "--opponents", "1500,1600"], 2, "halves"),
+        (["--score", "1e0", "--opponents", "1500,1600"], 2, "halves"),
+        (["--score", "１", "--opponents", "1500,1600"], 2, "halves"),
+        (["--score", "1", "--opponents", "1500,١٦٠٠"], 2, "ASCII digits"),
     ],
 )
 def test_bad_input(args, code, message):
@@ -109,6 +115,7 @@ def test_text_output_labels_the_approximation():
     assert "TPR = 1711.00 -> 1711" in result.stdout  # 1551 + 400 x (2 x 0.7 - 1) = 1711
 
 
-def test_run_error_for_no_opponents():
-    with pytest.raises(RunError):
+def test_usage_error_for_no_opponents():
+    # A calculator reads no file: what it refuses is the command line (exit 2).
+    with pytest.raises(UsageError):
         performance([], 0)

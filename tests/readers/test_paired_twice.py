@@ -42,9 +42,12 @@ def test_player_in_two_games_of_one_round_is_reported_with_row_and_fix(tmp_path)
     )
     result = validate(games)
     assert result.exit_code == 1
-    found = [(p["code"], p["row"], p["column"], p["value"]) for p in json.loads(result.stdout)]
+    found = [
+        (p["code"], p["row"], p["column"], p["value"])
+        for p in json.loads(result.stdout)["problems"]
+    ]
     assert found == [("paired-twice", 4, "black", "A"), ("paired-twice", 7, "black", "C")]
-    first = json.loads(result.stdout)[0]
+    first = json.loads(result.stdout)["problems"][0]
     assert "row 2" in first["message"] and "'B'" in first["message"] and first["fix"]
 
 
@@ -54,7 +57,7 @@ def test_the_same_game_twice_is_a_duplicate_not_a_double_pairing(tmp_path):
         HEADER,
         [["Open", "1", "A", "B", "1-0"], ["Open", "1", "B", "A", "0-1"]],
     )
-    codes = [p["code"] for p in json.loads(validate(games).stdout)]
+    codes = [p["code"] for p in json.loads(validate(games).stdout)["problems"]]
     assert codes == ["duplicate-game"]
 
 

@@ -45,12 +45,18 @@ def test_broken_sample_lists_every_problem(sample):
     assert "8 problem(s) in 3 file(s)" in result.stderr
 
 
-def test_json_output_is_a_stable_list_of_objects(sample):
+def test_json_output_is_an_object_with_a_stable_list_of_problems(sample):
+    """One object, as every command's --json prints (issue 26): ok, the files checked, the count
+    and the problems, each with the same keys in the same order."""
     result = run_cli(
         "validate", *(sample / b for b in BROKEN), "--players", sample / "players.csv", "--json"
     )
     assert result.exit_code == 1
-    problems = json.loads(result.stdout)
+    answer = json.loads(result.stdout)
+    assert list(answer) == ["ok", "files", "problem_count", "problems"]
+    assert answer["ok"] is False and answer["problem_count"] == len(EXPECTED)
+    assert answer["files"] == [str(sample / "players.csv"), *(str(sample / b) for b in BROKEN)]
+    problems = answer["problems"]
     assert all(tuple(p) == JSON_KEYS for p in problems)
     assert {(p["file"].rsplit("/", 1)[-1], p["row"], p["code"]) for p in problems} == EXPECTED
     assert all(p["code"] in CODES and p["fix"] for p in problems)
@@ -61,12 +67,29 @@ def test_json_output_is_a_stable_list_of_objects(sample):
     ]
 
 
-def test_json_clean_is_an_empty_list(sample):
+def test_json_clean_is_ok_with_no_problems(sample):
     result = run_cli(
         "validate", sample / "games.csv", "--players", sample / "players.csv", "--json"
     )
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == []
+    assert json.loads(result.stdout) == {
+        "ok": True,
+        "files": [str(sample / "players.csv"), str(sample / "games.csv")],
+        "problem_count": 0,
+        "problems": [],
+    }
+
+
+def test_json_past_the_listed_problems_counts_them_all(sample, tmp_path):
+    rows = "".join(f"E,{i},4100018,4100050,{i}:{i}\n" for i in range(1, 251))
+    path = tmp_path / "g.csv"
+    path.write_text("event,round,white,black,result\n" + rows, encoding="utf-8")
+    players = sample / "players.csv"  # both players are on it: one bad-result a row
+    answer = json.loads(run_cli("validate", path, "--players", players, "--json").stdout)
+    assert answer["ok"] is False and answer["problem_count"] == 250
+    assert len(answer["problems"]) == 201
+    assert answer["problems"][-1]["code"] == "more-problems"
+    assert "50 more" in answer["problems"][-1]["message"]
 
 
 def test_rate_stops_on_the_same_problems_and_writes_nothing(sample, tmp_path):
@@ -106,7 +129,7 @@ def test_unknown_player_is_not_reported_when_the_players_file_is_unreadable(samp
     players.write_text("id,name,rating\n4100018,A,abc\n")
     result = run_cli("validate", sample / "games.csv", "--players", players, "--json")
     assert result.exit_code == 1
-    codes = {p["code"] for p in json.loads(result.stdout)}
+    codes = {p["code"] for p in json.loads(result.stdout)["problems"]}
     assert codes == {"bad-rating"}
 
 
@@ -124,7 +147,7 @@ def test_file_level_codes(tmp_path, content, code):
     path.write_bytes(content)
     result = run_cli("validate", path, "--json")
     assert result.exit_code == 1
-    assert [p["code"] for p in json.loads(result.stdout)] == [code]
+    assert [p["code"] for p in json.loads(result.stdout)["problems"]] == [code]
 
 
 def test_truncated_xlsx_is_not_a_table(tmp_path):
@@ -139,7 +162,7 @@ def test_truncated_xlsx_is_not_a_table(tmp_path):
     cut.write_bytes(whole.read_bytes()[: len(whole.read_bytes()) // 2])
     result = run_cli("validate", cut, "--json")
     assert result.exit_code == 1
-    assert [p["code"] for p in json.loads(result.stdout)] == ["not-a-table"]
+    assert [p["code"] for p in json.loads(result.stdout)["problems"]] == ["not-a-table"]
 
 
 def test_players_list_checks_use_the_rules_column(sample, tmp_path):
@@ -152,7 +175,7 @@ def test_players_list_checks_use_the_rules_column(sample, tmp_path):
         "validate", sample / "games.csv", "--players", single, "--rules", "rapid", "--json"
     )
     assert result.exit_code == 1
-    assert "missing-column" in {p["code"] for p in json.loads(result.stdout)}
+    assert "missing-column" in {p["code"] for p in json.loads(result.stdout)["problems"]}
     ok = run_cli(
         "validate", sample / "games.csv", "--players", tmp_path / "combined.txt", "--rules", "rapid"
     )
@@ -168,7 +191,9 @@ def test_event_formats_are_validated_too(sample):
         "--json",
     )
     assert result.exit_code == 1
-    codes = [(p["file"].rsplit("/", 1)[-1], p["code"]) for p in json.loads(result.stdout)]
+    codes = [
+        (p["file"].rsplit("/", 1)[-1], p["code"]) for p in json.loads(result.stdout)["problems"]
+    ]
     assert ("result-mismatch.trf", "result-mismatch") in codes
     assert ("result-mismatch.trf", "points-mismatch") in codes
     assert ("crosstable-points.csv", "points-mismatch") in codes
