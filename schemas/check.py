@@ -35,6 +35,24 @@ def skip_dask_typing_import() -> bool:
 skip_dask_typing_import()
 
 
+def prepare_for_threads(*models: type[pa.DataFrameModel]) -> None:
+    """Build ``models``' schemas and register pandera's pandas back-ends on this thread, before
+    jobs that validate run on several threads at once (a period reads its list and its events
+    side by side).
+
+    Why: pandera does both on first use, importing its back-end modules and filling class-level
+    registries (``BACKEND_REGISTRY``, the dtype engine's dispatch). Two threads doing that for the
+    first time at once iterate a registry while the other adds to it: a period run under load
+    once failed with "RuntimeError: dictionary changed size during iteration". Done here first,
+    the threads only read them (the shared state of those threads that is filled on first use;
+    the error was not reproduced on demand). Cheap: each step is done once per process."""
+    for model in models:
+        model.to_schema()
+    pa.DataFrameSchema.get_backend(check_type=pd.DataFrame)
+    pa.Check.get_backend(pd.Series(dtype=object))
+    pa.Check.get_backend(pd.DataFrame())
+
+
 def validate(
     frame: pd.DataFrame, model: type[pa.DataFrameModel], source: str = "", internal: bool = False
 ) -> pd.DataFrame:
