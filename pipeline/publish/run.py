@@ -24,7 +24,6 @@ the replaced list stays in the database marked superseded.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -58,8 +57,10 @@ from pipeline.publish.events import (
 )
 from pipeline.publish.history_lock import holding_history
 from pipeline.publish.journal import (
+    UnfinishedRun,
     clean_stale_temporaries,
     fsync_dir,
+    move_into_place,
     pause_point,
     recover,
 )
@@ -165,7 +166,7 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
         pause_point("checked")
         return _rate_and_publish(request, period, started, con, files, inputs_record, replaced)
     except FiderateError as exc:
-        if con is not None:
+        if con is not None and not isinstance(exc, UnfinishedRun):  # that run is recorded
             outcome = "refused" if isinstance(exc, HistoryRefusal) else "failed"
             history.insert_run(
                 con,
@@ -380,12 +381,7 @@ def _publish(
         # Committed: the temporary files now belong to the rename journal; never delete them.
         batch.forget()
     pause_point("committed")
-    written = []
-    for i, (tmp, final) in enumerate(planned):
-        os.replace(tmp, final)
-        written.append(final)
-        if i == 0:
-            pause_point("mid-rename")
+    written = move_into_place(planned, run_id)
     fsync_dir(request.out_dir)
     history.clear_file_moves(con, run_id)
     con.close()

@@ -200,3 +200,34 @@ def test_pandera_is_set_up_before_the_reading_threads_start(tmp_path):
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "PANDERA ON THREADS: []" in result.stderr, result.stderr[-3000:]
+
+
+def test_an_output_that_cannot_be_replaced_is_a_clear_error_and_the_rerun_completes(
+    tmp_path, monkeypatch
+):
+    # Windows refuses to replace a file open in another program (the list open in Excel): the
+    # run is committed by then, so it says so, and the same command again completes the files.
+    import pipeline.publish.journal as journal
+
+    real = os.replace
+
+    def in_use(src, dst):  # type: ignore[no-untyped-def]
+        if str(dst).endswith(".txt"):
+            raise PermissionError(13, "Permission denied", str(dst))
+        real(src, dst)
+
+    out = tmp_path / "out"
+    monkeypatch.setattr(journal.os, "replace", in_use)
+    result = run_cli(*period_command(out)[3:])
+    assert result.exit_code == 1, result.output
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert "run #1 is recorded" in result.stderr and "open in another program" in result.stderr
+    assert not (out / "rating_list_2026-12.txt").exists()
+    monkeypatch.undo()
+    again = run_cli(*period_command(out)[3:])
+    assert again.exit_code == 0, again.stderr
+    assert (out / "rating_list_2026-12.txt").is_file()
+    con = sqlite3.connect(out / "ratings.db")
+    outcomes = [r[0] for r in con.execute("SELECT outcome FROM runs ORDER BY id")]
+    con.close()
+    assert outcomes == ["published"]
