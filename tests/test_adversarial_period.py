@@ -7,7 +7,6 @@ was there is exactly as it was and no file is added (no database created, no out
 
 from __future__ import annotations
 
-import json
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -250,9 +249,3 @@ def test_catalogue(case: Case, tmp_path: Path) -> None:
         # Nothing written: every file exactly as it was, no new file, no new folder.
         assert _files(work, audit_log) == before
         assert {p for p in work.rglob("*") if p.is_dir()} == folders
-
-
-def test_the_headline_in_json_says_what_happened(tmp_path: Path) -> None:
-    args = already_published_json(tmp_path)
-    answer = json.loads(run_cli(*args).stdout)
-    assert answer["problems"][0]["code"] == "period-published"

@@ -9,16 +9,17 @@ writes anything, with one message: another run holds the history, try again when
 
 The lock is the operating system's lock on a small file beside the database
 (``.ratings.db.lock``): ``fcntl.flock`` on Unix, ``msvcrt.locking`` on Windows, each imported
-when a lock is taken (neither exists on the other system). The system releases it when the
-process ends, however it ends: a killed run never leaves a stale lock. The file is removed when
-the run ends; a run that opened it just before gets the lock of a name no one sees any more,
-notices (the name now points to another file, or none) and takes the lock again.
+when a lock is taken, whichever exists (neither exists on the other system). The system
+releases it when the process ends, however it ends: a killed run never leaves a stale lock. The
+file is removed when the run ends; a run that opened it just before gets the lock of a name no
+one sees any more, notices (the name now points to another file, or none) and takes it again.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -94,6 +95,7 @@ def _acquire(path: Path, database: Path) -> int:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
         except PermissionError as exc:
             if os.name == "nt":  # Windows: the file is being deleted by the run that just ended
+                time.sleep(0.05)
                 continue
             raise os_problem(path.parent, exc) from None
         except OSError as exc:
@@ -113,17 +115,12 @@ def _acquire(path: Path, database: Path) -> int:
 
 
 def _try_lock(fd: int) -> bool:
-    """Take the lock of ``fd`` without waiting; False when another process holds it."""
-    if os.name == "nt":
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
-        except OSError:
-            return False
-        return True
-    import fcntl
-
+    """Take the lock of ``fd`` without waiting; False when another process holds it. The
+    system's lock is chosen when a lock is taken: ``fcntl`` where it exists, else ``msvcrt``."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        return _try_lock_windows(fd)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
@@ -135,18 +132,32 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
-def _unlock(fd: int) -> None:
-    if os.name == "nt":
+def _try_lock_windows(fd: int) -> bool:
+    try:
         import msvcrt
+    except ImportError:  # neither: SQLite's own locking still guards the database
+        return True
+    try:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+    except OSError:
+        return False
+    return True
 
+
+def _unlock(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:
+        try:
+            import msvcrt
+        except ImportError:
+            return
         os.lseek(fd, 0, os.SEEK_SET)
         try:
             msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
         except OSError:
             pass
         return
-    import fcntl
-
     fcntl.flock(fd, fcntl.LOCK_UN)
 
 

@@ -17,6 +17,8 @@ Order of the steps, and why a run killed at any point loses nothing
    journal.                                           Killed here: the run *has* happened; the next
    ``fiderate period`` on this database first completes the journal's renames (roll forward), and a
    re-run with the same inputs then reports the period as complete (exit 0).
+The whole run holds the history's lock (:mod:`.history_lock`: a second run at once is refused);
+a first run creates the database in step 3, built beside its name and renamed into place.
 File names carry the month (``rating_list_2026-12.csv``), so the list in force is never
 overwritten; ``--replace`` overwrites only the replaced period's own files, after its commit, and
 the replaced list stays in the database marked superseded.
