@@ -40,12 +40,13 @@ def prepare_for_threads(*models: type[pa.DataFrameModel]) -> None:
     jobs that validate run on several threads at once (a period reads its list and its events
     side by side).
 
-    Why: pandera does both on first use, importing its back-end modules and filling class-level
-    registries (``BACKEND_REGISTRY``, the dtype engine's dispatch). Two threads doing that for the
-    first time at once iterate a registry while the other adds to it: a period run under load
-    once failed with "RuntimeError: dictionary changed size during iteration". Done here first,
-    the threads only read them (the shared state of those threads that is filled on first use;
-    the error was not reproduced on demand). Cheap: each step is done once per process."""
+    Why: a period run under load once failed with "RuntimeError: dictionary changed size during
+    iteration". The state those two threads share and change is what pandera sets up on first
+    use: it imports its back-ends and strategies (and hypothesis, whose ``lambda_sources``
+    iterates ``sys.modules.items()`` unguarded while the other thread's import adds to it) and
+    fills class-level registries (``BACKEND_REGISTRY``). Done here first, the threads only read
+    them. The error was not reproduced on demand; tests/publish/test_period_history_guard.py
+    checks that none of it happens on the threads. Cheap: each step is done once per process."""
     for model in models:
         model.to_schema()
     pa.DataFrameSchema.get_backend(check_type=pd.DataFrame)
