@@ -160,6 +160,21 @@ class Code(StrEnum):
         "a history database that is empty, damaged or busy",
         "restore ratings.db from a backup, or wait for the other run",
     )
+    NOT_A_HISTORY = (
+        "not-a-history",
+        "a --db file that is not a fiderate history (another program's database)",
+        "give the ratings.db `fiderate period` wrote, or a name no file has yet",
+    )
+    HISTORY_IN_USE = (
+        "history-in-use",
+        "another `fiderate period` run is using the same history database",
+        "wait for the other run to finish, then run this one again",
+    )
+    RUN_ORDER = (
+        "run-order",
+        "a period rated or replaced after a later period was published",
+        "rate the next period: periods are published in order",
+    )
     MORE_PROBLEMS = (
         "more-problems",
         "the count of problems past the listed ones (validate --json)",
@@ -261,6 +276,32 @@ class OutputError(InputError):
     """The outputs cannot be written where asked (a file, read-only, disk full, an input)."""
 
     headline = "cannot write the outputs; nothing was written."
+
+
+class HistoryRefusal(InputError):
+    """The history database refuses the run (the inputs may be valid): the period is already
+    published, a later one is, an event was rated before, or another run holds the history.
+    Its headline says which, for the text and for ``--json``."""
+
+    HEADLINES = {
+        Code.RUN_ORDER: "a later period is already published: periods are rated in order; "
+        "nothing was changed.",
+        Code.PERIOD_PUBLISHED: "this period was already published; nothing was changed.",
+        Code.ALREADY_RATED: "an event was already rated in an earlier run; nothing was changed.",
+        Code.HISTORY_IN_USE: "another run is using the history database; nothing was changed.",
+        Code.NOT_A_HISTORY: "the database given is not a fiderate history; nothing was changed.",
+        Code.BAD_DATABASE: "the history database cannot be used; nothing was changed.",
+    }
+
+    def __init__(self, problems: Sequence[Problem], partial: object = None):
+        super().__init__(problems, partial)
+        codes = [p.code for p in self.problems]
+        first = next((code for code in self.HEADLINES if code in codes), None)
+        self.headline = (
+            self.HEADLINES[first]
+            if first is not None
+            else "the history database refuses this run; nothing was changed."
+        )
 
 
 class RunError(FiderateError):

@@ -5,10 +5,18 @@ raw input -> ``Games`` / ``Sides`` (readers) -> ``RatedSides`` (engine) -> ``Rat
 project's Problems, grouped, never pandera's raw exception.
 """
 
-from schemas.check import validate
+from schemas.check import prepare_for_threads, validate
 from schemas.games import Games
 from schemas.players import Players
 from schemas.sides import RatedSides, Sides
 from schemas.totals import RatingList
 
-__all__ = ["Games", "Players", "RatedSides", "RatingList", "Sides", "validate"]
+__all__ = [
+    "Games",
+    "Players",
+    "RatedSides",
+    "RatingList",
+    "Sides",
+    "prepare_for_threads",
+    "validate",
+]

@@ -35,6 +35,25 @@ def skip_dask_typing_import() -> bool:
 skip_dask_typing_import()
 
 
+def prepare_for_threads(*models: type[pa.DataFrameModel]) -> None:
+    """Build ``models``' schemas and register pandera's pandas back-ends on this thread, before
+    jobs that validate run on several threads at once (a period reads its list and its events
+    side by side).
+
+    Why: a period run under load once failed with "RuntimeError: dictionary changed size during
+    iteration". The state those two threads share and change is what pandera sets up on first
+    use: it imports its back-ends and strategies (and hypothesis, whose ``lambda_sources``
+    iterates ``sys.modules.items()`` unguarded while the other thread's import adds to it) and
+    fills class-level registries (``BACKEND_REGISTRY``). Done here first, the threads only read
+    them. The error was not reproduced on demand; tests/publish/test_period_history_guard.py
+    checks that none of it happens on the threads. Cheap: each step is done once per process."""
+    for model in models:
+        model.to_schema()
+    pa.DataFrameSchema.get_backend(check_type=pd.DataFrame)
+    pa.Check.get_backend(pd.Series(dtype=object))
+    pa.Check.get_backend(pd.DataFrame())
+
+
 def validate(
     frame: pd.DataFrame, model: type[pa.DataFrameModel], source: str = "", internal: bool = False
 ) -> pd.DataFrame:

@@ -14,29 +14,31 @@ from pipeline.errors import RunError
 @cli.command()
 @click.argument("player_id")
 @click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The --out folder of `fiderate period`: reads OUT/ratings.db, as the period wrote it.",
+)
+@click.option(
     "--db",
     "db_path",
     type=click.Path(path_type=Path),
-    default=Path("ratings.db"),
-    show_default=True,
-    help="History database written by `fiderate period`.",
+    default=None,
+    help="History database written by `fiderate period` (its --db). Default: OUT/ratings.db "
+    "with --out, else ratings.db in the current folder.",
 )
 @json_flag("Print JSON instead of a table.")
-def history(player_id: str, db_path: Path, as_json: bool) -> None:
+def history(player_id: str, out_dir: Path | None, db_path: Path | None, as_json: bool) -> None:
     """Print PLAYER_ID's rating on every list in the history database, and the results still
-    waiting for a first rating."""
-    from pipeline.publish.database import open_history
-    from pipeline.publish.store import player_history, player_pending
+    waiting for a first rating. Only reads the database (never changes or creates it)."""
+    from pipeline.publish.database import read_player
 
-    if not db_path.is_file():
-        raise RunError(f"no history database at {str(db_path)!r} (give it with --db)")
-    con = open_history(db_path)
-    assert con is not None  # the file exists
-    try:
-        rows = player_history(con, player_id)
-        pending = player_pending(con, player_id)
-    finally:
-        con.close()
+    if out_dir is not None and db_path is not None:
+        raise click.UsageError("give --out or --db, not both (--db names the database itself)")
+    # The same default as `fiderate period`: the database is OUT/ratings.db.
+    db_path = db_path or (out_dir or Path(".")) / "ratings.db"
+    rows, pending = read_player(db_path, player_id)
     if not rows:
         raise RunError(f"player {player_id!r} is on no list in {str(db_path)!r}")
     if as_json:

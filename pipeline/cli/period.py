@@ -50,7 +50,7 @@ def _earlier_lists(
     "--db",
     "db_path",
     default=None,
-    help="History database (default: OUT/ratings.db).",
+    help="History database (default: OUT/ratings.db; `fiderate history --out OUT` reads it).",
 )
 @click.option(
     "--replace",

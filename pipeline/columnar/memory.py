@@ -13,6 +13,7 @@ import ctypes
 import ctypes.util
 import gc
 import os
+import sys
 from functools import cache
 
 
@@ -59,3 +60,49 @@ def prefer_jemalloc() -> None:
         pa.set_memory_pool(pa.jemalloc_memory_pool())
     except NotImplementedError:  # pragma: no cover - a pyarrow built without jemalloc
         pass
+
+
+def peak_memory_mib() -> float:
+    """The process's peak resident memory so far, in MiB; 0.0 where the system does not say.
+
+    ``resource`` is Unix only, so it is imported here, at call time (a module importing it at
+    the top would not start on Windows); Windows reports the peak working set instead."""
+    if sys.platform == "win32":
+        return _windows_peak_mib()
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # Linux counts ru_maxrss in KiB, macOS in bytes.
+    return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
+
+
+def _windows_peak_mib() -> float:
+    """PeakWorkingSetSize of GetProcessMemoryInfo (psapi), in MiB; 0.0 if it cannot be read."""
+    from ctypes import wintypes
+
+    class Counters(ctypes.Structure):
+        _fields_ = [
+            ("cb", wintypes.DWORD),
+            ("PageFaultCount", wintypes.DWORD),
+            ("PeakWorkingSetSize", ctypes.c_size_t),
+            ("WorkingSetSize", ctypes.c_size_t),
+            ("QuotaPeakPagedPoolUsage", ctypes.c_size_t),
+            ("QuotaPagedPoolUsage", ctypes.c_size_t),
+            ("QuotaPeakNonPagedPoolUsage", ctypes.c_size_t),
+            ("QuotaNonPagedPoolUsage", ctypes.c_size_t),
+            ("PagefileUsage", ctypes.c_size_t),
+            ("PeakPagefileUsage", ctypes.c_size_t),
+        ]
+
+    try:
+        counters = Counters()
+        counters.cb = ctypes.sizeof(counters)
+        windll = ctypes.windll  # type: ignore[attr-defined]
+        process = windll.kernel32.GetCurrentProcess()
+        if not windll.psapi.GetProcessMemoryInfo(process, ctypes.byref(counters), counters.cb):
+            return 0.0
+        return counters.PeakWorkingSetSize / (1 << 20)
+    except (AttributeError, OSError):
+        return 0.0

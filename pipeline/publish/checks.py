@@ -7,9 +7,10 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.errors import Code, InputError, Problem
+from pipeline.errors import Code, HistoryRefusal, Problem
 from pipeline.publish import store as history
 from pipeline.publish.events import EventFile
+from pipeline.publish.months import add_months
 
 
 def describe_inputs(
@@ -55,14 +56,7 @@ def check_history(
         else:
             replaced = published.run_id
     if latest is not None and latest > period:
-        problems.append(
-            Problem(
-                Code.PERIOD_PUBLISHED,
-                f"a later period ({latest}) is already published; period {period} can no longer "
-                "be rated or replaced",
-                fix="rate the next period instead",
-            )
-        )
+        problems.append(run_order_problem(period, latest, database, published is not None))
     live = history.rated_events(con, [f.sha256 for f in files])
     for f in files:
         if f.sha256 in live:
@@ -79,8 +73,28 @@ def check_history(
                 )
             )
     if problems:
-        raise InputError(problems)
+        raise HistoryRefusal(problems)
     return replaced
+
+
+def run_order_problem(
+    period: str, latest: str, database: Path | str, was_published: bool
+) -> Problem:
+    """Period ``period`` asked for once ``latest``, a later one, is published: a question of the
+    order of the runs, not of the input (each list is computed from the one before it, so an
+    earlier period cannot change under a list already published)."""
+    action = "replaced" if was_published else "rated"
+    return Problem(
+        Code.RUN_ORDER,
+        f"period {latest} is already published, so period {period} can no longer be {action}: "
+        "each list is computed from the one before it, and this history's lists go up to "
+        f"{latest}",
+        file=str(database),
+        fix=f"rate the next period ({add_months(latest, 1)}) instead; a game of {period} left "
+        "out goes in as an event of that next period. To publish the periods again from "
+        f"{period}, use a copy of the history saved before {latest} was published, or a new "
+        "--db",
+    )
 
 
 def list_notes(con: sqlite3.Connection | None, period: str, list_sha: str) -> list[str]:

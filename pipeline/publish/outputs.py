@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -28,7 +28,7 @@ from pipeline.publish.months import add_months, fide_month_label
 from pipeline.publish.next_list import STATUS_FIRST, STATUS_NEW, dropped
 from pipeline.publish.report import PeriodReport
 from pipeline.writers import XLSX_MAX_PLAYERS, write_csv, write_games_csv
-from pipeline.writers.atomic import OutputBatch
+from pipeline.writers.atomic import OutputBatch, check_not_an_input
 from pipeline.writers.csvtext import block_bytes, csv_lines
 from pipeline.writers.fide_txt import fide_txt_body, fide_txt_header
 from pipeline.writers.format import arrow_text, plain_text
@@ -64,6 +64,14 @@ def output_names(period: str) -> dict[str, str]:
         "games": f"games_{period}.csv",
         "report_xlsx": f"report_{period}.xlsx",
     }
+
+
+def check_outputs_spare_inputs(out_dir: Path, period: str, inputs: Sequence[Path]) -> None:
+    """Refuse, before anything is rated, a run whose outputs would replace one of its inputs
+    (``--list out/rating_list_2026-12.csv ... --out out`` for period 2026-11): the check of
+    ``fiderate rate``'s outputs (:func:`pipeline.writers.atomic.check_not_an_input`)."""
+    for name in output_names(period).values():
+        check_not_an_input(out_dir / name, inputs)
 
 
 def _fsync(path: Path) -> None:
@@ -128,12 +136,14 @@ def write_period_outputs(
     report: PeriodReport,
     rated: list[RatedPeriod],
     xlsx: bool | None,
+    inputs: Sequence[Path] = (),
 ) -> Iterator[PeriodFiles]:
     """Every file of the period, to temporary names. ``rated`` holds the rated period, taken
     out once games.csv is written: when the caller keeps no other reference, its sides (2 M
-    rows in a FIDE month) are freed before the other files are written."""
+    rows in a FIDE month) are freed before the other files are written. ``inputs``: the run's
+    input files, which no output may replace."""
     names = output_names(period)
-    with OutputBatch(out_dir) as batch:
+    with OutputBatch(out_dir, protect=inputs) as batch:
         files = PeriodFiles(batch)
         # Named in the order they are reported (the next list first); games.csv written first.
         temp = {k: batch.path(names[k]) for k in ("list_csv", "list_txt", *CSV_TABLES, "games")}

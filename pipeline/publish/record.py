@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import getpass
-import resource
 import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -14,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.memory import release_memory
+from pipeline.columnar.memory import peak_memory_mib, release_memory
 from pipeline.model import PlayerList
 from pipeline.publish import store as history
 from pipeline.publish.earlier_lists import EarlierList
@@ -32,7 +31,7 @@ def now() -> str:
 def user() -> str:
     try:
         return getpass.getuser()
-    except (KeyError, OSError):
+    except (KeyError, OSError, ImportError):  # no user name in the environment, no pwd module
         return "unknown"
 
 
@@ -57,8 +56,8 @@ class Clock:
     def lap(self, name: str, next_label: str | None = None) -> None:
         if next_label is not None:
             self.starts(next_label)
-        # Peak memory so far (KiB on Linux): shows which stage sets the peak.
-        self.peaks[name] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        # Peak memory so far: shows which stage sets the peak.
+        self.peaks[name] = peak_memory_mib()
         if self.peaks[name] > RELEASE_ABOVE_MIB:
             # The stage's full-size tables are dropped by now: give their memory back to the
             # operating system before the next stage allocates its own (the peak is then the

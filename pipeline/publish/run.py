@@ -17,6 +17,8 @@ Order of the steps, and why a run killed at any point loses nothing
    journal.                                           Killed here: the run *has* happened; the next
    ``fiderate period`` on this database first completes the journal's renames (roll forward), and a
    re-run with the same inputs then reports the period as complete (exit 0).
+The whole run holds the history's lock (:mod:`.history_lock`: a second run at once is refused);
+a first run creates the database in step 3, built beside its name and renamed into place.
 File names carry the month (``rating_list_2026-12.csv``), so the list in force is never
 overwritten; ``--replace`` overwrites only the replaced period's own files, after its commit, and
 the replaced list stays in the database marked superseded.
@@ -24,7 +26,6 @@ the replaced list stays in the database marked superseded.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ import pandas as pd
 
 from pipeline.columnar.memory import prefer_jemalloc
 from pipeline.columnar.threads import side_by_side
-from pipeline.errors import Code, FiderateError, InputError, Problem
+from pipeline.errors import FiderateError, HistoryRefusal, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.publish import database
 from pipeline.publish import store as history
@@ -56,14 +57,17 @@ from pipeline.publish.events import (
     sha256_of,
     untrusted,
 )
+from pipeline.publish.history_lock import holding_history
 from pipeline.publish.journal import (
+    UnfinishedRun,
     clean_stale_temporaries,
     fsync_dir,
+    move_into_place,
     pause_point,
     recover,
 )
 from pipeline.publish.list_file import read_list
-from pipeline.publish.outputs import write_period_outputs
+from pipeline.publish.outputs import check_outputs_spare_inputs, write_period_outputs
 from pipeline.publish.period_results import publish_results
 from pipeline.publish.players import (
     lists_for_units,
@@ -76,6 +80,7 @@ from pipeline.publish.report import PeriodReport
 from pipeline.readers.player_details import fill_blank_details
 from pipeline.rules.select import cadence_note
 from pipeline.run.rate import rate_inputs, resolve_period
+from schemas import Games, Players, prepare_for_threads
 
 
 @dataclass(frozen=True)
@@ -118,7 +123,9 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
     # command: the library's own entry point runs the whole period, for every caller.
     prefer_jemalloc()
     try:
-        return _run_period(request)
+        # The whole run holds the history: a second run at once is refused before it starts.
+        with holding_history(request.database):
+            return _run_period(request)
     except sqlite3.Error as exc:
         raise database.translate(request.database, exc) from None
 
@@ -132,11 +139,13 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
     try:
         recovered = recover(con) if con is not None else []
         clean_stale_temporaries(request.out_dir)
+        database.clean_stale_builds(db_path)
         list_hash = sha256_of(Path(request.list_path)) if Path(request.list_path).is_file() else ""
         files = find_event_files(request.events)
         inputs_record = describe_inputs(list_hash, request.list_path, files) + earlier_inputs(
             request.earlier_lists
         )
+        check_outputs_spare_inputs(request.out_dir, period, _input_paths(request, files))
         for run_id in recovered:
             assert con is not None  # runs are recovered from an existing history only
             row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()
@@ -159,13 +168,8 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
         pause_point("checked")
         return _rate_and_publish(request, period, started, con, files, inputs_record, replaced)
     except FiderateError as exc:
-        if con is not None:
-            outcome = (
-                "refused"
-                if isinstance(exc, InputError)
-                and any(p.code in (Code.PERIOD_PUBLISHED, Code.ALREADY_RATED) for p in exc.problems)
-                else "failed"
-            )
+        if con is not None and not isinstance(exc, UnfinishedRun):  # that run is recorded
+            outcome = "refused" if isinstance(exc, HistoryRefusal) else "failed"
             history.insert_run(
                 con,
                 started_at=started,
@@ -183,6 +187,13 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
             con.close()
 
 
+def _input_paths(request: PeriodRequest, files: Sequence[EventFile]) -> list[Path]:
+    """Every file the run reads: the list in force, the event files, the earlier lists."""
+    return [Path(request.list_path), *(f.path for f in files)] + [
+        Path(path) for _, path in request.earlier_lists
+    ]
+
+
 def _read_inputs(
     request: PeriodRequest,
     files: Sequence[EventFile],
@@ -194,6 +205,7 @@ def _read_inputs(
     of them reported at once."""
     # The list and the event files are read at once, on two threads (each has problems or a
     # result); their problems are reported in the same order as when read one after the other.
+    prepare_for_threads(Players, Games)  # the schemas the two threads validate with
     jobs: list[Callable[[], tuple[Any, list[Problem]]]] = [
         partial(_problems_of, read_list, request.list_path, request.rules),
         partial(_problems_of, read_events, files, period),
@@ -344,13 +356,19 @@ def _publish(
     """Steps 2 to 5: temporary files, one transaction, then the renames of the journal."""
     period = record.period
     with write_period_outputs(
-        request.out_dir, period, record.new, report, rated, request.xlsx
+        request.out_dir,
+        period,
+        record.new,
+        report,
+        rated,
+        request.xlsx,
+        _input_paths(request, record.files),
     ) as batch:
         notes = list(batch.notes)
         clock.lap("write files", "storing in the history database")
         pause_point("temp-files")
         if con is None:
-            con = database.connect(request.database)
+            con = database.create_history(request.database)
         planned = batch.planned()
         con.execute("BEGIN IMMEDIATE")
         try:
@@ -365,12 +383,7 @@ def _publish(
         # Committed: the temporary files now belong to the rename journal; never delete them.
         batch.forget()
     pause_point("committed")
-    written = []
-    for i, (tmp, final) in enumerate(planned):
-        os.replace(tmp, final)
-        written.append(final)
-        if i == 0:
-            pause_point("mid-rename")
+    written = move_into_place(planned, run_id)
     fsync_dir(request.out_dir)
     history.clear_file_moves(con, run_id)
     con.close()

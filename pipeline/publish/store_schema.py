@@ -16,6 +16,9 @@ from pipeline.publish.list_blocks import BLOCK_COLUMNS, BLOCK_ROWS, insert_block
 from pipeline.publish.list_file import LIST_TEXT_COLUMNS
 
 SCHEMA_VERSION = 3
+# PRAGMA application_id of a fiderate history ("FIDR"): tells it from another program's SQLite
+# file (pipeline.publish.database refuses those). Set by every migration step.
+APPLICATION_ID = 0x46494452
 
 _ROW_COLUMNS = ", ".join(LIST_TEXT_COLUMNS)
 
@@ -192,6 +195,7 @@ def migrate(con: sqlite3.Connection) -> int:
                     con.execute(step)
             con.execute("INSERT INTO schema_version (version) VALUES (?)", (target,))
             con.execute(f"PRAGMA user_version = {target}")
+            con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")

@@ -136,7 +136,7 @@ def write_outputs(
             )
         if want_html:
             page = render_report(result, table, detail, note)
-            batch.path("report.html").write_text(page, encoding="utf-8")
+            batch.path("report.html").write_text(page, encoding="utf-8", newline="\n")
         elif html is None:
             report.skipped.append(
                 f"report.html not written: {count:,} players is more than "
@@ -179,4 +179,4 @@ def _write_player_files(batch, result, table, detail, note, players, inputs) -> 
             about=about_table(result, inputs),
         )
         page = render_report(result, table, detail, note, only=[player_id])
-        batch.path(f"{stem}.html").write_text(page, encoding="utf-8")
+        batch.path(f"{stem}.html").write_text(page, encoding="utf-8", newline="\n")

@@ -47,6 +47,23 @@ def os_problem(out_dir: Path, exc: OSError) -> OutputError:
     )
 
 
+def check_not_an_input(final: Path, inputs: Iterable[Path | str]) -> None:
+    """Refuse to write ``final`` when it is one of ``inputs``: the same path once resolved, or
+    the same file under another name (a link; ``os.path.samefile`` works on every system)."""
+    target = final.resolve()
+    for source in map(Path, inputs):
+        same = source.resolve() == target
+        if not same and final.exists() and source.exists():
+            same = os.path.samefile(final, source)
+        if same:
+            raise output_problem(
+                final,
+                f"writing {final.name} would replace the input {str(source)!r}",
+                "choose another --out folder (outputs keep their own names)",
+                code=Code.OUTPUT_REPLACES_INPUT,
+            )
+
+
 class OutputBatch:
     def __init__(self, out_dir: Path | str, protect: Iterable[Path | str] = ()):
         self.out_dir = Path(out_dir)
@@ -72,24 +89,10 @@ class OutputBatch:
         self._created = missing[-1] if missing else None
         return self
 
-    def _check_not_an_input(self, final: Path) -> None:
-        target = final.resolve()
-        for source in self._protect:
-            same = source.resolve() == target
-            if not same and final.exists() and source.exists():
-                same = os.path.samefile(final, source)
-            if same:
-                raise output_problem(
-                    final,
-                    f"writing {final.name} would replace the input {str(source)!r}",
-                    "choose another --out folder (outputs keep their own names)",
-                    code=Code.OUTPUT_REPLACES_INPUT,
-                )
-
     def path(self, name: str) -> Path:
         """A temporary path to write ``name`` to; it becomes ``out_dir/name`` on commit."""
         final = self.out_dir / name
-        self._check_not_an_input(final)
+        check_not_an_input(final, self._protect)
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=self.out_dir)
         except OSError as exc:

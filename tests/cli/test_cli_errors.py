@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.conftest import run_cli
 from tests.helpers import write_csv
 
@@ -190,9 +192,11 @@ def test_with_json_the_error_is_also_json_on_stdout(sample, tmp_path):
     assert answer == {"error": "the input is not valid.", "problems": listed}
     assert "[bad-result]" in result.stderr
     # A run error (no list of problems) answers in JSON as well.
-    missing = run_cli("history", "4100018", "--db", tmp_path / "none.db", "--json")
+    db = tmp_path / "history.db"
+    db.write_bytes((Path(__file__).parents[1] / "publish" / "data" / "ratings_v2.db").read_bytes())
+    missing = run_cli("history", "4100018", "--db", db, "--json")
     assert missing.exit_code == 1
     assert json.loads(missing.stdout)["problems"] == []
-    assert "none.db" in json.loads(missing.stdout)["error"]
+    assert "history.db" in json.loads(missing.stdout)["error"]
     # Without --json stdout stays empty.
     assert run_cli("rate", bad, "--players", players, "--out", out).stdout == ""

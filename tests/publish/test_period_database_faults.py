@@ -76,9 +76,10 @@ def test_a_second_run_that_lost_the_race_is_refused(template, tmp_path, monkeypa
     assert snapshot(state) == published
 
 
-def test_a_run_waits_for_a_busy_database_then_says_so(template, tmp_path, monkeypatch):  # noqa: F811
-    # A real first process holds the write transaction (paused inside it); the second waits for
-    # the busy timeout and is refused cleanly, its temporary files removed.
+def test_a_run_on_a_busy_history_is_refused_at_once(template, tmp_path, monkeypatch):  # noqa: F811
+    # A real first process holds the history (paused inside its write transaction); the second,
+    # with another --out, is refused at once by the history's lock, before it reads or writes
+    # anything (the busy timeout is not even waited for).
     state = fresh(template, tmp_path)
     other = tmp_path / "other.csv"
     shutil.copy(state / "december.csv", other)
@@ -103,7 +104,9 @@ def test_a_run_waits_for_a_busy_database_then_says_so(template, tmp_path, monkey
         args += ["--db", str(state / "out" / "ratings.db")]
         args[args.index("--out") + 1] = str(out2)
         result = run_cli(*args)
-        assert_refused(result, "locked")
+        assert result.exit_code == 1, result.output
+        assert "[history-in-use]" in result.stderr and "locked" in result.stderr, result.stderr
+        assert "another run is using the history database" in result.stderr
         assert not out2.exists()  # the folder this run created is removed again
     finally:
         proc.send_signal(signal.SIGKILL)
