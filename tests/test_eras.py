@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline import RateOptions, rate_files
-from pipeline.engine.cap_once import uncapped_sides
+from pipeline.engine.four_hundred_point_rule import uncapped_sides
 from pipeline.grouper.kfactor import apply_700_rule
 from pipeline.model import EventInfo, GamesInput
 from pipeline.rules.select import select_rules

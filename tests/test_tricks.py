@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from pipeline.columnar.arrow import arrow_storage, may_contain
 from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
-from pipeline.engine.rate import EXEMPT_SHIFT, MAX_DIFF, _lookup_table, pd_table, table_index
+from pipeline.engine.four_hundred_point_rule import (
+    EXEMPT_SHIFT,
+    MAX_DIFF,
+    lookup_table,
+    pd_table,
+    table_index,
+)
 from pipeline.writers.csvtext import block_bytes
 
 
@@ -59,7 +65,7 @@ def test_table_index_reads_the_exempt_table_for_exempt_sides():
     own = np.array([2700, 2649, 2650, 0, 3500, 1000], dtype=np.int64)
     opp = np.array([2000, 2000, 3500, 3500, 0, 1000], dtype=np.int64)
     index = table_index(own, opp, 2650)
-    table = _lookup_table("fide", 400, 2650)
+    table = lookup_table("fide", 400, 2650)
     assert len(table) == 2 * EXEMPT_SHIFT
     exempt = own >= 2650
     assert ((index >= EXEMPT_SHIFT) == exempt).all()

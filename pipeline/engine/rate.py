@@ -7,13 +7,18 @@ every path, pandas or Dask partition, runs); ``rate_sides`` wraps it for a sides
 
 from __future__ import annotations
 
-from functools import cache, cached_property
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.engine.cap_once import uncapped_sides
-from pipeline.engine.expected import SCALES, expected_units
+from pipeline.engine.expected import SCALES
+from pipeline.engine.four_hundred_point_rule import (
+    exempt_sides,
+    lookup_table,
+    table_index,
+    uncapped_sides,
+)
 from pipeline.engine.matches import NOTE_MATCH_DECIDED, NOTE_MATCH_UNRATED, SideKeys, match_codes
 from pipeline.rules.sets import RuleSet
 
@@ -45,64 +50,6 @@ def notes(rules: RuleSet) -> tuple[str, ...]:
         NOTE_MATCH_UNRATED,
         NOTE_MATCH_DECIDED,
     )
-
-
-# Ratings are whole numbers in 0..3500 (schemas), so own - opponent lies in -3500..3500.
-MAX_DIFF = 3500
-
-
-@cache
-def pd_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
-    """PD in units of 1/scale for every raw difference own - opponent in -MAX_DIFF..MAX_DIFF
-    (index diff + MAX_DIFF), the 400-point cap applied unless ``exempt``: one gather per side
-    replaces clip, abs and the band look-up. Built from ``expected_units``, so each entry is the
-    value the per-side computation gives. int32: the largest entry is the formula's 10**6, and
-    half the bytes of int64 is half the memory traffic of the gather."""
-    raw = np.arange(-MAX_DIFF, MAX_DIFF + 1, dtype=np.int64)
-    diff = raw if (cap is None or exempt) else np.clip(raw, -cap, cap)
-    table = expected_units(diff, method).astype(np.int32)
-    table.setflags(write=False)
-    return table
-
-
-@cache
-def _lookup_table(method: str, cap: int | None, exempt: bool) -> np.ndarray:
-    """The capped table followed, when some sides are exempt from the cap (players rated 2650+,
-    or the cap used once per event), by the exempt one: an exempt side's index is moved
-    EXEMPT_SHIFT further on."""
-    capped = pd_table(method, cap, False)
-    if cap is None or not exempt:
-        return capped
-    table = np.concatenate([capped, pd_table(method, cap, True)])
-    table.setflags(write=False)
-    return table
-
-
-EXEMPT_SHIFT = 2 * MAX_DIFF + 1
-
-
-def table_index(
-    own: np.ndarray,
-    opp: np.ndarray,
-    exempt_from: int | None,
-    lifted: np.ndarray | None = None,
-) -> np.ndarray:
-    """Each side's row in ``_lookup_table`` (int32, a fresh buffer the caller may reuse).
-
-    Proof that it reads the right table: ratings are 0..MAX_DIFF (checked by the schemas), so
-    own - opp + MAX_DIFF lies in 0..2 x MAX_DIFF, the rows of the capped table, with row
-    diff + MAX_DIFF holding PD(diff). A side rated at or above ``exempt_from`` (the cap is
-    decided by the side being rated), or ``lifted`` (the cap used once per event elsewhere,
-    ``engine.cap_once``), is moved EXEMPT_SHIFT = 2 x MAX_DIFF + 1 further, into
-    2 x MAX_DIFF + 1..4 x MAX_DIFF + 1: exactly the rows of the exempt table, which follows the
-    capped one and is indexed the same way.
-    """
-    index = np.subtract(own, opp, dtype=np.int32)
-    index += MAX_DIFF
-    exempt = _exempt(own, exempt_from, lifted)
-    if exempt is not None:
-        np.add(index, EXEMPT_SHIFT, out=index, where=exempt)
-    return index
 
 
 class RatedArrays:
@@ -139,7 +86,7 @@ class RatedArrays:
         cap = self._rules.cap
         if not self._use_cap or cap is None:
             return diff
-        exempt = _exempt(self._own, self._rules.cap_exempt_from, self._lifted)
+        exempt = exempt_sides(self._own, self._rules.cap_exempt_from, self._lifted)
         if exempt is None:
             return np.clip(diff, -cap, cap, out=diff)
         capped = np.clip(diff, -cap, cap)
@@ -158,17 +105,6 @@ class RatedArrays:
         note_code[self._own <= 0] = 2
         note_code[~self._played] = 1
         return note_code
-
-
-def _exempt(
-    own: np.ndarray, exempt_from: int | None, lifted: np.ndarray | None
-) -> np.ndarray | None:
-    """Sides that use the real difference: rated at or above ``exempt_from``, or ``lifted``
-    (the cap used once per event elsewhere); None when no side can be."""
-    exempt = None if exempt_from is None else own >= exempt_from
-    if lifted is not None:
-        exempt = lifted if exempt is None else exempt | lifted
-    return exempt
 
 
 def _gap_skip(own: np.ndarray, opp: np.ndarray, rules: RuleSet) -> np.ndarray | None:
@@ -190,7 +126,8 @@ def rate_arrays(
     lifted: np.ndarray | None = None,
 ) -> RatedArrays:
     """The engine on arrays: ``own``/``opp`` ratings (0 = unrated), ``score_h`` in hundredths.
-    ``lifted`` marks sides whose cap is lifted by the once-per-event rule (``cap_once``).
+    ``lifted`` marks sides whose cap is lifted by the once-per-event rule
+    (``four_hundred_point_rule.uncapped_sides``).
 
     Each step is one pass over int32 arrays (ratings, differences and PD are small; half the
     bytes is half the memory traffic), with the results written in place where possible.
@@ -212,7 +149,7 @@ def rate_arrays(
     exempt_from = rules.cap_exempt_from if cap_points is not None else None
     lifted_sides = lifted if cap_points is not None else None
     exempt = exempt_from is not None or lifted_sides is not None
-    table = _lookup_table(method, cap_points, exempt)
+    table = lookup_table(method, cap_points, exempt)
     index = table_index(own, opp, exempt_from, lifted_sides)
     # np.take, not table[index]: a plain gather, about twice as fast as fancy indexing. Ratings
     # are checked to 0..3500 before the engine; mode="clip" only keeps the gather in bounds.

@@ -87,7 +87,7 @@ class RuleSet:
     cap: int | None = 400  # |D| counted as at most this much; None = no cap
     cap_exempt_from: int | None = None  # players rated at or above this use the real D
     # 2022-01 .. 2024-02: a player benefits from the cap in one game per event only, the one
-    # with the largest difference (pipeline.engine.cap_once).
+    # with the largest difference (pipeline.engine.four_hundred_point_rule).
     cap_once_per_event: bool = False
     # Rapid/blitz: a game is not rated for either side when |D| >= skip_gap and a player
     # is rated above skip_above.
