@@ -175,6 +175,11 @@ class Code(StrEnum):
         "an option value that cannot be used (e.g. an --earlier-list month)",
         "give the option as its help says",
     )
+    DATE_ORDER = (
+        "date-order",
+        "an event that ends before it starts, or before one of its rounds",
+        "correct the start (TRF 042, --start), end (052, --end) or round dates (132, date)",
+    )
     PAIRED_TWICE = (
         "paired-twice",
         "a player paired in two different games of the same round",

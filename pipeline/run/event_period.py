@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from pipeline.model import GamesInput, SidesInput
-from pipeline.writers.file_names import shown_name
 from pipeline.run.period_name import resolve_period
+from pipeline.writers.file_names import shown_name
 
 
 @dataclass(frozen=True)

@@ -164,8 +164,6 @@ def test_sheet_names_unique_and_short():
 def test_about_sheet_says_period_rules_why_method_version_inputs(out, book):
     from importlib import metadata
 
-    from tests.conftest import SAMPLE
-
     ws = book["About"]
     header, rows = rows_of(ws)
     assert header == ["item", "value"]
