@@ -99,11 +99,11 @@ def deep_folder_report(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
     folder = tmp / "Users" / "zq-organiser" / "Private"
     folder.mkdir(parents=True)
     (folder / "open.trf").write_bytes(TRF.read_bytes())
-    mp.setattr("tests.test_adversarial_rate._FORBIDDEN", b"zq-organiser")
     return ["rate", str(folder / "open.trf"), "--out", str(tmp / "out"), "-q"]
 
 
-_FORBIDDEN = b""  # a text no written output may hold (set by a case)
+# A folder name no written output of any case may hold (deep_folder_report puts its input there).
+_FORBIDDEN = b"zq-organiser"
 
 
 CATALOGUE = [
@@ -111,7 +111,9 @@ CATALOGUE = [
     Case("9 a renamed CRLF copy", renamed_crlf_copy, 1, "copy.csv"),
     Case("9 event.trf plus the same games as CSV", trf_and_its_games, 1, "event.trf"),
     Case("9 validate: event.trf plus games.csv", trf_and_its_games_validate, 1, "duplicate-event"),
-    Case("9 period: a TRF and its games as CSV", period_same_games_as_trf_and_csv, 1, "are those of"),
+    Case(
+        "9 period: a TRF and its games as CSV", period_same_games_as_trf_and_csv, 1, "are those of"
+    ),
     Case("2 convert --end before --start", convert_end_before_start, 1, "[date-order]"),
     Case("2 convert --end before the last round", convert_end_before_last_round, 1, "2026-11-21"),
     Case(
@@ -139,13 +141,12 @@ def test_catalogue(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert result.exit_code == case.exit_code, output[-3000:]
     assert "Traceback" not in output and "internal error" not in output, output[-3000:]
     assert case.code in output, output[-3000:]
-    if _FORBIDDEN:  # no written output (reports, xlsx parts, CSV) holds it
-        for path in (work / "out").rglob("*"):
-            data = [path.read_bytes()]
-            if path.suffix == ".xlsx":
-                with zipfile.ZipFile(path) as book:
-                    data = [book.read(n) for n in book.namelist()]
-            assert all(_FORBIDDEN not in d for d in data), path.name
+    for path in (work / "out").rglob("*"):  # no written output (reports, xlsx, CSV) holds it
+        data = [path.read_bytes()]
+        if path.suffix == ".xlsx":
+            with zipfile.ZipFile(path) as book:
+                data = [book.read(n) for n in book.namelist()]
+        assert all(_FORBIDDEN not in d for d in data), path.name
     if result.exit_code != 0:
         assert output.strip()
         after = {p for p in work.rglob("*") if p.is_file() or p.is_dir()}
