@@ -44,7 +44,9 @@ def game_keys(games: pd.DataFrame, source: str) -> pd.DataFrame:
     prefix = f"{Path(source).stem}#"
     keys = pd.DataFrame(
         {
-            "round": _by_distinct(games["round"], lambda r: r.str.replace(r"^0+(?=\d)", "")),
+            "round": _by_distinct(
+                games["round"], lambda r: r.str.replace(r"^0+(?=\d)", "", regex=True)
+            ),
             "white": _by_distinct(games["white"], lambda i: i.str.removeprefix(prefix)),
             "black": _by_distinct(games["black"], lambda i: i.str.removeprefix(prefix)),
             "result": games["result"].astype(str),
@@ -96,10 +98,11 @@ def duplicate_events(inputs: Sequence[GamesInput | SidesInput]) -> list[Problem]
     """A ``duplicate-event`` problem for every event whose games an earlier one already holds,
     naming both files (and events, for files of several)."""
     problems: list[Problem] = []
+    games_inputs = [i for i in inputs if isinstance(i, GamesInput) and len(i.games)]
+    if len(games_inputs) == 1 and games_inputs[0].games["event"].nunique() <= 1:
+        return problems  # one event alone (the usual run): nothing to compare
     seen: dict[bytes, list[tuple[str, str, bool, pd.DataFrame]]] = {}
-    for item in inputs:
-        if not isinstance(item, GamesInput) or not len(item.games):
-            continue
+    for item in games_inputs:
         events = list(_events(item))
         several = len(events) > 1
         for name, games in events:

@@ -88,3 +88,9 @@ def test_an_event_inside_a_file_of_several_is_named(tmp_path):
 
 def test_no_games_no_duplicate():
     assert duplicate_events([]) == []
+
+
+def test_round_numbers_are_compared_as_numbers(tmp_path):
+    a = _write(tmp_path / "a.csv", GAMES)
+    b = _write(tmp_path / "b.csv", [g.replace("Open,1,", "Open,01,") for g in GAMES])
+    assert _codes([a, b]) == [("duplicate-event", str(b))]
