@@ -94,3 +94,14 @@ def test_round_numbers_are_compared_as_numbers(tmp_path):
     a = _write(tmp_path / "a.csv", GAMES)
     b = _write(tmp_path / "b.csv", [g.replace("Open,1,", "Open,01,") for g in GAMES])
     assert _codes([a, b]) == [("duplicate-event", str(b))]
+
+
+def test_a_renamed_trf_of_players_without_fide_ids_is_the_same_event(tmp_path):
+    # No FIDE IDs: the players are named <file stem>#<starting rank>, another name per copy.
+    lines = (SAMPLE / "event.trf").read_text(encoding="utf-8").splitlines()
+    blanked = [ln[:57] + " " * 11 + ln[68:] if ln.startswith("001") else ln for ln in lines]
+    first, copy = tmp_path / "open.trf", tmp_path / "open (copy).trf"
+    for path in (first, copy):
+        path.write_text("\n".join(blanked) + "\n", encoding="utf-8")
+    problems = _duplicates([first, copy])
+    assert [(p.code, p.file) for p in problems] == [("duplicate-event", str(copy))]
