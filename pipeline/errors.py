@@ -102,8 +102,8 @@ class Code(StrEnum):
     )
     DUPLICATE_EVENT = (
         "duplicate-event",
-        "the same event file (same content) given twice in one run",
-        "give each event file once",
+        "the same games (players, rounds, colours, results) twice in a run, in any file or format",
+        "give each event once",
     )
     ALREADY_RATED = (
         "already-rated",
@@ -189,6 +189,11 @@ class Code(StrEnum):
         "bad-option",
         "an option value that cannot be used (e.g. an --earlier-list month)",
         "give the option as its help says",
+    )
+    DATE_ORDER = (
+        "date-order",
+        "an event that ends before it starts, or whose rounds fall outside its dates",
+        "correct the start (TRF 042, --start), end (052, --end) or round dates (132, date)",
     )
     PAIRED_TWICE = (
         "paired-twice",

@@ -27,6 +27,8 @@ class EventInfo:
     kept: list[tuple[int, str]] = field(default_factory=list)
     # Every line of a TRF as read (without its line ending): a TRF-to-TRF conversion keeps them.
     records: list[str] = field(default_factory=list)
+    # The line ending the TRF was written with (its first), kept by a TRF-to-TRF conversion.
+    newline: str = "\r\n"
 
 
 @dataclass

@@ -21,6 +21,7 @@ from pipeline.engine.four_hundred_point_rule import uncapped_sides
 from pipeline.grouper.kfactor import apply_700_rule
 from pipeline.model import EventInfo, GamesInput
 from pipeline.rules.select import select_rules
+from pipeline.rules.sets import get_rules
 from pipeline.run.event_period import choose_period
 from tests.conftest import SAMPLE, run_cli
 from tests.helpers import write_csv
@@ -129,16 +130,20 @@ def test_sample_trf_rated_in_its_own_month(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "name, period, rules",
+    "name, period, rules, warned",
     [
-        ("karl-mala-2005.trf", "2005-07", "standard-2006"),
-        ("open-gros-2010-r4.trf", "2010-10", "standard-2009"),
+        # Before the earliest rules known here (the 350-point rule, from 2006-04): said so.
+        ("karl-mala-2005.trf", "2005-07", "standard-2006", ["before the earliest FIDE rules"]),
+        ("open-gros-2010-r4.trf", "2010-10", "standard-2009", []),
     ],
 )
-def test_real_trf_rated_in_its_own_month(shared_trf, tmp_path, name, period, rules):
+def test_real_trf_rated_in_its_own_month(shared_trf, tmp_path, name, period, rules, warned):
     result = rate_files([shared_trf / name], None, RateOptions())
     assert (result.period, result.rule_set) == (period, rules)
-    assert result.warnings == []
+    assert [w for w in result.warnings if "unsure" not in w] == [
+        w for w in result.warnings for text in warned if text in w
+    ]
+    assert len(result.warnings) == len(warned) + bool(get_rules(rules).uncertain)
 
 
 def test_undated_real_trf_says_why(shared_trf):
@@ -402,7 +407,12 @@ def test_period_result_does_not_depend_on_event_order(data, rules, rnd):
             write_csv(
                 folder / f"e{n}.csv",
                 GAME_HEADER,
-                [[f"E{n}", r + 1, "2023-05-01", w, b, res] for r, (w, b, res) in enumerate(pairs)],
+                # A day of its own per event: the same games on the same day in two files are
+                # one event given twice (duplicate-event), not two events.
+                [
+                    [f"E{n}", r + 1, f"2023-05-{n + 1:02d}", w, b, res]
+                    for r, (w, b, res) in enumerate(pairs)
+                ],
             )
             for n, pairs in enumerate(events)
         ]
@@ -682,7 +692,10 @@ def test_every_real_trf_rated_in_its_own_month(shared_trf):
             assert result.period == month, trf.name
             assert result.period_reason.endswith("(052 end date)"), trf.name
             assert select_rules("standard", month).rules.name == result.rule_set
-        assert result.warnings == [], trf.name
+        # No input dated outside its period: the era's own warnings only (before its sources,
+        # unsure), exactly those select_rules gives.
+        era = select_rules("standard", result.period).warnings
+        assert result.warnings == list(era), trf.name
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""``fiderate convert``: write an event in another format (today: FIDE TRF16)."""
+"""``fiderate convert``: write an event in another format: FIDE TRF16, or a games file (CSV or
+XLSX) that ``fiderate rate`` reads back."""
 
 from __future__ import annotations
 
@@ -20,7 +21,12 @@ if TYPE_CHECKING:
 
 @cli.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(path_type=Path))
-@choice_option("--to", ["trf"], help="Output format.")
+@choice_option(
+    "--to",
+    ["trf", "csv", "xlsx"],
+    help="Output format: a TRF16 file, or a games file (one row per game, with the players' "
+    "names and ratings) as CSV or XLSX.",
+)
 @path_option(
     "-o",
     "--output",
@@ -54,10 +60,11 @@ def convert(
     arbiter: str | None,
     time_control: str | None,
 ) -> None:
-    """Write the event in INPUT (games file, TRF, crosstable, grid) as a TRF16 file. A TRF is
-    written back record for record: only the header records given as options and ratings the
-    --players list changes differ."""
-    from pipeline.run.convert import convert_to_trf
+    """Write the event in INPUT (games file, TRF, crosstable, grid) as a TRF16 file, or as a
+    games file (--to csv|xlsx). A TRF is written back record for record, with its own line
+    endings: only the header records given as options and ratings the --players list changes
+    differ."""
+    from pipeline.run.convert import convert_event
 
     header = {
         "name": event_name,
@@ -68,13 +75,7 @@ def convert(
         "arbiter": arbiter,
         "time_control": time_control,
     }
-    result = convert_to_trf(
-        input_path,
-        output,
-        players,
-        reading=reading,
-        header=header,
-    )
+    result = convert_event(input_path, output, players, to=to, reading=reading, header=header)
     click.echo(
         f"wrote {output}: {result.players} players, {result.games} games, {result.rounds} rounds"
     )

@@ -100,23 +100,9 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
             )
     if problems:
         raise InputError(problems)
-    files = [EventFile(p, sha256_of(p)) for p in paths]
-    first_by_hash: dict[str, Path] = {}
-    for f in files:
-        if f.sha256 in first_by_hash:
-            problems.append(
-                Problem(
-                    Code.DUPLICATE_EVENT,
-                    f"this file has the same content as {str(first_by_hash[f.sha256])!r}: "
-                    "the same event would be rated twice",
-                    file=str(f.path),
-                    fix="give each event once",
-                )
-            )
-        first_by_hash.setdefault(f.sha256, f.path)
-    if problems:
-        raise InputError(problems)
-    return files
+    # The same event given twice (same file, a copy, or the same games in another format) is
+    # refused when the files are read: pipeline.run.duplicates, the rule of every command.
+    return [EventFile(p, sha256_of(p)) for p in paths]
 
 
 def _frame(data: GamesInput | SidesInput) -> pd.DataFrame:

@@ -21,6 +21,7 @@ ALIASES: dict[str, str] = {
     "birthday": "birth_year",
     "born": "birth_year",
     "b_day": "birth_year",
+    "player_rating": "rating",  # fiderate's own games.csv, read back as an individual file
     "opp_rating": "opponent_rating",
     "opponent_elo": "opponent_rating",
     "opp": "opponent",

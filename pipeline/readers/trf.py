@@ -79,6 +79,9 @@ def read_trf(path: Path | str) -> GamesInput:
 def parse_trf(text: str, source: str, problems: ProblemList) -> GamesInput:
     lines = re.split(r"\r\n|\r|\n", text)
     info = EventInfo(records=lines[:-1] if lines and lines[-1] == "" else list(lines))
+    ending = re.search(r"\r\n|\r|\n", text)
+    if ending is not None:
+        info.newline = ending.group(0)
     players: list[tuple[int, str]] = []
     for number, line in enumerate(lines, start=1):
         tag = line[:3]

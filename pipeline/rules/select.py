@@ -16,6 +16,25 @@ from pipeline.rules.sets import ERAS, RuleSet, get_rules
 class RulesChoice:
     rules: RuleSet
     reason: str
+    warnings: tuple[str, ...] = ()  # a period before the era's sources, an era marked unsure
+
+
+def era_warnings(rules: RuleSet, day: str) -> tuple[str, ...]:
+    """What a run rated with ``rules`` on ``day`` must say (summary, reports, --json): a day
+    before the earliest date the rules are known for, and what the era is unsure about."""
+    known = rules.effective_from or rules.sourced_from
+    warnings = []
+    if known is not None and day < known:
+        warnings.append(
+            f"the period starts {day}, before the earliest FIDE rules known here "
+            f"({rules.name}, from {known}): rated with them, the real rules may differ "
+            "(docs/rules-by-era.md)"
+        )
+    if rules.uncertain:
+        warnings.append(
+            f"rules {rules.name} are unsure about {rules.uncertain} (docs/rules-by-era.md)"
+        )
+    return tuple(warnings)
 
 
 def in_force(rules: RuleSet, day: str) -> bool:
@@ -42,18 +61,21 @@ def rules_in_force(name: str, period: str) -> RuleSet:
 def select_rules(name: str, period: str) -> RulesChoice:
     """The rule set for ``period`` (YYYY-MM) given ``--rules name``."""
     eras = ERAS.get(name)
+    day = f"{period}-01"
     if eras is None:
         rules = get_rules(name)
-        return RulesChoice(rules, f"--rules {name} ({_span(rules)}), as given")
-    day = f"{period}-01"
+        reason = f"--rules {name} ({_span(rules)}), as given"
+        return RulesChoice(rules, reason, era_warnings(rules, day))
     for rules in eras:
         if in_force(rules, day):
-            return RulesChoice(rules, f"in force on {day} ({name} rules {_span(rules)})")
+            reason = f"in force on {day} ({name} rules {_span(rules)})"
+            return RulesChoice(rules, reason, era_warnings(rules, day))
     earliest = eras[-1]
     return RulesChoice(
         earliest,
         f"no FIDE {name} rules before {earliest.effective_from}: the earliest, "
         f"{earliest.name} ({_span(earliest)})",
+        era_warnings(earliest, day),
     )
 
 

@@ -101,6 +101,12 @@ class RuleSet:
     floor: int = 1400  # lowest rating published on a list
     first_rating: FirstRatingRules = FIRST_2024  # the era's initial-rating method
     list_every_months: int = 1  # monthly lists; 2 = bimonthly, 3 = quarterly
+    # The first day a source gives these rules for, when the era has no start of its own (the
+    # earliest era): a period before it is rated with rules nobody has checked, and says so.
+    sourced_from: str | None = None
+    # What docs/rules-by-era.md marks unsure about the era's rating rules ("" = nothing): every
+    # run in the era says so.
+    uncertain: str = ""
 
     @property
     def first_rating_rules(self) -> FirstRatingRules:
@@ -127,6 +133,7 @@ _STANDARD_ERAS = (
         "floor 1000",
         cap_once_per_event=True,
         effective_from="2022-01-01",
+        uncertain="when the once-per-event 400-point rule began (taken as 2022-01-01)",
         effective_to="2024-02-29",
         floor=1000,
         first_rating=FIRST_2014,
@@ -136,6 +143,7 @@ _STANDARD_ERAS = (
         "FIDE standard 2014-07-01 to 2021-12-31: K 40/20/10, 400-point cap, floor 1000",
         effective_from="2014-07-01",
         effective_to="2021-12-31",
+        uncertain="whether the 700 rule applied from 2014-07 (it is applied)",
         floor=1000,
         first_rating=FIRST_2014,
     ),
@@ -154,6 +162,7 @@ _STANDARD_ERAS = (
         k=K_2011,
         effective_from="2011-07-01",
         effective_to="2012-06-30",
+        uncertain="the date the new-player K went from 25 to 30 (taken as 2011-07-01)",
         floor=1100,
         first_rating=FIRST_2011,
         list_every_months=2,
@@ -174,6 +183,8 @@ _STANDARD_ERAS = (
         cap=350,
         k=K_2009,
         effective_to="2009-06-30",
+        sourced_from="2006-04-01",
+        uncertain="the floor of 1400",
         floor=1400,
         first_rating=FIRST_2009,
         list_every_months=3,
@@ -212,6 +223,7 @@ def _fast_eras(family: str) -> tuple[RuleSet, ...]:
             list_column=family,
             family=family,
             effective_from="2012-01-01",
+            uncertain="the cap (400 is used; one reading of the regulations gives 735)",
             effective_to="2022-09-30",
             floor=1000,
             first_rating=FIRST_2014,

@@ -17,6 +17,7 @@ import pandas as pd
 
 from pipeline.model import GamesInput, SidesInput
 from pipeline.run.period_name import resolve_period
+from pipeline.writers.file_names import shown_name
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def _outside(dates: EventDates, period: str) -> str | None:
             f"{len(outside):,} of {len(dates.games):,} dated games fall outside it "
             f"({outside.min()} .. {outside.max()})"
         )
-    return f"{dates.source}: rated in period {period} but " + " and ".join(parts)
+    return f"{shown_name(dates.source)}: rated in period {period} but " + " and ".join(parts)
 
 
 def choose_period(
@@ -84,7 +85,8 @@ def choose_period(
     elif dated:
         latest = max(dated, key=lambda d: d.end or "")
         period = (latest.end or "")[:7]
-        reason = f"{latest.source} ends {latest.end} ({latest.end_from})"
+        # The file's name, not its folders: the reason is printed in the published reports.
+        reason = f"{shown_name(latest.source)} ends {latest.end} ({latest.end_from})"
     else:
         today = today or dt.date.today()
         period = f"{today.year:04d}-{today.month:02d}"

@@ -38,7 +38,7 @@ class RunPlan:
     scale: int  # pd_units / scale is the expected score
     period_reason: str = "given with --period"
     rules_reason: str = ""
-    warnings: tuple[str, ...] = ()  # inputs dated outside the period
+    warnings: tuple[str, ...] = ()  # inputs dated outside the period; the era's (select)
 
     @property
     def year(self) -> int:
@@ -65,7 +65,7 @@ def plan_run(
         SCALES[options.method],
         chosen.reason,
         rules.reason,
-        tuple(chosen.warnings),
+        (*chosen.warnings, *rules.warnings),
     )
 
 

@@ -47,6 +47,8 @@ from pipeline.readers.many import read_event_files
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.rounds import paired_twice
 from pipeline.run.assemble import assemble_each, list_ratings, with_byes
+from pipeline.run.date_order import event_date_problems
+from pipeline.run.duplicates import duplicate_events
 from pipeline.run.games_check import checked_inputs
 from pipeline.run.list_match import list_match
 from pipeline.run.period_name import resolve_period
@@ -116,6 +118,8 @@ def gather_inputs(
     for item in inputs:
         if isinstance(item, GamesInput):
             problems.extend(paired_twice(item))
+            problems.extend(event_date_problems(item))
+    problems.extend(duplicate_events(inputs))  # the same games twice: by content, any format
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if players is not None and not problems:
         matched.append(list_match(players, inputs))

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.model import RatedPeriod
+from pipeline.writers.file_names import shown_names
 from pipeline.writers.norms_section import norms_html
 from pipeline.writers.report_text import context_lines, standings_order
 
@@ -253,6 +254,14 @@ def _player_section(row: dict[str, str], games: str, chart: str, header: str) ->
     )
 
 
+def _rated_sides(result: RatedPeriod, breakdown: pd.DataFrame, only: list[str] | None) -> int:
+    """The rated game sides the page is about: the event's, or those of the ``only`` players."""
+    if only is None:
+        return result.side_counts()[0]
+    mine = breakdown[breakdown["player"].isin(only)]
+    return int(mine["rated"].eq("yes").sum())
+
+
 def render_report(
     result: RatedPeriod,
     standings: pd.DataFrame,
@@ -276,11 +285,11 @@ def render_report(
     limit_html = _limits_html(standings, section_rows)
     event_chart = _event_chart(standings) if only is None else ""
     norms = norms_html(result.title_norms()) if only is None else ""
-    rated_sides, _ = result.side_counts()
+    rated_sides = _rated_sides(result, breakdown, only)
     context = "".join(
         f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
     )
-    sources = ", ".join(html.escape(s) for s in result.sources)
+    sources = ", ".join(html.escape(s) for s in shown_names(result.sources).values())
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

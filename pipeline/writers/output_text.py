@@ -18,6 +18,7 @@ from pipeline.columnar.threads import each
 from pipeline.grouper.totals import natural_order
 from pipeline.model import RatedPeriod
 from pipeline.writers.coded import CodedText, TextColumn, encoded_text
+from pipeline.writers.file_names import shown_name, shown_names
 from pipeline.writers.format import (
     arrow_text,
     int_coded,
@@ -201,7 +202,16 @@ def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, Text
     # Only the columns still needed: the texts known by code are never built (``side_columns``).
     frame = result.side_columns(sorted({source for _, source, _ in rest_spec.values()}))
     rest = spec_columns(frame, rest_spec, _GAMES_CODED)
-    return {name: known[name] if name in known else rest[name] for name in spec}
+    columns = {name: known[name] if name in known else rest[name] for name in spec}
+    source = columns["source"]
+    if isinstance(source, CodedText):  # file names, not the organiser's folders (file_names)
+        columns["source"] = source.with_texts(partial(_names_of, shown_names(result.sources)))
+    return columns
+
+
+def _names_of(names: dict[str, str], texts: pa.Array) -> pa.Array:
+    """The shown name of each distinct source text (a text not among the sources: its own)."""
+    return pa.array([names.get(t, shown_name(t)) for t in texts.to_pylist()], texts.type)
 
 
 def _codes_text(codes: np.ndarray, texts: pd.Series) -> CodedText:

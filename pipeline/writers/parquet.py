@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 from pipeline.columnar.arrow import arrow_ints, arrow_text
 from pipeline.model import RatedPeriod
 from pipeline.rules.rounding import rescale_half_away
+from pipeline.writers.file_names import shown_name, shown_names
 from pipeline.writers.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
@@ -70,6 +71,14 @@ _GAMES_AS_ARROW: dict[str, Callable[..., pa.Array]] = {
 
 def games_arrow(result: RatedPeriod) -> pa.Table:
     columns = spec_columns(result.sides, games_spec(result.scale), _GAMES_AS_ARROW)
+    # File names, not the organiser's folders (as games.csv: pipeline.writers.file_names).
+    source = columns["source"]
+    if isinstance(source, pa.ChunkedArray):
+        source = source.combine_chunks()
+    source = pc.dictionary_encode(source)
+    names = shown_names(result.sources)
+    shown = [names.get(t, shown_name(t)) for t in source.dictionary.to_pylist()]
+    columns["source"] = pa.array(shown, pa.string()).take(source.indices)
     order = pa.array(games_order(result, player_ranks(result)))
     return pa.table({name: columns[name] for name in GAMES_COLUMNS}).take(order)
 

@@ -23,6 +23,7 @@ from pipeline.grouper.performance import event_performance
 from pipeline.grouper.totals import natural_order
 from pipeline.model import RatedPeriod
 from pipeline.rules.sets import get_rules
+from pipeline.writers.file_names import shown_names
 from pipeline.writers.format import int_text, pd_decimals, units_text
 from pipeline.writers.output_text import RATING_LIST_COLUMNS
 
@@ -90,7 +91,8 @@ def about_table(result: RatedPeriod, inputs: Sequence[Path | str] = ()) -> pd.Da
         ("mode", _MODES.get(o.mode, o.mode)),
         ("fiderate version", fiderate_version()),
     ]
-    rows += [("input file", str(path)) for path in (inputs or result.sources)]
+    # The file names only: the report is published, the organiser's folders are not.
+    rows += [("input file", name) for name in shown_names(inputs or result.sources).values()]
     rows += [("warning", w) for w in result.warnings]
     return pd.DataFrame(rows, columns=["item", "value"], dtype=str)
 

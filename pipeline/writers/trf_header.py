@@ -77,10 +77,11 @@ def _rating_text(value: object) -> str:
 
 
 def keep_records(
-    records: list[str], ratings: pd.Series, header: Mapping[str, str]
+    records: list[str], ratings: pd.Series, header: Mapping[str, str], newline: str = "\r\n"
 ) -> tuple[str, list[str]]:
     """The TRF read as ``records``, with the header options applied and each 001 record's
-    rating set to ``ratings`` (starting rank -> rating in force) where it differs.
+    rating set to ``ratings`` (starting rank -> rating in force) where it differs, its lines
+    ended by ``newline`` (the input's own: a TRF converted to a TRF changes no line ending).
     Returns (text, notes)."""
     changed = 0
     out = []
@@ -102,4 +103,4 @@ def keep_records(
         if changed
         else []
     )
-    return "\r\n".join(with_header(out, header)) + "\r\n", notes
+    return newline.join(with_header(out, header)) + newline, notes

@@ -13,7 +13,7 @@ spreadsheet would read as the start of a formula carries the quote prefix (see
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -116,6 +116,31 @@ def _value(column: str, text: str) -> object:
     return text
 
 
+# A player sheet's round, opponent id and result: numbers where they are numbers, so Excel does
+# not flag "number stored as text" and an arbiter can sum the results against the score. An id
+# is a number only when the number shows its exact digits (no leading zero, at most 15 digits:
+# Excel keeps 15 significant digits); otherwise, and for rounds such as "1.10", it stays text.
+# Results: 1, 0.5, 0 as numbers (the side's points, as the score total counts them); the marks
+# of unplayed games (+, -) stay text, as crosstables print them: they are no points of a game.
+WHOLE_NUMBER_COLUMNS = {"round", "opponent"}
+SIDE_SCORES = {"1": 1, "½": 0.5, "0": 0}
+
+
+def _whole_number(text: str) -> int | None:
+    exact = text.isascii() and text.isdigit() and len(text) <= 15
+    return int(text) if exact and (text == "0" or not text.startswith("0")) else None
+
+
+def breakdown_value(column: str, text: str) -> object:
+    """A player sheet's cell (:func:`_value`, with the round, opponent and result typed)."""
+    if column in WHOLE_NUMBER_COLUMNS:
+        number = _whole_number(text)
+        return text or None if number is None else number
+    if column == "result" and text in SIDE_SCORES:
+        return SIDE_SCORES[text]
+    return _value(column, text)
+
+
 def _cell(column: str, text: str) -> object:
     """A typed value, with its number format when the column has one."""
     value = _value(column, text)
@@ -134,9 +159,13 @@ def column_widths(table: pd.DataFrame) -> dict[str, float]:
     return widths
 
 
-def typed_columns(table: pd.DataFrame) -> list[list[object]]:
-    """Each column's cells as the values written (int, float, str or None for blank)."""
-    return [[_value(column, text) for text in table[column].tolist()] for column in table.columns]
+def typed_columns(
+    table: pd.DataFrame, value: Callable[[str, str], object] | None = None
+) -> list[list[object]]:
+    """Each column's cells as the values written (int, float, str or None for blank), by
+    ``value`` (column, text) -> cell (default: :func:`_value`)."""
+    typed = value or _value
+    return [[typed(column, text) for text in table[column].tolist()] for column in table.columns]
 
 
 def write_table(
@@ -257,7 +286,7 @@ def write_report_xlsx(
         ids = summary["id"].tolist()
         shared = column_widths(body_all)
         body_columns = list(body_all.columns)
-        body_cells = typed_columns(body_all)
+        body_cells = typed_columns(body_all, breakdown_value)
         for player_id, name in zip(ids, sheet_names(ids, taken), strict=True):
             if player_id not in bounds:
                 continue

@@ -120,6 +120,9 @@ def test_two_events_disagreeing_on_a_rating(sample, tmp_path):
             "Kowalski, Adam                    2712", "Kowalski, Adam                    2700"
         )
         .replace("012 Autumn Open 2026", "012 Winter Open 2026")
+        # Another event, on other days (the same games on the same days: duplicate-event).
+        .replace("042 2026/11/07", "042 2026/11/01")
+        .replace("26/11/07  26/11/08", "26/11/01  26/11/02")
         .encode()
     )
     result = run_cli("rate", str(sample / "event.trf"), str(other), "--out", str(tmp_path / "o"))

@@ -35,7 +35,9 @@ def _write(folder, files):
     for k, rows in enumerate(files):
         rows = [r for r in rows if r[1] != r[2]]  # no self-pairings (a reading problem)
         frame = pd.DataFrame(rows, columns=["event", "white", "black", "result", "date"])
-        frame["round"] = [str(i + 1) for i in range(len(frame))]  # never paired twice
+        # Never paired twice; each file its own rounds: two files of the same games would be one
+        # event given twice (duplicate-event).
+        frame["round"] = [str(100 * k + i + 1) for i in range(len(frame))]
         frame["white_rating"] = "1800"
         frame["black_rating"] = "1700"
         path = folder / f"games_{k}.csv"

@@ -152,6 +152,12 @@ def test_player_page_on_its_own(out):
     assert [r[1].split()[-1] for r in parser.rows["standings"]] == ["4100042"]
     sections = [k for k in parser.rows if k.startswith("p-")]
     assert sections == ["p-4100042"]
+    # The header counts that player's rated sides (games.csv's), not the event's.
+    games = read_csv(out / "games.csv")
+    mine = sum(g["player"] == "4100042" and g["rated"] == "true" for g in games)
+    assert 0 < mine < sum(g["rated"] == "true" for g in games)
+    page = (out / "player-4100042.html").read_text(encoding="utf-8")
+    assert f"1 players &middot; {mine} rated game sides" in page
 
 
 def test_sequential_mode_is_labelled(tmp_path, monkeypatch):

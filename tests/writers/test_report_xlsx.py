@@ -11,6 +11,7 @@ from openpyxl import load_workbook
 
 from pipeline.writers.report_text import BREAKDOWN_COLUMNS, STANDINGS_COLUMNS
 from pipeline.writers.xlsx import sheet_names
+from tests.conftest import SAMPLE, run_cli
 from tests.reportfixtures import junior_event, rate_into, read_csv
 
 
@@ -164,8 +165,6 @@ def test_sheet_names_unique_and_short():
 def test_about_sheet_says_period_rules_why_method_version_inputs(out, book):
     from importlib import metadata
 
-    from tests.conftest import SAMPLE
-
     ws = book["About"]
     header, rows = rows_of(ws)
     assert header == ["item", "value"]
@@ -180,7 +179,39 @@ def test_about_sheet_says_period_rules_why_method_version_inputs(out, book):
     assert items["method"] == ["fide"]
     assert items["mode"] == ["fide: every game against the rating at the start of the period"]
     assert items["fiderate version"] == [metadata.version("fiderate")]
-    assert items["input file"] == [str(SAMPLE / "games.csv"), str(SAMPLE / "players.csv")]
+    # The file names: the report is published, the folders of the organiser's disk are not.
+    assert items["input file"] == ["games.csv", "players.csv"]
     # The player's own workbook carries the same sheet.
     player_book = load_workbook(out / "player-4100085.xlsx")
     assert [r[1] for r in player_book["About"].iter_rows(values_only=True)][1] == "2026-11"
+
+
+def test_player_sheets_hold_rounds_ids_and_results_as_numbers(tmp_path):
+    """Issue 26 #3: no "number stored as text" on a player sheet. Round, opponent id and the
+    points of a game are numbers; an id with a leading zero, a round such as 1.10 and the marks
+    of unplayed games (+, -) stay text, exactly as written."""
+    from pipeline.writers.xlsx import breakdown_value
+
+    assert breakdown_value("round", "3") == 3 and breakdown_value("round", "1.10") == "1.10"
+    assert breakdown_value("opponent", "4100050") == 4100050
+    assert breakdown_value("opponent", "0042") == "0042"
+    assert breakdown_value("opponent", "1" * 16) == "1" * 16  # past Excel's 15 digits
+    assert [breakdown_value("result", r) for r in ("1", "½", "0", "+", "-")] == [
+        1,
+        0.5,
+        0,
+        "+",
+        "-",
+    ]
+    out = tmp_path / "out"
+    done = run_cli(
+        "rate", SAMPLE / "games.csv", "--players", SAMPLE / "players.csv", "--out", out, "-q"
+    )
+    assert done.exit_code == 0, done.stderr
+    book = load_workbook(out / "report.xlsx", read_only=True)
+    rows = list(book["4100042"].iter_rows(values_only=True))
+    header = list(rows[0])
+    games = [dict(zip(header, r, strict=False)) for r in rows[1:6]]  # read-only: no trailing blank
+    assert [g["round"] for g in games] == [1, 2, 3, 4, 5]
+    assert [g["opponent"] for g in games] == [4100085, 4100077, 4100050, 4100093, 4100093]
+    assert [g["result"] for g in games] == [0, "-", 1, 1, 0.5]

@@ -1,0 +1,129 @@
+"""The same games given twice in one run (``duplicate-event``): the one rule of ``rate``,
+``validate``, ``convert`` and ``period``.
+
+Two events are the same when they hold the same games: the same players, in the same rounds,
+with the same colours and results (a multiset: the order of the rows, the file's format, its
+name and its line endings do not matter, so ``event.trf`` and the same games as ``games.csv`` are
+one event). When both give every game a date, the dates must agree too: two one-game matches of
+the same two players on different days are two events. A single game two events share is not a
+duplicate (two players may meet in two events); only a whole event given again is.
+
+A player without a FIDE ID is named after the file (``<file stem>#<starting number>``, see
+docs/formats.md), so a renamed copy of a TRF would hide behind new ids: the file's own stem is
+left out of such ids before comparing.
+
+The comparison is by a digest of each event's sorted row hashes (one pass over the games); two
+events with the same digest are compared cell by cell before they are called the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pipeline.errors import Code, Problem
+from pipeline.model import GamesInput, SidesInput
+
+KEY_COLUMNS = ["round", "white", "black", "result"]
+
+
+def _by_distinct(values: pd.Series, change: object) -> pd.Series:
+    """``change`` (a function of a Series of distinct texts) applied once per distinct value."""
+    codes, distinct = pd.factorize(values.astype(str))
+    changed = change(pd.Series(distinct, dtype=str))  # type: ignore[operator]
+    return pd.Series(np.asarray(changed, dtype=object)[codes], index=values.index, dtype=str)
+
+
+def game_keys(games: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The columns that make a game the same game, written the same way in every format: round
+    numbers without leading zeros, ids without the file's own ``<stem>#`` prefix."""
+    prefix = f"{Path(source).stem}#"
+    keys = pd.DataFrame(
+        {
+            "round": _by_distinct(
+                games["round"], lambda r: r.str.replace(r"^0+(?=\d)", "", regex=True)
+            ),
+            "white": _by_distinct(games["white"], lambda i: i.str.removeprefix(prefix)),
+            "black": _by_distinct(games["black"], lambda i: i.str.removeprefix(prefix)),
+            "result": games["result"].astype(str),
+        }
+    )
+    if "date" in games.columns:
+        keys["date"] = games["date"].astype("string")
+    return keys
+
+
+def _digest(keys: pd.DataFrame) -> bytes:
+    """Order-free digest of the games: the sorted 64-bit hashes of their key rows."""
+    hashes = pd.util.hash_pandas_object(keys[KEY_COLUMNS], index=False).to_numpy()
+    return hashlib.blake2b(np.sort(hashes).tobytes(), digest_size=16).digest()
+
+
+def _sorted(keys: pd.DataFrame) -> pd.DataFrame:
+    return keys.sort_values(KEY_COLUMNS, kind="stable").reset_index(drop=True)
+
+
+def same_games(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """Whether two events' ``game_keys`` hold the same games (dates compared when both have all)."""
+    if len(a) != len(b):
+        return False
+    a, b = _sorted(a), _sorted(b)
+    if not a[KEY_COLUMNS].equals(b[KEY_COLUMNS]):
+        return False
+    dated = "date" in a.columns and "date" in b.columns
+    if dated and a["date"].notna().all() and b["date"].notna().all():
+        return bool((a["date"].to_numpy() == b["date"].to_numpy()).all())
+    return True
+
+
+def _events(item: GamesInput) -> Iterator[tuple[str, pd.DataFrame]]:
+    games = item.games
+    names = games["event"].unique()
+    if len(names) <= 1:  # the rule: one event per file, no split
+        yield (str(names[0]) if len(names) else "", games)
+        return
+    for name, part in games.groupby("event", sort=False):
+        yield str(name), part
+
+
+def _where(source: str, event: str, several: bool) -> str:
+    return f"{source!r}, event {event!r}" if several else repr(source)
+
+
+def duplicate_events(inputs: Sequence[GamesInput | SidesInput]) -> list[Problem]:
+    """A ``duplicate-event`` problem for every event whose games an earlier one already holds,
+    naming both files (and events, for files of several)."""
+    problems: list[Problem] = []
+    games_inputs = [i for i in inputs if isinstance(i, GamesInput) and len(i.games)]
+    if len(games_inputs) == 1 and games_inputs[0].games["event"].nunique() <= 1:
+        return problems  # one event alone (the usual run): nothing to compare
+    seen: dict[bytes, list[tuple[str, str, bool, pd.DataFrame]]] = {}
+    for item in games_inputs:
+        events = list(_events(item))
+        several = len(events) > 1
+        for name, games in events:
+            keys = game_keys(games, item.source)
+            candidates = seen.setdefault(_digest(keys), [])
+            first = next((c for c in candidates if same_games(keys, c[3])), None)
+            if first is None:
+                candidates.append((item.source, name, several, keys))
+                continue
+            if first[0] == item.source and not several:
+                what = "this file is given twice"
+            else:
+                what = f"these games are those of {_where(*first[:3])}"
+            problems.append(
+                Problem(
+                    Code.DUPLICATE_EVENT,
+                    f"{what} (same players, rounds, colours and results): the same event "
+                    "would be rated twice",
+                    file=item.source,
+                    value=name if several else None,
+                    fix="give each event once: leave one of the two out",
+                )
+            )
+    return problems

@@ -1,0 +1,89 @@
+"""An event as the organiser's games file (``fiderate convert --to csv|xlsx``): one row per game
+in the games format ``fiderate rate`` reads (docs/formats.md), so a TRF has a way back to a
+spreadsheet and the file rates as the TRF does.
+
+Columns: ``event, round, date, white, black, result`` (the format's own), the players' names
+(``white_name``, ``black_name``: for the reader of the sheet; ``rate`` takes names from
+``--players``) and the ratings each side is rated from (``white_rating``, ``black_rating``: the
+games format's per-game ratings, read back as such). Ids stay text (``0042`` keeps its zeros);
+ratings are numbers in the XLSX. Byes have no row in a games file (they are never rated): the
+conversion says how many were left out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from pipeline.writers.csvtext import write_text_csv
+from pipeline.writers.xlsx import column_widths, new_sheet, write_typed
+from pipeline.writers.xlsx_package import Book
+
+GAMES_FILE_COLUMNS = [
+    "event",
+    "round",
+    "date",
+    "white",
+    "black",
+    "result",
+    "white_name",
+    "black_name",
+    "white_rating",
+    "black_rating",
+]
+GAMES_SHEET = "Games"
+
+
+def _ratings(games: pd.DataFrame, side: str, rating: pd.Series) -> pd.Series:
+    """The rating the side is rated from: the game's own (an override on a games file), else the
+    player's (``rating``: id -> rating used)."""
+    own = games[f"{side}_rating"].astype("Int64")
+    used = games[side].map(rating).astype("Int64")
+    return own.fillna(used).astype("string").fillna("")
+
+
+def games_file_table(games: pd.DataFrame, people: pd.DataFrame) -> pd.DataFrame:
+    """The games file's rows, every cell text. ``people``: id, name, rating (the rating each
+    player is rated from, ``pipeline.run.convert.event_people``)."""
+    by_id = people.drop_duplicates("id").set_index("id")
+    names = by_id["name"].astype(str)
+    rating = by_id["rating"].astype("Int64")
+    date = games["date"].astype("string").fillna("") if "date" in games else ""
+    table = pd.DataFrame(
+        {
+            "event": games["event"].astype(str),
+            "round": games["round"].astype(str),
+            "date": date,
+            "white": games["white"].astype(str),
+            "black": games["black"].astype(str),
+            "result": games["result"].astype(str),
+            "white_name": games["white"].map(names).fillna("").astype(str),
+            "black_name": games["black"].map(names).fillna("").astype(str),
+            "white_rating": _ratings(games, "white", rating),
+            "black_rating": _ratings(games, "black", rating),
+        }
+    )
+    return table.astype(str).reset_index(drop=True)
+
+
+def _typed(column: str, text: str) -> object:
+    """A cell as the XLSX holds it: ratings and whole round numbers as numbers, the rest text
+    (ids keep their digits; a result such as 1-0 is never a date)."""
+    if text == "":
+        return None
+    if column in ("white_rating", "black_rating") or (column == "round" and text.isdigit()):
+        return int(text)
+    return text
+
+
+def write_games_file(table: pd.DataFrame, path: Path, kind: str) -> None:
+    """``table`` as a games CSV (UTF-8, LF) or an XLSX with one sheet, ``Games``."""
+    if kind == "csv":
+        write_text_csv(table, path)
+        return
+    book = Book(path)
+    columns = list(table.columns)
+    cells = [[_typed(c, t) for t in table[c].tolist()] for c in columns]
+    write_typed(new_sheet(book, GAMES_SHEET), columns, cells, column_widths(table))
+    book.save()
