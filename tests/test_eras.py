@@ -313,8 +313,8 @@ def test_published_k10_below_2400_is_kept(tmp_path):
 
 
 def test_next_list_keeps_k10_and_ever_2400():
-    from pipeline.publish.first_rating import FirstRatings
-    from pipeline.publish.next_list import next_list
+    from pipeline.lists.first_rating import FirstRatings
+    from pipeline.lists.next_list import next_list
     from pipeline.rules.sets import get_rules
 
     # Published K 10 at 2194 (no ever_2400 column value): the next list keeps K 10 and marks
@@ -713,7 +713,7 @@ def test_next_fide_list_follows_the_eras_cadence(era, period, next_list):
 
 
 def test_period_run_in_a_bimonthly_era_says_so(tmp_path):
-    from tests.publish.test_period_cli import PERIOD_SAMPLE, period_args
+    from tests.jobs.test_period_cli import PERIOD_SAMPLE, period_args
 
     out = tmp_path / "out"
     done = run_cli(*period_args(PERIOD_SAMPLE, out, "--rules", "standard-2009"))

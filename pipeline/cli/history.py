@@ -32,7 +32,7 @@ from pipeline.errors import RunError
 def history(player_id: str, out_dir: Path | None, db_path: Path | None, as_json: bool) -> None:
     """Print PLAYER_ID's rating on every list in the history database, and the results still
     waiting for a first rating. Only reads the database (never changes or creates it)."""
-    from pipeline.publish.database import read_player
+    from pipeline.history.database import read_player
 
     if out_dir is not None and db_path is not None:
         raise click.UsageError("give --out or --db, not both (--db names the database itself)")

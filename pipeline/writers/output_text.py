@@ -13,12 +13,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.columnar.order import stable_order
-from pipeline.columnar.threads import each
-from pipeline.grouper.totals import natural_order
-from pipeline.model import RatedPeriod
-from pipeline.writers.coded import CodedText, TextColumn, encoded_text
-from pipeline.writers.format import (
+from pipeline.columnar.coded_text import CodedText, TextColumn, encoded_text
+from pipeline.columnar.number_text import (
     arrow_text,
     int_coded,
     int_text,
@@ -28,6 +24,10 @@ from pipeline.writers.format import (
     units_coded,
     units_text,
 )
+from pipeline.columnar.order import stable_order
+from pipeline.columnar.threads import each
+from pipeline.grouper.totals import natural_order
+from pipeline.model import RatedPeriod
 
 RATING_LIST_COLUMNS = [
     "id",
