@@ -73,13 +73,14 @@ from pipeline.jobs.period_players import (
     trusted_list,
     with_new_players,
 )
+from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.period_results import publish_results
 from pipeline.lists.change_report import PeriodReport
 from pipeline.lists.list_file import read_list
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers.player_details import fill_blank_details
 from pipeline.rules.select import cadence_note
-from pipeline.run.rate import rate_inputs, resolve_period
+from pipeline.run.rate import resolve_period
 from schemas import Games, Players, prepare_for_threads
 
 
@@ -293,8 +294,8 @@ def _rate_and_publish(
     in_force, unit_lists, new_ids = _lists(request, con, listed, units, period, replaced, earlier)
     # A period run publishes the whole list: every listed player, played or not.
     options = RateOptions(rules=request.rules, method="fide", period=period, all_players=True)
-    result = rate_inputs(
-        _event_inputs(request, units, unit_lists), in_force, options, event_players=unit_lists
+    result = rate_with_event_lists(
+        _event_inputs(request, units, unit_lists), in_force, unit_lists, options
     )
     base = in_force.players
     del in_force

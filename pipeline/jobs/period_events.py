@@ -25,7 +25,8 @@ from pipeline.columnar.arrow import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history.facts import EventFile, EventUnit
 from pipeline.model import GamesInput, PlayerList, SidesInput
-from pipeline.run.rate import read_inputs
+from pipeline.run.players_merge import merge_players
+from pipeline.run.rate import read_event_inputs, sort_problems
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
 EVENT_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".trf", ".txt", ".tsv"}
@@ -135,7 +136,17 @@ def split_units(file: EventFile, data: GamesInput | SidesInput, period: str) -> 
 
 def read_events(files: Sequence[EventFile], period: str) -> list[EventUnit]:
     """Read every event file (all problems of all files at once) and split them into units."""
-    inputs, _ = read_inputs([f.path for f in files], None, players_known=False)
+    paths = [f.path for f in files]
+    # No list here: a player the list in force lacks is a new, unrated player, not a problem.
+    inputs, _, problems = read_event_inputs(paths)
+    embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
+    if embedded:
+        try:  # two event files giving a new player different ratings
+            merge_players(None, embedded)
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(sort_problems(problems, paths, None))
     units: list[EventUnit] = []
     for file, data in zip(files, inputs, strict=True):
         units.extend(split_units(file, data, period))
