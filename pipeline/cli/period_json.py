@@ -1,6 +1,8 @@
 """``fiderate period --json``: what a run printed, as JSON-ready values (like ``rate --json``).
 
-Counts are integers, each one a count of the files written (see :func:`report.summary_table`).
+Counts are integers, each one a count of the files written (the summary of
+:func:`pipeline.lists.change_report.build_report`). Rendering, so it lives with the command: the
+job returns a :class:`~pipeline.jobs.period.PeriodOutcome` and prints nothing.
 """
 
 from __future__ import annotations

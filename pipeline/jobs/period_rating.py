@@ -14,7 +14,8 @@ from pipeline.engine.late_first_rating import late_first_ratings
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.run.assemble import assemble_each, list_ratings
 from pipeline.run.plan import plan_run
-from pipeline.run.rate import rate_sides, side_codes_and_texts
+from pipeline.run.rate import rate_sides
+from pipeline.run.side_codes import side_codes_and_texts
 
 
 def rate_with_event_lists(

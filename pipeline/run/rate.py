@@ -52,7 +52,7 @@ from pipeline.run.list_match import list_match
 from pipeline.run.period_name import resolve_period
 from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse
 from pipeline.run.players_merge import merge_players
-from pipeline.run.side_codes import side_codes, side_texts
+from pipeline.run.side_codes import side_codes_and_texts
 from schemas import Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
@@ -249,15 +249,6 @@ def rate_inputs(
     return rate_sides(inputs, sides, players, options, plan, codes, texts, coded=coded)
 
 
-def side_codes_and_texts(
-    inputs: Sequence[GamesInput | SidesInput],
-) -> tuple[tuple[np.ndarray, pd.Series] | None, dict[str, tuple[np.ndarray, pd.Series]] | None]:
-    """The games' own codes, when the sides are exactly their games' sides, and their texts: the
-    match rules and games.csv work on them instead of hashing the sides' text."""
-    codes = side_codes(inputs)
-    return codes, side_texts(inputs) if codes is not None else None
-
-
 def rate_sides(
     inputs: Sequence[GamesInput | SidesInput],
     sides: pd.DataFrame,
@@ -400,6 +391,5 @@ __all__ = [
     "read_list_in_force",
     "refuse",
     "resolve_period",
-    "side_codes_and_texts",
     "with_byes",
 ]
