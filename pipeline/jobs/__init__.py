@@ -2,7 +2,8 @@
 and the web page call these and only render what they return.
 
 ``period.run_period`` is ``fiderate period``: a :class:`~pipeline.jobs.period.PeriodRequest` in,
-a :class:`~pipeline.jobs.period.PeriodOutcome` out. Its stages are the ``period_*`` modules here;
+a :class:`~pipeline.jobs.period.PeriodOutcome` out; ``player_history.run_history`` is
+``fiderate history``. The period's stages are the ``period_*`` modules here;
 the FIDE rules of a new list are in :mod:`pipeline.lists`, the history store in
 :mod:`pipeline.history`.
 """

@@ -105,7 +105,7 @@ class PeriodRequest:
         return self.db_path or self.out_dir / "ratings.db"
 
 
-@dataclass
+@dataclass(frozen=True)
 class PeriodOutcome:
     period: str
     run_id: int
