@@ -137,6 +137,20 @@ def test_data_flows_one_way():
     assert upward == []
 
 
+def test_jobs_write_through_the_writers_front_door():
+    """A job writes with what ``pipeline/writers/__init__.py`` offers, never a writer's internals
+    (the period's outputs once reached into csvtext, fide_txt and xlsx)."""
+    graph = import_graph(module_files())
+    inside = [
+        f"{module} -> {target}"
+        for module, targets in sorted(graph.items())
+        if layer(module) == "jobs"
+        for target in sorted(targets)
+        if layer(target) == "writers" and target != "pipeline.writers"
+    ]
+    assert inside == []
+
+
 def test_every_layer_is_known():
     assert {layer(m) for m in module_files()} <= set(LAYERS)
 
