@@ -89,7 +89,7 @@ def main(quick: bool) -> None:
 
 
 def measure(players: int) -> None:
-    from pipeline.publish.store import (
+    from pipeline.history.store import (
         connect,
         insert_list,
         insert_run,

@@ -84,7 +84,7 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
         result = rate_files(files, list_path, RateOptions(period="2026-11"))
         write_outputs(result, out, xlsx=False)
     else:
-        from pipeline.publish import PeriodRequest, run_period
+        from pipeline.jobs.period import PeriodRequest, run_period
 
         outcome = run_period(
             PeriodRequest(

@@ -45,7 +45,7 @@ def prepare_for_threads(*models: type[pa.DataFrameModel]) -> None:
     use: it imports its back-ends and strategies (and hypothesis, whose ``lambda_sources``
     iterates ``sys.modules.items()`` unguarded while the other thread's import adds to it) and
     fills class-level registries (``BACKEND_REGISTRY``). Done here first, the threads only read
-    them. The error was not reproduced on demand; tests/publish/test_period_history_guard.py
+    them. The error was not reproduced on demand; tests/history/test_period_history_guard.py
     checks that none of it happens on the threads. Cheap: each step is done once per process."""
     for model in models:
         model.to_schema()

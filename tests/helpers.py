@@ -59,7 +59,7 @@ def period_on_copy(
 ) -> Path:
     """``fiderate period`` of one event file (``games``: its CSV text) on a copy of a history
     ``database`` (an older schema's, migrated by the run); returns the output folder."""
-    from pipeline.publish import PeriodRequest, run_period
+    from pipeline.jobs.period import PeriodRequest, run_period
 
     out = tmp_path / "out"
     out.mkdir()

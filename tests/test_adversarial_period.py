@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.publish import PeriodRequest, run_period
+from pipeline.jobs.period import PeriodRequest, run_period
 from tests.conftest import SAMPLE, run_cli
 
 PERIOD = SAMPLE / "period"

@@ -318,8 +318,8 @@ def test_published_k10_below_2400_is_kept(tmp_path):
 
 
 def test_next_list_keeps_k10_and_ever_2400():
-    from pipeline.publish.first_rating import FirstRatings
-    from pipeline.publish.next_list import next_list
+    from pipeline.lists.first_rating import FirstRatings
+    from pipeline.lists.next_list import next_list
     from pipeline.rules.sets import get_rules
 
     # Published K 10 at 2194 (no ever_2400 column value): the next list keeps K 10 and marks
@@ -509,8 +509,8 @@ def _lists_now_and_then(tmp_path):
 
 
 def test_rated_mid_accumulation_8_2_4(tmp_path):
+    from pipeline.jobs.period_rating import rate_with_event_lists
     from pipeline.model import PlayerList
-    from pipeline.run.rate import rate_inputs
 
     # The event started when x was unrated (list then: x blank); x's first rating 1700 was
     # published before the event is rated (list now). x beats y (1800) and draws z (1700).
@@ -519,9 +519,7 @@ def test_rated_mid_accumulation_8_2_4(tmp_path):
     # y and z count x as unrated: their games against x are not rated (no change).
     inputs, listed_now, listed_then = _lists_now_and_then(tmp_path)
     assert isinstance(listed_now, PlayerList) and listed_then is not None
-    result = rate_inputs(
-        inputs, listed_now, RateOptions(period="2026-11"), event_players=[listed_then]
-    )
+    result = rate_with_event_lists(inputs, listed_now, [listed_then], RateOptions(period="2026-11"))
     sides = result.sides.set_index(["player", "round"])
     assert sides.loc[("x", "1"), "rated"] and sides.loc[("x", "2"), "rated"]
     assert not sides.loc[("y", "1"), "rated"] and not sides.loc[("z", "2"), "rated"]
@@ -536,14 +534,14 @@ def test_8_2_4_in_an_individual_file_rated_with_the_list_now(tmp_path):
     starts from itself, a side unrated there whose player that list rates is still 8.2.4's
     (only a games file's sides take their ratings from that list)."""
     from pipeline.engine.sides import assemble_sides
+    from pipeline.jobs.period_rating import rate_with_event_lists
     from pipeline.model import SidesInput
-    from pipeline.run.rate import rate_inputs
 
     inputs, listed_now, listed_then = _lists_now_and_then(tmp_path)
     assert listed_now is not None and listed_then is not None
     individual = SidesInput("old.csv", assemble_sides(inputs, listed_then))  # x unrated on it
-    result = rate_inputs(
-        [individual], listed_now, RateOptions(period="2026-11"), event_players=[listed_now]
+    result = rate_with_event_lists(
+        [individual], listed_now, [listed_now], RateOptions(period="2026-11")
     )
     totals = result.totals.set_index("id")
     assert (totals.loc["x", "k"], totals.loc["x", "change"]) == (40, 26)  # as rated above
@@ -726,7 +724,7 @@ def test_next_fide_list_follows_the_eras_cadence(era, period, next_list):
 
 
 def test_period_run_in_a_bimonthly_era_says_so(tmp_path):
-    from tests.publish.test_period_cli import PERIOD_SAMPLE, period_args
+    from tests.jobs.test_period_cli import PERIOD_SAMPLE, period_args
 
     out = tmp_path / "out"
     done = run_cli(*period_args(PERIOD_SAMPLE, out, "--rules", "standard-2009"))

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pipeline.columnar.number_text import int_text, units_text
 from pipeline.grouper.totals import natural_order, player_sums
 from pipeline.readers.fastcsv import read_plain_csv
 from pipeline.readers.tabular import _data_line_numbers, normalize_header, pandas_read_csv
 from pipeline.writers.csvtext import write_text_csv
-from pipeline.writers.format import int_text, units_text
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 cell_text = st.text(alphabet=st.sampled_from(list('ab ,"\n\r;é½1-\t')), max_size=6)

@@ -1,6 +1,7 @@
 """The import graph of ``pipeline/``: every module imports in a fresh process, no module takes
-part in an import cycle, and data flows one way (readers -> engine -> grouper -> writers, with
-run, publish and the calculator on top and the CLI last).
+part in an import cycle, and data flows one way (readers -> engine -> grouper -> writers, the
+FIDE list rules beside them, the period's history store above, the jobs and the calculator on
+top and the CLI last).
 
 The graph is read from the source (``ast``): every ``import`` of a pipeline module, also those
 inside functions, is an edge to the most specific module it names.
@@ -27,13 +28,15 @@ LAYERS = {
     "engine": 2,
     "grouper": 3,
     "norms": 3,  # title norms of rated events: engine sides, grouper performance
+    "lists": 3,  # FIDE's rules of a new list: pure computation on totals, no storage, no files
     "writers": 4,
-    "run": 5,
-    "calculator": 6,
-    "publish": 6,
-    "cli": 7,
-    "": 8,  # pipeline/__init__.py: the public API
-    "__main__": 8,
+    "history": 5,  # the period's SQLite store: imports lists' rules, never the jobs
+    "run": 6,
+    "jobs": 6,  # one function per command (the period job; run/ moves here)
+    "calculator": 7,
+    "cli": 8,
+    "": 9,  # pipeline/__init__.py: the public API
+    "__main__": 9,
 }
 
 
@@ -132,6 +135,20 @@ def test_data_flows_one_way():
         if LAYERS[layer(target)] > LAYERS[layer(module)]
     ]
     assert upward == []
+
+
+def test_jobs_write_through_the_writers_front_door():
+    """A job writes with what ``pipeline/writers/__init__.py`` offers, never a writer's internals
+    (the period's outputs once reached into csvtext, fide_txt and xlsx)."""
+    graph = import_graph(module_files())
+    inside = [
+        f"{module} -> {target}"
+        for module, targets in sorted(graph.items())
+        if layer(module) == "jobs"
+        for target in sorted(targets)
+        if layer(target) == "writers" and target != "pipeline.writers"
+    ]
+    assert inside == []
 
 
 def test_every_layer_is_known():

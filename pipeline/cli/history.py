@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from pipeline.cli.group import cli, json_flag
-from pipeline.errors import RunError
 
 
 @cli.command()
@@ -32,15 +31,14 @@ from pipeline.errors import RunError
 def history(player_id: str, out_dir: Path | None, db_path: Path | None, as_json: bool) -> None:
     """Print PLAYER_ID's rating on every list in the history database, and the results still
     waiting for a first rating. Only reads the database (never changes or creates it)."""
-    from pipeline.publish.database import read_player
+    from pipeline.jobs.player_history import HistoryRequest, run_history
 
     if out_dir is not None and db_path is not None:
         raise click.UsageError("give --out or --db, not both (--db names the database itself)")
     # The same default as `fiderate period`: the database is OUT/ratings.db.
     db_path = db_path or (out_dir or Path(".")) / "ratings.db"
-    rows, pending = read_player(db_path, player_id)
-    if not rows:
-        raise RunError(f"player {player_id!r} is on no list in {str(db_path)!r}")
+    found = run_history(HistoryRequest(player_id, db_path))
+    rows, pending = found.lists, found.pending
     if as_json:
         click.echo(json.dumps({"player": player_id, "lists": rows, "pending": pending}, indent=2))
         return

@@ -17,7 +17,7 @@ from pipeline.errors import RunError
 def _earlier_lists(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 ) -> tuple[tuple[str, Path], ...]:
-    from pipeline.publish.earlier_lists import parse_spec
+    from pipeline.jobs.period_earlier_lists import parse_spec
 
     try:
         return tuple(parse_spec(v) for v in values)
@@ -94,8 +94,8 @@ def period(
 ) -> None:
     """Rate one rating period and publish the next list (MORE_EVENTS: further event paths)."""
     from pipeline.cli.console import DelayedProgress
-    from pipeline.publish import PeriodRequest, run_period
-    from pipeline.publish.outcome import outcome_data
+    from pipeline.cli.period_json import outcome_data
+    from pipeline.jobs.period import PeriodRequest, run_period
 
     request = PeriodRequest(
         list_path=list_path,

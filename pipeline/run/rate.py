@@ -46,7 +46,7 @@ from pipeline.readers import read_players
 from pipeline.readers.many import read_event_files
 from pipeline.readers.paths import expand_inputs
 from pipeline.readers.rounds import paired_twice
-from pipeline.run.assemble import assemble_each, list_ratings, with_byes
+from pipeline.run.assemble import list_ratings, with_byes
 from pipeline.run.date_order import event_date_problems
 from pipeline.run.duplicates import duplicate_events
 from pipeline.run.games_check import checked_inputs
@@ -54,7 +54,7 @@ from pipeline.run.list_match import list_match
 from pipeline.run.period_name import resolve_period
 from pipeline.run.plan import Executor, RunPlan, finish_period, plan_run, refuse
 from pipeline.run.players_merge import merge_players
-from pipeline.run.side_codes import side_codes, side_texts
+from pipeline.run.side_codes import side_codes_and_texts
 from schemas import Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 
@@ -75,7 +75,6 @@ def gather_inputs(
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
     matched: list[ListMatch] | None = None,
-    players_known: bool = True,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
     """Read every file, collecting the problems of all of them (bad input raises nothing here).
 
@@ -86,12 +85,9 @@ def gather_inputs(
     detail such as a birth year falls back to the event's); the event's own data is used for
     players the list lacks, and is the whole list when no ``players_path`` is given.
     ``matched``, if given, receives how the events meet the list in force (a clean read only).
-    ``players_known=False``: a player neither on a list nor rated on the row is not a problem
-    (a period run: its list in force comes later, and a player it lacks is a new, unrated one).
     """
     matched = [] if matched is None else matched
     problems: list[Problem] = []
-    inputs: list[GamesInput | SidesInput] = []
     players = None
     if players_path is not None:
         try:
@@ -99,27 +95,14 @@ def gather_inputs(
         except InputError as exc:
             players = None
             problems.extend(exc.problems)
-    try:
-        paths = expand_inputs(paths)
-    except InputError as exc:
-        problems.extend(exc.problems)
-        paths = []
     players_ok = not problems
-    for read in read_event_files(paths, reading):  # games files' cells parsed together
-        if not isinstance(read, InputError):
-            inputs.append(read)
-            continue
-        problems.extend(read.problems)
-        # Report unknown players of a file with other problems in the same pass.
-        if isinstance(read.partial, GamesInput) and players_ok and players_known:
-            problems.extend(unknown_players(read.partial, players))
-    inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
-    problems.extend(failed)
-    for item in inputs:
-        if isinstance(item, GamesInput):
-            problems.extend(paired_twice(item))
-            problems.extend(event_date_problems(item))
-    problems.extend(duplicate_events(inputs))  # the same games twice: by content, any format
+    inputs, partials, read_problems = read_event_inputs(paths, reading)
+    if players_ok:
+        # Unknown players of a file with other problems, reported in the same pass, right
+        # after that file's reading problems (last first: the earlier places stay put).
+        for at, partial_input in reversed(partials):
+            read_problems[at:at] = unknown_players(partial_input, players)
+    problems.extend(read_problems)
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if players is not None and not problems:
         matched.append(list_match(players, inputs))
@@ -129,6 +112,39 @@ def gather_inputs(
         except InputError as exc:
             problems.extend(exc.problems)
     return inputs, players, problems
+
+
+def read_event_inputs(
+    paths: Sequence[Path | str], reading: ReadOptions = READ_DEFAULTS
+) -> tuple[list[GamesInput | SidesInput], list[tuple[int, GamesInput]], list[Problem]]:
+    """The event files read and checked on their own, without a players list: the inputs read,
+    the games files read only in part (they have problems; a caller with a list names their
+    unknown players), each with the place in the problems after its own, and the problems of
+    all files. ``fiderate rate`` adds its list's checks (:func:`gather_inputs`); a period rates
+    each event with the list in force when it started, so it reads the events with this alone."""
+    problems: list[Problem] = []
+    inputs: list[GamesInput | SidesInput] = []
+    partials: list[tuple[int, GamesInput]] = []
+    try:
+        paths = expand_inputs(paths)
+    except InputError as exc:
+        problems.extend(exc.problems)
+        paths = []
+    for read in read_event_files(paths, reading):  # games files' cells parsed together
+        if not isinstance(read, InputError):
+            inputs.append(read)
+            continue
+        problems.extend(read.problems)
+        if isinstance(read.partial, GamesInput):
+            partials.append((len(problems), read.partial))
+    inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
+    problems.extend(failed)
+    for item in inputs:
+        if isinstance(item, GamesInput):
+            problems.extend(paired_twice(item))
+            problems.extend(event_date_problems(item))
+    problems.extend(duplicate_events(inputs))  # the same games twice: by content, any format
+    return inputs, partials, problems
 
 
 def sort_problems(
@@ -174,12 +190,9 @@ def read_inputs(
     *,
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
-    players_known: bool = True,
 ) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
     """Read every file, collecting the problems of all of them before failing."""
-    inputs, players, problems = gather_inputs(
-        paths, players_path, rules=rules, reading=reading, players_known=players_known
-    )
+    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, reading=reading)
     if problems:
         raise InputError(sort_problems(problems, paths, players_path))
     return inputs, players
@@ -215,46 +228,45 @@ def rate_inputs(
     inputs: list[GamesInput | SidesInput],
     players: PlayerList | None,
     options: RateOptions,
-    *,
-    event_players: Sequence[PlayerList | None] | None = None,
 ) -> RatedPeriod:
-    """Rate ``inputs`` as one period. ``players`` is the list in force at the start of the period
-    (the ratings the changes are added to); ``event_players``, if given, is one list per input to
-    take that event's ratings from (``fiderate period``: the list in force when it started)."""
+    """Rate ``inputs`` as one period (``fiderate rate``): every event with ``players``, the list
+    in force at the start of the period (the ratings the changes are added to)."""
     plan = plan_run(options, inputs)
-    # The games' own codes, when the sides are exactly their games' sides: the match rules and
-    # games.csv work on them instead of hashing the sides' text.
-    codes = side_codes(inputs)
-    texts = side_texts(inputs) if codes is not None else None
+    codes, texts = side_codes_and_texts(inputs)
     # The sides' text columns left as codes until read (``RatedPeriod.sides``) when nothing
     # before the writers reads them: not the sequential mode, the once-per-event cap of old
     # eras, nor 8.2.4's look-up of the players an event began without.
-    started = started_unrated(inputs, plan.period) if event_players is None else None
-    late = players is not None and started is not None and len(started) > 0
+    started = started_unrated(inputs, plan.period)
+    late = players is not None and len(started) > 0
     coded = (
-        event_players is None  # a period's publishing reads the texts: built with the sides
-        and texts is not None
+        texts is not None
         and options.mode == "fide"
         and not plan.rules.cap_once_per_event
         and not late
         and all(isinstance(i, GamesInput) and codable(i) for i in inputs)
     )
-    if event_players is None:
-        sides = assemble_sides(with_byes(inputs, players), players, coded=coded)
-        # 8.2.4: an event begun under an older list.
-        if late and players is not None and started is not None:
-            blank = unrated_at_start(sides, started)
-            sides = late_first_ratings(blank, list_ratings(blank["player"], players))
-    else:
-        sides = assemble_each(inputs, event_players)
-        # 8.2.4: first ratings published since an event started. None when every event is a
-        # games file assembled with ``players`` itself: a side's rating is then its printed one
-        # or that list's, so no side is unrated where that list rates its player.
-        if players is not None and not all(
-            p is players and isinstance(i, GamesInput)
-            for i, p in zip(inputs, event_players, strict=True)
-        ):
-            sides = late_first_ratings(sides, list_ratings(sides["player"], players))
+    sides = assemble_sides(with_byes(inputs, players), players, coded=coded)
+    # 8.2.4: an event begun under an older list.
+    if late and players is not None:
+        blank = unrated_at_start(sides, started)
+        sides = late_first_ratings(blank, list_ratings(blank["player"], players))
+    return rate_sides(inputs, sides, players, options, plan, codes, texts, coded=coded)
+
+
+def rate_sides(
+    inputs: Sequence[GamesInput | SidesInput],
+    sides: pd.DataFrame,
+    players: PlayerList | None,
+    options: RateOptions,
+    plan: RunPlan,
+    codes: tuple[np.ndarray, pd.Series] | None,
+    texts: dict[str, tuple[np.ndarray, pd.Series]] | None,
+    *,
+    coded: bool,
+) -> RatedPeriod:
+    """The assembled ``sides`` of ``inputs`` rated (engine) and totalled (grouper): the steps
+    every job that rates shares, whichever list each side's rating was taken from. ``coded``:
+    the sides' text columns are codes (see :func:`rate_inputs`), completed on first read."""
     keys = None
     if codes is not None and texts is not None:
         keys = SideKeys.of_games(codes, texts["source"], texts["event"])
@@ -375,8 +387,10 @@ __all__ = [
     "check_inputs",
     "check_rated",
     "gather_inputs",
+    "read_event_inputs",
     "rate_files",
     "rate_inputs",
+    "rate_sides",
     "read_inputs",
     "read_list_in_force",
     "refuse",

@@ -47,3 +47,12 @@ def side_texts(
     if any(f is None for f in files):
         return None
     return {name: side_game_codes([f[name] for f in files if f]) for name in GAME_TEXTS}
+
+
+def side_codes_and_texts(
+    inputs: Sequence[GamesInput | SidesInput],
+) -> tuple[tuple[np.ndarray, pd.Series] | None, dict[str, tuple[np.ndarray, pd.Series]] | None]:
+    """The games' own codes, when the sides are exactly their games' sides, and their texts: the
+    match rules and games.csv work on them instead of hashing the sides' text."""
+    codes = side_codes(inputs)
+    return codes, side_texts(inputs) if codes is not None else None

@@ -1,4 +1,9 @@
-"""Writers: the rated period out to files, all of them atomically (see :mod:`.atomic`)."""
+"""Writers: the rated period out to files, all of them atomically (see :mod:`.atomic`).
+
+The front door: ``fiderate rate`` calls :func:`write_outputs`; ``fiderate period`` writes its
+files into an :class:`OutputBatch` with :func:`write_csv`, :func:`write_games_csv`,
+:func:`write_list_text_files`, :func:`write_list_xlsx` and :func:`write_tables_xlsx`.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +16,9 @@ import pandas as pd
 
 from pipeline.errors import RunError
 from pipeline.model import RatedPeriod
-from pipeline.writers.atomic import OutputBatch
+from pipeline.writers.atomic import OutputBatch, check_not_an_input
 from pipeline.writers.csvtext import write_coded_csv, write_text_csv
+from pipeline.writers.list_text_files import write_list_text_files
 from pipeline.writers.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
@@ -31,11 +37,18 @@ SHEETS_MAX_PLAYERS = 1_000
 __all__ = [
     "GAMES_COLUMNS",
     "RATING_LIST_COLUMNS",
+    "XLSX_MAX_PLAYERS",
+    "OutputBatch",
     "WriteReport",
+    "check_not_an_input",
     "games_table",
+    "write_csv",
     "write_games_csv",
+    "write_list_text_files",
+    "write_list_xlsx",
     "rating_list_table",
     "write_outputs",
+    "write_tables_xlsx",
 ]
 
 
@@ -57,6 +70,21 @@ def write_games_csv(result: RatedPeriod, path: Path) -> None:
     ranks = player_ranks(result)
     columns = list(games_coded(result, ranks).values())
     write_coded_csv(GAMES_COLUMNS, columns, path, games_order(result, ranks))
+
+
+def write_list_xlsx(table: pd.DataFrame, path: Path) -> None:
+    """A rating list's text table as a one-sheet spreadsheet."""
+    # The spreadsheet writer is imported only when a spreadsheet is written.
+    from pipeline.writers.xlsx import write_rating_list_xlsx
+
+    write_rating_list_xlsx(table, path)
+
+
+def write_tables_xlsx(sheets: Sequence[tuple[str, pd.DataFrame]], path: Path) -> None:
+    """One sheet per (title, table), in that order: a report of tables."""
+    from pipeline.writers.xlsx import write_tables_xlsx as write_sheets
+
+    write_sheets(sheets, path)
 
 
 OUTPUT_FORMATS = ("csv", "parquet")

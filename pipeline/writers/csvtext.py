@@ -21,8 +21,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.columnar.arrow import may_contain
-from pipeline.writers.coded import TextColumn, merged
-from pipeline.writers.format import arrow_text, plain_text
+from pipeline.columnar.coded_text import TextColumn, merged
+from pipeline.columnar.number_text import arrow_text, plain_text
 
 # Python's csv module (QUOTE_MINIMAL, lineterminator "\n") quotes a field holding the delimiter,
 # the quote character or a line feed; a carriage return alone is not quoted.

@@ -13,13 +13,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.columnar.order import stable_order
-from pipeline.columnar.threads import each
-from pipeline.grouper.totals import natural_order
-from pipeline.model import RatedPeriod
-from pipeline.writers.coded import CodedText, TextColumn, encoded_text
-from pipeline.writers.file_names import shown_name, shown_names
-from pipeline.writers.format import (
+from pipeline.columnar.coded_text import CodedText, TextColumn, encoded_text
+from pipeline.columnar.number_text import (
     arrow_text,
     int_coded,
     int_text,
@@ -29,6 +24,11 @@ from pipeline.writers.format import (
     units_coded,
     units_text,
 )
+from pipeline.columnar.order import stable_order
+from pipeline.columnar.threads import each
+from pipeline.grouper.totals import natural_order
+from pipeline.model import RatedPeriod
+from pipeline.writers.file_names import shown_name, shown_names
 
 RATING_LIST_COLUMNS = [
     "id",

@@ -6,7 +6,7 @@
   the 400-point rule, PD, S - PD and K x (S - PD), plus running sums for the charts.
 
 Everything is computed column-wise from the rated period (no per-row loop), and every number is
-formatted from the pipeline's exact integers (``pipeline.writers.format``).
+formatted from the pipeline's exact integers (``pipeline.columnar.number_text``).
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.columnar.number_text import int_text, pd_decimals, units_text
 from pipeline.engine.sequential import SEQUENTIAL_LABEL
 from pipeline.grouper.performance import event_performance
 from pipeline.grouper.totals import natural_order
 from pipeline.model import RatedPeriod
 from pipeline.rules.sets import get_rules
 from pipeline.writers.file_names import shown_names
-from pipeline.writers.format import int_text, pd_decimals, units_text
 from pipeline.writers.output_text import RATING_LIST_COLUMNS
 
 

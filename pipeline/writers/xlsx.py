@@ -13,7 +13,7 @@ spreadsheet would read as the start of a formula carries the quote prefix (see
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -242,8 +242,14 @@ def write_norms_sheet(ws: Sheet, report: NormReport) -> None:
 
 
 def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
+    write_tables_xlsx([("Rating list", table)], path)
+
+
+def write_tables_xlsx(sheets: Sequence[tuple[str, pd.DataFrame]], path: Path) -> None:
+    """One sheet per (title, table), in that order, each written by :func:`write_table`."""
     wb = Book(path)
-    write_table(new_sheet(wb, "Rating list"), table)
+    for title, table in sheets:
+        write_table(new_sheet(wb, title), table)
     wb.save()
 
 

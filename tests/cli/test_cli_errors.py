@@ -193,7 +193,7 @@ def test_with_json_the_error_is_also_json_on_stdout(sample, tmp_path):
     assert "[bad-result]" in result.stderr
     # A run error (no list of problems) answers in JSON as well.
     db = tmp_path / "history.db"
-    db.write_bytes((Path(__file__).parents[1] / "publish" / "data" / "ratings_v2.db").read_bytes())
+    db.write_bytes((Path(__file__).parents[1] / "history" / "data" / "ratings_v2.db").read_bytes())
     missing = run_cli("history", "4100018", "--db", db, "--json")
     assert missing.exit_code == 1
     assert json.loads(missing.stdout)["problems"] == []

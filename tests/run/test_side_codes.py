@@ -13,9 +13,10 @@ from pipeline.columnar.game_codes import GAME_TEXTS
 from pipeline.engine.matches import SideKeys, match_codes, match_events
 from pipeline.engine.rate import rate_sides
 from pipeline.engine.sides import assemble_sides
+from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.model import RateOptions
 from pipeline.run.plan import plan_run
-from pipeline.run.rate import gather_inputs, rate_files, rate_inputs
+from pipeline.run.rate import gather_inputs, rate_files
 from pipeline.run.side_codes import side_codes, side_texts
 from pipeline.writers import write_games_csv, write_outputs
 from pipeline.writers.summary import summary_lines
@@ -105,12 +106,13 @@ def test_rating_list_and_games_csv_never_build_the_coded_texts(tmp_path):
 @SOME
 @given(st.lists(st.lists(game, min_size=1, max_size=12), min_size=1, max_size=3))
 def test_a_periods_sides_take_the_games_codes_too(tmp_path_factory, files):
-    # ``fiderate period`` rates each event with its own list (``event_players``): the sides are
-    # still the games' sides in order, so games.csv takes their text by code as ``rate`` does.
+    # ``fiderate period`` rates each event with its own list (``rate_with_event_lists``): the
+    # sides are still the games' sides in order, so games.csv takes their text by code as
+    # ``rate`` does.
     folder = tmp_path_factory.mktemp("games")
     inputs, players, _ = gather_inputs(_write(folder, files), None)
     lists = [players] * len(inputs)
-    result = rate_inputs(inputs, players, RateOptions(period="2026-11"), event_players=lists)
+    result = rate_with_event_lists(inputs, players, lists, RateOptions(period="2026-11"))
     assert result.side_texts is not None and result.side_players is not None
     assert result.complete_sides is None  # a period's publishing reads the texts: built already
     write_games_csv(result, folder / "coded.csv")

@@ -1,0 +1,31 @@
+"""``fiderate period --json``: what a run printed, as JSON-ready values (like ``rate --json``).
+
+Counts are integers, each one a count of the files written (the summary of
+:func:`pipeline.lists.change_report.build_report`). Rendering, so it lives with the command: the
+job returns a :class:`~pipeline.jobs.period.PeriodOutcome` and prints nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pipeline.jobs.period import PeriodOutcome
+
+
+def outcome_data(outcome: PeriodOutcome, database: Path) -> dict[str, Any]:
+    summary: dict[str, Any] = {}
+    if outcome.report is not None:
+        for item, value in zip(
+            outcome.report.summary["item"], outcome.report.summary["value"], strict=True
+        ):
+            summary[str(item)] = int(value) if str(value).isdigit() else str(value)
+    return {
+        "period": outcome.period,
+        "run_id": outcome.run_id,
+        "database": str(database),
+        "recovered": outcome.recovered,
+        "summary": summary,
+        "written": [str(p) for p in outcome.written],
+        "notes": list(outcome.notes),
+    }

@@ -1,0 +1,108 @@
+"""Before a ``fiderate period`` run rates anything: what the history store allows (an event is
+rated once, a published period only with --replace) and what it says about the inputs."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from pipeline.errors import Code, HistoryRefusal, Problem
+from pipeline.history import store as history
+from pipeline.history.facts import EventFile
+from pipeline.lists.months import add_months
+
+
+def describe_inputs(
+    list_hash: str, list_path: Path, files: Sequence[EventFile]
+) -> list[dict[str, str]]:
+    return [{"role": "list", "path": str(list_path), "sha256": list_hash}] + [
+        {"role": "event", "path": str(f.path), "sha256": f.sha256} for f in files
+    ]
+
+
+def same_inputs(a: list[dict[str, str]], b: list[dict[str, str]]) -> bool:
+    return sorted((i["role"], i["sha256"]) for i in a) == sorted(
+        (i["role"], i["sha256"]) for i in b
+    )
+
+
+def check_history(
+    con: sqlite3.Connection | None,
+    period: str,
+    files: Sequence[EventFile],
+    replace: bool,
+    database: Path | str = "",
+) -> int | None:
+    """Refuse an event already rated and a period already published (unless --replace).
+    Returns the run being replaced, if any."""
+    if con is None:
+        return None
+    problems = []
+    published = history.published_run(con, period)
+    latest = history.latest_published_period(con)
+    replaced = None
+    if published is not None:
+        if not replace:
+            problems.append(
+                Problem(
+                    Code.PERIOD_PUBLISHED,
+                    f"period {period} was already published by run #{published.run_id}; "
+                    "nothing was changed",
+                    file=str(database),
+                    fix="use --replace to rate it again (the old list is kept, marked superseded)",
+                )
+            )
+        else:
+            replaced = published.run_id
+    if latest is not None and latest > period:
+        problems.append(run_order_problem(period, latest, database, published is not None))
+    live = history.rated_events(con, [f.sha256 for f in files])
+    for f in files:
+        if f.sha256 in live:
+            path, rated_in = live[f.sha256]
+            if rated_in == period and published is not None:
+                continue  # it belongs to the published period: replaced, or refused above
+            problems.append(
+                Problem(
+                    Code.ALREADY_RATED,
+                    f"this event was already rated in period {rated_in} (from {path!r}); "
+                    "an event cannot be rated twice",
+                    file=str(f.path),
+                    fix="remove it from --events",
+                )
+            )
+    if problems:
+        raise HistoryRefusal(problems)
+    return replaced
+
+
+def run_order_problem(
+    period: str, latest: str, database: Path | str, was_published: bool
+) -> Problem:
+    """Period ``period`` asked for once ``latest``, a later one, is published: a question of the
+    order of the runs, not of the input (each list is computed from the one before it, so an
+    earlier period cannot change under a list already published)."""
+    action = "replaced" if was_published else "rated"
+    return Problem(
+        Code.RUN_ORDER,
+        f"period {latest} is already published, so period {period} can no longer be {action}: "
+        "each list is computed from the one before it, and this history's lists go up to "
+        f"{latest}",
+        file=str(database),
+        fix=f"rate the next period ({add_months(latest, 1)}) instead; a game of {period} left "
+        "out goes in as an event of that next period. To publish the periods again from "
+        f"{period}, use a copy of the history saved before {latest} was published, or a new "
+        "--db",
+    )
+
+
+def list_notes(con: sqlite3.Connection | None, period: str, list_sha: str) -> list[str]:
+    """A warning when --list is not the list this database published for the period."""
+    published = history.published_list_file(con, period) if con is not None else None
+    if published is None or published[1] == list_sha:
+        return []
+    return [
+        f"the list given is not the {period} list this database published ({published[0]}); "
+        "ratings are taken from the list given"
+    ]

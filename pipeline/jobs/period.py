@@ -1,0 +1,394 @@
+"""``fiderate period``: rate one rating period from the list in force and the period's events,
+publish the next list, and record everything in the history store.
+
+Order of the steps, and why a run killed at any point loses nothing
+-------------------------------------------------------------------
+1. Read and hash the inputs; check against the history (an event already rated, a period already
+   published); rate in memory.                         Killed here: nothing has changed.
+2. Write every output to a hidden temporary file in the output folder (``.NAME.*.tmp``) and
+   fsync it.                                          Killed here: the folder's files and the
+   database are as they were; the next run deletes the leftover temporary files.
+3. ``BEGIN IMMEDIATE``; insert the run, the published list, the events, the pending results, the
+   first ratings and the *rename journal* (``file_moves``: temporary -> final names).
+                                                      Killed here: SQLite rolls the open
+   transaction back when the database is next opened: the database is as it was.
+4. ``COMMIT``. This is the single commit point of a run.
+5. Rename the temporary files into place (``os.replace``, atomic per file), then clear the
+   journal.                                           Killed here: the run *has* happened; the next
+   ``fiderate period`` on this database first completes the journal's renames (roll forward), and a
+   re-run with the same inputs then reports the period as complete (exit 0).
+The whole run holds the history's lock (:mod:`pipeline.history.lock`: a second run at once is
+refused); a first run creates the database in step 3, built beside its name and renamed into
+place.
+File names carry the month (``rating_list_2026-12.csv``), so the list in force is never
+overwritten; ``--replace`` overwrites only the replaced period's own files, after its commit, and
+the replaced list stays in the database marked superseded.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.columnar.memory import prefer_jemalloc
+from pipeline.columnar.threads import side_by_side
+from pipeline.errors import FiderateError, HistoryRefusal, InputError, Problem
+from pipeline.history import database
+from pipeline.history import store as history
+from pipeline.history.checks import check_history, describe_inputs, list_notes, same_inputs
+from pipeline.history.facts import EarlierList, EventFile, EventUnit, UnitFacts
+from pipeline.history.journal import (
+    UnfinishedRun,
+    clean_stale_temporaries,
+    fsync_dir,
+    move_into_place,
+    pause_point,
+    recover,
+)
+from pipeline.history.lock import holding_history
+from pipeline.history.record import ListFile, RunRecord, now, record_run, user
+from pipeline.jobs.period_clock import Clock
+from pipeline.jobs.period_earlier_lists import (
+    earlier_inputs,
+    read_earlier_lists,
+    record_earlier_lists,
+)
+from pipeline.jobs.period_events import (
+    find_event_files,
+    player_ids,
+    read_events,
+    sha256_of,
+    untrusted,
+)
+from pipeline.jobs.period_outputs import check_outputs_spare_inputs, write_period_outputs
+from pipeline.jobs.period_players import (
+    lists_for_units,
+    player_details,
+    trusted_list,
+    with_new_players,
+)
+from pipeline.jobs.period_rating import rate_with_event_lists
+from pipeline.jobs.period_results import publish_results
+from pipeline.lists.change_report import PeriodReport
+from pipeline.lists.list_file import read_list
+from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.readers.player_details import fill_blank_details
+from pipeline.rules.select import cadence_note
+from pipeline.run.rate import resolve_period
+from schemas import Games, Players, prepare_for_threads
+
+
+@dataclass(frozen=True)
+class PeriodRequest:
+    list_path: Path
+    events: tuple[Path, ...]
+    period: str
+    out_dir: Path
+    db_path: Path | None = None
+    replace: bool = False
+    trust_event_ratings: bool = False
+    rules: str = "standard"
+    xlsx: bool | None = None
+    command: str = "fiderate period"
+    earlier_lists: tuple[tuple[str, Path], ...] = ()  # (YYYY-MM, path): --earlier-list
+    # Told the label of each stage as it starts (the command's progress display); None: silent.
+    progress: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def database(self) -> Path:
+        return self.db_path or self.out_dir / "ratings.db"
+
+
+@dataclass(frozen=True)
+class PeriodOutcome:
+    period: str
+    run_id: int
+    written: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    report: PeriodReport | None = None
+    recovered: bool = False
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage (benchmarks)
+    peaks: dict[str, float] = field(default_factory=dict)  # peak RSS (MiB) after each stage
+
+
+def run_period(request: PeriodRequest) -> PeriodOutcome:
+    # Before the first big Arrow buffer: a FIDE month allocates and frees gigabytes of them
+    # (the list's text, the sides, the next list's lines); under the default pool much of it
+    # comes back as fresh pages zeroed by the kernel (see prefer_jemalloc). Here, not in the
+    # command: the library's own entry point runs the whole period, for every caller.
+    prefer_jemalloc()
+    try:
+        # The whole run holds the history: a second run at once is refused before it starts.
+        with holding_history(request.database):
+            return _run_period(request)
+    except sqlite3.Error as exc:
+        raise database.translate(request.database, exc) from None
+
+
+def _run_period(request: PeriodRequest) -> PeriodOutcome:
+    period = resolve_period(request.period)
+    started = now()
+    db_path = request.database
+    con = database.open_history(db_path)
+    inputs_record: list[dict[str, str]] = []
+    try:
+        recovered = recover(con) if con is not None else []
+        clean_stale_temporaries(request.out_dir)
+        database.clean_stale_builds(db_path)
+        list_hash = sha256_of(Path(request.list_path)) if Path(request.list_path).is_file() else ""
+        files = find_event_files(request.events)
+        inputs_record = describe_inputs(list_hash, request.list_path, files) + earlier_inputs(
+            request.earlier_lists
+        )
+        check_outputs_spare_inputs(request.out_dir, period, _input_paths(request, files))
+        for run_id in recovered:
+            assert con is not None  # runs are recovered from an existing history only
+            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if (
+                row
+                and row[0] == period
+                and same_inputs(history.run_inputs(con, run_id), inputs_record)
+            ):
+                return PeriodOutcome(
+                    period,
+                    run_id,
+                    recovered=True,
+                    notes=[
+                        f"run #{run_id} of period {period} had been interrupted after it was "
+                        "committed; "
+                        "its output files are now complete"
+                    ],
+                )
+        replaced = check_history(con, period, files, request.replace, db_path)
+        pause_point("checked")
+        return _rate_and_publish(request, period, started, con, files, inputs_record, replaced)
+    except FiderateError as exc:
+        if con is not None and not isinstance(exc, UnfinishedRun):  # that run is recorded
+            outcome = "refused" if isinstance(exc, HistoryRefusal) else "failed"
+            history.insert_run(
+                con,
+                started_at=started,
+                finished_at=now(),
+                user=user(),
+                command=request.command,
+                period=period,
+                outcome=outcome,
+                message=str(exc)[:4000],
+                inputs=inputs_record,
+            )
+        raise
+    finally:
+        if con is not None:
+            con.close()
+
+
+def _input_paths(request: PeriodRequest, files: Sequence[EventFile]) -> list[Path]:
+    """Every file the run reads: the list in force, the event files, the earlier lists."""
+    return [Path(request.list_path), *(f.path for f in files)] + [
+        Path(path) for _, path in request.earlier_lists
+    ]
+
+
+def _read_inputs(
+    request: PeriodRequest,
+    files: Sequence[EventFile],
+    period: str,
+    con: sqlite3.Connection | None,
+    replaced: int | None,
+) -> tuple[PlayerList, list[EventUnit], dict[str, EarlierList]]:
+    """The list in force, the period's events and the earlier lists given, every problem of all
+    of them reported at once."""
+    # The list and the event files are read at once, on two threads (each has problems or a
+    # result); their problems are reported in the same order as when read one after the other.
+    prepare_for_threads(Players, Games)  # the schemas the two threads validate with
+    jobs: list[Callable[[], tuple[Any, list[Problem]]]] = [
+        partial(_problems_of, read_list, request.list_path, request.rules),
+        partial(_problems_of, read_events, files, period),
+    ]
+    (listed, problems), (units, more) = side_by_side(jobs)
+    problems += more
+    try:
+        earlier = read_earlier_lists(request.earlier_lists, period, con, replaced, request.rules)
+    except InputError as exc:
+        problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    assert listed is not None and units is not None  # read without problems
+    return listed, units, earlier
+
+
+def _problems_of(read: Callable[..., Any], *args: Any) -> tuple[Any, list[Problem]]:
+    """``read(*args)`` and no problems, or no result and the problems of its InputError."""
+    try:
+        return read(*args), []
+    except InputError as exc:
+        return None, list(exc.problems)
+
+
+def _lists(
+    request: PeriodRequest,
+    con: sqlite3.Connection | None,
+    listed: PlayerList,
+    units: list[EventUnit],
+    period: str,
+    replaced: int | None,
+    earlier: dict[str, EarlierList],
+) -> tuple[PlayerList, list[PlayerList], pd.Index]:
+    """The base list (the list in force plus the events' new players, blank details filled from
+    the events), the list each event is rated with, and the ids of the new players. The history
+    is read as if the run being ``replaced`` were already superseded."""
+    base = listed.players.drop(columns=["line"], errors="ignore")
+    if con is not None:
+        # A list without last_played (an outside list): the history knows when players last played.
+        known = history.last_played(con, replaced)
+        blank = base["last_played"].eq("")
+        base.loc[blank, "last_played"] = (
+            base.loc[blank, "id"].map(known).astype("string").fillna("").astype(str)
+        )
+    ids = player_ids(units)
+    details = player_details(units)
+    # One id look-up of the list serves the new players' test and, when the events add no row
+    # and fill no detail (the frame is the same), every event's ratings and the rate stage.
+    in_force = PlayerList(listed.source, base)
+    new_ids = pd.Index(ids[(absent := in_force.positions(ids) < 0)])
+    base = fill_blank_details(with_new_players(base, ids, details, absent), details)
+    if base is not in_force.players:
+        in_force = PlayerList(listed.source, base)
+    given = {month: e.players for month, e in earlier.items()}
+    unit_lists = lists_for_units(units, period, in_force, con, ids, details, given)
+    if request.trust_event_ratings:
+        unit_lists = [
+            trusted_list(players, unit) for players, unit in zip(unit_lists, units, strict=True)
+        ]
+    return in_force, unit_lists, new_ids
+
+
+def _event_inputs(
+    request: PeriodRequest, units: list[EventUnit], unit_lists: list[PlayerList]
+) -> list[GamesInput | SidesInput]:
+    """Each event as rated: its own ratings only with --trust-event-ratings."""
+    if request.trust_event_ratings:
+        return [unit.data for unit in units]
+    return [untrusted(unit.data, players) for unit, players in zip(units, unit_lists, strict=True)]
+
+
+def _rate_and_publish(
+    request: PeriodRequest,
+    period: str,
+    started: str,
+    con: sqlite3.Connection | None,
+    files: Sequence[EventFile],
+    inputs_record: list[dict[str, str]],
+    replaced: int | None,
+) -> PeriodOutcome:
+    """Steps 1 to 5 of the module docstring, once the history allows the run."""
+    clock = Clock(request.progress)
+    listed, units, earlier = _read_inputs(request, files, period, con, replaced)
+    clock.lap("read", "rating")
+    in_force, unit_lists, new_ids = _lists(request, con, listed, units, period, replaced, earlier)
+    # A period run publishes the whole list: every listed player, played or not.
+    options = RateOptions(rules=request.rules, method="fide", period=period, all_players=True)
+    result = rate_with_event_lists(
+        _event_inputs(request, units, unit_lists), in_force, unit_lists, options
+    )
+    base = in_force.players
+    del in_force
+    # Each event's list and games (of the units only their facts are kept): freed before the
+    # next stage (release_memory in lap).
+    facts = [UnitFacts.of(u) for u in units]
+    del unit_lists, units
+    clock.lap("rate", "first ratings, next list, report")
+    pause_point("rated")
+
+    first, new, report, era = publish_results(
+        result, facts, base, new_ids, con, period, replaced, request.rules
+    )
+    # Of the rated period only games.csv is left to write, and of the totals it needs only the
+    # ids (its order): the rest of them and the base list are freed before the files are
+    # written (release_memory in lap), the sides once games.csv is (``rated`` is emptied then).
+    rated = [result.with_totals_ids_only()]
+    del base, result
+    notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
+        f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
+        for u in facts
+        if not u.dated
+    ]
+    notes += [n for n in [cadence_note(era, period)] if n]
+    clock.lap("first ratings, next list, report", "writing files")
+    record = RunRecord(
+        command=request.command,
+        period=period,
+        started=started,
+        files=files,
+        units=facts,
+        inputs=inputs_record,
+        replaced=replaced,
+        listed=listed,
+        new=new,
+        first=first,
+        earlier_lists=earlier,
+    )
+    run_id, written, more_notes = _publish(request, con, record, report, rated, clock)
+    return PeriodOutcome(
+        period,
+        run_id,
+        written=written,
+        notes=notes + more_notes,
+        report=report,
+        timings=clock.laps,
+        peaks=clock.peaks,
+    )
+
+
+def _publish(
+    request: PeriodRequest,
+    con: sqlite3.Connection | None,
+    record: RunRecord,
+    report: PeriodReport,
+    rated: list[RatedPeriod],
+    clock: Clock,
+) -> tuple[int, list[Path], list[str]]:
+    """Steps 2 to 5: temporary files, one transaction, then the renames of the journal."""
+    period = record.period
+    with write_period_outputs(
+        request.out_dir,
+        period,
+        record.new,
+        report,
+        rated,
+        request.xlsx,
+        _input_paths(request, record.files),
+    ) as batch:
+        notes = list(batch.notes)
+        clock.lap("write files", "storing in the history database")
+        pause_point("temp-files")
+        if con is None:
+            con = database.create_history(request.database)
+        planned = batch.planned()
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            run_id = record_run(
+                con, record, ListFile(batch.list_csv_final, batch.list_csv_sha256, planned)
+            )
+            record_earlier_lists(con, run_id, record.earlier_lists)
+            pause_point("db-written")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        clock.lap("store in database", "renaming the files into place")
+        # Committed: the temporary files now belong to the rename journal; never delete them.
+        batch.forget()
+    pause_point("committed")
+    written = move_into_place(planned, run_id)
+    fsync_dir(request.out_dir)
+    history.clear_file_moves(con, run_id)
+    con.close()
+    clock.lap("rename")
+    return run_id, written, notes

@@ -1,0 +1,41 @@
+"""How long each stage of a period run took and the peak memory after it (the benchmarks read
+them), and the progress display's label of the stage that starts."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from pipeline.columnar.memory import peak_memory_mib, release_memory
+
+RELEASE_ABOVE_MIB = 400  # a small run skips release_memory (a full gc pass costs ~50 ms)
+
+
+class Clock:
+    """Seconds and peak memory after each stage of a run (for the benchmarks); tells
+    ``progress`` (the command's progress display) the label of each stage as it starts."""
+
+    def __init__(self, progress: Callable[[str], None] | None = None) -> None:
+        self.laps: dict[str, float] = {}
+        self.peaks: dict[str, float] = {}  # MiB
+        self._last = time.perf_counter()
+        self._progress = progress
+        self.starts("reading the list and the events")
+
+    def starts(self, label: str) -> None:
+        if self._progress is not None:
+            self._progress(label)
+
+    def lap(self, name: str, next_label: str | None = None) -> None:
+        if next_label is not None:
+            self.starts(next_label)
+        # Peak memory so far: shows which stage sets the peak.
+        self.peaks[name] = peak_memory_mib()
+        if self.peaks[name] > RELEASE_ABOVE_MIB:
+            # The stage's full-size tables are dropped by now: give their memory back to the
+            # operating system before the next stage allocates its own (the peak is then the
+            # largest stage, not their sum). Counted in the stage that freed it.
+            release_memory()
+        now = time.perf_counter()
+        self.laps[name] = now - self._last
+        self._last = now

@@ -1,0 +1,42 @@
+"""The rating stage of a period: each event rated with the list in force when it started.
+
+``fiderate rate`` rates every event with one list (:func:`pipeline.run.rate.rate_inputs`); a
+period takes each event's ratings from its own list (RULES.md section 6) and adds the changes to
+the list in force at the start of the period. Both then share the same engine and totals steps
+(:func:`pipeline.run.rate.rate_sides`): one implementation of each rule, no flag choosing a job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.engine.late_first_rating import late_first_ratings
+from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.run.assemble import assemble_each, list_ratings
+from pipeline.run.plan import plan_run
+from pipeline.run.rate import rate_sides
+from pipeline.run.side_codes import side_codes_and_texts
+
+
+def rate_with_event_lists(
+    inputs: list[GamesInput | SidesInput],
+    players: PlayerList | None,
+    event_players: Sequence[PlayerList | None],
+    options: RateOptions,
+) -> RatedPeriod:
+    """Rate ``inputs`` as one period, the sides of ``inputs[i]`` with the ratings of
+    ``event_players[i]`` (the list in force when that event started); ``players`` is the list
+    in force at the start of the period (the ratings the changes are added to)."""
+    plan = plan_run(options, inputs)
+    codes, texts = side_codes_and_texts(inputs)
+    sides = assemble_each(inputs, event_players)
+    # 8.2.4: first ratings published since an event started. None when every event is a games
+    # file assembled with ``players`` itself: a side's rating is then its printed one or that
+    # list's, so no side is unrated where that list rates its player.
+    if players is not None and not all(
+        p is players and isinstance(i, GamesInput)
+        for i, p in zip(inputs, event_players, strict=True)
+    ):
+        sides = late_first_ratings(sides, list_ratings(sides["player"], players))
+    # The sides' texts built with them (coded=False): the period's report and history read them.
+    return rate_sides(inputs, sides, players, options, plan, codes, texts, coded=False)

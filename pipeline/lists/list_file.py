@@ -1,0 +1,96 @@
+"""The list in force: read it (with the columns a period run adds), and write the new one.
+
+A list this command wrote reads back with the core players reader (``id, name, rating, k,
+birth_year, games, ever_2400, federation, title, sex``) plus three columns only period runs use:
+``period_games`` (rated games in the period that produced the list), ``last_played`` (the last
+period with rated games, for the inactive flag) and ``flags``. A list in another format (a FIDE
+download, once a reader for it exists) goes through :func:`pipeline.readers.read_players` and
+simply lacks those three.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.columnar.arrow import arrow_text, str_series
+from pipeline.columnar.number_text import int_arrow
+from pipeline.errors import Code, ProblemList
+from pipeline.model import PlayerList
+from pipeline.readers import cells, read_players, read_table_of_kind
+from pipeline.readers.players import parse_players
+from schemas import Players, validate
+
+TABLE_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".tsv"}
+
+
+def read_list(path: Path | str, rules: str | None = None) -> PlayerList:
+    """A list in force or an earlier list: a table this tool published, or a FIDE download.
+
+    ``rules`` (the run's rule set name) chooses a FIDE combined list's standard, rapid or blitz
+    column, with the standard rating for a player who has no rapid (blitz) one (Rapid & Blitz
+    Rating Regulations 7.2.1); a table's one rating column is the list's own."""
+    path = Path(path)
+    if path.suffix.lower() not in TABLE_SUFFIXES:
+        players = read_players(path, rules=rules)
+        frame = players.players.copy()
+        for column in ("last_played", "flags", "sex"):
+            if column not in frame.columns:
+                frame[column] = ""
+        players = PlayerList(players.source, frame)
+    else:
+        _, table = read_table_of_kind(path, {"players"})
+        problems = ProblemList()
+        players = parse_players(table, problems)
+        last = cells.text(table, "last_played")
+        bad = last.ne("") & ~last.str.fullmatch(r"[0-9]{4}-(0[1-9]|1[0-2])")
+        cells.report(
+            problems,
+            table,
+            bad.to_numpy(),
+            "last_played",
+            Code.BAD_VALUE,
+            "expected a period as YYYY-MM",
+            "write the period as YYYY-MM, e.g. 2026-11, or leave it blank",
+        )
+        players.players["last_played"] = last.where(~bad, "").astype(str)
+        players.players["flags"] = cells.text(table, "flags").astype(str)
+        problems.raise_if_any()
+    validate(players.players, Players, players.source)
+    return players
+
+
+LIST_TEXT_COLUMNS = [
+    "id",
+    "name",
+    "federation",
+    "sex",
+    "title",
+    "birth_year",
+    "rating",
+    "period_games",
+    "games",
+    "k",
+    "ever_2400",
+    "flags",
+    "last_played",
+]
+
+
+def list_text_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """The new list as text cells: what rating_list_*.csv holds (and reads back). Arrow text
+    made by kernels over each column (no Python string per cell)."""
+    out = {}
+    for column in LIST_TEXT_COLUMNS:
+        values = rows[column]
+        if column == "ever_2400":
+            text = pa.array(["false", "true"]).take(values.to_numpy(dtype=bool).astype(np.int8))
+        elif column in ("birth_year", "rating", "period_games", "games", "k"):
+            text = int_arrow(values.astype("Int64"))  # blank where missing
+        else:
+            text = arrow_text(values.astype(str))
+        out[column] = str_series(text).array
+    return pd.DataFrame(out, columns=LIST_TEXT_COLUMNS)

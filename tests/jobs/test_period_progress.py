@@ -1,0 +1,42 @@
+"""``fiderate period`` tells its progress display each stage as it starts (issue 13); the display
+itself (a spinner on stderr, only on a terminal, only after a second) is tested in test_console."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pipeline.jobs.period import PeriodRequest, run_period
+
+PERIOD_SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
+
+
+def test_period_reports_each_stage_in_order(tmp_path):
+    sample = tmp_path / "in"
+    shutil.copytree(PERIOD_SAMPLE, sample)
+    stages: list[str] = []
+    outcome = run_period(
+        PeriodRequest(
+            list_path=sample / "list_2026-11.csv",
+            events=(sample / "events",),
+            period="2026-11",
+            out_dir=tmp_path / "out",
+            progress=stages.append,
+        )
+    )
+    assert stages == [
+        "reading the list and the events",
+        "rating",
+        "first ratings, next list, report",
+        "writing files",
+        "storing in the history database",
+        "renaming the files into place",
+    ]
+    assert list(outcome.timings) == [
+        "read",
+        "rate",
+        "first ratings, next list, report",
+        "write files",
+        "store in database",
+        "rename",
+    ]
