@@ -29,7 +29,7 @@ run: $(STAMP)  ## rate the bundled sample event into ./out
 	$(BIN)/fiderate rate sample_data/games.csv --players sample_data/players.csv --period 2026-11 --out $(OUT)
 
 test: $(STAMP)  ## run the whole test suite
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 bench: $(STAMP)  ## run the benchmarks and print the figures
 	$(COMPILE)

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.synthetic import write_period
-from pipeline.engine.rate import rate_arrays
+from pipeline.engine.rate_sides import rate_arrays
 from pipeline.grouper.kfactor import apply_700_rule
 from pipeline.grouper.totals import player_sums
 from pipeline.rules.fide_tables import expectancy_table

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.jobs.rate import read_inputs
 from pipeline.model import EventInfo
-from pipeline.run.rate import read_inputs
-from pipeline.writers.trf import event_trf
+from pipeline.writers.text.trf_writer import event_trf
 
 RESULTS = np.array(["1-0", "0-1", "1/2-1/2"])
 HALVES = {"1-0": (100, 0), "0-1": (0, 100), "1/2-1/2": (50, 50)}

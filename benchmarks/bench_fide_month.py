@@ -78,9 +78,9 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
     if mode == "floor":
         floor(Path(list_path), Path(events), Path(out))
     elif mode == "rate":
-        from pipeline.columnar.memory import prefer_jemalloc
+        from pipeline.jobs.rate import rate_files
         from pipeline.model import RateOptions
-        from pipeline.run.rate import rate_files
+        from pipeline.resources.memory import prefer_jemalloc
         from pipeline.writers import write_outputs
 
         prefer_jemalloc()  # as ``fiderate rate`` does (run_period does it itself)

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.jobs.rate import rate_files
 from pipeline.model import RateOptions
-from pipeline.run.rate import rate_files
 from pipeline.writers import games_table, rating_list_table
-from pipeline.writers.report_text import breakdown, standings
+from pipeline.writers.text.report_text import breakdown, standings
 
 
 def make_event(folder: Path, players: int, rounds: int, seed: int = 7) -> tuple[Path, Path]:
@@ -71,8 +71,8 @@ def main(quick: bool) -> None:
 
 
 def one_size(folder: Path, players: int, rounds: int, quick: bool) -> None:
-    import pipeline.writers.html as page
-    from pipeline.writers.xlsx import write_report_xlsx
+    import pipeline.writers.html.report_page as page
+    from pipeline.writers.xlsx.workbooks import write_report_xlsx
 
     games, plist = make_event(folder, players, rounds)
     options = RateOptions(period="2026-11")

@@ -163,11 +163,10 @@ def rate(games_path: str, players_path: str, out: str, year: int = 2026) -> None
     with open(out_dir / "games.csv", "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(GAMES_HEADER.split(","))
+        source = Path(games_path).name  # games.csv names its input file, not the folders
         for pid in order:
             for line, event, rnd, opp, mine, theirs, cells, date in sorted(sides[pid]):
-                writer.writerow(
-                    [pid, event, rnd, opp, mine, theirs, *cells, date, games_path, line]
-                )
+                writer.writerow([pid, event, rnd, opp, mine, theirs, *cells, date, source, line])
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columnar.arrow import str_series
+from pipeline.arrays.arrow_text import str_series
 
 # Result tokens and how often they occur (decisive games, draws, forfeits, double forfeits).
 RESULTS = np.array(["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"])

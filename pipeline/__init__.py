@@ -14,6 +14,8 @@ from pipeline.lazy import lazy_names
 
 if TYPE_CHECKING:
     from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
+    from pipeline.jobs.norms import norm_files
+    from pipeline.jobs.rate import rate_files, rate_inputs, read_inputs
     from pipeline.model import (
         GamesInput,
         NormReport,
@@ -25,8 +27,6 @@ if TYPE_CHECKING:
     )
     from pipeline.norms import NORM_RULES
     from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
-    from pipeline.run.norms import norm_files
-    from pipeline.run.rate import rate_files, rate_inputs, read_inputs
     from pipeline.writers import write_outputs
 
 # name -> the module that defines it
@@ -47,10 +47,10 @@ _HOMES = {
     "RULE_SETS": "pipeline.rules.sets",
     "RuleSet": "pipeline.rules.sets",
     "get_rules": "pipeline.rules.sets",
-    "norm_files": "pipeline.run.norms",
-    "rate_files": "pipeline.run.rate",
-    "rate_inputs": "pipeline.run.rate",
-    "read_inputs": "pipeline.run.rate",
+    "norm_files": "pipeline.jobs.norms",
+    "rate_files": "pipeline.jobs.rate",
+    "rate_inputs": "pipeline.jobs.rate",
+    "read_inputs": "pipeline.jobs.rate",
     "write_outputs": "pipeline.writers",
 }
 

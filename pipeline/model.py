@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
-    from pipeline.columnar.game_codes import GameCodes
-    from pipeline.columnar.id_lookup import IdLookup
+    from pipeline.keys.game_codes import GameCodes
+    from pipeline.keys.id_lookup import IdLookup
 
 
 @dataclass
@@ -56,8 +56,8 @@ class GamesInput:
         self._codes = (self.games, codes)
 
     def codes(self) -> GameCodes:
-        """Event, round and player codes of ``games`` (``pipeline.columnar.game_codes``)."""
-        from pipeline.columnar.game_codes import encode_games
+        """Event, round and player codes of ``games`` (``pipeline.keys.game_codes``)."""
+        from pipeline.keys.game_codes import encode_games
 
         if self._codes is None or self._codes[0] is not self.games:
             self._codes = (self.games, encode_games(self.games))
@@ -77,7 +77,7 @@ def _lookup_of(
 ) -> tuple[pd.DataFrame, IdLookup]:
     """(``frame``, the id look-up of its "id" column): ``cached`` when it was built for that very
     frame, else built now (a frame put in its place gets a look-up of its own)."""
-    from pipeline.columnar.id_lookup import IdLookup
+    from pipeline.keys.id_lookup import IdLookup
 
     if cached is None or cached[0] is not frame:
         return frame, IdLookup(frame["id"])
@@ -217,7 +217,7 @@ class RatedPeriod:
     def share_totals_lookup(self, players: PlayerList) -> None:
         """Take the list's id look-up as the totals' when the two list the same ids in the same
         order (a period's totals are its list in force, row for row): one look-up, not two."""
-        from pipeline.columnar.id_lookup import same_ids
+        from pipeline.keys.id_lookup import same_ids
 
         if same_ids(players.players["id"], self.totals["id"]):
             self._totals_lookup = (self.totals, players.lookup())
@@ -239,7 +239,7 @@ class RatedPeriod:
 
 @dataclass(frozen=True)
 class ListMatch:
-    """How the events of a run meet the list in force (see :mod:`pipeline.run.list_match`)."""
+    """How the events of a run meet the list in force (see :mod:`pipeline.jobs.list_match`)."""
 
     event_players: int  # distinct players in the events
     on_list: int  # of them, on the list in force

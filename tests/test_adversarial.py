@@ -232,7 +232,7 @@ def out_read_only(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
 
 
 def out_disk_full(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
-    from pipeline.writers import xlsx_package
+    from pipeline.writers.xlsx import package as xlsx_package
 
     def full(self: xlsx_package.Book) -> None:
         self.path.write_bytes(b"PK\x03\x04partial")

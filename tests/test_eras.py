@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from pipeline import RateOptions, rate_files
 from pipeline.engine.four_hundred_point_rule import uncapped_sides
 from pipeline.grouper.kfactor import apply_700_rule
+from pipeline.jobs.event_period import choose_period
 from pipeline.model import EventInfo, GamesInput
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import get_rules
-from pipeline.run.event_period import choose_period
 from tests.conftest import SAMPLE, run_cli
 from tests.helpers import write_csv
 
@@ -492,7 +492,7 @@ def test_period_rapid_uses_the_rapid_column_and_falls_back_to_standard(tmp_path)
 
 def _lists_now_and_then(tmp_path):
     """x beats y and draws z in an old event; x is unrated on the list then, rated 1700 now."""
-    from pipeline.run.rate import read_inputs
+    from pipeline.jobs.rate import read_inputs
 
     now = write_csv(tmp_path / "now.csv", PLAYER_HEADER,
                     [["x", "X", 1700, 1990, 0], ["y", "Y", 1800, 1980, 99],

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.columnar.number_text import int_text, units_text
+from pipeline.arrays.number_text import int_text, units_text
 from pipeline.grouper.totals import natural_order, player_sums
-from pipeline.readers.fastcsv import read_plain_csv
-from pipeline.readers.tabular import _data_line_numbers, normalize_header, pandas_read_csv
-from pipeline.writers.csvtext import write_text_csv
+from pipeline.readers.tables.fastcsv import read_plain_csv
+from pipeline.readers.tables.tabular import _data_line_numbers, normalize_header, pandas_read_csv
+from pipeline.writers.text.csvtext import write_text_csv
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 cell_text = st.text(alphabet=st.sampled_from(list('ab ,"\n\r;é½1-\t')), max_size=6)
@@ -179,9 +179,9 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
     """games.csv's order comes from each side's row in the rating list; it must be the natural
     order of the sides' own ids (numbers numerically, then text), stable."""
     from benchmarks.synthetic import synthetic_games, synthetic_players
+    from pipeline.jobs.rate import rate_files
     from pipeline.model import RateOptions
-    from pipeline.run.rate import rate_files
-    from pipeline.writers.output_text import games_order, player_ranks
+    from pipeline.writers.text.output_text import games_order, player_ranks
 
     players = synthetic_players(60, seed=3, mixed_ids=True)
     games = synthetic_games(400, 60, seed=3, mixed_ids=True)
@@ -206,8 +206,8 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
 def test_game_codes_equal_exactly_for_the_same_event_round_and_pair(rows):
     """The duplicate-game key against plain tuples: same event, round and unordered pair of
     players <=> same code (ids shared between the white and black columns)."""
-    from pipeline.columnar.game_codes import encode_games
-    from pipeline.readers.games import _game_codes
+    from pipeline.keys.game_codes import encode_games
+    from pipeline.readers.events.games import _game_codes
 
     games = pd.DataFrame(rows, columns=["event", "round", "white", "black"], dtype=str)
     codes = _game_codes(encode_games(games)).tolist()
@@ -220,7 +220,7 @@ def test_game_codes_equal_exactly_for_the_same_event_round_and_pair(rows):
 def test_csv_lines_joined_in_slices_on_every_core_match_pandas(tmp_path, monkeypatch):
     """Big tables are joined in one slice of rows per core; forced here on a small table with
     quoting in it, the bytes must still be pandas' (and the slices must join in order)."""
-    import pipeline.writers.csvtext as csvtext
+    import pipeline.writers.text.csvtext as csvtext
 
     monkeypatch.setattr(csvtext, "PARALLEL_ROWS", 1)
     monkeypatch.setattr(csvtext.os, "cpu_count", lambda: 3)

@@ -22,7 +22,9 @@ LAYERS = {
     "errors": 0,
     "model": 0,
     "rules": 0,
-    "columnar": 0,
+    "keys": 0,
+    "arrays": 0,
+    "resources": 0,
     "lazy": 0,  # the packages' import-on-first-use helper
     "readers": 1,
     "engine": 2,
@@ -31,8 +33,7 @@ LAYERS = {
     "lists": 3,  # FIDE's rules of a new list: pure computation on totals, no storage, no files
     "writers": 4,
     "history": 5,  # the period's SQLite store: imports lists' rules, never the jobs
-    "run": 6,
-    "jobs": 6,  # one function per command (the period job; run/ moves here)
+    "jobs": 6,  # one function per command, and the stage functions the jobs share
     "calculator": 7,
     "cli": 8,
     "": 9,  # pipeline/__init__.py: the public API

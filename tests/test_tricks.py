@@ -9,8 +9,8 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.columnar.arrow import arrow_storage, may_contain
-from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
+from pipeline.arrays.arrow_text import arrow_storage, may_contain
+from pipeline.arrays.exact_sums import exact_in_float, int_bincount, packed_pair_sums
 from pipeline.engine.four_hundred_point_rule import (
     EXEMPT_SHIFT,
     MAX_DIFF,
@@ -18,7 +18,7 @@ from pipeline.engine.four_hundred_point_rule import (
     pd_table,
     table_index,
 )
-from pipeline.writers.csvtext import block_bytes
+from pipeline.writers.text.csvtext import block_bytes
 
 
 def _plain_sums(codes, weights, size):

@@ -5,7 +5,7 @@ game as plain arrays and go through the engine (``rate_arrays``: 400-point rule 
 grouper's K precedence (``k_precedence``) and 700 rule, the sequential mode's own array function,
 and the one rounding rule (the exact change rounded once). Arrays, not frames: a calculator must
 answer at once, and pandas alone takes longer to import than the whole answer (issue 13). A test
-rates random requests through ``pipeline.run.rate.rate_inputs`` as well and compares every number.
+rates random requests through ``pipeline.jobs.rate.rate_inputs`` as well and compares every number.
 The other method's expectation, shown side by side, comes from the same engine. Each opponent is
 a separate player, so the opponent's change for the game comes from the same grouper rules.
 
@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.engine.expected import SCALES
-from pipeline.engine.rate import notes, rate_arrays
+from pipeline.engine.rate_sides import notes, rate_arrays
 from pipeline.engine.sequential import MODES, sequential_arrays
 from pipeline.errors import UsageError
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_precedence
+from pipeline.jobs.period_name import resolve_period
 from pipeline.rules.rounding import round_half_away
 from pipeline.rules.sets import RuleSet, get_rules
-from pipeline.run.period_name import resolve_period
 
 RESULTS_H = {"win": 100, "draw": 50, "loss": 0}
 NOT_KNOWN_YEAR = -10_000  # a birth year that makes nobody a junior (as a blank one does)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pipeline.engine.expected import SCALES
-from pipeline.engine.rate import rate_arrays
+from pipeline.engine.rate_sides import rate_arrays
 from pipeline.errors import UsageError
 from pipeline.rules.sets import get_rules
 

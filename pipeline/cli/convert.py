@@ -64,7 +64,7 @@ def convert(
     games file (--to csv|xlsx). A TRF is written back record for record, with its own line
     endings: only the header records given as options and ratings the --players list changes
     differ."""
-    from pipeline.run.convert import convert_event
+    from pipeline.jobs.convert import convert_event
 
     header = {
         "name": event_name,

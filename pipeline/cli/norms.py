@@ -48,8 +48,8 @@ def norms(
     """Title norms for every player of the INPUT events: games counted, the opponents' average
     with the floor adjustment, the performance, and each requirement met or missed with its
     margin (FIDE Handbook B.01; see docs/norms.md)."""
+    from pipeline.jobs.norms import norm_files
     from pipeline.norms.render import report_json, text_lines
-    from pipeline.run.norms import norm_files
 
     report = norm_files(
         inputs,

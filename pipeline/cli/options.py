@@ -127,7 +127,7 @@ def _check_period(ctx: click.Context, param: click.Parameter, value: str | None)
     if value is None:
         return None
     from pipeline.errors import UsageError
-    from pipeline.run.period_name import resolve_period
+    from pipeline.jobs.period_name import resolve_period
 
     try:
         return resolve_period(value)
@@ -229,7 +229,7 @@ def _check_columns(
     the files turn out to be."""
     if values:
         from pipeline.errors import UsageError
-        from pipeline.readers.crosstable_columns import parse_overrides
+        from pipeline.readers.events.crosstable_columns import parse_overrides
 
         try:
             parse_overrides(values)

@@ -105,9 +105,9 @@ def rate(
     write the new list. A TRF or crosstable brings its own players: --players is optional."""
     # The library is imported here, not at the top: `fiderate calc` and `--help` stay instant.
     from pipeline.cli.console import DelayedProgress
-    from pipeline.columnar.memory import prefer_jemalloc
+    from pipeline.jobs.rate import rate_files
     from pipeline.model import RateOptions
-    from pipeline.run.rate import rate_files
+    from pipeline.resources.memory import prefer_jemalloc
     from pipeline.writers import write_outputs
 
     prefer_jemalloc()  # before the first big Arrow buffer (see its docstring)

@@ -41,16 +41,16 @@ def rate_with_dask(
 ) -> None:
     """The same run function as the pandas path with the Dask executor; every option it cannot
     honour is refused (exit 2) before anything is read or written."""
-    from pipeline.run.dask import (
+    from pipeline.jobs.dask_executor import (
         DaskExecutor,
         DaskRun,
         games_tmp_dir,
         output_refusals,
         write_dask_outputs,
     )
-    from pipeline.run.dask_scheduler import check_scheduler_address
-    from pipeline.run.plan import refuse
-    from pipeline.run.rate import rate_files
+    from pipeline.jobs.dask_scheduler import check_scheduler_address
+    from pipeline.jobs.plan import refuse
+    from pipeline.jobs.rate import rate_files
 
     if scheduler is not None:
         check_scheduler_address(scheduler)

@@ -41,7 +41,7 @@ def validate(
     Runs the same checks as `fiderate rate` and prints every problem at once: file, row, column,
     value, a stable code and how to fix it. Exit code 0 when everything is valid, 1 otherwise.
     """
-    from pipeline.run.check import problems_table, report_json, validate_files
+    from pipeline.jobs.validate import problems_table, report_json, validate_files
 
     report = validate_files(files, players, rules=rules, reading=reading)
     if as_json:

@@ -3,7 +3,7 @@ counted as 400 points (350 before 2009-07); from 2025-10 a player rated 2650 or 
 real difference (the 2650 exemption), and in 2022-01 .. 2024-02 a player benefits from it once
 per event only. The numbers themselves are rules as data
 (``RuleSet.cap``, ``cap_exempt_from``, ``cap_once_per_event`` in :mod:`pipeline.rules.sets`);
-this module applies them to arrays of sides, for :mod:`pipeline.engine.rate`.
+this module applies them to arrays of sides, for :mod:`pipeline.engine.rate_sides`.
 
 How the rule reaches the expected score: the engine gathers PD from a table indexed by the raw
 difference (:func:`pd_table`, the cap already applied to its entries), with the exempt sides'

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.lookup import member
+from pipeline.keys.frame_lookup import member
 
 
 def late_first_ratings(sides: pd.DataFrame, now: pd.Series) -> pd.DataFrame:

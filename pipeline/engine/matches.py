@@ -65,8 +65,8 @@ class SideKeys:
 
 def side_keys(sides: pd.DataFrame) -> SideKeys:
     """The keys of a sides frame from its text (Arrow's hash, columns on both cores)."""
-    from pipeline.columnar.arrow import encode_together, factorize_text
-    from pipeline.columnar.threads import each
+    from pipeline.arrays.arrow_text import encode_together, factorize_text
+    from pipeline.resources.threads import each
 
     encoded: list[Any] = each(
         [

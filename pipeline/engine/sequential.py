@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pipeline.engine import SCALES
-from pipeline.engine.rate import rate_arrays
+from pipeline.engine.rate_sides import rate_arrays
 from pipeline.rules.rounding import round_half_away
 from pipeline.rules.sets import RuleSet
 

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.columnar.arrow import STR_DTYPE, arrow_text, str_series
-from pipeline.columnar.game_codes import GameCodes
+from pipeline.arrays.arrow_text import STR_DTYPE, arrow_text, str_series
 from pipeline.errors import Code, Problem, ProblemList
+from pipeline.keys.game_codes import GameCodes
 from pipeline.model import GamesInput, PlayerList, SidesInput
-from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
+from pipeline.readers.events.results import SIDE_TEXT, UNPLAYED_TEXT
 
 SIDE_COLUMNS = [
     "player",

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.columnar.sums import int_bincount
+from pipeline.arrays.exact_sums import int_bincount
 from pipeline.errors import UsageError
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import fraction_hundredths, round_half_up
@@ -45,7 +45,7 @@ def fide_performance(
 def event_performance(sides: pd.DataFrame, totals: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Per row of ``totals``: points over every game (forfeits included, in hundredths) and the
     FIDE performance over the rated games (0 where there are none: callers blank it)."""
-    from pipeline.columnar.lookup import positions
+    from pipeline.keys.frame_lookup import positions
 
     codes = positions(sides["player"], totals["id"])
     size = len(totals)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.lookup import member
+from pipeline.keys.frame_lookup import member
 from pipeline.model import PlayerList
 
 

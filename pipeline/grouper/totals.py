@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.arrow import arrow_text, factorize_text, str_series, text_array
-from pipeline.columnar.id_lookup import canonical_numbers
-from pipeline.columnar.order import stable_order
-from pipeline.columnar.sums import exact_in_float, int_bincount, packed_pair_sums
+from pipeline.arrays.arrow_text import arrow_text, factorize_text, str_series, text_array
+from pipeline.arrays.exact_sums import exact_in_float, int_bincount, packed_pair_sums
+from pipeline.arrays.order import stable_order
 from pipeline.grouper.kfactor import apply_700_rule, base_k, cap_suffix
+from pipeline.keys.id_lookup import canonical_numbers
 from pipeline.model import PlayerList
 from pipeline.rules.rounding import round_half_away
 from pipeline.rules.sets import RuleSet
@@ -136,7 +136,7 @@ def partial_totals(
     ``first_position`` is the position of the partition's first row among all sides, so that
     "last row" and "first K" mean the same whichever way the sides were split.
     ``player_codes``: (each side's player code, the ids by code) when the caller has them (the
-    games' own encoding, ``columnar.game_codes.side_player_codes``), else the ids are encoded.
+    games' own encoding, ``keys.game_codes.side_player_codes``), else the ids are encoded.
     """
     if player_codes is None or len(player_codes[0]) != len(rated_sides):
         player_codes = factorize_text(rated_sides["player"])

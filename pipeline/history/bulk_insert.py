@@ -103,6 +103,6 @@ def key_order(ids: pd.Series) -> np.ndarray:
     insertion changes nothing a query sees."""
     import pyarrow.compute as pc
 
-    from pipeline.columnar.arrow import arrow_text
+    from pipeline.arrays.arrow_text import arrow_text
 
     return np.asarray(pc.sort_indices(arrow_text(ids)), dtype=np.int64)

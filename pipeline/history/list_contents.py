@@ -28,8 +28,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columnar.arrow import str_series
-from pipeline.columnar.lookup import positions
+from pipeline.arrays.arrow_text import str_series
 from pipeline.history.list_blocks import (
     BLOCK_SCHEMA,
     INT_COLUMNS,
@@ -37,6 +36,7 @@ from pipeline.history.list_blocks import (
     ids_where,
     insert_blocks,
 )
+from pipeline.keys.frame_lookup import positions
 from pipeline.lists.list_file import LIST_TEXT_COLUMNS
 
 # Changed rows larger than this share of the list are stored as a full list instead: never more

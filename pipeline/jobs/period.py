@@ -36,8 +36,6 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.columnar.memory import prefer_jemalloc
-from pipeline.columnar.threads import side_by_side
 from pipeline.errors import FiderateError, HistoryRefusal, InputError, Problem
 from pipeline.history import database
 from pipeline.history import store as history
@@ -75,12 +73,14 @@ from pipeline.jobs.period_players import (
 )
 from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.period_results import publish_results
+from pipeline.jobs.rate import resolve_period
 from pipeline.lists.change_report import PeriodReport
 from pipeline.lists.list_file import read_list
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
-from pipeline.readers.player_details import fill_blank_details
+from pipeline.readers.lists.player_details import fill_blank_details
+from pipeline.resources.memory import prefer_jemalloc
+from pipeline.resources.threads import side_by_side
 from pipeline.rules.select import cadence_note
-from pipeline.run.rate import resolve_period
 from schemas import Games, Players, prepare_for_threads
 
 

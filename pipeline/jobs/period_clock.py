@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from pipeline.columnar.memory import peak_memory_mib, release_memory
+from pipeline.resources.memory import peak_memory_mib, release_memory
 
 RELEASE_ABOVE_MIB = 400  # a small run skips release_memory (a full gc pass costs ~50 ms)
 

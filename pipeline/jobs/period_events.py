@@ -21,12 +21,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.columnar.arrow import arrow_text, factorize_text, str_series
+from pipeline.arrays.arrow_text import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history.facts import EventFile, EventUnit
+from pipeline.jobs.players_merge import merge_players
+from pipeline.jobs.rate import read_event_inputs, sort_problems
 from pipeline.model import GamesInput, PlayerList, SidesInput
-from pipeline.run.players_merge import merge_players
-from pipeline.run.rate import read_event_inputs, sort_problems
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
 EVENT_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".trf", ".txt", ".tsv"}
@@ -76,7 +76,7 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
     if problems:
         raise InputError(problems)
     # The same event given twice (same file, a copy, or the same games in another format) is
-    # refused when the files are read: pipeline.run.duplicates, the rule of every command.
+    # refused when the files are read: pipeline.jobs.duplicates, the rule of every command.
     return [EventFile(p, sha256_of(p)) for p in paths]
 
 

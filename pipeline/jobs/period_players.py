@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.lookup import member
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history import store as history
 from pipeline.history.facts import EventUnit
 from pipeline.jobs.period_events import embedded_players, player_names
+from pipeline.keys.frame_lookup import member
 from pipeline.lists.months import add_months
 from pipeline.model import GamesInput, PlayerList
 

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from pipeline.columnar.lookup import member
 from pipeline.engine.matches import MATCH_NOTES
 from pipeline.history import store as history
 from pipeline.history.facts import UnitFacts
+from pipeline.keys.frame_lookup import member
 from pipeline.lists.change_report import PeriodReport, build_report
 from pipeline.lists.first_rating import (
     FirstRatings,

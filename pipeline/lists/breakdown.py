@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.columnar.arrow import arrow_text, encode_together, factorize_text, str_series
-from pipeline.columnar.id_lookup import IdLookup
-from pipeline.columnar.number_text import int_arrow, units_arrow
+from pipeline.arrays.arrow_text import arrow_text, encode_together, factorize_text, str_series
+from pipeline.arrays.number_text import int_arrow, units_arrow
+from pipeline.keys.id_lookup import IdLookup
 
 COLUMNS = [
     "player",

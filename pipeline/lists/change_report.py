@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.columnar.arrow import str_series, text_array
-from pipeline.columnar.id_lookup import IdLookup, same_ids, take_rows
-from pipeline.columnar.number_text import int_text, units_text
+from pipeline.arrays.arrow_text import str_series, text_array
+from pipeline.arrays.number_text import int_text, units_text
+from pipeline.keys.id_lookup import IdLookup, same_ids, take_rows
 from pipeline.lists.breakdown import event_breakdown
 from pipeline.lists.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.lists.next_list import STATUS_FIRST, STATUS_IDLE, STATUS_NEW, dropped

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from pipeline.columnar.arrow import arrow_text, factorize_text
-from pipeline.columnar.lookup import member
+from pipeline.arrays.arrow_text import arrow_text, factorize_text
+from pipeline.keys.frame_lookup import member
 from pipeline.lists.months import month_index, month_indexes
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import rescale_half_away, round_half_up

@@ -16,12 +16,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.columnar.arrow import arrow_text, str_series
-from pipeline.columnar.number_text import int_arrow
+from pipeline.arrays.arrow_text import arrow_text, str_series
+from pipeline.arrays.number_text import int_arrow
 from pipeline.errors import Code, ProblemList
 from pipeline.model import PlayerList
-from pipeline.readers import cells, read_players, read_table_of_kind
-from pipeline.readers.players import parse_players
+from pipeline.readers import read_players, read_table_of_kind
+from pipeline.readers.lists.players_file import parse_players
+from pipeline.readers.tables import cells
 from schemas import Players, validate
 
 TABLE_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".tsv"}

@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.columnar.arrow import str_series
-from pipeline.columnar.id_lookup import same_ids
-from pipeline.columnar.lookup import member, positions
+from pipeline.arrays.arrow_text import str_series
 from pipeline.grouper import base_k
+from pipeline.keys.frame_lookup import member, positions
+from pipeline.keys.id_lookup import same_ids
 from pipeline.lists.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
 from pipeline.lists.months import add_months, month_index, month_indexes
 from pipeline.rules.ever_2400 import published_k_proves_2400

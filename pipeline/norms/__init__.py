@@ -2,7 +2,7 @@
 
 ``rules`` holds one frozen rule table per title (Handbook B.01, each field with its section),
 ``games`` the games a norm counts, ``check`` the vectorized check, ``report`` the norm table of
-read events, ``render`` the text table and JSON; ``pipeline.run.norms`` reads the files. The rules
+read events, ``render`` the text table and JSON; ``pipeline.jobs.norms`` reads the files. The rules
 and their sources: docs/norms.md.
 
 Names are imported on first use, so the CLI reads ``NORM_RULES`` (its ``--title`` choices)

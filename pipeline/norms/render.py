@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.model import NormReport
-from pipeline.norms.check import REQUIREMENTS
+from pipeline.norms.requirements import REQUIREMENTS
 from pipeline.norms.rules import NORM_RULES, SECTIONS
 
 # Short headers of the requirement margins in the text table.

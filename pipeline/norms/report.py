@@ -1,4 +1,4 @@
-"""Title norms of read events: the table behind ``fiderate norms`` (``pipeline.run.norms``)
+"""Title norms of read events: the table behind ``fiderate norms`` (``pipeline.jobs.norms``)
 and the norms sheet/section of report.xlsx and report.html.
 
 The games come from the same sides frame the engine rates; nothing here reads or writes files.
@@ -15,7 +15,6 @@ import pandas as pd
 from pipeline.engine.sides import assemble_sides
 from pipeline.errors import RunError
 from pipeline.model import GamesInput, NormReport, PlayerList, SidesInput
-from pipeline.norms.check import REQUIREMENTS, best_windows, evaluate
 from pipeline.norms.games import (
     EventFacts,
     counted_games,
@@ -24,6 +23,7 @@ from pipeline.norms.games import (
     has_norm_data,
     norm_people,
 )
+from pipeline.norms.requirements import REQUIREMENTS, best_windows, evaluate
 from pipeline.norms.rules import NORM_RULES, TO_CONFIRM
 
 # The columns of the norm table, in order (numbers typed; text as text).

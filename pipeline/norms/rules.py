@@ -2,7 +2,7 @@
 
 Every field names the FIDE Handbook section it comes from (``SECTIONS``); docs/norms.md quotes
 the texts and says where a source is unsure. Shares are kept as fractions and thresholds as
-Decimals, so every check is an exact integer comparison (see :mod:`pipeline.norms.check`).
+Decimals, so every check is an exact integer comparison (see :mod:`pipeline.norms.requirements`).
 """
 
 from __future__ import annotations

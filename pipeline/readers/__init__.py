@@ -7,11 +7,11 @@ from pathlib import Path
 
 from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
-from pipeline.readers import fide_list
-from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
-from pipeline.readers.players import parse_players
-from pipeline.readers.sheets import select_sheet
-from pipeline.readers.tabular import RawTable, read_tables
+from pipeline.readers.lists import fide_list
+from pipeline.readers.lists.players_file import parse_players
+from pipeline.readers.tables.detect import KINDS, canonical_columns, closest_kind, detect_kind
+from pipeline.readers.tables.sheets import select_sheet
+from pipeline.readers.tables.tabular import RawTable, read_tables
 from pipeline.rules.sets import RuleSet, get_rules
 
 __all__ = ["read_event_file", "read_players", "read_table_of_kind", "select_sheet"]

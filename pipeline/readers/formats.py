@@ -18,16 +18,20 @@ import pandas as pd
 from pipeline.errors import Code, FiderateError, InputError, Problem, ProblemList
 from pipeline.model import GamesInput, SidesInput
 from pipeline.readers import limits
-from pipeline.readers.crosstable import parse_crosstable
-from pipeline.readers.crosstable_columns import find_layout, missing_problems, parse_overrides
-from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
-from pipeline.readers.games import parse_games
-from pipeline.readers.grid import looks_like_grid, parse_grid
-from pipeline.readers.individual import parse_individual
-from pipeline.readers.sheets import select_sheet
-from pipeline.readers.tabular import RawTable, normalize_header, open_workbook, read_tables
-from pipeline.readers.tabular import _cell_text as cell_text
-from pipeline.readers.trf import decode, looks_like_trf, read_trf
+from pipeline.readers.events.crosstable import parse_crosstable
+from pipeline.readers.events.crosstable_columns import (
+    find_layout,
+    missing_problems,
+    parse_overrides,
+)
+from pipeline.readers.events.games import parse_games
+from pipeline.readers.events.grid import looks_like_grid, parse_grid
+from pipeline.readers.events.individual import parse_individual
+from pipeline.readers.events.trf_file import decode, looks_like_trf, read_trf
+from pipeline.readers.tables.detect import KINDS, canonical_columns, closest_kind, detect_kind
+from pipeline.readers.tables.sheets import select_sheet
+from pipeline.readers.tables.tabular import RawTable, normalize_header, open_workbook, read_tables
+from pipeline.readers.tables.tabular import _cell_text as cell_text
 
 FORMATS = ("games", "individual", "trf", "crosstable", "grid")
 # Files with these extensions are TRF unless their content says otherwise; any text file whose

@@ -17,9 +17,10 @@ import pandas as pd
 from pipeline.errors import RunError
 from pipeline.model import RatedPeriod
 from pipeline.writers.atomic import OutputBatch, check_not_an_input
-from pipeline.writers.csvtext import write_coded_csv, write_text_csv
 from pipeline.writers.list_text_files import write_list_text_files
-from pipeline.writers.output_text import (
+from pipeline.writers.stale import stale_outputs
+from pipeline.writers.text.csvtext import write_coded_csv, write_text_csv
+from pipeline.writers.text.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
     games_coded,
@@ -28,7 +29,6 @@ from pipeline.writers.output_text import (
     player_ranks,
     rating_list_table,
 )
-from pipeline.writers.stale import stale_outputs
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
 XLSX_MAX_PLAYERS = 10_000
@@ -75,14 +75,14 @@ def write_games_csv(result: RatedPeriod, path: Path) -> None:
 def write_list_xlsx(table: pd.DataFrame, path: Path) -> None:
     """A rating list's text table as a one-sheet spreadsheet."""
     # The spreadsheet writer is imported only when a spreadsheet is written.
-    from pipeline.writers.xlsx import write_rating_list_xlsx
+    from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx
 
     write_rating_list_xlsx(table, path)
 
 
 def write_tables_xlsx(sheets: Sequence[tuple[str, pd.DataFrame]], path: Path) -> None:
     """One sheet per (title, table), in that order: a report of tables."""
-    from pipeline.writers.xlsx import write_tables_xlsx as write_sheets
+    from pipeline.writers.xlsx.workbooks import write_tables_xlsx as write_sheets
 
     write_sheets(sheets, path)
 
@@ -124,22 +124,14 @@ def write_outputs(
     # The report modules are imported only by runs that write a report (their imports cost a
     # tenth of a second that a CSV-only run of a million games does not need).
     if need_reports:
-        from pipeline.writers.html import render_report
-        from pipeline.writers.report_text import about_table, breakdown, mode_note, standings
+        from pipeline.writers.html.report_page import render_report
+        from pipeline.writers.text.report_text import about_table, breakdown, mode_note, standings
 
         table, detail, note = standings(result), breakdown(result), mode_note(result)
     if want_xlsx or players:
-        from pipeline.writers.xlsx import write_rating_list_xlsx, write_report_xlsx
+        from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx, write_report_xlsx
     with OutputBatch(out_dir, protect=inputs) as batch:
-        if output_format == "parquet":
-            from pipeline.writers.parquet import games_arrow, rating_list_arrow, write_parquet
-
-            write_parquet(rating_list_arrow(result), batch.path("rating_list.parquet"))
-            write_parquet(games_arrow(result), batch.path("games.parquet"))
-        else:
-            write_csv(rating_list_table(result), batch.path("rating_list.csv"))
-            # Built, written and dropped: the text of every game side is the biggest frame.
-            write_games_csv(result, batch.path("games.csv"))
+        _write_tables(batch, result, output_format)
         if want_xlsx:
             rating_list = rating_list_table(result)
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
@@ -176,6 +168,23 @@ def write_outputs(
     return report
 
 
+def _write_tables(batch: OutputBatch, result: RatedPeriod, output_format: str) -> None:
+    """rating_list and games, as CSV text or typed Parquet."""
+    if output_format == "parquet":
+        from pipeline.writers.text.parquet_files import (
+            games_arrow,
+            rating_list_arrow,
+            write_parquet,
+        )
+
+        write_parquet(rating_list_arrow(result), batch.path("rating_list.parquet"))
+        write_parquet(games_arrow(result), batch.path("games.parquet"))
+        return
+    write_csv(rating_list_table(result), batch.path("rating_list.csv"))
+    # Built, written and dropped: the text of every game side is the biggest frame.
+    write_games_csv(result, batch.path("games.csv"))
+
+
 def _check_players(result: RatedPeriod, players: Sequence[str]) -> None:
     """Refuse a ``--player`` id that is not a player of this period, before anything is written."""
     unknown = [p for p in players if p not in set(result.totals["id"])]
@@ -190,9 +199,9 @@ def _write_player_files(batch, result, table, detail, note, players, inputs) -> 
     """``player-<id>.xlsx`` and ``.html`` for each id of ``players`` (once each)."""
     if not players:
         return
-    from pipeline.writers.html import render_report
-    from pipeline.writers.report_text import about_table
-    from pipeline.writers.xlsx import write_report_xlsx
+    from pipeline.writers.html.report_page import render_report
+    from pipeline.writers.text.report_text import about_table
+    from pipeline.writers.xlsx.workbooks import write_report_xlsx
 
     for player_id in dict.fromkeys(players):
         assert table is not None and detail is not None  # built when players are asked for

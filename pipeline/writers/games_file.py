@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.writers.csvtext import write_text_csv
-from pipeline.writers.xlsx import column_widths, new_sheet, write_typed
-from pipeline.writers.xlsx_package import Book
+from pipeline.writers.text.csvtext import write_text_csv
+from pipeline.writers.xlsx.package import Book
+from pipeline.writers.xlsx.workbooks import column_widths, new_sheet, write_typed
 
 GAMES_FILE_COLUMNS = [
     "event",
@@ -45,7 +45,7 @@ def _ratings(games: pd.DataFrame, side: str, rating: pd.Series) -> pd.Series:
 
 def games_file_table(games: pd.DataFrame, people: pd.DataFrame) -> pd.DataFrame:
     """The games file's rows, every cell text. ``people``: id, name, rating (the rating each
-    player is rated from, ``pipeline.run.convert.event_people``)."""
+    player is rated from, ``pipeline.jobs.convert.event_people``)."""
     by_id = people.drop_duplicates("id").set_index("id")
     names = by_id["name"].astype(str)
     rating = by_id["rating"].astype("Int64")

@@ -18,10 +18,10 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.columnar.number_text import arrow_text, plain_text
-from pipeline.columnar.threads import each
-from pipeline.writers.csvtext import block_bytes, csv_lines
-from pipeline.writers.fide_txt import fide_txt_body, fide_txt_header
+from pipeline.arrays.number_text import arrow_text, plain_text
+from pipeline.resources.threads import each
+from pipeline.writers.text.csvtext import block_bytes, csv_lines
+from pipeline.writers.text.fide_txt import fide_txt_body, fide_txt_header
 
 
 def write_list_text_files(

@@ -13,7 +13,7 @@ import pandas as pd
 
 from pipeline.model import ListMatch, RatedPeriod
 from pipeline.writers import WriteReport, rating_list_table
-from pipeline.writers.report_text import ORDER_BY_FILE, context_lines, mode_note
+from pipeline.writers.text.report_text import ORDER_BY_FILE, context_lines, mode_note
 
 _COLUMNS = [
     ("id", ">10"),

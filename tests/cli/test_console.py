@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 
 from pipeline.cli.console import DelayedProgress, render_summary
+from pipeline.jobs.rate import rate_files
 from pipeline.model import RateOptions
-from pipeline.run.rate import rate_files
 from pipeline.writers import WriteReport
 from tests.conftest import SAMPLE, rate_sample, run_cli
 from tests.reportfixtures import read_csv

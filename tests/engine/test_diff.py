@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.engine.rate import rate_arrays
+from pipeline.engine.rate_sides import rate_arrays
 from pipeline.rules.sets import RULE_SETS
 
 pairs = st.lists(st.tuples(st.integers(0, 3500), st.integers(0, 3500)), min_size=1, max_size=30)

@@ -65,7 +65,7 @@ def events(draw):
 
 
 def _rate(ids, rating, rows, **options):
-    from pipeline.readers.results import GAME_RESULTS
+    from pipeline.readers.events.results import GAME_RESULTS
 
     games = pd.DataFrame(
         {

@@ -15,7 +15,6 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.columnar.lookup import positions
 from pipeline.history.list_blocks import decode_block
 from pipeline.history.list_contents import _rows_in, changed_rows, content_sha
 from pipeline.history.store import (
@@ -29,6 +28,7 @@ from pipeline.history.store import (
     typed_list_rows,
 )
 from pipeline.jobs.period import PeriodRequest, run_period
+from pipeline.keys.frame_lookup import positions
 from tests.helpers import period_on_copy
 
 HERE = Path(__file__).resolve().parent

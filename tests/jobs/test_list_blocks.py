@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pipeline.jobs import period_outputs as outputs
 from pipeline.lists.list_file import list_text_table
 from pipeline.writers import write_csv
-from pipeline.writers.fide_txt import write_fide_txt
+from pipeline.writers.text.fide_txt import write_fide_txt
 
 names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=70)
 ratings = st.none() | st.integers(1000, 2900)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.columnar import id_lookup
 from pipeline.jobs.period import PeriodRequest, run_period
+from pipeline.keys import id_lookup
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"
 

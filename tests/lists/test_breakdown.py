@@ -9,7 +9,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.columnar.number_text import units_text
+from pipeline.arrays.number_text import units_text
 from pipeline.lists.breakdown import COLUMNS, TOTAL, event_breakdown
 
 PLAYERS = ["101", "102", "103", "104", "105"]

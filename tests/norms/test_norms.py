@@ -28,8 +28,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.norms import NORM_RULES, check_norms
-from pipeline.norms.check import evaluate, windows
 from pipeline.norms.games import EventFacts, counted_games
+from pipeline.norms.requirements import evaluate, windows
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import round_half_up
 from tests.conftest import run_cli
@@ -601,7 +601,7 @@ def test_norms_sheet_and_section_in_the_reports(tmp_path):
 
 
 def test_norms_are_checked_only_when_a_report_shows_them(tmp_path):
-    from pipeline.run.rate import rate_files
+    from pipeline.jobs.rate import rate_files
     from pipeline.writers import write_outputs
 
     trf = norm_trf(tmp_path / "norm.trf")

@@ -16,7 +16,7 @@ import pytest
 from pipeline.errors import InputError
 from pipeline.readers import read_event_file
 from pipeline.readers.formats import full_width_sheets
-from pipeline.readers.tabular import read_tables
+from pipeline.readers.tables.tabular import read_tables
 
 PROC_FDS = Path("/proc/self/fd")
 
@@ -61,7 +61,7 @@ def test_a_workbook_that_fails_to_load_is_closed_with_the_error(tmp_path, read):
 def test_a_workbook_that_cannot_be_opened_is_a_problem_of_its_file(tmp_path):
     # Opening the file is part of opening the workbook: no OSError gets through as an internal
     # error (a folder stands for any file the system refuses to open, root included).
-    from pipeline.readers.tabular import read_xlsx_sheets
+    from pipeline.readers.tables.tabular import read_xlsx_sheets
 
     folder = tmp_path / "games.xlsx"
     folder.mkdir()

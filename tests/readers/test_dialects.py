@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pipeline.errors import InputError
 from pipeline.readers import read_event_file, read_players
-from pipeline.readers.cells import integer_text
+from pipeline.readers.tables.cells import integer_text
 from tests.conftest import rate_sample, run_cli
 
 GAMES = [

@@ -12,11 +12,11 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.columnar.game_codes import encode_games
 from pipeline.errors import InputError
+from pipeline.keys.game_codes import encode_games
 from pipeline.model import READ_DEFAULTS
 from pipeline.readers import read_event_file
-from pipeline.readers.many import read_event_files
+from pipeline.readers.events.many import read_event_files
 
 HEADS = [
     "event,round,date,white,black,result",

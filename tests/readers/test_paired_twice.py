@@ -10,9 +10,9 @@ from helpers import write_csv
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.columnar.game_codes import GameCodes
+from pipeline.keys.game_codes import GameCodes
 from pipeline.model import GamesInput
-from pipeline.readers.rounds import paired_twice
+from pipeline.readers.events.rounds import paired_twice
 from tests.conftest import run_cli
 
 HEADER = ["event", "round", "white", "black", "result"]

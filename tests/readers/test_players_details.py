@@ -35,7 +35,7 @@ def test_blank_birth_year_on_the_list_falls_back_to_the_event(tmp_path):
 def test_no_details_from_the_events_leave_the_list_as_it_is():
     import pandas as pd
 
-    from pipeline.readers.player_details import fill_blank_details
+    from pipeline.readers.lists.player_details import fill_blank_details
 
     frame = pd.DataFrame({"id": ["1", "2"], "name": ["", "2"], "federation": ["", "ENG"]})
     for details in (pd.DataFrame(), pd.DataFrame({"name": pd.Series([], dtype=str)})):

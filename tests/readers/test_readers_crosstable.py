@@ -9,8 +9,8 @@ from openpyxl import Workbook
 
 from pipeline.errors import FiderateError, InputError
 from pipeline.readers import read_event_file
-from pipeline.readers.crosstable import CELL_BYES, CELL_RESULTS, GAME_CELL
-from pipeline.readers.crosstable_columns import round_number
+from pipeline.readers.events.crosstable import CELL_BYES, CELL_RESULTS, GAME_CELL
+from pipeline.readers.events.crosstable_columns import round_number
 from pipeline.readers.formats import detect_format
 from tests.conftest import run_cli
 

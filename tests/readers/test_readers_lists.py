@@ -506,7 +506,7 @@ def test_undecodable_list_is_bad_encoding_with_its_line(tmp_path):
 def test_duplicate_ids_found_as_pandas_finds_them(ids):
     """Digit ids are compared by value and length (leading zeros kept apart, 18+ digits and
     any other text through the hash): the same rows as ``duplicated``."""
-    from pipeline.readers.players import _duplicated_ids
+    from pipeline.readers.lists.players_file import _duplicated_ids
 
     values = pd.Series(ids, dtype=str)
     assert _duplicated_ids(values).tolist() == values.duplicated().tolist()

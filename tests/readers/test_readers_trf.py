@@ -10,8 +10,8 @@ import pytest
 
 from pipeline.errors import InputError
 from pipeline.readers import read_event_file
-from pipeline.readers.dates import parse_date
-from pipeline.readers.trf import read_trf
+from pipeline.readers.events.dates import parse_date
+from pipeline.readers.events.trf_file import read_trf
 from tests.conftest import run_cli
 
 

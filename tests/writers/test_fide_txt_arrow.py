@@ -10,7 +10,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.writers.fide_txt import (
+from pipeline.writers.text.fide_txt import (
     SINGLE_TYPE_FIELDS,
     fide_txt_body,
     fide_txt_cells,

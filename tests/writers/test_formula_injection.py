@@ -101,7 +101,7 @@ def test_csv_keeps_the_value_as_given(out):
 def test_every_risky_start_is_written_as_quoted_text(tmp_path, start):
     from openpyxl import Workbook
 
-    from pipeline.writers.text_cells import text_cell
+    from pipeline.writers.xlsx.text_cells import text_cell
 
     book = Workbook(write_only=True)
     ws = book.create_sheet("s")

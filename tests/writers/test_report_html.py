@@ -161,7 +161,7 @@ def test_player_page_on_its_own(out):
 
 
 def test_sequential_mode_is_labelled(tmp_path, monkeypatch):
-    import pipeline.writers.html as page_module
+    import pipeline.writers.html.report_page as page_module
 
     monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 0)  # charts are tested above; speed
     rate_into(
@@ -178,10 +178,10 @@ def test_sequential_mode_is_labelled(tmp_path, monkeypatch):
 
 
 def test_large_event_caps_sections_and_charts(monkeypatch):
-    import pipeline.writers.html as page_module
+    import pipeline.writers.html.report_page as page_module
+    from pipeline.jobs.rate import rate_files
     from pipeline.model import RateOptions
-    from pipeline.run.rate import rate_files
-    from pipeline.writers.report_text import breakdown, standings
+    from pipeline.writers.text.report_text import breakdown, standings
 
     monkeypatch.setattr(page_module, "SECTIONS_MAX_PLAYERS", 3)
     monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 1)
@@ -244,10 +244,10 @@ def test_renders_in_headless_browser(out, tmp_path):
 
 
 def test_names_are_escaped(tmp_path, monkeypatch):
-    import pipeline.writers.html as page_module
+    import pipeline.writers.html.report_page as page_module
+    from pipeline.jobs.rate import rate_files
     from pipeline.model import RateOptions
-    from pipeline.run.rate import rate_files
-    from pipeline.writers.report_text import breakdown, standings
+    from pipeline.writers.text.report_text import breakdown, standings
 
     monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 0)
     (tmp_path / "p.csv").write_text(

@@ -9,8 +9,8 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from openpyxl import load_workbook
 
-from pipeline.writers.report_text import BREAKDOWN_COLUMNS, STANDINGS_COLUMNS
-from pipeline.writers.xlsx import sheet_names
+from pipeline.writers.text.report_text import BREAKDOWN_COLUMNS, STANDINGS_COLUMNS
+from pipeline.writers.xlsx.workbooks import sheet_names
 from tests.conftest import SAMPLE, run_cli
 from tests.reportfixtures import junior_event, rate_into, read_csv
 
@@ -190,7 +190,7 @@ def test_player_sheets_hold_rounds_ids_and_results_as_numbers(tmp_path):
     """Issue 26 #3: no "number stored as text" on a player sheet. Round, opponent id and the
     points of a game are numbers; an id with a leading zero, a round such as 1.10 and the marks
     of unplayed games (+, -) stay text, exactly as written."""
-    from pipeline.writers.xlsx import breakdown_value
+    from pipeline.writers.xlsx.workbooks import breakdown_value
 
     assert breakdown_value("round", "3") == 3 and breakdown_value("round", "1.10") == "1.10"
     assert breakdown_value("opponent", "4100050") == 4100050

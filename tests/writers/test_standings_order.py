@@ -6,7 +6,7 @@ from __future__ import annotations
 from period_files import trf_player, write_trf
 
 from pipeline import RateOptions, rate_files
-from pipeline.writers.report_text import (
+from pipeline.writers.text.report_text import (
     ORDER_BY_FILE,
     ORDER_BY_POINTS,
     standings,

@@ -10,7 +10,7 @@ import warnings
 import openpyxl
 import pandas as pd
 
-from pipeline.writers.xlsx import Book, Styled, new_sheet, write_table
+from pipeline.writers.xlsx.workbooks import Book, Styled, new_sheet, write_table
 
 TRICKY = [
     "<b>&amp;</b>",

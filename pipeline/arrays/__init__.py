@@ -1,0 +1,1 @@
+"""Array helpers with their proofs: Arrow text columns, stable orders, exact sums."""

@@ -1,0 +1,42 @@
+"""Title norms of event files: the library behind ``fiderate norms``.
+
+Reading and checking are those of ``fiderate rate`` (:func:`pipeline.jobs.rate.read_inputs`);
+the check itself is :mod:`pipeline.norms`. Nothing here writes files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pipeline.errors import RunError
+from pipeline.jobs.rate import read_inputs
+from pipeline.model import READ_DEFAULTS, NormReport, ReadOptions
+from pipeline.norms import NORM_RULES, norm_inputs
+
+
+def norm_files(
+    paths: Sequence[Path | str],
+    players_path: Path | str | None = None,
+    *,
+    titles: Sequence[str] = (),
+    player_ids: Sequence[str] = (),
+    rules: str | None = None,
+    reading: ReadOptions = READ_DEFAULTS,
+) -> NormReport:
+    """Read and check the inputs exactly as ``fiderate rate`` does, then check the norms."""
+    unknown = [t for t in titles if t.upper() not in NORM_RULES]
+    if unknown:
+        raise RunError(f"--title {unknown[0]!r}: norms exist for {', '.join(NORM_RULES)}")
+    inputs, players = read_inputs(paths, players_path, rules=rules, reading=reading)
+    report = norm_inputs(inputs, players, titles=titles, player_ids=player_ids)
+    if report is None:
+        files = ", ".join(str(p) for p in paths)
+        raise RunError(
+            f"{files}: no player has a title or a federation (the inputs give no titles or "
+            "federations), and the norm requirements are about the opponents' titles and "
+            "federations: add them to the event file (TRF player records: title in columns "
+            "11-13, federation in columns 54-56; a crosstable: title and federation columns) "
+            "or give --players LIST with title and federation columns"
+        )
+    return report

@@ -1,0 +1,1 @@
+"""Event files (games, individual, TRF, crosstables, grids) into games frames."""

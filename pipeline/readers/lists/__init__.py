@@ -1,0 +1,1 @@
+"""Players lists: the rating list in force as CSV/XLSX or FIDE's TXT/XML downloads."""

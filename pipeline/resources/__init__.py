@@ -1,0 +1,1 @@
+"""The process's resources: memory given back between stages, threads for big frames."""

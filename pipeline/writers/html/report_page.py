@@ -1,0 +1,386 @@
+"""report.html: one self-contained page for an event (or one player): standings with rating
+changes (sortable), a section per player with the game table and an expected-vs-actual chart, and
+the event's rating changes against starting rating.
+
+Self-contained means no network at all: CSS and the sorting script are inline, charts are inline
+SVG (``pipeline.writers.html.svg_charts``). The page is readable on a phone (tables scroll
+sideways, less important columns hide on narrow screens) and when printed (no script controls,
+sections do not split across pages where avoidable).
+
+Large events: the standings list every player; per-player sections are written for the first
+``SECTIONS_MAX_PLAYERS`` players of the standings and per-player charts for the first
+``CHARTS_MAX_PLAYERS``; the page says so.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import numpy as np
+import pandas as pd
+
+from pipeline.model import RatedPeriod
+from pipeline.writers.file_names import shown_names
+from pipeline.writers.html.norms_section import norms_html
+from pipeline.writers.text.report_text import context_lines, standings_order
+
+SECTIONS_MAX_PLAYERS = 1_000
+CHARTS_MAX_PLAYERS = 100
+
+STANDINGS_HEAD = [
+    ("rank", "#", ""),
+    ("name", "player", ""),
+    ("rating", "rating", ""),
+    ("k", "K", ""),
+    ("games", "games", ""),
+    ("points", "points", "opt"),
+    ("score", "score", ""),
+    ("expected", "expected", ""),
+    ("performance", "perf.", "opt"),
+    ("change_exact", "change (exact)", "opt"),
+    ("change", "change", ""),
+    ("new_rating", "new", ""),
+]
+GAMES_HEAD = [
+    ("round", "rd", ""),
+    ("opponent_name", "opponent", ""),
+    ("opponent_rating", "rating", ""),
+    ("result", "result", ""),
+    ("gap", "gap", "opt"),
+    ("gap_used", "gap used", ""),
+    ("pd", "PD", ""),
+    ("dev", "S - PD", ""),
+    ("k_dev", "K x (S - PD)", ""),
+    ("note", "note", "opt"),
+]
+# Every standings column but the name holds a number.
+NUMERIC = {key for key, _, _ in STANDINGS_HEAD} - {"name"}
+
+CSS = """
+:root { --fg:#1d2327; --muted:#5f6b73; --line:#d9dee2; --head:#f2f5f7;
+        --up:#1e7d3c; --down:#b3261e; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
+       margin: 0 auto; padding: 1rem; max-width: 1100px; }
+h1 { font-size: 1.5rem; margin: .2rem 0; } h2 { font-size: 1.2rem; margin-top: 2rem; }
+h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
+.muted { color: var(--muted); }
+.note { background:#fff4e0; border-left:4px solid #d9822b; padding:.5rem .8rem; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: right;
+         white-space: nowrap; }
+th { background: var(--head); position: sticky; top: 0; }
+td.t, th.t { text-align: left; white-space: normal; }
+table.sortable th { cursor: pointer; user-select: none; }
+table.sortable th[aria-sort=ascending]::after { content: " \\25B2"; }
+table.sortable th[aria-sort=descending]::after { content: " \\25BC"; }
+.up { color: var(--up); } .down { color: var(--down); }
+section.player { border-top: 2px solid var(--line); padding-top: .8rem; margin-top: 1.2rem; }
+.cols { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+.cols > div { flex: 1 1 360px; min-width: 0; }
+.chart svg { max-width: 100%; height: auto; }
+dl.totals { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8rem;
+            margin: .4rem 0; }
+dl.totals dt { color: var(--muted); } dl.totals dd { margin: 0; }
+tr.unrated td { color: var(--muted); }
+.legend { font-size: .85rem; color: var(--muted); margin: 0; }
+.sw { display: inline-block; width: 1.6em; margin: 0 .3em 0 .6em; vertical-align: middle;
+      border-top: 2px solid #1f6fb2; }
+.sw.expected { border-top: 2px dashed #d9822b; }
+@media (max-width: 640px) {
+  body { font-size: 14px; padding: .5rem; }
+  th, td { padding: .25rem .3rem; }
+  .opt, .pid { display: none; }
+}
+@media print {
+  body { max-width: none; font-size: 10pt; }
+  .noprint { display: none; }
+  th { position: static; }
+  section.player { break-inside: avoid; page-break-inside: avoid; }
+  a { color: inherit; text-decoration: none; }
+}
+"""
+
+# Click a header to sort; numbers sort as numbers, blanks last. No library, no network.
+SCRIPT = """
+document.querySelectorAll("table.sortable").forEach(function (table) {
+  table.querySelectorAll("th").forEach(function (th, col) {
+    th.addEventListener("click", function () {
+      var asc = th.getAttribute("aria-sort") !== "ascending";
+      table.querySelectorAll("th").forEach(function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+      var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+      var key = function (r) { var t = r.cells[col].textContent.trim().replace("\\u2212", "-");
+        var n = parseFloat(t);
+        return t === "" ? null : (isNaN(n) || !th.dataset.num ? t.toLowerCase() : n); };
+      rows.sort(function (a, b) { var x = key(a), y = key(b);
+        if (x === null) return 1; if (y === null) return -1;
+        return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1); });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
+"""
+
+CHART_LEGEND = (
+    '<p class="legend"><span class="sw actual"></span>actual score '
+    '<span class="sw expected"></span>expected score (sum of PD)</p>'
+)
+_METADATA = re.compile(r"<metadata>.*?</metadata>", re.S)
+
+
+def anchor(player_id: str) -> str:
+    return "p-" + re.sub(r"[^A-Za-z0-9_-]", "_", player_id)
+
+
+def _esc(series: pd.Series) -> pd.Series:
+    """``html.escape`` column-wise (same five replacements, & first)."""
+    text = series.astype(str)
+    for char, entity in (
+        ("&", "&amp;"),
+        ("<", "&lt;"),
+        (">", "&gt;"),
+        ('"', "&quot;"),
+        ("'", "&#x27;"),
+    ):
+        text = text.str.replace(char, entity, regex=False)
+    return text
+
+
+def _change_class(text: pd.Series) -> pd.Series:
+    return np.where(
+        text.str.startswith("-"), "down", np.where(text.isin(["", "0", "0.00"]), "", "up")
+    )
+
+
+def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
+    """The standings table; every row built column-wise (no per-player loop)."""
+    head = "".join(
+        f'<th class="{cls}{" t" if key == "name" else ""}"'
+        f"{' data-num=1' if key in NUMERIC else ''}>"
+        f"{label}</th>"
+        for key, label, cls in STANDINGS_HEAD
+    )
+    ids = table["id"].astype(str)
+    name = _esc(table["name"]) + ' <span class="muted pid">' + _esc(ids) + "</span>"
+    has_link = ids.isin(linked).to_numpy()
+    anchors = ids.map(anchor)
+    name = pd.Series(
+        np.where(has_link, '<a href="#' + anchors + '">' + name + "</a>", name), index=table.index
+    )
+    cells = []
+    for key, _, cls in STANDINGS_HEAD:
+        value = name if key == "name" else _esc(table[key])
+        klass = pd.Series(cls, index=table.index)
+        if key == "name":
+            klass = klass + " t"
+        if key in ("change", "change_exact"):
+            klass = klass + " " + pd.Series(_change_class(table[key]), index=table.index)
+        cells.append('<td class="' + klass.str.strip() + '">' + value + "</td>")
+    rows = cells[0]
+    for c in cells[1:]:
+        rows = rows + c
+    body = "\n".join(("<tr>" + rows + "</tr>").tolist())
+    return (
+        '<div class="scroll"><table class="sortable" id="standings">'
+        f"<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table></div>"
+    )
+
+
+def _text_class(key: str, cls: str) -> str:
+    """Text columns are left-aligned (class t); numbers right-aligned."""
+    return (cls + (" t" if key in ("opponent_name", "note") else "")).strip()
+
+
+def _games_head(breakdown: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """The game table's columns; sequential mode adds the running rating each game used."""
+    if "rating_used" not in breakdown:
+        return GAMES_HEAD
+    return [GAMES_HEAD[0], ("rating_used", "rating before", ""), *GAMES_HEAD[1:]]
+
+
+def games_header(breakdown: pd.DataFrame) -> str:
+    return "".join(
+        f'<th class="{_text_class(key, cls)}">{label}</th>'
+        for key, label, cls in _games_head(breakdown)
+    )
+
+
+def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
+    """Every game row as HTML, built column-wise once for the whole event."""
+    name = breakdown["opponent_name"].where(breakdown["opponent_name"] != "", breakdown["opponent"])
+    name = name.where(name != "", "-")
+    row = pd.Series("", index=breakdown.index)
+    for key, _, cls in _games_head(breakdown):
+        klass = (cls + (" t" if key in ("opponent_name", "note") else "")).strip()
+        value = _esc(name if key == "opponent_name" else breakdown[key])
+        row = row + f'<td class="{klass}">' + value + "</td>"
+    opening = pd.Series(
+        np.where(breakdown["rated"] == "yes", "<tr>", '<tr class="unrated">'), index=breakdown.index
+    )
+    return opening + row + "</tr>"
+
+
+def _games_html(rows: str, header: str) -> str:
+    return (
+        f'<div class="scroll"><table class="games"><thead><tr>{header}</tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
+
+
+def _player_section(row: dict[str, str], games: str, chart: str, header: str) -> str:
+    totals = [
+        ("rating", row["rating"] or "unrated"),
+        ("K", row["k_rule"]),
+        ("rated games", row["games"]),
+        ("score / expected", f"{row['score']} / {row['expected']}"),
+        ("performance (FIDE)", row["performance"] or "-"),
+        (
+            "change",
+            f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)",
+        ),
+        ("new rating", row["new_rating"] or "-"),
+    ]
+    dl = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in totals)
+    chart_html = f'<div class="chart">{chart}{CHART_LEGEND}</div>' if chart else ""
+    return (
+        f'<section class="player" id="{anchor(str(row["id"]))}">'
+        f"<h3>{html.escape(str(row['rank']))}. {html.escape(str(row['name']))} "
+        f'<span class="muted">{html.escape(str(row["id"]))}</span></h3>'
+        f'<div class="cols"><div><dl class="totals">{dl}</dl></div>{chart_html}</div>'
+        f"{_games_html(games, header)}</section>"
+    )
+
+
+def _rated_sides(result: RatedPeriod, breakdown: pd.DataFrame, only: list[str] | None) -> int:
+    """The rated game sides the page is about: the event's, or those of the ``only`` players."""
+    if only is None:
+        return result.side_counts()[0]
+    mine = breakdown[breakdown["player"].isin(only)]
+    return int(mine["rated"].eq("yes").sum())
+
+
+def render_report(
+    result: RatedPeriod,
+    standings: pd.DataFrame,
+    breakdown: pd.DataFrame,
+    note: str = "",
+    only: list[str] | None = None,
+) -> str:
+    """The whole page. ``only`` = player ids: a report for those players alone."""
+    options = result.options
+    if only is not None:
+        standings = standings[standings["id"].isin(only)]
+    section_rows = standings.head(SECTIONS_MAX_PLAYERS)
+    sections, linked = _player_sections(section_rows, breakdown)
+    title = (
+        "Rating report"
+        if only is None
+        else "Player report: "
+        + ", ".join(f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True))
+    )
+    mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
+    limit_html = _limits_html(standings, section_rows)
+    event_chart = _event_chart(standings) if only is None else ""
+    norms = norms_html(result.title_norms()) if only is None else ""
+    rated_sides = _rated_sides(result, breakdown, only)
+    context = "".join(
+        f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
+    )
+    sources = ", ".join(html.escape(s) for s in shown_names(result.sources).values())
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)} {html.escape(result.period)}</title>
+<style>{CSS}</style></head>
+<body>
+<header><h1>{html.escape(title)}</h1>
+<p class="muted">period {html.escape(result.period)} &middot;
+rules {html.escape(result.rule_set or options.rules)} &middot;
+method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &middot;
+{len(standings):,} players &middot; {rated_sides:,} rated game sides &middot; from {sources}</p>
+{context}{mode}</header>
+<main>
+<h2>Standings</h2>
+<p class="muted noprint">Click a column header to sort.
+Ranked {html.escape(standings_order(result))}.</p>
+{standings_html(standings, linked)}
+{event_chart}
+{norms}
+<h2>Players</h2>
+{limit_html}
+{sections}
+</main>
+<footer><p class="muted">Each game: PD from FIDE table 8.1.2 (or the formula, if chosen) with the
+400-point rule; the change is K x sum(S - PD) over the period, rounded once, .5 away from
+zero.</p></footer>
+<script>{SCRIPT}</script>
+</body></html>
+"""
+
+
+def _player_sections(section_rows: pd.DataFrame, breakdown: pd.DataFrame) -> tuple[str, set[str]]:
+    """(the HTML of every player's section, the ids that have one: the standings link them)."""
+    # matplotlib is imported only when a page is drawn: it is slow to import.
+    from pipeline.writers.html.svg_charts import ExpectedVsActual
+
+    shown = breakdown[breakdown["player"].isin(section_rows["id"])]
+    header = games_header(shown)
+    # Plain arrays and one slice per player: a DataFrame per player costs more than its HTML.
+    players = shown["player"].to_numpy()
+    row_html = game_rows_html(shown).to_numpy()
+    rated_mask = (shown["rated"] == "yes").to_numpy()
+    cum_expected = shown["cum_expected"].to_numpy()
+    cum_score = shown["cum_score"].to_numpy()
+    starts: np.ndarray | list[int] = (
+        np.flatnonzero(np.r_[True, players[1:] != players[:-1]]) if len(players) else []
+    )
+    ends = [*starts[1:], len(players)] if len(players) else []  # an event with no games: none
+    bounds = dict(zip(players[starts], zip(starts, ends, strict=True), strict=True))
+    sections = []
+    with ExpectedVsActual() as drawer:
+        for i, row in enumerate(section_rows.to_dict("records")):
+            if row["id"] not in bounds:
+                continue
+            lo, hi = bounds[row["id"]]
+            chart = ""
+            mine = rated_mask[lo:hi]
+            if i < CHARTS_MAX_PLAYERS and mine.any():
+                chart = drawer.svg(cum_expected[lo:hi][mine], cum_score[lo:hi][mine], f"p{i}")
+            sections.append(
+                _player_section(row, "".join(row_html[lo:hi]), _METADATA.sub("", chart), header)
+            )
+    return "".join(sections), set(section_rows["id"].astype(str)) & set(bounds)
+
+
+def _limits_html(standings: pd.DataFrame, section_rows: pd.DataFrame) -> str:
+    """What a very large event's page leaves out, said on the page."""
+    limits = []
+    if len(standings) > SECTIONS_MAX_PLAYERS:
+        limits.append(
+            f"player sections are shown for the first {SECTIONS_MAX_PLAYERS:,} players "
+            f"of {len(standings):,} (all are in the standings and in games.csv)"
+        )
+    if len(section_rows) > CHARTS_MAX_PLAYERS:
+        limits.append(
+            f"expected-vs-actual charts are drawn for the first {CHARTS_MAX_PLAYERS:,} players"
+        )
+    return "".join(f'<p class="muted">{html.escape(t)}.</p>' for t in limits)
+
+
+def _event_chart(standings: pd.DataFrame) -> str:
+    """The event's rating changes against the starting ratings ('' when nobody played)."""
+    from pipeline.writers.html.svg_charts import changes_vs_rating_svg
+
+    played = standings[standings["games"] != "0"]
+    if not len(played):
+        return ""
+    ratings = pd.to_numeric(played["rating"]).to_numpy()
+    changes = pd.to_numeric(played["change_exact"]).to_numpy()  # display only
+    return (
+        '<h2>Rating changes against starting rating</h2><div class="chart">'
+        + _METADATA.sub("", changes_vs_rating_svg(ratings, changes))
+        + "</div>"
+    )

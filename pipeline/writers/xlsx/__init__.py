@@ -1,0 +1,1 @@
+"""Spreadsheets: rating_list.xlsx, report.xlsx and player workbooks."""
