@@ -29,6 +29,7 @@ from pipeline.cli.options import (
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from pipeline.jobs.rate_job import DaskCounts, RateResult
     from pipeline.model import ReadOptions
 
 
@@ -105,66 +106,76 @@ def rate(
     write the new list. A TRF or crosstable brings its own players: --players is optional."""
     # The library is imported here, not at the top: `fiderate calc` and `--help` stay instant.
     from pipeline.cli.console import DelayedProgress
-    from pipeline.jobs.rate import rate_files
+    from pipeline.jobs import rate_job
     from pipeline.model import RateOptions
-    from pipeline.resources.memory import prefer_jemalloc
-    from pipeline.writers import write_outputs
 
-    prefer_jemalloc()  # before the first big Arrow buffer (see its docstring)
-    options = RateOptions(
-        rules=rules,
-        method=method,
-        k=k,
-        k_cap=k_cap,
-        cap=cap,
-        period=period,
-        mode=mode,
-        all_players=all_players,
-    )
-    if engine == "dask" or scheduler is not None:
-        from pipeline.cli.rate_dask import Outputs, rate_with_dask
-
-        rate_with_dask(
-            inputs,
-            players,
-            out_dir,
-            options,
-            scheduler,
-            output_format,
-            quiet,
-            reading,
-            Outputs(player_ids, want_html, xlsx, as_json),
-        )
-        return
-    with DelayedProgress(enabled=not quiet) as progress:
-        progress.stage("reading and rating")
-        result = rate_files(inputs, players, options, reading=reading)
-        progress.stage("writing reports")
-        report = write_outputs(
-            result,
-            out_dir,
+    request = rate_job.RateRequest(
+        inputs=inputs,
+        out_dir=out_dir,
+        players=players,
+        options=RateOptions(
+            rules=rules,
+            method=method,
+            k=k,
+            k_cap=k_cap,
+            cap=cap,
+            period=period,
+            mode=mode,
+            all_players=all_players,
+        ),
+        reading=reading,
+        outputs=rate_job.RateOutputs(
             xlsx=xlsx,
             html=want_html,
-            players=player_ids,
+            player_ids=player_ids,
             output_format=output_format,
-            inputs=[*inputs, *([players] if players is not None else [])],
-        )
-    _tell(result, report, as_json, quiet)
+            summary=as_json,
+        ),
+        engine=engine,
+        scheduler=scheduler,
+    )
+    # A spinner with the stage on stderr, only on a terminal and once the run takes a second.
+    with DelayedProgress(enabled=not quiet and not request.on_dask) as progress:
+        result = rate_job.rate(request, progress=progress.stage)
+    if result.dask is not None:
+        if not quiet:
+            _tell_dask(result, result.dask, method)
+        return
+    _tell(result, as_json, quiet)
 
 
-def _tell(result, report, as_json: bool, quiet: bool) -> None:
+def _tell(result: RateResult, as_json: bool, quiet: bool) -> None:
     """The run's summary (JSON, rich or plain), then its notes and warnings on stderr."""
     from pipeline.cli.console import render_summary
     from pipeline.writers.summary import summary_data
 
     if as_json:
-        click.echo(json.dumps(summary_data(result, report), indent=2, ensure_ascii=False))
+        click.echo(
+            json.dumps(summary_data(result.rated, result.report), indent=2, ensure_ascii=False)
+        )
     elif not quiet:
-        render_summary(result, report, _stdout_console())
-    for message in report.skipped:
+        render_summary(result.rated, result.report, _stdout_console())
+    for message in result.notes:
         click.echo(f"note: {message}", err=True)
     for message in result.warnings:
         click.echo(f"warning: {message}", err=True)
+
+
+def _tell_dask(result: RateResult, counts: DaskCounts, method: str) -> None:
+    """A Dask run's counts (its sides stay on the workers: no table of changes)."""
+    rated = result.rated
+    click.echo(
+        f"rated period {rated.period} on Dask ({counts.parts} parts): rules "
+        f"{rated.rule_set!r}, method {method!r}"
+    )
+    click.echo(f"  rules {rated.rule_set}: {rated.rules_reason}")
+    click.echo(
+        f"players: {len(rated.totals):,} ({counts.rated_players:,} with rated games)   "
+        f"game sides: {counts.sides:,} ({counts.rated_sides:,} rated)"
+    )
+    click.echo("written:")
+    for path in result.written:
+        click.echo(f"  {path}")
 
 
 def _stdout_console() -> Console:

@@ -1,0 +1,226 @@
+"""The ``rate`` job: one call from a frozen :class:`RateRequest` to a :class:`RateResult`, on
+either engine. The CLI (and a web page, a scheduler) builds the request and renders the result;
+nothing here prints.
+
+Kept apart from :mod:`pipeline.jobs.rate` (the read-check-rate functions both engines share)
+because the Dask executor imports those functions: the job that builds the executor cannot live
+beside them without an import cycle. Dask itself is imported only by a Dask run.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipeline.errors import UsageError
+from pipeline.model import READ_DEFAULTS, RatedPeriod, RateOptions, ReadOptions
+
+if TYPE_CHECKING:
+    from pipeline.jobs.dask_executor import DaskExecutor
+    from pipeline.writers import WriteReport
+
+ENGINES = ("pandas", "dask")
+OUTPUT_FORMATS = ("csv", "parquet")
+
+
+@dataclass(frozen=True)
+class RateOutputs:
+    """What a run writes beyond the rating list and the games (``--xlsx``, ``--html``,
+    ``--player``, ``--output-format``). ``xlsx``/``html`` None: by the number of players.
+    ``summary``: the caller will summarise the rated sides (``--json``), which a Dask run
+    keeps on its workers and so refuses."""
+
+    xlsx: bool | None = None
+    html: bool | None = None
+    player_ids: tuple[str, ...] = ()
+    output_format: str = "csv"
+    summary: bool = False
+
+
+@dataclass(frozen=True)
+class RateRequest:
+    """One ``fiderate rate`` run: the event files (or folders, or patterns), the list in force,
+    the output folder, how to rate and read, what to write, and on which engine. ``scheduler``
+    (a Dask scheduler address) implies the Dask engine, as ``--scheduler`` does."""
+
+    inputs: tuple[Path | str, ...]
+    out_dir: Path
+    players: Path | str | None = None
+    options: RateOptions = RateOptions()
+    reading: ReadOptions = READ_DEFAULTS
+    outputs: RateOutputs = RateOutputs()
+    engine: str = "pandas"
+    scheduler: str | None = None
+
+    def __post_init__(self) -> None:
+        # A list given for ``inputs`` would leave the request mutable through it.
+        object.__setattr__(self, "inputs", tuple(self.inputs))
+        object.__setattr__(self, "out_dir", Path(self.out_dir))
+
+    @property
+    def on_dask(self) -> bool:
+        return self.engine == "dask" or self.scheduler is not None
+
+    @property
+    def protected(self) -> list[Path | str]:
+        """The run's input files, which no output may replace."""
+        return [*self.inputs, *([self.players] if self.players is not None else [])]
+
+
+@dataclass(frozen=True)
+class DaskCounts:
+    """What a Dask run counts on its workers (its sides never come back to this process)."""
+
+    parts: int
+    sides: int
+    rated_sides: int
+    rated_players: int
+
+
+@dataclass(frozen=True)
+class RateResult:
+    """The rated period, what was written (``report.written``), the notes on outputs left out
+    (``report.skipped``) and the run's warnings; ``dask``: the counts of a Dask run."""
+
+    rated: RatedPeriod
+    report: WriteReport
+    dask: DaskCounts | None = None
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def written(self) -> list[Path]:
+        return self.report.written
+
+    @property
+    def notes(self) -> list[str]:
+        return self.report.skipped
+
+
+def _no_progress(stage: str) -> None:
+    """The default progress callback: nothing is shown."""
+
+
+def rate(
+    request: RateRequest,
+    *,
+    executor: DaskExecutor | None = None,
+    progress: Callable[[str], None] = _no_progress,
+) -> RateResult:
+    """Read, check, rate and write one period as ``request`` says.
+
+    Bad input raises :class:`~pipeline.errors.InputError` before anything is written; an option
+    the engine cannot honour raises :class:`~pipeline.errors.UsageError` before anything is read.
+    ``executor``: the Dask executor to run on (e.g. on a client the caller holds); by default a
+    Dask run builds one for ``request.scheduler`` (a local cluster when None). ``progress`` is
+    told each stage's name as it starts (a terminal's spinner; a page's status line).
+    """
+    if request.engine not in ENGINES:
+        raise UsageError(f"--engine must be one of {', '.join(ENGINES)} (got {request.engine!r})")
+    if request.outputs.output_format not in OUTPUT_FORMATS:
+        raise UsageError(
+            f"--output-format must be one of {', '.join(OUTPUT_FORMATS)} "
+            f"(got {request.outputs.output_format!r})"
+        )
+    from pipeline.resources.memory import prefer_jemalloc
+
+    prefer_jemalloc()  # before the first big Arrow buffer (see its docstring)
+    if request.on_dask:
+        return _rate_on_dask(request, executor)
+    if executor is not None:
+        raise ValueError("an executor is for engine 'dask'; this request is for pandas")
+    from pipeline.jobs.rate import rate_files
+    from pipeline.writers import write_outputs
+
+    progress("reading and rating")
+    rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)
+    progress("writing reports")
+    outputs = request.outputs
+    report = write_outputs(
+        rated,
+        request.out_dir,
+        xlsx=outputs.xlsx,
+        html=outputs.html,
+        players=outputs.player_ids,
+        output_format=outputs.output_format,
+        inputs=request.protected,
+    )
+    return RateResult(rated, report, warnings=tuple(rated.warnings))
+
+
+def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResult:
+    """The same run function as the pandas path with the Dask executor; every option it cannot
+    honour is refused (UsageError) before anything is read or written. The workers write the
+    games parts into a temporary folder of ``out_dir``, renamed to ``games`` once the rating
+    list is written; a failed run removes it, and the ``out_dir`` it made."""
+    from pipeline.jobs.dask_executor import (
+        DaskExecutor,
+        DaskRun,
+        games_tmp_dir,
+        output_refusals,
+        write_dask_outputs,
+    )
+    from pipeline.jobs.dask_scheduler import check_scheduler_address
+    from pipeline.jobs.plan import refuse
+    from pipeline.jobs.rate import rate_files
+    from pipeline.writers import WriteReport
+
+    outputs = request.outputs
+    if request.scheduler is not None:
+        check_scheduler_address(request.scheduler)
+    executor = (
+        DaskExecutor(request.scheduler, games_format=outputs.output_format)
+        if given is None
+        else replace(given, games_format=outputs.output_format)  # fresh counts; caller's client
+    )
+    refuse(
+        executor.name,
+        executor.refusals(request.options, request.reading)
+        + output_refusals(
+            player_ids=outputs.player_ids,
+            html=outputs.html,
+            xlsx=outputs.xlsx,
+            as_json=outputs.summary,
+        ),
+    )
+    out_dir = request.out_dir
+    made = _first_missing(out_dir)  # the run makes this folder (and those below it)
+    games_tmp = games_tmp_dir(out_dir)
+    executor.games_dir = games_tmp
+    done = False
+    try:
+        rated = rate_files(
+            request.inputs,
+            request.players,
+            request.options,
+            reading=request.reading,
+            executor=executor,
+        )
+        run = DaskRun(rated, executor.sides, executor.rated_sides, executor.parts)
+        fmt = outputs.output_format
+        written = write_dask_outputs(run, out_dir, games_tmp, fmt, request.protected)
+        done = True
+    finally:
+        if games_tmp.exists():
+            shutil.rmtree(games_tmp, ignore_errors=True)
+        # A failed run leaves nothing behind, not even the empty out_dir it made.
+        if not done and made is not None and not any(p.is_file() for p in made.rglob("*")):
+            shutil.rmtree(made, ignore_errors=True)
+    counts = DaskCounts(
+        parts=run.parts,
+        sides=run.sides,
+        rated_sides=run.rated_sides,
+        rated_players=int((rated.totals["games"] > 0).sum()),
+    )
+    return RateResult(rated, WriteReport(written=written), counts, tuple(rated.warnings))
+
+
+def _first_missing(folder: Path) -> Path | None:
+    """The highest folder of ``folder``'s path that does not exist yet, if any."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    return missing[-1] if missing else None
+
+
+__all__ = ["DaskCounts", "RateOutputs", "RateRequest", "RateResult", "rate"]
