@@ -33,8 +33,8 @@ LAYERS = {
     "lists": 3,  # FIDE's rules of a new list: pure computation on totals, no storage, no files
     "writers": 4,
     "history": 5,  # the period's SQLite store: imports lists' rules, never the jobs
+    "calculator": 5,  # single-player arithmetic; the calculator jobs (jobs/calculators.py) call it
     "jobs": 6,  # one function per command, and the stage functions the jobs share
-    "calculator": 7,
     "cli": 8,
     "": 9,  # pipeline/__init__.py: the public API
     "__main__": 9,

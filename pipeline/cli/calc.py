@@ -79,13 +79,14 @@ def calc(
 
     One --vs without a result shows every possible result (win, draw, loss).
     """
-    from pipeline.calculator.calc import CalcRequest, KInput, calculate, every_result
     from pipeline.calculator.render import (
         calc_json,
         calc_lines,
         every_result_json,
         every_result_lines,
     )
+    from pipeline.jobs import calculators
+    from pipeline.jobs.calculators import CalcRequest, KInput
 
     if not vs:
         raise click.UsageError("give at least one game with --vs RATING:RESULT, e.g. --vs 1800:1")
@@ -97,12 +98,12 @@ def calc(
             raise click.UsageError(
                 "only a single --vs may leave out the result (every possible result)"
             )
-        outcomes = every_result(
+        outcomes = calculators.every_outcome(
             CalcRequest(rating, opponents, (), kin, rules, method, mode, period)
         )
         out = every_result_json(outcomes) if as_json else every_result_lines(outcomes)
     else:
-        c = calculate(
+        c = calculators.calc(
             CalcRequest(
                 rating,
                 opponents,

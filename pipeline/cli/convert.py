@@ -64,18 +64,19 @@ def convert(
     games file (--to csv|xlsx). A TRF is written back record for record, with its own line
     endings: only the header records given as options and ratings the --players list changes
     differ."""
-    from pipeline.jobs.convert import convert_event
+    from pipeline.jobs import convert as convert_job
 
-    header = {
-        "name": event_name,
-        "city": city,
-        "federation": federation,
-        "start": start,
-        "end": end,
-        "arbiter": arbiter,
-        "time_control": time_control,
-    }
-    result = convert_event(input_path, output, players, to=to, reading=reading, header=header)
+    header = convert_job.EventHeader(
+        name=event_name,
+        city=city,
+        federation=federation,
+        start=start,
+        end=end,
+        arbiter=arbiter,
+        time_control=time_control,
+    )
+    request = convert_job.ConvertRequest(input_path, output, to, players, reading, header)
+    result = convert_job.convert(request)
     click.echo(
         f"wrote {output}: {result.players} players, {result.games} games, {result.rounds} rounds"
     )

@@ -48,16 +48,13 @@ def norms(
     """Title norms for every player of the INPUT events: games counted, the opponents' average
     with the floor adjustment, the performance, and each requirement met or missed with its
     margin (FIDE Handbook B.01; see docs/norms.md)."""
-    from pipeline.jobs.norms import norm_files
+    from pipeline.jobs import norms as norms_job
     from pipeline.norms.render import report_json, text_lines
 
-    report = norm_files(
-        inputs,
-        players,
-        titles=titles,
-        player_ids=player_ids,
-        rules=rules,
-        reading=reading,
+    report = norms_job.norms(
+        norms_job.NormsRequest(
+            inputs, players, titles=titles, player_ids=player_ids, rules=rules, reading=reading
+        )
     )
     if as_json:
         click.echo(json.dumps(report_json(report), indent=2, ensure_ascii=False))

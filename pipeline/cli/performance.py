@@ -22,7 +22,7 @@ def performance(
 ) -> None:
     """Performance rating from --score and --opponents, or from --vs RATING:RESULT games."""
     from pipeline.calculator.render import performance_json, performance_lines
-    from pipeline.grouper.performance import performance as compute
+    from pipeline.jobs import calculators
 
     if vs and (score is not None or opponents is not None):
         raise click.UsageError("use either --vs or --score with --opponents, not both")
@@ -42,7 +42,7 @@ def performance(
         score_h = parse_score_h(score, "--score")
     else:
         raise click.UsageError("give --score and --opponents, or --vs RATING:RESULT for each game")
-    perf = compute(ratings, score_h)
+    perf = calculators.performance(calculators.PerformanceRequest(tuple(ratings), score_h))
     click.echo(
         json.dumps(performance_json(perf), indent=2)
         if as_json

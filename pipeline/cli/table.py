@@ -6,9 +6,9 @@ import json
 
 import click
 
-from pipeline.calculator.expectancy import MAX_GAP
 from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import Fraction01, WholeRange, rules_option
+from pipeline.jobs.calculators import MAX_GAP
 
 
 @cli.command()
@@ -44,7 +44,6 @@ def table(
     k: int, step: int, max_gap: int, cap: bool, expect: float | None, rules: str, as_json: bool
 ) -> None:
     """The favourite's expected score for each rating gap, and what each result is worth."""
-    from pipeline.calculator.expectancy import expectancy_table
     from pipeline.calculator.render import expect_json, expect_lines, table_json, table_lines
 
     if expect is not None:
@@ -53,7 +52,9 @@ def table(
         else:
             click.echo("\n".join(expect_lines(expect)))
         return
-    t = expectancy_table(k, step, max_gap, rules, cap)
+    from pipeline.jobs import calculators
+
+    t = calculators.table(calculators.TableRequest(k, step, max_gap, rules, cap))
     if as_json:
         click.echo(json.dumps(table_json(t), indent=2))
     else:

@@ -41,15 +41,17 @@ def validate(
     Runs the same checks as `fiderate rate` and prints every problem at once: file, row, column,
     value, a stable code and how to fix it. Exit code 0 when everything is valid, 1 otherwise.
     """
-    from pipeline.jobs.validate import problems_table, report_json, validate_files
+    from pipeline.jobs import validate as validate_job
 
-    report = validate_files(files, players, rules=rules, reading=reading)
+    report = validate_job.validate(
+        validate_job.ValidateRequest(files, players, rules=rules, reading=reading)
+    )
     if as_json:
-        click.echo(report_json(report))
+        click.echo(validate_job.report_json(report))
     elif report.ok:
         click.echo(f"{len(report.files)} file(s) OK")
     else:
-        click.echo(problems_table(report.problems))
+        click.echo(validate_job.problems_table(report.problems))
         click.echo(f"\n{len(report.problems)} problem(s) in {len(report.files)} file(s)", err=True)
     if not report.ok:
         raise click.exceptions.Exit(1)

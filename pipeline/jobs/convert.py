@@ -10,6 +10,7 @@ rule ``validate`` applies to a TRF), so what ``convert`` writes ``validate`` pas
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -171,3 +172,56 @@ def convert_to_trf(
     protect = [Path(input_path), *([Path(players_path)] if players_path is not None else [])]
     _write(Path(output), trf.text.encode("utf-8"), "trf", protect)
     return trf
+
+
+@dataclass(frozen=True)
+class EventHeader:
+    """TRF header records to write (``--name``, ``--city``, ...); None: the event's own."""
+
+    name: str | None = None  # record 012
+    city: str | None = None  # 022
+    federation: str | None = None  # 032
+    start: str | None = None  # 042
+    end: str | None = None  # 052
+    arbiter: str | None = None  # 102
+    time_control: str | None = None  # 122
+
+
+@dataclass(frozen=True)
+class ConvertRequest:
+    """One ``fiderate convert`` run: the event file, the file to write, its format (``trf``,
+    ``csv`` or ``xlsx``), the list in force, how to read and the header records to set."""
+
+    input: Path | str
+    output: Path | str
+    to: str = "trf"
+    players: Path | str | None = None
+    reading: ReadOptions = READ_DEFAULTS
+    header: EventHeader = EventHeader()
+
+
+@dataclass(frozen=True)
+class ConvertResult:
+    """What was written: the file, and the event's players, games and rounds in it; ``notes``
+    on what the format could not hold or what changed."""
+
+    output: Path
+    players: int
+    games: int
+    rounds: int
+    notes: tuple[str, ...] = ()
+
+
+def convert(request: ConvertRequest) -> ConvertResult:
+    """Write ``request.input``'s event as ``request.to`` (:func:`convert_event`), atomically."""
+    written = convert_event(
+        request.input,
+        request.output,
+        request.players,
+        to=request.to,
+        reading=request.reading,
+        header=asdict(request.header),
+    )
+    return ConvertResult(
+        Path(request.output), written.players, written.games, written.rounds, tuple(written.notes)
+    )

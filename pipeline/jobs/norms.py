@@ -7,6 +7,7 @@ the check itself is :mod:`pipeline.norms`. Nothing here writes files.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import RunError
@@ -40,3 +41,33 @@ def norm_files(
             "or give --players LIST with title and federation columns"
         )
     return report
+
+
+@dataclass(frozen=True)
+class NormsRequest:
+    """One ``fiderate norms`` run: the event files, the list in force, the titles and players
+    to check (none: every title, every player), the rules column and how to read."""
+
+    inputs: tuple[Path | str, ...]
+    players: Path | str | None = None
+    titles: tuple[str, ...] = ()
+    player_ids: tuple[str, ...] = ()
+    rules: str | None = None
+    reading: ReadOptions = READ_DEFAULTS
+
+    def __post_init__(self) -> None:
+        # Lists given for these would leave the request mutable through them.
+        for name in ("inputs", "titles", "player_ids"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+
+def norms(request: NormsRequest) -> NormReport:
+    """The title norms of ``request``'s events (:func:`norm_files`); nothing is written."""
+    return norm_files(
+        request.inputs,
+        request.players,
+        titles=request.titles,
+        player_ids=request.player_ids,
+        rules=request.rules,
+        reading=request.reading,
+    )

@@ -17,26 +17,40 @@ from pipeline.jobs.rate import check_inputs
 from pipeline.model import READ_DEFAULTS, ReadOptions
 
 
-@dataclass
+@dataclass(frozen=True)
+class ValidateRequest:
+    """One ``fiderate validate`` run: the event files (or folders, or patterns), the list in
+    force (unknown players are checked against it), its rules column and how to read."""
+
+    files: tuple[Path | str, ...]
+    players: Path | str | None = None
+    rules: str | None = None
+    reading: ReadOptions = READ_DEFAULTS
+
+    def __post_init__(self) -> None:
+        # A list given for ``files`` would leave the request mutable through it.
+        object.__setattr__(self, "files", tuple(self.files))
+
+
+@dataclass(frozen=True)
 class ValidationReport:
-    files: list[str]
-    problems: list[Problem]
+    """The files checked (the players list first) and every problem found, in fixing order."""
+
+    files: tuple[str, ...]
+    problems: tuple[Problem, ...]
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-def validate_files(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None = None,
-    *,
-    rules: str | None = None,
-    reading: ReadOptions = READ_DEFAULTS,
-) -> ValidationReport:
-    problems = check_inputs(paths, players_path, rules=rules, reading=reading)
-    files = ([str(players_path)] if players_path is not None else []) + [str(p) for p in paths]
-    return ValidationReport(files, problems)
+def validate(request: ValidateRequest) -> ValidationReport:
+    """Every problem ``rate`` would stop on, without rating or writing anything."""
+    problems = check_inputs(
+        request.files, request.players, rules=request.rules, reading=request.reading
+    )
+    players = [str(request.players)] if request.players is not None else []
+    return ValidationReport((*players, *(str(p) for p in request.files)), tuple(problems))
 
 
 def report_json(report: ValidationReport, limit: int = LIST_LIMIT) -> str:
