@@ -152,6 +152,39 @@ def test_jobs_write_through_the_writers_front_door():
     assert inside == []
 
 
+# The CLI reaches the library through the jobs only: a command builds a job's request and
+# renders its result (issue 27). It may import the rendering modules, the errors, the option
+# values (model) and the rule sets (option choices), but not the stages the jobs run.
+BELOW_THE_JOBS = ("engine", "grouper", "readers")
+
+
+def cli_past_the_jobs(graph: dict[str, set[str]]) -> list[str]:
+    """Edges from a module of ``pipeline.cli`` to a stage the jobs run."""
+    return [
+        f"{module} -> {target}"
+        for module, targets in sorted(graph.items())
+        if layer(module) == "cli"
+        for target in sorted(targets)
+        if layer(target) in BELOW_THE_JOBS
+    ]
+
+
+def test_the_cli_check_finds_a_command_that_skips_the_jobs():
+    graph = {
+        "pipeline.cli.rate": {"pipeline.jobs.rate_job", "pipeline.engine.sides"},
+        "pipeline.cli.options": {"pipeline.readers.events.crosstable_columns"},
+        "pipeline.jobs.rate": {"pipeline.engine.sides"},  # a job may
+    }
+    assert cli_past_the_jobs(graph) == [
+        "pipeline.cli.options -> pipeline.readers.events.crosstable_columns",
+        "pipeline.cli.rate -> pipeline.engine.sides",
+    ]
+
+
+def test_the_cli_imports_jobs_never_the_stages():
+    assert cli_past_the_jobs(import_graph(module_files())) == []
+
+
 def test_every_layer_is_known():
     assert {layer(m) for m in module_files()} <= set(LAYERS)
 

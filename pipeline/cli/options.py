@@ -229,10 +229,10 @@ def _check_columns(
     the files turn out to be."""
     if values:
         from pipeline.errors import UsageError
-        from pipeline.readers.events.crosstable_columns import parse_overrides
+        from pipeline.jobs.column_roles import check_column_roles
 
         try:
-            parse_overrides(values)
+            check_column_roles(values)
         except UsageError as exc:
             raise click.BadParameter(str(exc).removeprefix("--column "), param=param) from None
     return values
