@@ -7,9 +7,14 @@ The CLI turns :class:`FiderateError` into exit code 1 and prints :func:`format_p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Code(StrEnum):
@@ -127,8 +132,8 @@ class Code(StrEnum):
     )
     TOO_LARGE = (
         "too-large",
-        "an archive or workbook that unpacks to more than we read (1 GB)",
-        "unpack the file yourself and check it",
+        "a file over 2 GB, or an archive or workbook that unpacks to over 1 GB",
+        "check the file; unpack an archive yourself and check it",
     )
     TOO_WIDE = (
         "too-wide",
@@ -180,6 +185,16 @@ class Code(StrEnum):
         "a player paired in two different games of the same round",
         "correct the round or the player of one of the two games",
     )
+    NOT_A_FILE = (
+        "not-a-file",
+        "an input that is a folder, a pipe or a device, or cannot be read",
+        "give the path of a regular file you may read (save piped data to a file first)",
+    )
+    TRUNCATED = (
+        "truncated",
+        "a file cut short: fewer records than it announces, or its last line cut",
+        "get the whole file again (the download or copy was interrupted)",
+    )
 
 
 # The codes and their titles, by string (kept for callers that look codes up by name).
@@ -191,6 +206,9 @@ CODES = {code.value: code.title for code in Code}
 QUOTE_LIMIT = 80
 MESSAGE_LIMIT = 400
 LIST_LIMIT = 200
+# What a reader keeps in memory: problems past this many are counted, never built (a 45 MB file
+# of bad rows once built 4.5 million of them, 2.4 GB).
+KEEP_LIMIT = 1_000
 
 
 def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -198,6 +216,25 @@ def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+# Characters a terminal acts on instead of showing (escape sequences, bell, carriage return,
+# C1 controls such as CSI) or that hide text (zero-width, direction overrides, BOM): a name
+# holding one is printed escaped, never raw. Line feed and tab are layout, kept.
+_UNPRINTABLE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+)
+
+
+def printable(text: str) -> str:
+    """``text`` with every character of ``_UNPRINTABLE`` written as its escape (``\\x1b``,
+    ``\\ufeff``), for messages and the console; data files keep the text as it is."""
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 @dataclass(frozen=True)
@@ -236,6 +273,36 @@ class Problem:
         }
 
 
+@dataclass(frozen=True)
+class Omitted(Problem):
+    """Stands for ``count`` problems that were found but not kept (past :data:`KEEP_LIMIT`):
+    reports list the kept ones and add the count to the total (:func:`split_omitted`)."""
+
+    count: int = 0
+
+    @classmethod
+    def of(cls, count: int, file: str = "") -> Omitted:
+        return cls(
+            Code.MORE_PROBLEMS,
+            f"{count:,} more problem(s) found but not kept",
+            file=file,
+            fix="fix the problems listed and run again",
+            count=count,
+        )
+
+
+def split_omitted(problems: Sequence[Problem]) -> tuple[list[Problem], int]:
+    """(the problems kept, the count of those only counted): the total is their sum."""
+    kept = [p for p in problems if not isinstance(p, Omitted)]
+    return kept, sum(p.count for p in problems if isinstance(p, Omitted))
+
+
+def count_problems(problems: Sequence[Problem]) -> int:
+    """How many problems were found, the counted-only ones included."""
+    kept, omitted = split_omitted(problems)
+    return len(kept) + omitted
+
+
 class FiderateError(Exception):
     """Base class: anything the CLI reports as a failed run (exit code 1)."""
 
@@ -272,24 +339,69 @@ class UsageError(FiderateError):
     honour). The CLI exits with 2, as for any usage error, before anything is read or written."""
 
 
-@dataclass
 class ProblemList:
-    """Collects problems while a reader scans a file."""
+    """Collects problems while a reader scans a file: the first :data:`KEEP_LIMIT` are kept, the
+    rest only counted, so a file of a million bad rows holds a thousand problems in memory, not a
+    million. ``problems`` ends with an :class:`Omitted` standing for the count, which the reports
+    add to the total."""
 
-    problems: list[Problem] = field(default_factory=list)
+    def __init__(self) -> None:
+        self._kept: list[Problem] = []
+        self._omitted: dict[str, int] = {}  # by file: a run reads several files at once
+        self.keep = KEEP_LIMIT  # read now: a test lowers the module's limit
+
+    @property
+    def problems(self) -> list[Problem]:
+        tail = [Omitted.of(count, file) for file, count in self._omitted.items()]
+        return self._kept + tail
+
+    @property
+    def omitted(self) -> int:
+        return sum(self._omitted.values())
+
+    def room(self) -> int:
+        """How many more problems are kept: a reporter with thousands of bad cells builds only
+        this many and counts the rest with :meth:`skip`."""
+        return max(0, self.keep - len(self._kept))
+
+    def skip(self, count: int, file: str = "") -> None:
+        """Count ``count`` problems of ``file`` found but not built (past :meth:`room`)."""
+        if count > 0:
+            self._omitted[file] = self._omitted.get(file, 0) + count
+
+    def within_room(self, positions: np.ndarray, file: str = "") -> np.ndarray:
+        """The first of ``positions`` (bad rows of ``file``, in order) that the list has room
+        for; the rest are counted, so a reporter builds at most :meth:`room` problems however
+        many rows are bad."""
+        room = self.room()
+        self.skip(len(positions) - room, file)
+        return positions[:room]
 
     def add(self, code: Code, message: str, **where: object) -> None:
-        self.problems.append(Problem(code, message, **where))  # type: ignore[arg-type]
+        if len(self._kept) >= self.keep:
+            self.skip(1, str(where.get("file", "")))
+            return
+        self._kept.append(Problem(code, message, **where))  # type: ignore[arg-type]
 
     def extend(self, problems: Iterable[Problem]) -> None:
-        self.problems.extend(problems)
+        for problem in problems:
+            if isinstance(problem, Omitted):
+                self.skip(problem.count, problem.file)
+            elif len(self._kept) < self.keep:
+                self._kept.append(problem)
+            else:
+                self.skip(1, problem.file)
+
+    def first(self, problem: Problem) -> None:
+        """Put ``problem`` before every other one (the root cause of the rest)."""
+        self._kept.insert(0, problem)
 
     def raise_if_any(self) -> None:
-        if self.problems:
+        if self:
             raise InputError(self.problems)
 
     def __bool__(self) -> bool:
-        return bool(self.problems)
+        return bool(self._kept) or bool(self._omitted)
 
 
 # The keys of every problem in JSON output, in this order (stable: scripts rely on them).
@@ -301,11 +413,13 @@ def problems_listed(
 ) -> list[dict[str, object]]:
     """The first ``limit`` problems as objects of ``JSON_KEYS``; past that, one last object with
     the code ``more-problems`` counts the rest (same keys, so a script reads it like any other)."""
-    listed = [{key: p.as_dict()[key] for key in JSON_KEYS} for p in problems[:limit]]
-    if len(problems) > limit:
+    kept, omitted = split_omitted(problems)
+    listed = [{key: p.as_dict()[key] for key in JSON_KEYS} for p in kept[:limit]]
+    rest = len(kept) + omitted - len(listed)
+    if rest > 0:
         more = Problem(
             Code.MORE_PROBLEMS,
-            f"... and {len(problems) - limit:,} more problem(s) not listed",
+            f"... and {rest:,} more problem(s) not listed",
             fix="fix the problems listed and run again",
         )
         listed.append({key: more.as_dict()[key] for key in JSON_KEYS})
@@ -314,18 +428,20 @@ def problems_listed(
 
 def format_problems(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
     """A plain-text table a person can read in a terminal."""
-    if not problems:
+    kept, omitted = split_omitted(problems)
+    if not kept and not omitted:
         return "no problems"
-    lines = [f"{len(problems)} problem(s) found:"]
-    for p in problems[:limit]:
-        where = p.file or "<input>"
+    lines = [f"{len(kept) + omitted} problem(s) found:"]
+    for p in kept[:limit]:
+        where = printable(p.file) or "<input>"
         if p.row is not None:
             where += f", row {p.row}"
         if p.column:
-            where += f", column {p.column!r}"
-        value = f": value {p.value!r}" if p.value is not None else ""
-        fix = f"\n      fix: {p.fix}" if p.fix else ""
-        lines.append(f"  [{p.code}] {where}{value}\n      {p.message}{fix}")
-    if len(problems) > limit:
-        lines.append(f"  ... and {len(problems) - limit} more")
+            where += f", column {printable(repr(p.column))}"
+        value = f": value {printable(repr(p.value))}" if p.value is not None else ""
+        fix = f"\n      fix: {printable(p.fix)}" if p.fix else ""
+        lines.append(f"  [{p.code}] {where}{value}\n      {printable(p.message)}{fix}")
+    rest = len(kept) + omitted - min(limit, len(kept))
+    if rest > 0:
+        lines.append(f"  ... and {rest} more")
     return "\n".join(lines)

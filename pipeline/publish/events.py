@@ -25,6 +25,7 @@ import pyarrow.compute as pc
 from pipeline.columnar.arrow import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.readers.limits import input_problem
 from pipeline.run.rate import read_inputs
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
@@ -89,9 +90,12 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
             paths.extend(found)
         elif path.is_file():
             paths.append(path)
-        else:
+        else:  # missing, or a FIFO or device (refused unopened: its hash would never end)
+            problem = input_problem(path)
             problems.append(
-                Problem(
+                problem
+                if problem is not None and problem.code != Code.NOT_A_TABLE
+                else Problem(
                     Code.NOT_A_TABLE,
                     "the event file does not exist",
                     file=str(path),

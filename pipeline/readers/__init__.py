@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pipeline.errors import Code, InputError, Problem, ProblemList
 from pipeline.model import GamesInput, PlayerList, SidesInput
-from pipeline.readers import fide_list
+from pipeline.readers import fide_list, limits
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.players import parse_players
 from pipeline.readers.sheets import select_sheet
@@ -82,6 +82,7 @@ def read_players(
     ``rules`` (a rule set or its name) chooses the standard, rapid or blitz column of a FIDE list.
     """
     path = Path(path)
+    limits.check_input(path)  # a folder, FIFO or device: refused before it is opened
     found = fide_list.sniff(path)
     if found is not None:
         rule_set = get_rules(rules) if isinstance(rules, str) else rules

@@ -108,7 +108,7 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
     try:
         if found.member is None:
             if found.layout == "txt":
-                table, list_type = read_txt(path.read_bytes(), source, list_column)
+                table, list_type = read_txt(limits.read_input(path), source, list_column)
             else:
                 with path.open("rb") as fh:
                     table, list_type = read_xml(fh, source, list_column)

@@ -69,6 +69,7 @@ def read_event(
             f"--input-format must be one of {', '.join(FORMATS)} (got {input_format!r})"
         )
     overrides = parse_overrides(columns)
+    limits.check_input(path)  # a FIFO or device: refused before it is opened
     if input_format == "trf" or (input_format is None and detect_format(path) == "trf"):
         return read_trf(path)
     return _read_table_event(path, input_format, sheet, overrides)
@@ -87,6 +88,7 @@ def event_or_games_table(
     if input_format not in (None, "games") or sheet is not None or not text_table:
         return read_event(path, input_format, sheet, columns)
     overrides = parse_overrides(columns)
+    limits.check_input(path)
     tables = _tables(path, sheet)
     wanted = DETECTION_ORDER if input_format is None else (input_format,)
     if (

@@ -89,7 +89,7 @@ class Lines:
     def report(self, name: str, text: pd.Series, bad: np.ndarray, problem: str) -> None:
         """One problem (a key of ``FIELD_PROBLEMS``) per line where ``bad``, at field ``name``."""
         code, message, fix = FIELD_PROBLEMS[problem]
-        for pos in np.flatnonzero(bad):
+        for pos in self.problems.within_room(np.flatnonzero(bad), self.source):
             self.problems.add(
                 code,
                 message,

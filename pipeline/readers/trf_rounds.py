@@ -103,7 +103,7 @@ def round_cells(
         (present & ~code_ok, Code.BAD_RESULT, "not a TRF result code", f"write one of {CODE_HELP}"),
     ]
     for bad, code_name, message, fix in checks:
-        for pos in np.flatnonzero(bad):
+        for pos in problems.within_room(np.flatnonzero(bad), source):
             problems.add(
                 code_name,
                 message,

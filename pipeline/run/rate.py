@@ -29,7 +29,7 @@ from pipeline.engine.sides import (
     unknown_players,
     with_coded_texts,
 )
-from pipeline.errors import InputError, Problem, UsageError
+from pipeline.errors import Code, InputError, Problem, UsageError
 from pipeline.grouper.totals import partial_totals
 from pipeline.model import (
     READ_DEFAULTS,
@@ -130,9 +130,13 @@ def gather_inputs(
 def sort_problems(
     problems: list[Problem], paths: Sequence[Path | str], players_path: Path | str | None
 ) -> list[Problem]:
-    """One table per file, in file order, top to bottom: the order a person fixes them in."""
+    """One table per file, in file order, top to bottom: the order a person fixes them in; a
+    file cut short says so first (the problems after it follow from the cut)."""
     order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
-    return sorted(problems, key=lambda p: (order.get(p.file, len(order)), p.row or 0))
+    return sorted(
+        problems,
+        key=lambda p: (order.get(p.file, len(order)), p.code != Code.TRUNCATED, p.row or 0),
+    )
 
 
 def assembly_problems(
