@@ -13,6 +13,7 @@ import pandas as pd
 
 from pipeline.columnar.arrow import arrow_storage, factorize_text, may_contain
 from pipeline.errors import Code, ProblemList
+from pipeline.readers import limits
 from pipeline.readers.results import GameResult, SideResult, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
 
@@ -184,6 +185,37 @@ def _whole_numbers(
         numbers = numbers.mask(zero)
     bad = (~blank & (~looks_int | (numbers < low) | (numbers > high))).fillna(True)
     return numbers, bad
+
+
+def parse_round(problems: ProblemList, table: RawTable, column: str = "round") -> pd.Series:
+    """Round numbers as text in one spelling: blank (no round), a whole number from 1 to
+    ``limits.MAX_ROUND``, or round.game (``3.12``, as PGN writes a match's games), each
+    part written plainly, so ``01`` and ``1`` are one round (the paired-twice check compares the
+    text); ``1.0`` (a spreadsheet's number) is round 1. ``-1``, ``1e308``, Arabic-Indic or
+    full-width digits are reported. Each distinct spelling is parsed once (``spread``)."""
+    if column not in table.frame.columns:
+        return text(table, column)
+    codes, distinct, index = distinct_cells(table, column)
+    high = limits.MAX_ROUND
+    parts = distinct.str.extract(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")  # ASCII digits only
+    main = pd.to_numeric(parts[0]).astype("Int64")
+    game = pd.to_numeric(parts[1]).astype("Int64")
+    blank = distinct.eq("")
+    bad = (~blank & (main.isna() | (main < 1) | (main > high))).fillna(True)
+    report(
+        problems,
+        table,
+        bad.to_numpy(dtype=bool)[codes],
+        column,
+        Code.BAD_VALUE,
+        f"the round is not a whole number from 1 to {high} (or round.game, e.g. 3.12)",
+        "write the round as a plain number (1, 2, ... in ASCII digits), or leave it blank",
+    )
+    plain = main.astype("string")
+    with_game = game.gt(0).fillna(False)
+    plain = plain.mask(with_game, plain + "." + game.astype("string"))
+    plain = plain.mask(bad | blank, "").astype(str)
+    return spread(plain, codes, index).astype(str)
 
 
 def parse_rating(problems: ProblemList, table: RawTable, column: str) -> pd.Series:

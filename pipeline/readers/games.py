@@ -42,7 +42,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     games = pd.DataFrame(
         {
             "event": event.astype(str),
-            "round": cells.text(table, "round").astype(str),
+            "round": cells.parse_round(problems, table),
             "date": cells.parse_date(problems, table, "date"),
             "white": white.astype(str),
             "black": black.astype(str),

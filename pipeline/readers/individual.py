@@ -34,7 +34,7 @@ def parse_individual(table: RawTable, problems: ProblemList) -> SidesInput:
             "player": player.astype(str),
             "opponent": cells.text(table, "opponent").astype(str),
             "event": event.astype(str),
-            "round": cells.text(table, "round").astype(str),
+            "round": cells.parse_round(problems, table),
             "date": cells.parse_date(problems, table, "date"),
             "player_rating": rating,
             "opponent_rating": cells.parse_rating(problems, table, "opponent_rating"),

@@ -29,6 +29,9 @@ MAX_COLUMNS = 2_000
 # The longest TRF line: a 001 record of MAX_TRF_ROUNDS rounds (round r ends at 91 + 10 r).
 MAX_TRF_ROUNDS = 999
 MAX_TRF_LINE = 91 + 10 * MAX_TRF_ROUNDS
+# The highest round number of a games or individual file (four digits: a club's league of
+# years fits; ``1e308`` or 2**64 does not).
+MAX_ROUND = 9_999
 # Twice the full FIDE XML list unpacked; a month of FIDE games as CSV is under 100 MB.
 MAX_INPUT_BYTES = 2 << 30  # 2 GiB
 
