@@ -190,8 +190,8 @@ class Code(StrEnum):
         "an input that is a folder, a pipe or a device, or cannot be read",
         "give the path of a regular file you may read (save piped data to a file first)",
     )
-    TRUNCATED = (
-        "truncated",
+    TRUNCATED_FILE = (
+        "truncated-file",
         "a file cut short: fewer records than it announces, or its last line cut",
         "get the whole file again (the download or copy was interrupted)",
     )

@@ -14,6 +14,7 @@ import pandas as pd
 from pipeline.columnar.arrow import arrow_storage, factorize_text, may_contain
 from pipeline.errors import Code, ProblemList
 from pipeline.readers import limits
+from pipeline.readers.dates import DATE_BOUNDS, EARLIEST_YEAR, LATEST_YEAR
 from pipeline.readers.results import GameResult, SideResult, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
 
@@ -26,6 +27,18 @@ CELL_PROBLEMS: dict[str, tuple[Code, str, str]] = {
         Code.BAD_ID,
         "the player id is blank",
         "give every player an id (a FIDE id or any unique text)",
+    ),
+    "invisible_id": (
+        Code.BAD_ID,
+        "the id holds an invisible character (a byte-order mark, zero-width space or control "
+        "character, shown escaped in the value): it looks right but matches no other id",
+        "retype the id without it, or save the file again as plain UTF-8 (not 'UTF-8 with BOM' "
+        "pasted into a cell)",
+    ),
+    "far_date": (
+        Code.BAD_VALUE,
+        f"the date is outside the dates we rate ({DATE_BOUNDS})",
+        "correct the year (e.g. 2026-11-14), or leave the cell blank",
     ),
     "bool": (
         Code.BAD_VALUE,
@@ -84,7 +97,33 @@ def parse_ids(
     ids = raw.str.replace(r"^([0-9]+)\.0+$", r"\1", regex=True) if has_dot else raw
     if required:
         report(problems, table, ids.eq("").to_numpy(), column, *CELL_PROBLEMS["blank_id"])
+    report(problems, table, _invisible(ids), column, *CELL_PROBLEMS["invisible_id"])
     return ids
+
+
+# Characters that do not show: controls, soft hyphen, zero-width and direction marks, word
+# joiners, the byte-order mark. An id holding one looks right and matches nothing.
+_INVISIBLE = "[\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"
+# The UTF-8 bytes that start one of them (C0 controls and DEL as themselves; 0xC2: U+0080..00BF;
+# 0xE2: U+2000..2FFF; 0xEF: U+F000..FFFF): a cell without any of them holds none.
+_INVISIBLE_BYTES = np.zeros(256, dtype=bool)
+_INVISIBLE_BYTES[[*range(0x20), 0x7F, 0xC2, 0xE2, 0xEF]] = True
+
+
+def _invisible(ids: pd.Series) -> np.ndarray:
+    """Whether each id holds an invisible character; the regex runs only when one byte pass
+    over the Arrow buffers finds a byte that may start one (an id column is ASCII digits)."""
+    if isinstance(ids.array, pd.arrays.ArrowStringArray):
+        storage = arrow_storage(ids.array)
+        chunks = storage.chunks if hasattr(storage, "chunks") else [storage]
+        buffers = [c.buffers()[2] for c in chunks]
+        if not any(
+            _INVISIBLE_BYTES[np.frombuffer(b, dtype=np.uint8)].any()
+            for b in buffers
+            if b is not None
+        ):
+            return np.zeros(len(ids), dtype=bool)
+    return ids.str.contains(_INVISIBLE, regex=True).to_numpy(dtype=bool)
 
 
 def _may_contain(values: pd.Series, char: bytes) -> bool:
@@ -250,6 +289,10 @@ def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series
     parsed = pd.to_datetime(distinct.where(~blank), format="%Y-%m-%d", errors="coerce")
     bad = ~blank & parsed.isna()
     report(problems, table, bad.to_numpy(dtype=bool)[codes], column, *CELL_PROBLEMS["date"])
+    years = parsed.dt.year
+    far = (~bad & ~blank & ((years < EARLIEST_YEAR) | (years > LATEST_YEAR))).fillna(False)
+    report(problems, table, far.to_numpy(dtype=bool)[codes], column, *CELL_PROBLEMS["far_date"])
+    bad = bad | far
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
     return spread(distinct.astype("string").where(~(bad | blank)), codes, index)
 

@@ -97,6 +97,7 @@ def event_or_games_table(
         and _fits(tables[0], wanted, overrides) == "games"
     ):
         tables[0].frame.columns = canonical_columns(list(tables[0].frame.columns))
+        _refuse_no_games(tables[0])
         return tables[0]
     return _read_table_event(path, input_format, sheet, overrides, tables)
 
@@ -206,6 +207,7 @@ def _parse(table: RawTable, fmt: str, overrides: dict[str, str]) -> GamesInput |
     parsed: GamesInput | SidesInput
     if fmt in ("games", "individual"):
         table.frame.columns = canonical_columns(list(table.frame.columns))
+        _refuse_no_games(table)
         parsed = (
             parse_games(table, problems) if fmt == "games" else parse_individual(table, problems)
         )
@@ -217,6 +219,24 @@ def _parse(table: RawTable, fmt: str, overrides: dict[str, str]) -> GamesInput |
         parsed = (parse_grid if fmt == "grid" else parse_crosstable)(table, layout, problems)
     problems.raise_if_any()
     return parsed
+
+
+def _refuse_no_games(table: RawTable) -> None:
+    """A games or individual file with its header and no row: nothing to rate. Rated, it would
+    be an event of no games, a run that "succeeds" and changes nobody's rating."""
+    if not len(table.frame):
+        raise InputError(
+            [
+                Problem(
+                    Code.NOT_A_TABLE,
+                    "the file has a header but no games: there is nothing to rate",
+                    file=table.source,
+                    row=1,
+                    fix="check that this is the file you meant (an export may have stopped "
+                    "after its header), or leave it out of the run",
+                )
+            ]
+        )
 
 
 def _no_fit(table: RawTable, wanted: Sequence[str], overrides: dict[str, str]) -> list[Problem]:

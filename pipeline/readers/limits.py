@@ -26,6 +26,8 @@ from pipeline.errors import Code, InputError, Problem
 
 MAX_UNPACKED_BYTES = 1 << 30  # 1 GiB
 MAX_COLUMNS = 2_000
+# The longest header line of a CSV file: 2,000 columns of 32-character names.
+MAX_HEADER_CHARS = 64_000
 # The longest TRF line: a 001 record of MAX_TRF_ROUNDS rounds (round r ends at 91 + 10 r).
 MAX_TRF_ROUNDS = 999
 MAX_TRF_LINE = 91 + 10 * MAX_TRF_ROUNDS
@@ -60,6 +62,22 @@ def too_wide(source: str, count: int, row: int | None = 1) -> InputError:
                 row=row,
                 fix="check the delimiter and the export: a games or players table has a few "
                 "dozen columns",
+            )
+        ]
+    )
+
+
+def header_too_long(source: str, length: int) -> InputError:
+    return InputError(
+        [
+            Problem(
+                Code.TOO_WIDE,
+                f"the header (row 1) is {length:,} characters long, more than the "
+                f"{MAX_HEADER_CHARS:,} of any table we read: refused unread",
+                file=source,
+                row=1,
+                fix="check that this is the file you meant: a table's first line names its "
+                "columns (white,black,result,...)",
             )
         ]
     )

@@ -132,7 +132,10 @@ def read_csv_text(path: Path) -> RawTable:
     text = _decode(path, data)
     delimiter = _sniff_delimiter(text[:65536])
     header_end = text.find("\n")
-    width = text.count(delimiter, 0, header_end if header_end >= 0 else len(text)) + 1
+    header_end = header_end if header_end >= 0 else len(text)
+    if header_end > limits.MAX_HEADER_CHARS:  # before any parser meets it
+        raise limits.header_too_long(str(path), header_end)
+    width = text.count(delimiter, 0, header_end) + 1
     if width > limits.MAX_COLUMNS:
         raise limits.too_wide(str(path), width)
     encoded = utf8_bytes(data, text)

@@ -101,7 +101,7 @@ def truncation(text: str, source: str) -> Problem | None:
     if cut:
         said.append(f"the last line (row {last}) ends mid-record, without a line break")
     return Problem(
-        Code.TRUNCATED,
+        Code.TRUNCATED_FILE,
         f"the file looks cut short: {'; '.join(said)}; the problems below follow from it",
         file=source,
         row=last if cut else None,
@@ -205,6 +205,17 @@ def _header(
                 value=value,
                 fix="write the date as YYYY/MM/DD, e.g. 2026/11/07",
             )
+        elif not dates.plausible(parsed):
+            problems.add(
+                Code.BAD_VALUE,
+                f"the {field} date {parsed} is outside the dates we rate ({dates.DATE_BOUNDS})",
+                file=source,
+                row=number,
+                column=f"{line[:3]} (columns 5-)",
+                value=value,
+                fix="correct the year, e.g. 2026/11/07",
+            )
+            parsed = None
         setattr(info, field, parsed)
 
 

@@ -135,7 +135,7 @@ def sort_problems(
     order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
     return sorted(
         problems,
-        key=lambda p: (order.get(p.file, len(order)), p.code != Code.TRUNCATED, p.row or 0),
+        key=lambda p: (order.get(p.file, len(order)), p.code != Code.TRUNCATED_FILE, p.row or 0),
     )
 
 
