@@ -122,7 +122,7 @@ class CappedStream(io.RawIOBase):
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / (1 << 20):,.0f} MB"
+    return f"{size / (1 << 20):,.0f} MB" if size >= 1 << 20 else f"{size:,} bytes"
 
 
 def _kind(mode: int) -> str:
