@@ -367,16 +367,20 @@ def test_a_fifo_is_refused_without_opening_it(tmp_path, monkeypatch, role):
     fifo.parent.mkdir()
     os.mkfifo(fifo)
 
-    # Were the FIFO opened for reading, the open would block forever: this writer, a few seconds
-    # later, ends the wait (the reader then sees an empty file) so the test fails, not hangs.
-    def release() -> None:
-        try:
-            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-        except OSError:  # no reader: the FIFO was never opened, as it should be
-            pass
+    # Were the FIFO opened for reading, each open would block forever: a writer that opens and
+    # closes it every half second ends each wait (the reader sees an empty file), so such code
+    # fails this test instead of hanging it.
+    done = threading.Event()
 
-    timer = threading.Timer(3.0, release)
-    timer.start()
+    def release() -> None:
+        while not done.wait(0.5):
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:  # no reader: the FIFO is not open, as it should be
+                pass
+
+    writer = threading.Thread(target=release, daemon=True)
+    writer.start()
     try:
         if role == "event":
             args = _rate(fifo, tmp_path / "work" / "out", None)
@@ -388,8 +392,8 @@ def test_a_fifo_is_refused_without_opening_it(tmp_path, monkeypatch, role):
             args += [str(tmp_path / "work" / "out")]
         result = run_cli(*args)
     finally:
-        timer.cancel()
-        timer.join()
+        done.set()
+        writer.join()
     output = result.stdout + result.stderr
     assert result.exit_code == 1, output
     assert "[not-a-file]" in output and "named pipe (FIFO)" in output, output
