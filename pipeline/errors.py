@@ -8,13 +8,9 @@ The CLI turns :class:`FiderateError` into exit code 1 and prints :func:`format_p
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import numpy as np
 
 
 class Code(StrEnum):
@@ -337,71 +333,6 @@ class RunError(FiderateError):
 class UsageError(FiderateError):
     """The options ask for something the run cannot do (e.g. an option the chosen engine cannot
     honour). The CLI exits with 2, as for any usage error, before anything is read or written."""
-
-
-class ProblemList:
-    """Collects problems while a reader scans a file: the first :data:`KEEP_LIMIT` are kept, the
-    rest only counted, so a file of a million bad rows holds a thousand problems in memory, not a
-    million. ``problems`` ends with an :class:`Omitted` standing for the count, which the reports
-    add to the total."""
-
-    def __init__(self) -> None:
-        self._kept: list[Problem] = []
-        self._omitted: dict[str, int] = {}  # by file: a run reads several files at once
-        self.keep = KEEP_LIMIT  # read now: a test lowers the module's limit
-
-    @property
-    def problems(self) -> list[Problem]:
-        tail = [Omitted.of(count, file) for file, count in self._omitted.items()]
-        return self._kept + tail
-
-    @property
-    def omitted(self) -> int:
-        return sum(self._omitted.values())
-
-    def room(self) -> int:
-        """How many more problems are kept: a reporter with thousands of bad cells builds only
-        this many and counts the rest with :meth:`skip`."""
-        return max(0, self.keep - len(self._kept))
-
-    def skip(self, count: int, file: str = "") -> None:
-        """Count ``count`` problems of ``file`` found but not built (past :meth:`room`)."""
-        if count > 0:
-            self._omitted[file] = self._omitted.get(file, 0) + count
-
-    def within_room(self, positions: np.ndarray, file: str = "") -> np.ndarray:
-        """The first of ``positions`` (bad rows of ``file``, in order) that the list has room
-        for; the rest are counted, so a reporter builds at most :meth:`room` problems however
-        many rows are bad."""
-        room = self.room()
-        self.skip(len(positions) - room, file)
-        return positions[:room]
-
-    def add(self, code: Code, message: str, **where: object) -> None:
-        if len(self._kept) >= self.keep:
-            self.skip(1, str(where.get("file", "")))
-            return
-        self._kept.append(Problem(code, message, **where))  # type: ignore[arg-type]
-
-    def extend(self, problems: Iterable[Problem]) -> None:
-        for problem in problems:
-            if isinstance(problem, Omitted):
-                self.skip(problem.count, problem.file)
-            elif len(self._kept) < self.keep:
-                self._kept.append(problem)
-            else:
-                self.skip(1, problem.file)
-
-    def first(self, problem: Problem) -> None:
-        """Put ``problem`` before every other one (the root cause of the rest)."""
-        self._kept.insert(0, problem)
-
-    def raise_if_any(self) -> None:
-        if self:
-            raise InputError(self.problems)
-
-    def __bool__(self) -> bool:
-        return bool(self._kept) or bool(self._omitted)
 
 
 # The keys of every problem in JSON output, in this order (stable: scripts rely on them).

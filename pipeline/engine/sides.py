@@ -13,8 +13,9 @@ import pyarrow as pa
 
 from pipeline.columnar.arrow import STR_DTYPE, arrow_text, str_series
 from pipeline.columnar.game_codes import GameCodes
-from pipeline.errors import Code, Problem, ProblemList
+from pipeline.errors import Code, Problem
 from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.results import SIDE_TEXT, UNPLAYED_TEXT
 
 SIDE_COLUMNS = [

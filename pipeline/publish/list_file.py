@@ -17,10 +17,11 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.columnar.arrow import arrow_text, str_series
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import PlayerList
 from pipeline.readers import cells, read_players, read_table_of_kind
 from pipeline.readers.players import parse_players
+from pipeline.readers.problem_list import ProblemList
 from pipeline.writers.format import int_arrow
 from schemas import Players, validate
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers import fide_list, limits
 from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.players import parse_players
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.sheets import select_sheet
 from pipeline.readers.tabular import RawTable, read_tables
 from pipeline.rules.sets import RuleSet, get_rules

@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 
 from pipeline.columnar.arrow import arrow_storage, factorize_text, may_contain
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.readers import limits
 from pipeline.readers.dates import DATE_BOUNDS, EARLIEST_YEAR, LATEST_YEAR
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.results import GameResult, SideResult, lookup, normalize_tokens
 from pipeline.readers.tabular import RawTable
 

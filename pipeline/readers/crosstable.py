@@ -15,13 +15,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import EventInfo, GamesInput
 from pipeline.readers import cells as cellparse
 from pipeline.readers import dates
 from pipeline.readers.crosstable_columns import Layout
 from pipeline.readers.event_codes import SEXES, TITLES
 from pipeline.readers.pairing import CELL_COLUMNS, build_event
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tabular import RawTable
 
 # A result as crosstables write it (after lower-casing and removing spaces) -> TRF code.

@@ -37,13 +37,14 @@ import numpy as np
 import pandas as pd
 
 from pipeline.columnar.arrow import factorize_text
-from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem
 from pipeline.model import PlayerList
 from pipeline.readers import cells, limits
 from pipeline.readers.fide_list_columns import LIST_TYPES, STANDARD_FALLBACK
 from pipeline.readers.fide_list_txt import read_txt
 from pipeline.readers.fide_list_xml import read_xml
 from pipeline.readers.players import parse_players
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tabular import RawTable
 from pipeline.rules.ever_2400 import published_k_proves_2400
 from pipeline.rules.sets import KPrecedence

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, FiderateError, InputError, Problem, ProblemList
+from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, SidesInput
 from pipeline.readers import limits
 from pipeline.readers.crosstable import parse_crosstable
@@ -24,6 +24,7 @@ from pipeline.readers.detect import KINDS, canonical_columns, closest_kind, dete
 from pipeline.readers.games import parse_games
 from pipeline.readers.grid import looks_like_grid, parse_grid
 from pipeline.readers.individual import parse_individual
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.sheets import select_sheet
 from pipeline.readers.tabular import RawTable, normalize_header, open_workbook, read_tables
 from pipeline.readers.tabular import _cell_text as cell_text

@@ -9,9 +9,10 @@ import numpy as np
 import pandas as pd
 
 from pipeline.columnar.game_codes import GameCodes
-from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput
 from pipeline.readers import cells
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.raw import RawTable, concat_tables
 from pipeline.readers.results import GAME_RESULT_HELP, GAME_RESULTS
 

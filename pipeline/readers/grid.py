@@ -13,12 +13,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import EventInfo, GamesInput
 from pipeline.readers import cells as cellparse
 from pipeline.readers.crosstable import CELL_RESULTS, roster, usable
 from pipeline.readers.crosstable_columns import Layout
 from pipeline.readers.pairing import CELL_COLUMNS, build_event
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tabular import RawTable
 
 GRID_TOKEN = re.compile(r"1/2|0[.,]5|½|=|1|0|\+|-")

@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import SidesInput
 from pipeline.readers import cells
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.results import SIDE_RESULT_HELP, SIDE_RESULTS
 from pipeline.readers.tabular import RawTable
 

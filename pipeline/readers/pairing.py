@@ -19,9 +19,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import EventInfo, GamesInput, PlayerList
 from pipeline.readers.event_codes import BYE_CODES, BYE_TEXT, GAME_CODES, PAIR_RESULTS
+from pipeline.readers.problem_list import ProblemList
 
 # Names pairing programs give the dummy player that stands for "no opponent" (compared after
 # lower-casing and dropping spaces and punctuation). Such a player is dropped with their cells

@@ -8,9 +8,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.columnar.arrow import arrow_text, duplicated_text
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import PlayerList
 from pipeline.readers import cells
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tabular import RawTable
 
 

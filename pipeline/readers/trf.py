@@ -14,10 +14,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, InputError, Omitted, Problem, ProblemList, split_omitted
+from pipeline.errors import Code, InputError, Omitted, Problem, split_omitted
 from pipeline.model import EventInfo, GamesInput
 from pipeline.readers import dates, limits, trf_players
 from pipeline.readers.pairing import build_event
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.trf_players import ROUND_START, ROUND_WIDTH
 from pipeline.readers.trf_rounds import round_cells
 

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.readers import dates
 from pipeline.readers.cells import starting_numbers
 from pipeline.readers.event_codes import SEXES, TITLES
+from pipeline.readers.problem_list import ProblemList
 
 # 0-based [start, end) slices of the 001 record (TRF.md gives 1-based inclusive columns).
 FIELDS: dict[str, tuple[int, int]] = {

@@ -9,9 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.readers.event_codes import ALL_CODES, CODE_HELP
 from pipeline.readers.pairing import CELL_COLUMNS
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.trf_players import ROUND_START, ROUND_WIDTH, cut_field
 
 

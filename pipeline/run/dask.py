@@ -33,7 +33,7 @@ import pandas as pd
 from pipeline.columnar.lookup import positions
 from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
-from pipeline.errors import InputError, ProblemList, RunError
+from pipeline.errors import InputError, RunError
 from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals
 from pipeline.model import (
     READ_DEFAULTS,
@@ -44,6 +44,7 @@ from pipeline.model import (
     ReadOptions,
 )
 from pipeline.readers import read_event_file
+from pipeline.readers.problem_list import ProblemList
 from pipeline.rules.sets import get_rules
 from pipeline.run.period_name import resolve_period
 from pipeline.run.plan import RunPlan

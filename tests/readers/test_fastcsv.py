@@ -7,10 +7,10 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.errors import ProblemList
 from pipeline.readers import fastcsv
 from pipeline.readers.cells import _may_contain, parse_ids
 from pipeline.readers.fastcsv import simple_line_breaks, simple_lines, utf8_bytes
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.raw import RawTable
 
 TEXT = st.text(alphabet=st.sampled_from(list('ab,1\n\r"é€ÿ½ ') + ["\u2028", "日"]), max_size=40)

@@ -7,9 +7,9 @@ import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.errors import ProblemList
 from pipeline.model import EventInfo
 from pipeline.readers import read_event_file
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.trf import parse_trf, read_trf
 from pipeline.run.convert import convert_to_trf
 from pipeline.writers.trf import event_trf
