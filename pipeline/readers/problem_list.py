@@ -66,10 +66,6 @@ class ProblemList:
             else:
                 self.skip(1, problem.file)
 
-    def first(self, problem: Problem) -> None:
-        """Put ``problem`` before every other one (the root cause of the rest)."""
-        self._kept.insert(0, problem)
-
     def raise_if_any(self) -> None:
         if self:
             raise InputError(self.problems)
