@@ -327,7 +327,7 @@ CATALOGUE = [
     Case("6 full-width rating (TXT list)", full_width_rating_txt, 1, "[bad-rating]"),
     Case("6 superscript opponent (TRF)", superscript_in_trf, 1, "[result-mismatch]"),
     Case("6 full-width rating (TRF)", full_width_rating_trf, 1, "[bad-rating]"),
-    Case("7 an event with zero games", zero_games, 0, ""),
+    Case("7 an event with zero games (nothing to rate)", zero_games, 1, "nothing to rate"),
     Case("9 --out is a file", out_is_a_file, 1, "[bad-output]"),
     Case("9 --out is a dangling symlink", out_is_a_dangling_link, 1, "[bad-output]"),
     Case("9 --out is read-only", out_read_only, 1, "[bad-output]"),

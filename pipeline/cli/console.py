@@ -13,9 +13,11 @@ from types import TracebackType
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from pipeline.errors import printable
 from pipeline.model import RatedPeriod
 from pipeline.writers import WriteReport
 from pipeline.writers.summary import headline, movers, summary_lines
@@ -29,11 +31,11 @@ def render_summary(
     """The summary on ``console``: a table when it is a terminal, plain lines otherwise."""
     if not console.is_terminal:
         for line in summary_lines(result, report, count):
-            console.print(line, markup=False, highlight=False, soft_wrap=True)
+            console.print(printable(line), markup=False, highlight=False, soft_wrap=True)
         return
     for i, line in enumerate(headline(result)):
         style = "bold" if i == 0 else ("bold yellow" if line.startswith("NOTE") else None)
-        console.print(line, style=style, markup=False, highlight=False)
+        console.print(printable(line), style=style, markup=False, highlight=False)
     table = movers(result, count)
     if len(table):
         title = "biggest gains and losses" if len(table) == 2 * count else "rating changes"
@@ -69,8 +71,11 @@ def render_summary(
             colour = "red" if record["change_exact"].startswith("-") else "green"
             if record["change_exact"] in ("0.00", ""):
                 colour = ""
+            # Names and ids come from the input: escaped (a name may hold an escape sequence
+            # or "[/]", which rich would read as markup).
             cells = [
-                str(record[c]) for c in ("id", "name", "rating", "k", "games", "score", "expected")
+                escape(printable(str(record[c])))
+                for c in ("id", "name", "rating", "k", "games", "score", "expected")
             ]
             cells += [
                 f"[{colour}]{record['change_exact']}[/]" if colour else record["change_exact"],
@@ -81,7 +86,7 @@ def render_summary(
         console.print(grid)
     console.print("written:", style="bold")
     for path in report.written:
-        console.print(f"  {path}", markup=False, highlight=False)
+        console.print(f"  {printable(str(path))}", markup=False, highlight=False)
 
 
 class DelayedProgress:

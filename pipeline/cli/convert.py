@@ -14,6 +14,7 @@ from pipeline.cli.options import (
     path_option,
     read_options,
 )
+from pipeline.errors import printable
 
 if TYPE_CHECKING:
     from pipeline.model import ReadOptions
@@ -81,4 +82,4 @@ def convert(
         f"wrote {output}: {result.players} players, {result.games} games, {result.rounds} rounds"
     )
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(f"note: {printable(note)}", err=True)

@@ -19,6 +19,7 @@ from pipeline.errors import (
     Problem,
     UsageError,
     format_problems,
+    printable,
     problems_listed,
 )
 
@@ -37,12 +38,12 @@ class FiderateGroup(click.Group):
             _maybe_traceback(ctx)
             ctx.exit(1)
         except UsageError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {printable(str(exc))}", err=True)
             _json_error(ctx, str(exc))
             _maybe_traceback(ctx)
             ctx.exit(2)
         except FiderateError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {printable(str(exc))}", err=True)
             _json_error(ctx, str(exc))
             _maybe_traceback(ctx)
             ctx.exit(1)
@@ -60,7 +61,8 @@ class FiderateGroup(click.Group):
             if ctx.obj and ctx.obj.get("debug"):
                 raise
             click.echo(
-                f"error: internal error ({type(exc).__name__}: {exc}). Nothing was written. "
+                f"error: internal error ({type(exc).__name__}: {printable(str(exc))}). "
+                "Nothing was written. "
                 "Run again with --debug for the traceback and please report it.",
                 err=True,
             )

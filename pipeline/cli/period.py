@@ -11,7 +11,7 @@ import click
 
 from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import path_option, rules_option, xlsx_option
-from pipeline.errors import RunError
+from pipeline.errors import RunError, printable
 
 
 def _earlier_lists(
@@ -128,4 +128,4 @@ def period(
                 click.echo(f"  {path}")
     if not outcome.recovered:
         for note in outcome.notes:
-            click.echo(f"note: {note}", err=True)
+            click.echo(f"note: {printable(note)}", err=True)

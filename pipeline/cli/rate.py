@@ -25,6 +25,7 @@ from pipeline.cli.options import (
     rules_option,
     xlsx_option,
 )
+from pipeline.errors import printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -156,9 +157,9 @@ def _tell(result: RateResult, as_json: bool, quiet: bool) -> None:
     elif not quiet:
         render_summary(result.rated, result.report, _stdout_console())
     for message in result.notes:
-        click.echo(f"note: {message}", err=True)
+        click.echo(f"note: {printable(message)}", err=True)
     for message in result.warnings:
-        click.echo(f"warning: {message}", err=True)
+        click.echo(f"warning: {printable(message)}", err=True)
 
 
 def _tell_dask(result: RateResult, counts: DaskCounts, method: str) -> None:

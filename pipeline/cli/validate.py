@@ -41,6 +41,7 @@ def validate(
     Runs the same checks as `fiderate rate` and prints every problem at once: file, row, column,
     value, a stable code and how to fix it. Exit code 0 when everything is valid, 1 otherwise.
     """
+    from pipeline.errors import count_problems
     from pipeline.jobs import validate as validate_job
 
     report = validate_job.validate(
@@ -52,6 +53,7 @@ def validate(
         click.echo(f"{len(report.files)} file(s) OK")
     else:
         click.echo(validate_job.problems_table(report.problems))
-        click.echo(f"\n{len(report.problems)} problem(s) in {len(report.files)} file(s)", err=True)
+        found = count_problems(report.problems)
+        click.echo(f"\n{found} problem(s) in {len(report.files)} file(s)", err=True)
     if not report.ok:
         raise click.exceptions.Exit(1)

@@ -32,7 +32,7 @@ import pandas as pd
 
 from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
-from pipeline.errors import InputError, ProblemList, RunError
+from pipeline.errors import InputError, RunError
 from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals
 from pipeline.jobs.period_name import resolve_period
 from pipeline.jobs.plan import RunPlan
@@ -47,6 +47,7 @@ from pipeline.model import (
     ReadOptions,
 )
 from pipeline.readers import read_event_file
+from pipeline.readers.problem_list import ProblemList
 from pipeline.rules.sets import get_rules
 from schemas import validate
 

@@ -27,6 +27,7 @@ from pipeline.history.facts import EventFile, EventUnit
 from pipeline.jobs.players_merge import merge_players
 from pipeline.jobs.rate import read_event_inputs, sort_problems
 from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.readers.limits import input_problem
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
 EVENT_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".trf", ".txt", ".tsv"}
@@ -64,9 +65,12 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
             paths.extend(found)
         elif path.is_file():
             paths.append(path)
-        else:
+        else:  # missing, or a FIFO or device (refused unopened: its hash would never end)
+            problem = input_problem(path)
             problems.append(
-                Problem(
+                problem
+                if problem is not None and problem.code != Code.NOT_A_TABLE
+                else Problem(
                     Code.NOT_A_TABLE,
                     "the event file does not exist",
                     file=str(path),

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import PlayerList
 from pipeline.readers.lists.player_details import DETAIL_TEXT, fill_blank_details
+from pipeline.readers.problem_list import ProblemList
 
 
 def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> PlayerList:

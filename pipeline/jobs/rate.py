@@ -29,7 +29,7 @@ from pipeline.engine.sides import (
     unknown_players,
     with_coded_texts,
 )
-from pipeline.errors import InputError, Problem, UsageError
+from pipeline.errors import Code, InputError, Problem, UsageError
 from pipeline.grouper.totals import partial_totals
 from pipeline.jobs.assemble import list_ratings, with_byes
 from pipeline.jobs.date_order import event_date_problems
@@ -150,9 +150,13 @@ def read_event_inputs(
 def sort_problems(
     problems: list[Problem], paths: Sequence[Path | str], players_path: Path | str | None
 ) -> list[Problem]:
-    """One table per file, in file order, top to bottom: the order a person fixes them in."""
+    """One table per file, in file order, top to bottom: the order a person fixes them in; a
+    file cut short says so first (the problems after it follow from the cut)."""
     order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
-    return sorted(problems, key=lambda p: (order.get(p.file, len(order)), p.row or 0))
+    return sorted(
+        problems,
+        key=lambda p: (order.get(p.file, len(order)), p.code != Code.TRUNCATED_FILE, p.row or 0),
+    )
 
 
 def assembly_problems(

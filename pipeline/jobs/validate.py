@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import LIST_LIMIT, Problem, problems_listed
+from pipeline.errors import LIST_LIMIT, Problem, printable, problems_listed, split_omitted
 from pipeline.jobs.rate import check_inputs
 from pipeline.model import READ_DEFAULTS, ReadOptions
 
@@ -68,15 +68,16 @@ def report_json(report: ValidationReport, limit: int = LIST_LIMIT) -> str:
 
 def _cell(value: object, width: int) -> str:
     text = "" if value is None else str(value)
-    text = text.replace("\n", " ").replace("\r", " ")
+    text = printable(text.replace("\n", " ").replace("\r", " "))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def problems_table(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
     """One line per problem: where (file, row, column), the value, the code, then what and fix;
     the first ``limit`` problems, then a count of the rest."""
-    more = len(problems) - limit
-    problems = problems[:limit]
+    kept, omitted = split_omitted(problems)
+    more = len(kept) + omitted - min(limit, len(kept))
+    problems = kept[:limit]
     rows = [
         (
             p.file or "<input>",

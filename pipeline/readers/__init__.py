@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.readers import limits
 from pipeline.readers.lists import fide_list
 from pipeline.readers.lists.players_file import parse_players
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.tables.sheets import select_sheet
 from pipeline.readers.tables.tabular import RawTable, read_tables
@@ -82,6 +84,7 @@ def read_players(
     ``rules`` (a rule set or its name) chooses the standard, rapid or blitz column of a FIDE list.
     """
     path = Path(path)
+    limits.check_input(path)  # a folder, FIFO or device: refused before it is opened
     found = fide_list.sniff(path)
     if found is not None:
         rule_set = get_rules(rules) if isinstance(rules, str) else rules

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, FiderateError, InputError, Problem, ProblemList
+from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, SidesInput
 from pipeline.readers import limits
 from pipeline.readers.events.crosstable import parse_crosstable
@@ -28,6 +28,7 @@ from pipeline.readers.events.games import parse_games
 from pipeline.readers.events.grid import looks_like_grid, parse_grid
 from pipeline.readers.events.individual import parse_individual
 from pipeline.readers.events.trf_file import decode, looks_like_trf, read_trf
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.tables.sheets import select_sheet
 from pipeline.readers.tables.tabular import RawTable, normalize_header, open_workbook, read_tables
@@ -73,6 +74,7 @@ def read_event(
             f"--input-format must be one of {', '.join(FORMATS)} (got {input_format!r})"
         )
     overrides = parse_overrides(columns)
+    limits.check_input(path)  # a FIFO or device: refused before it is opened
     if input_format == "trf" or (input_format is None and detect_format(path) == "trf"):
         return read_trf(path)
     return _read_table_event(path, input_format, sheet, overrides)
@@ -91,6 +93,7 @@ def event_or_games_table(
     if input_format not in (None, "games") or sheet is not None or not text_table:
         return read_event(path, input_format, sheet, columns)
     overrides = parse_overrides(columns)
+    limits.check_input(path)
     tables = _tables(path, sheet)
     wanted = DETECTION_ORDER if input_format is None else (input_format,)
     if (
@@ -99,6 +102,7 @@ def event_or_games_table(
         and _fits(tables[0], wanted, overrides) == "games"
     ):
         tables[0].frame.columns = canonical_columns(list(tables[0].frame.columns))
+        _refuse_no_games(tables[0])
         return tables[0]
     return _read_table_event(path, input_format, sheet, overrides, tables)
 
@@ -208,6 +212,7 @@ def _parse(table: RawTable, fmt: str, overrides: dict[str, str]) -> GamesInput |
     parsed: GamesInput | SidesInput
     if fmt in ("games", "individual"):
         table.frame.columns = canonical_columns(list(table.frame.columns))
+        _refuse_no_games(table)
         parsed = (
             parse_games(table, problems) if fmt == "games" else parse_individual(table, problems)
         )
@@ -219,6 +224,24 @@ def _parse(table: RawTable, fmt: str, overrides: dict[str, str]) -> GamesInput |
         parsed = (parse_grid if fmt == "grid" else parse_crosstable)(table, layout, problems)
     problems.raise_if_any()
     return parsed
+
+
+def _refuse_no_games(table: RawTable) -> None:
+    """A games or individual file with its header and no row: nothing to rate. Rated, it would
+    be an event of no games, a run that "succeeds" and changes nobody's rating."""
+    if not len(table.frame):
+        raise InputError(
+            [
+                Problem(
+                    Code.NOT_A_TABLE,
+                    "the file has a header but no games: there is nothing to rate",
+                    file=table.source,
+                    row=1,
+                    fix="check that this is the file you meant (an export may have stopped "
+                    "after its header), or leave it out of the run",
+                )
+            ]
+        )
 
 
 def _no_fit(table: RawTable, wanted: Sequence[str], overrides: dict[str, str]) -> list[Problem]:

@@ -7,11 +7,17 @@ problem instead of exhausting memory or time.
   it streams.
 - ``MAX_COLUMNS``: the widest table we read. A grid crosstable has one column per player, so a
   round robin of a few hundred players fits; 10^6 columns is refused before parsing.
+- ``MAX_INPUT_BYTES``: the largest input file. Every input (events, players lists, a period's
+  lists and events, convert's input) is a regular file, checked by its status before it is
+  opened (:func:`check_input`): ``/dev/zero`` would be read until the kernel kills the run, and
+  opening a FIFO blocks until someone writes to it. The file is then read with this bound
+  (:func:`read_input`), in case it grows while it is read.
 """
 
 from __future__ import annotations
 
 import io
+import stat
 import zipfile
 from pathlib import Path
 from typing import IO
@@ -20,6 +26,16 @@ from pipeline.errors import Code, InputError, Problem
 
 MAX_UNPACKED_BYTES = 1 << 30  # 1 GiB
 MAX_COLUMNS = 2_000
+# The longest header line of a CSV file: 2,000 columns of 32-character names.
+MAX_HEADER_CHARS = 64_000
+# The longest TRF line: a 001 record of MAX_TRF_ROUNDS rounds (round r ends at 91 + 10 r).
+MAX_TRF_ROUNDS = 999
+MAX_TRF_LINE = 91 + 10 * MAX_TRF_ROUNDS
+# The highest round number of a games or individual file (four digits: a club's league of
+# years fits; ``1e308`` or 2**64 does not).
+MAX_ROUND = 9_999
+# Twice the full FIDE XML list unpacked; a month of FIDE games as CSV is under 100 MB.
+MAX_INPUT_BYTES = 2 << 30  # 2 GiB
 
 
 def too_large(source: str, what: str) -> InputError:
@@ -46,6 +62,22 @@ def too_wide(source: str, count: int, row: int | None = 1) -> InputError:
                 row=row,
                 fix="check the delimiter and the export: a games or players table has a few "
                 "dozen columns",
+            )
+        ]
+    )
+
+
+def header_too_long(source: str, length: int) -> InputError:
+    return InputError(
+        [
+            Problem(
+                Code.TOO_WIDE,
+                f"the header (row 1) is {length:,} characters long, more than the "
+                f"{MAX_HEADER_CHARS:,} of any table we read: refused unread",
+                file=source,
+                row=1,
+                fix="check that this is the file you meant: a table's first line names its "
+                "columns (white,black,result,...)",
             )
         ]
     )
@@ -87,3 +119,95 @@ class CappedStream(io.RawIOBase):
         data = self.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1 << 20):,.0f} MB" if size >= 1 << 20 else f"{size:,} bytes"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def input_problem(path: Path) -> Problem | None:
+    """Why ``path`` cannot be an input, or None: from its status alone, never opening it."""
+    source = str(path)
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return Problem(
+            Code.NOT_A_TABLE, "the file does not exist", file=source, fix="check the path"
+        )
+    except OSError as exc:
+        return Problem(
+            Code.NOT_A_FILE,
+            f"cannot read the file ({exc.strerror or type(exc).__name__})",
+            file=source,
+            fix="check the path and that you may read the file",
+        )
+    if stat.S_ISDIR(status.st_mode):
+        return Problem(
+            Code.NOT_A_FILE,
+            "this is a folder, not a file",
+            file=source,
+            fix="give the path of the file itself, not of the folder that holds it",
+        )
+    if not stat.S_ISREG(status.st_mode):
+        return Problem(
+            Code.NOT_A_FILE,
+            f"this is {_kind(status.st_mode)}, not a regular file: refused, as reading it may "
+            "never end",
+            file=source,
+            fix="save the data to a file first and give that file",
+        )
+    if status.st_size > MAX_INPUT_BYTES:
+        return _too_big(source, status.st_size)
+    return None
+
+
+def _too_big(source: str, size: int | None) -> Problem:
+    limit = _megabytes(MAX_INPUT_BYTES)
+    held = f"{_megabytes(size)}, " if size is not None else ""
+    return Problem(
+        Code.TOO_LARGE,
+        f"the file holds {held}more than the {limit} we read: refused",
+        file=source,
+        fix=f"check that this is the file you meant; give a file under {limit}",
+    )
+
+
+def check_input(path: Path) -> None:
+    """Raise :class:`InputError` unless ``path`` is a regular file of at most
+    :data:`MAX_INPUT_BYTES`."""
+    problem = input_problem(path)
+    if problem is not None:
+        raise InputError([problem])
+
+
+def read_input(path: Path) -> bytes:
+    """The bytes of the input ``path`` (:func:`check_input`), never more than
+    :data:`MAX_INPUT_BYTES` of them: a file that grows while it is read is refused."""
+    check_input(path)
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise InputError(
+            [
+                Problem(
+                    Code.NOT_A_FILE,
+                    f"cannot read the file ({exc.strerror or type(exc).__name__})",
+                    file=str(path),
+                    fix="check the path and that you may read the file",
+                )
+            ]
+        ) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError([_too_big(str(path), None)])
+    return data

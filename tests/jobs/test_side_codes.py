@@ -34,7 +34,8 @@ game = st.tuples(
 def _write(folder, files):
     paths = []
     for k, rows in enumerate(files):
-        rows = [r for r in rows if r[1] != r[2]]  # no self-pairings (a reading problem)
+        # No self-pairings (a reading problem), and never a file of no games (nothing to rate).
+        rows = [r if r[1] != r[2] else (r[0], r[1], "z", *r[3:]) for r in rows]
         frame = pd.DataFrame(rows, columns=["event", "white", "black", "result", "date"])
         # Never paired twice; each file its own rounds: two files of the same games would be one
         # event given twice (duplicate-event).

@@ -52,6 +52,19 @@ DATE_LAYOUTS: list[tuple[str, str]] = [
 ]
 
 
+# The years an event's dates may fall in: FIDE's rating system began in 1970, and a year past
+# 2099 is a typo (9999-12-31 is a spreadsheet's "no end"). 0001 or 9999 would otherwise pass as
+# real dates and decide the rating period.
+EARLIEST_YEAR = 1970
+LATEST_YEAR = 2099
+DATE_BOUNDS = f"{EARLIEST_YEAR}-01-01 to {LATEST_YEAR}-12-31"
+
+
+def plausible(iso: str) -> bool:
+    """Whether the date ``YYYY-MM-DD`` falls within ``DATE_BOUNDS``."""
+    return EARLIEST_YEAR <= int(iso[:4]) <= LATEST_YEAR
+
+
 def _month(text: str) -> int | None:
     if text.isascii() and text.isdigit():
         return int(text)

@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem
 from pipeline.keys.game_codes import GameCodes
 from pipeline.model import GamesInput
 from pipeline.readers.events.results import GAME_RESULT_HELP, GAME_RESULTS
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells
 from pipeline.readers.tables.raw import RawTable, concat_tables
 
@@ -42,7 +43,7 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
     games = pd.DataFrame(
         {
             "event": event.astype(str),
-            "round": cells.text(table, "round").astype(str),
+            "round": cells.parse_round(problems, table),
             "date": cells.parse_date(problems, table, "date"),
             "white": white.astype(str),
             "black": black.astype(str),

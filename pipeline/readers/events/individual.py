@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import SidesInput
 from pipeline.readers.events.results import SIDE_RESULT_HELP, SIDE_RESULTS
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells
 from pipeline.readers.tables.tabular import RawTable
 
@@ -34,7 +35,7 @@ def parse_individual(table: RawTable, problems: ProblemList) -> SidesInput:
             "player": player.astype(str),
             "opponent": cells.text(table, "opponent").astype(str),
             "event": event.astype(str),
-            "round": cells.text(table, "round").astype(str),
+            "round": cells.parse_round(problems, table),
             "date": cells.parse_date(problems, table, "date"),
             "player_rating": rating,
             "opponent_rating": cells.parse_rating(problems, table, "opponent_rating"),

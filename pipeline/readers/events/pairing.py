@@ -19,9 +19,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.model import EventInfo, GamesInput, PlayerList
 from pipeline.readers.events.event_codes import BYE_CODES, BYE_TEXT, GAME_CODES, PAIR_RESULTS
+from pipeline.readers.problem_list import ProblemList
 
 # Names pairing programs give the dummy player that stands for "no opponent" (compared after
 # lower-casing and dropping spaces and punctuation). Such a player is dropped with their cells
@@ -111,7 +112,7 @@ def _report_cells(
     message: str,
     fix: str,
 ) -> None:
-    for pos in np.flatnonzero(mask):
+    for pos in problems.within_room(np.flatnonzero(mask), source):
         fields = {c: cells[c].iat[pos] for c in cells.columns}
         _add_at(problems, code, message.format(**fields), source, cells, pos, fix)
 
@@ -180,7 +181,7 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
         left_on=["round", "opp"],
         right_on=["round_o", "sno_o"],
     )
-    for pos in range(len(lost)):
+    for pos in problems.within_room(np.arange(len(lost)), source):
         if pd.isna(lost["sno_o"].iat[pos]):
             theirs = (
                 f"player {lost['opp'].iat[pos]} has no usable entry "
@@ -206,7 +207,7 @@ def _match_sides(cells: pd.DataFrame, source: str, problems: ProblemList) -> pd.
     same_colour = played & (colour == colour_o) & np.isin(colour, ["w", "b"])
     bad = ~agree | same_colour
     first = (both["sno"] < both["opp"]).to_numpy()
-    for at in np.flatnonzero(bad & first):
+    for at in problems.within_room(np.flatnonzero(bad & first), source):
         what = "results" if not agree[at] else "colours"
         message = (
             f"the two sides of the round-{both['round'].iat[at]} game "
@@ -235,7 +236,7 @@ def _check_points(
     totals = pd.Series(_scores(cells), index=cells.index).groupby(cells["sno"]).sum()
     got = given["sno"].map(totals).fillna(0).astype(np.int64)
     bad = got.to_numpy() != given["points_h"].to_numpy(dtype=np.int64)
-    for pos in np.flatnonzero(bad):
+    for pos in problems.within_room(np.flatnonzero(bad), source):
         row = given.iloc[pos]
         problems.add(
             Code.POINTS_MISMATCH,

@@ -14,13 +14,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Omitted, Problem, split_omitted
 from pipeline.model import EventInfo, GamesInput
+from pipeline.readers import limits
 from pipeline.readers.events import dates, trf_players
 from pipeline.readers.events.pairing import build_event
 from pipeline.readers.events.trf_players import ROUND_START, ROUND_WIDTH
 from pipeline.readers.events.trf_rounds import round_cells
+from pipeline.readers.problem_list import ProblemList
 
+# A problem that explains the rest (a file cut short) is listed with this many of them.
+FOLLOW_UPS = 10
 HEADER_TAGS = {"012": "name", "042": "start", "052": "end", "XXR": "rounds", "142": "rounds"}
 KEPT_TAG = re.compile(r"^(0[0-9][0-9]|1[0-9][0-9]|[23][0-9][0-9]|XX.|BB.)$")
 
@@ -47,18 +51,7 @@ def looks_like_trf(text: str) -> bool:
 
 def read_trf(path: Path | str) -> GamesInput:
     path = Path(path)
-    if not path.exists():
-        raise InputError(
-            [
-                Problem(
-                    Code.NOT_A_TABLE,
-                    "the file does not exist",
-                    file=str(path),
-                    fix="check the path",
-                )
-            ]
-        )
-    data = path.read_bytes()
+    data = limits.read_input(path)
     if b"\x00" in data[:4096]:
         raise InputError(
             [
@@ -71,13 +64,67 @@ def read_trf(path: Path | str) -> GamesInput:
             ]
         )
     problems = ProblemList()
-    event = parse_trf(decode(path, data), str(path), problems)
+    text = decode(path, data)
+    event = parse_trf(text, str(path), problems)
+    if problems:
+        cut = truncation(text, str(path))
+        if cut is not None:
+            raise InputError(root_cause_first(cut, problems.problems))
     problems.raise_if_any()
     return event
 
 
+def truncation(text: str, source: str) -> Problem | None:
+    """The problem a file cut short shows (a broken download): fewer 001 records than its 062
+    record announces, or a last line that ends mid-record without a line break. Asked only when
+    the file has other problems: then they mostly follow from the cut, and this one says so."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    found = sum(1 for line in lines if line.startswith("001"))
+    announced = next((line[4:].strip() for line in lines if line.startswith("062")), "")
+    short = announced.isascii() and announced.isdigit() and found < int(announced)
+    last = len(lines)
+    # Cut mid-record: no line break after the last 001 line, and it is shorter than every
+    # other one (records are padded to the same columns; the last one lost its tail).
+    others = [len(line) for line in lines[:-1] if line.startswith("001")]
+    cut = (
+        not text.endswith(("\n", "\r"))
+        and lines[-1].startswith("001")
+        and bool(others)
+        and len(lines[-1]) < min(others)
+    )
+    if not short and not cut:
+        return None
+    said = []
+    if short:
+        said.append(
+            f"record 062 announces {int(announced)} players, but only {found} player "
+            "records (001) are in the file"
+        )
+    if cut:
+        said.append(f"the last line (row {last}) ends mid-record, without a line break")
+    return Problem(
+        Code.TRUNCATED_FILE,
+        f"the file looks cut short: {'; '.join(said)}; the problems below follow from it",
+        file=source,
+        row=last if cut else None,
+        column="062" if short and not cut else "",
+        fix="get the whole file again (an interrupted download or copy), or correct the "
+        "062 record if players were removed on purpose",
+    )
+
+
+def root_cause_first(cause: Problem, rest: list[Problem]) -> list[Problem]:
+    """``cause``, then the first :data:`FOLLOW_UPS` of the problems it explains, then a count
+    of the others: a file cut after 20 of its 52 players gives dozens of unknown opponents."""
+    kept, omitted = split_omitted(rest)
+    more = len(kept) - FOLLOW_UPS + omitted
+    tail = [Omitted.of(more, cause.file)] if more > 0 else []
+    return [cause, *kept[:FOLLOW_UPS], *tail]
+
+
 def parse_trf(text: str, source: str, problems: ProblemList) -> GamesInput:
     lines = re.split(r"\r\n|\r|\n", text)
+    _refuse_long_lines(lines, source)
     info = EventInfo(records=lines[:-1] if lines and lines[-1] == "" else list(lines))
     ending = re.search(r"\r\n|\r|\n", text)
     if ending is not None:
@@ -108,6 +155,28 @@ def parse_trf(text: str, source: str, problems: ProblemList) -> GamesInput:
     if info.rounds is None and len(cells):
         info.rounds = int(cells["round"].max())
     return build_event(source, roster.drop(columns="ok"), cells, info, problems)
+
+
+def _refuse_long_lines(lines: list[str], source: str) -> None:
+    """Refuse a line longer than any record (``limits.MAX_TRF_LINE``) before a field is cut:
+    the round cells of all lines are cut as one matrix as wide as the longest line, and one
+    100 MB line made that matrix tens of gigabytes."""
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    long = np.flatnonzero(lengths > limits.MAX_TRF_LINE)
+    if not len(long):
+        return
+    problems = ProblemList()
+    for at in problems.within_room(long, source):
+        problems.add(
+            Code.TOO_LARGE,
+            f"line {at + 1} is {int(lengths[at]):,} characters long; no TRF record is longer "
+            f"than {limits.MAX_TRF_LINE:,} ({limits.MAX_TRF_ROUNDS} rounds): refused unread",
+            file=source,
+            row=int(at) + 1,
+            value=lines[at][:40],
+            fix="check the file: a record may have lost its line breaks, or this is not a TRF",
+        )
+    raise InputError(problems.problems)
 
 
 def _header(
@@ -141,6 +210,17 @@ def _header(
                 value=value,
                 fix="write the date as YYYY/MM/DD, e.g. 2026/11/07",
             )
+        elif not dates.plausible(parsed):
+            problems.add(
+                Code.BAD_VALUE,
+                f"the {field} date {parsed} is outside the dates we rate ({dates.DATE_BOUNDS})",
+                file=source,
+                row=number,
+                column=f"{line[:3]} (columns 5-)",
+                value=value,
+                fix="correct the year, e.g. 2026/11/07",
+            )
+            parsed = None
         setattr(info, field, parsed)
 
 

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.readers.events import dates
 from pipeline.readers.events.event_codes import SEXES, TITLES
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables.cells import starting_numbers
 
 # 0-based [start, end) slices of the 001 record (TRF.md gives 1-based inclusive columns).
@@ -89,7 +90,7 @@ class Lines:
     def report(self, name: str, text: pd.Series, bad: np.ndarray, problem: str) -> None:
         """One problem (a key of ``FIELD_PROBLEMS``) per line where ``bad``, at field ``name``."""
         code, message, fix = FIELD_PROBLEMS[problem]
-        for pos in np.flatnonzero(bad):
+        for pos in self.problems.within_room(np.flatnonzero(bad), self.source):
             self.problems.add(
                 code,
                 message,

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
 from pipeline.readers.events.event_codes import ALL_CODES, CODE_HELP
 from pipeline.readers.events.pairing import CELL_COLUMNS
 from pipeline.readers.events.trf_players import ROUND_START, ROUND_WIDTH, cut_field
+from pipeline.readers.problem_list import ProblemList
 
 
 @dataclass
@@ -103,7 +104,7 @@ def round_cells(
         (present & ~code_ok, Code.BAD_RESULT, "not a TRF result code", f"write one of {CODE_HELP}"),
     ]
     for bad, code_name, message, fix in checks:
-        for pos in np.flatnonzero(bad):
+        for pos in problems.within_room(np.flatnonzero(bad), source):
             problems.add(
                 code_name,
                 message,

@@ -37,13 +37,14 @@ import numpy as np
 import pandas as pd
 
 from pipeline.arrays.arrow_text import factorize_text
-from pipeline.errors import Code, InputError, Problem, ProblemList
+from pipeline.errors import Code, InputError, Problem
 from pipeline.model import PlayerList
 from pipeline.readers import limits
 from pipeline.readers.lists.fide_list_columns import LIST_TYPES, STANDARD_FALLBACK
 from pipeline.readers.lists.fide_list_txt import read_txt
 from pipeline.readers.lists.fide_list_xml import read_xml
 from pipeline.readers.lists.players_file import parse_players
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells
 from pipeline.readers.tables.tabular import RawTable
 from pipeline.rules.ever_2400 import published_k_proves_2400
@@ -109,7 +110,7 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
     try:
         if found.member is None:
             if found.layout == "txt":
-                table, list_type = read_txt(path.read_bytes(), source, list_column)
+                table, list_type = read_txt(limits.read_input(path), source, list_column)
             else:
                 with path.open("rb") as fh:
                     table, list_type = read_xml(fh, source, list_column)

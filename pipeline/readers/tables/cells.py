@@ -12,8 +12,11 @@ import numpy as np
 import pandas as pd
 
 from pipeline.arrays.arrow_text import arrow_storage, factorize_text, may_contain
-from pipeline.errors import Code, ProblemList
+from pipeline.errors import Code
+from pipeline.readers import limits
+from pipeline.readers.events.dates import DATE_BOUNDS, EARLIEST_YEAR, LATEST_YEAR
 from pipeline.readers.events.results import GameResult, SideResult, lookup, normalize_tokens
+from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables.tabular import RawTable
 
 MAX_RATING = 3500
@@ -25,6 +28,18 @@ CELL_PROBLEMS: dict[str, tuple[Code, str, str]] = {
         Code.BAD_ID,
         "the player id is blank",
         "give every player an id (a FIDE id or any unique text)",
+    ),
+    "invisible_id": (
+        Code.BAD_ID,
+        "the id holds an invisible character (a byte-order mark, zero-width space or control "
+        "character, shown escaped in the value): it looks right but matches no other id",
+        "retype the id without it, or save the file again as plain UTF-8 (not 'UTF-8 with BOM' "
+        "pasted into a cell)",
+    ),
+    "far_date": (
+        Code.BAD_VALUE,
+        f"the date is outside the dates we rate ({DATE_BOUNDS})",
+        "correct the year (e.g. 2026-11-14), or leave the cell blank",
     ),
     "bool": (
         Code.BAD_VALUE,
@@ -54,6 +69,10 @@ def report(
         return
     cells = table.frame[column] if values is None else values
     at = np.flatnonzero(mask)
+    room = problems.room()  # a million bad rows: a thousand problems built, the rest counted
+    for file, count in table.count_sources(at[room:]).items():
+        problems.skip(count, file)
+    at = at[:room]
     # Plain lists of the bad rows only: no pandas indexing per problem.
     texts = cells.to_numpy()[at].tolist()
     rows = np.asarray(table.rows)[at].tolist()
@@ -79,7 +98,33 @@ def parse_ids(
     ids = raw.str.replace(r"^([0-9]+)\.0+$", r"\1", regex=True) if has_dot else raw
     if required:
         report(problems, table, ids.eq("").to_numpy(), column, *CELL_PROBLEMS["blank_id"])
+    report(problems, table, _invisible(ids), column, *CELL_PROBLEMS["invisible_id"])
     return ids
+
+
+# Characters that do not show: controls, soft hyphen, zero-width and direction marks, word
+# joiners, the byte-order mark. An id holding one looks right and matches nothing.
+_INVISIBLE = "[\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"
+# The UTF-8 bytes that start one of them (C0 controls and DEL as themselves; 0xC2: U+0080..00BF;
+# 0xE2: U+2000..2FFF; 0xEF: U+F000..FFFF): a cell without any of them holds none.
+_INVISIBLE_BYTES = np.zeros(256, dtype=bool)
+_INVISIBLE_BYTES[[*range(0x20), 0x7F, 0xC2, 0xE2, 0xEF]] = True
+
+
+def _invisible(ids: pd.Series) -> np.ndarray:
+    """Whether each id holds an invisible character; the regex runs only when one byte pass
+    over the Arrow buffers finds a byte that may start one (an id column is ASCII digits)."""
+    if isinstance(ids.array, pd.arrays.ArrowStringArray):
+        storage = arrow_storage(ids.array)
+        chunks = storage.chunks if hasattr(storage, "chunks") else [storage]
+        buffers = [c.buffers()[2] for c in chunks]
+        if not any(
+            _INVISIBLE_BYTES[np.frombuffer(b, dtype=np.uint8)].any()
+            for b in buffers
+            if b is not None
+        ):
+            return np.zeros(len(ids), dtype=bool)
+    return ids.str.contains(_INVISIBLE, regex=True).to_numpy(dtype=bool)
 
 
 def _may_contain(values: pd.Series, char: bytes) -> bool:
@@ -182,6 +227,37 @@ def _whole_numbers(
     return numbers, bad
 
 
+def parse_round(problems: ProblemList, table: RawTable, column: str = "round") -> pd.Series:
+    """Round numbers as text in one spelling: blank (no round), a whole number from 1 to
+    ``limits.MAX_ROUND``, or round.game (``3.12``, as PGN writes a match's games), each
+    part written plainly, so ``01`` and ``1`` are one round (the paired-twice check compares the
+    text); ``1.0`` (a spreadsheet's number) is round 1. ``-1``, ``1e308``, Arabic-Indic or
+    full-width digits are reported. Each distinct spelling is parsed once (``spread``)."""
+    if column not in table.frame.columns:
+        return text(table, column)
+    codes, distinct, index = distinct_cells(table, column)
+    high = limits.MAX_ROUND
+    parts = distinct.str.extract(r"^([0-9]{1,9})(?:\.([0-9]{1,9}))?$")  # ASCII digits only
+    main = pd.to_numeric(parts[0]).astype("Int64")
+    game = pd.to_numeric(parts[1]).astype("Int64")
+    blank = distinct.eq("")
+    bad = (~blank & (main.isna() | (main < 1) | (main > high))).fillna(True)
+    report(
+        problems,
+        table,
+        bad.to_numpy(dtype=bool)[codes],
+        column,
+        Code.BAD_VALUE,
+        f"the round is not a whole number from 1 to {high} (or round.game, e.g. 3.12)",
+        "write the round as a plain number (1, 2, ... in ASCII digits), or leave it blank",
+    )
+    plain = main.astype("string")
+    with_game = game.gt(0).fillna(False)
+    plain = plain.mask(with_game, plain + "." + game.astype("string"))
+    plain = plain.mask(bad | blank, "").astype(str)
+    return spread(plain, codes, index).astype(str)
+
+
 def parse_rating(problems: ProblemList, table: RawTable, column: str) -> pd.Series:
     """Ratings: blank or 0 = unrated (<NA>); otherwise a whole number up to 3500."""
     return parse_int(
@@ -214,6 +290,10 @@ def parse_date(problems: ProblemList, table: RawTable, column: str) -> pd.Series
     parsed = pd.to_datetime(distinct.where(~blank), format="%Y-%m-%d", errors="coerce")
     bad = ~blank & parsed.isna()
     report(problems, table, bad.to_numpy(dtype=bool)[codes], column, *CELL_PROBLEMS["date"])
+    years = parsed.dt.year
+    far = (~bad & ~blank & ((years < EARLIEST_YEAR) | (years > LATEST_YEAR))).fillna(False)
+    report(problems, table, far.to_numpy(dtype=bool)[codes], column, *CELL_PROBLEMS["far_date"])
+    bad = bad | far
     # Valid cells are already in the canonical YYYY-MM-DD form; blanks and bad cells become <NA>.
     return spread(distinct.astype("string").where(~(bad | blank)), codes, index)
 

@@ -33,6 +33,23 @@ class RawTable:
         ends = np.cumsum([rows for _, rows in self.parts])
         return [names[i] for i in np.searchsorted(ends, positions, side="right").tolist()]
 
+    def count_sources(self, positions: np.ndarray) -> dict[str, int]:
+        """How many of these rows (positions in ``frame``) each file holds (files without any
+        left out)."""
+        if not len(positions):
+            return {}
+        if self.parts is None:
+            return {self.source: len(positions)}
+        ends = np.cumsum([rows for _, rows in self.parts])
+        counts = np.bincount(
+            np.searchsorted(ends, positions, side="right"), minlength=len(self.parts)
+        )
+        found: dict[str, int] = {}
+        for (name, _), count in zip(self.parts, counts.tolist(), strict=True):
+            if count:
+                found[name] = found.get(name, 0) + count
+        return found
+
     def row_sources(self, name: Callable[[str], str] = str) -> pd.Series:
         """``name`` of the file of every row (a str Series)."""
         parts = self.parts or ((self.source, len(self.frame)),)

@@ -131,13 +131,16 @@ def _decimal_mark(frame: pd.DataFrame, delimiter: str) -> str:
 
 
 def read_csv_text(path: Path) -> RawTable:
-    data = path.read_bytes()
+    data = limits.read_input(path)
     if not data or data.isspace():  # only white space (as data.strip() would say, uncopied)
         raise _problem(path, Code.NOT_A_TABLE, "the file is empty", "export the table again")
     text = _decode(path, data)
     delimiter = _sniff_delimiter(text[:65536])
     header_end = text.find("\n")
-    width = text.count(delimiter, 0, header_end if header_end >= 0 else len(text)) + 1
+    header_end = header_end if header_end >= 0 else len(text)
+    if header_end > limits.MAX_HEADER_CHARS:  # before any parser meets it
+        raise limits.header_too_long(str(path), header_end)
+    width = text.count(delimiter, 0, header_end) + 1
     if width > limits.MAX_COLUMNS:
         raise limits.too_wide(str(path), width)
     encoded = utf8_bytes(data, text)
@@ -328,8 +331,7 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
 
 def read_tables(path: Path) -> list[RawTable]:
     """All tables in a file: one for CSV, one per non-empty sheet for XLSX."""
-    if not path.exists():
-        raise _problem(path, Code.NOT_A_TABLE, "the file does not exist", "check the path")
+    limits.check_input(path)  # a folder, FIFO or device: refused before it is opened
     with path.open("rb") as fh:
         magic = fh.read(4)
     if magic == b"PAR1" or path.suffix.lower() in {".parquet", ".pq"}:
