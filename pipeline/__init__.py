@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
     from pipeline.jobs.norms import norm_files
     from pipeline.jobs.rate import rate_files, rate_inputs, read_inputs
+    from pipeline.jobs.rate_outputs import write_outputs
     from pipeline.model import (
         GamesInput,
         NormReport,
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     )
     from pipeline.norms import NORM_RULES
     from pipeline.rules.sets import RULE_SETS, RuleSet, get_rules
-    from pipeline.writers import write_outputs
 
 # name -> the module that defines it
 _HOMES = {
@@ -51,7 +51,7 @@ _HOMES = {
     "rate_files": "pipeline.jobs.rate",
     "rate_inputs": "pipeline.jobs.rate",
     "read_inputs": "pipeline.jobs.rate",
-    "write_outputs": "pipeline.writers",
+    "write_outputs": "pipeline.jobs.rate_outputs",
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -148,13 +148,30 @@ class NormReport:
     to_confirm: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class NormSources:
+    """What the title-norm check reads besides the rated sides: the events as read and the
+    players (``pipeline.norms.norm_inputs``). A run keeps them only for event formats (TRF,
+    crosstables: titles and federations), for the output stage to check norms when a report
+    shows them (``pipeline.jobs.rate_outputs``)."""
+
+    inputs: tuple[GamesInput | SidesInput, ...]
+    players: PlayerList | None
+
+
 @dataclass
 class RatedPeriod:
-    """The result of rating one period: every side of every game, and per-player totals."""
+    """The result of rating one period: every side of every game, and per-player totals.
 
-    # The sides as the run built them: schema schemas.sides.RatedSides, but for the text columns
-    # a run may leave as codes (``complete_sides``). Read ``sides``, not this.
-    side_frame: pd.DataFrame
+    Plain data: nothing here computes on read. What only some outputs need (the sides' text
+    columns, the standings, the title norms) is computed by the output stage
+    (``pipeline.jobs.rate_outputs``) for the outputs asked for, before any writer runs."""
+
+    # Schema schemas.sides.RatedSides, but for the text columns ``engine.sides.CODED_COLUMNS``
+    # a run leaves as codes in ``side_players`` and ``side_texts`` when nothing before the
+    # writers reads them (``texts_coded``): for 1 M games, 200+ MB of text and a third of a
+    # second that rating_list.csv and games.csv (which take those texts by code) never need.
+    sides: pd.DataFrame
     totals: pd.DataFrame  # schema schemas.totals.RatingList
     options: RateOptions
     scale: int  # sides.pd_units / scale is the expected score
@@ -167,74 +184,53 @@ class RatedPeriod:
     list_match: ListMatch | None = None  # how the events met --players (``rate`` only)
     # id -> final rank printed on the event file (one TRF rated alone): the standings order.
     event_ranks: pd.Series | None = None
-    # Title norms of the events (event formats with titles and federations only): checked by
-    # ``title_norms`` the first time an output that shows them asks (report.xlsx, report.html),
-    # with ``norm_check`` (set by ``rate_files``); a run that writes no report never checks them.
+    # Title norms of the events, once checked (the output stage checks them from
+    # ``norm_sources`` when a report shows them; a run that writes no report never does).
     norms: NormReport | None = None
-    norm_check: Callable[[], NormReport | None] | None = field(default=None, repr=False)
+    norm_sources: NormSources | None = field(default=None, repr=False)
     # (each side's player code, the distinct ids) from the games' own encoding, when the sides
-    # are exactly the games' sides in order (``run.side_codes.side_codes``): games.csv's order.
+    # are exactly the games' sides in order (``jobs.side_codes.side_codes``): games.csv's order.
     side_players: tuple[np.ndarray, pd.Series] | None = field(default=None, repr=False)
     # Likewise event, round, date, source, opponent, result and note: name -> (each side's
     # code, the distinct texts; a blank is ""), so games.csv takes their text by code instead
     # of hashing 2 M cells (opponent, result and note come from the engine: rate_inputs).
     side_texts: dict[str, tuple[np.ndarray, pd.Series]] | None = field(default=None, repr=False)
-    # Adds to ``side_frame`` the text columns the run left as codes in ``side_players`` and
-    # ``side_texts`` (``engine.sides.with_coded_texts``), the first time ``sides`` is read. A run
-    # whose outputs take those texts by code (the rating list and games.csv) never builds them:
-    # for 1 M games, 200+ MB of text and a third of a second.
-    complete_sides: Callable[[pd.DataFrame], pd.DataFrame] | None = field(default=None, repr=False)
-    # The id look-up of ``totals`` (built on first use, for that very frame; ``finish_period``
-    # gives it the list's own when both list the same ids): games.csv and a period's report ask
-    # it, and a FIDE list's 1.9 M ids are costly to hash.
-    _totals_lookup: tuple[pd.DataFrame, IdLookup] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    # The id look-up of the list in force when ``totals`` lists the same ids in the same order
+    # (a period's totals are its list in force, row for row; ``finish_period`` sets it): one
+    # look-up of a FIDE list's 1.9 M ids, not two. None: whoever needs one builds it.
+    totals_ids: IdLookup | None = field(default=None, repr=False, compare=False)
 
     @property
-    def sides(self) -> pd.DataFrame:
-        """Every side of every game (schema ``schemas.sides.RatedSides``), every column built."""
-        if self.complete_sides is not None:
-            self.side_frame, self.complete_sides = self.complete_sides(self.side_frame), None
-        return self.side_frame
-
-    def side_columns(self, names: Sequence[str]) -> pd.DataFrame:
-        """The sides' columns ``names``, without building the text columns left as codes when
-        none of ``names`` is one of them."""
-        frame = self.side_frame
-        return frame[list(names)] if set(names) <= set(frame.columns) else self.sides[list(names)]
+    def texts_coded(self) -> bool:
+        """Whether the sides' text columns are left as codes (``side_players``,
+        ``side_texts``)."""
+        return "player" not in self.sides.columns
 
     def side_counts(self) -> tuple[int, int]:
-        """(rated game sides, all game sides), without building the text columns."""
-        rated = self.side_columns(["rated"])["rated"]
+        """(rated game sides, all game sides)."""
+        rated = self.sides["rated"]
         return int(rated.sum()), len(rated)
 
-    def totals_lookup(self) -> IdLookup:
-        """The id look-up of ``totals``, built on first use for this very frame."""
-        self._totals_lookup = _lookup_of(self.totals, self._totals_lookup)
-        return self._totals_lookup[1]
-
-    def share_totals_lookup(self, players: PlayerList) -> None:
-        """Take the list's id look-up as the totals' when the two list the same ids in the same
-        order (a period's totals are its list in force, row for row): one look-up, not two."""
-        from pipeline.keys.id_lookup import same_ids
-
-        if same_ids(players.players["id"], self.totals["id"]):
-            self._totals_lookup = (self.totals, players.lookup())
-
     def with_totals_ids_only(self) -> RatedPeriod:
-        """The same period with only the totals' ids (games.csv's order), keeping their look-up:
-        a period frees the rest of its totals before it writes games.csv."""
-        slim = replace(self, totals=self.totals[["id"]])
-        if self._totals_lookup is not None and self._totals_lookup[0] is self.totals:
-            slim._totals_lookup = (slim.totals, self._totals_lookup[1])
-        return slim
+        """The same period with only the totals' ids (games.csv's order): a period frees the
+        rest of its totals before it writes games.csv."""
+        return replace(self, totals=self.totals[["id"]])
 
-    def title_norms(self) -> NormReport | None:
-        """The events' title norms, checked once, on first use."""
-        if self.norms is None and self.norm_check is not None:
-            self.norms, self.norm_check = self.norm_check(), None
-        return self.norms
+
+@dataclass(frozen=True)
+class Standings:
+    """What the event reports show beyond the rating list, computed by the standings stage
+    (``pipeline.grouper.standings``) before any report is written."""
+
+    # Rows of ``totals`` in standings order, and the rank each of them shows.
+    order: np.ndarray
+    ranks: np.ndarray
+    # Per row of ``totals``: points over every game (forfeits included, in hundredths) and the
+    # FIDE performance over the rated games (blank where the player has no rated game).
+    points_h: np.ndarray
+    performance: pd.Series  # Int64
+    # Rows of ``sides`` grouped by player in the ids' natural order (the per-game breakdown).
+    side_order: np.ndarray
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from typing import Any
 from pipeline.calculator.calc import Calculation
 from pipeline.calculator.expectancy import ExpectancyTable, formula_gap_for
 from pipeline.engine.expected import SCALES
-from pipeline.engine.sequential import SEQUENTIAL_LABEL
 from pipeline.grouper.performance import LINEAR_LABEL, Performance
 from pipeline.rules.fide_tables import expectancy_table
+from pipeline.rules.modes import SEQUENTIAL_LABEL
 from pipeline.rules.rounding import rescale_half_away
 from pipeline.rules.sets import get_rules
 

@@ -31,12 +31,6 @@ from pipeline.rules.sets import RuleSet
 if TYPE_CHECKING:  # imported where a frame is built: the calculator runs on arrays alone
     import pandas as pd
 
-MODES = ("fide", "sequential")
-SEQUENTIAL_LABEL = (
-    "sequential mode: the rating is updated after every game (club calculators); "
-    "NOT the FIDE method, which rates the whole period against the start rating"
-)
-
 
 def sequential_sides(
     rated: pd.DataFrame,

@@ -13,11 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipeline.arrays.arrow_text import arrow_text, factorize_text, str_series, text_array
+from pipeline.arrays.arrow_text import factorize_text, str_series, text_array
 from pipeline.arrays.exact_sums import exact_in_float, int_bincount, packed_pair_sums
-from pipeline.arrays.order import stable_order
 from pipeline.grouper.kfactor import apply_700_rule, base_k, cap_suffix
-from pipeline.keys.id_lookup import canonical_numbers
+from pipeline.keys.id_lookup import natural_order
 from pipeline.model import PlayerList
 from pipeline.rules.rounding import round_half_away
 from pipeline.rules.sets import RuleSet
@@ -47,29 +46,6 @@ PARTIAL_COLUMNS = [
     "given_k",
 ]
 NO_K_POS = np.iinfo(np.int64).max
-
-
-def natural_order(ids: pd.Series) -> np.ndarray:
-    """Numeric ids in numeric order first, then other ids alphabetically (a stable order: rows
-    of the same id keep their order)."""
-    values, canonical = canonical_numbers(arrow_text(pd.Series(ids)))
-    if canonical.all():
-        # Every id written as FIDE writes them (no leading zero): "length, then text" is the
-        # numbers' order, so the ids' int64 values sort the same (a list already in that order,
-        # as a period's is, is checked in one pass and not sorted at all).
-        if len(values) < 2 or bool((values[1:] >= values[:-1]).all()):
-            return np.arange(len(values), dtype=np.int64)
-        return np.argsort(values, kind="stable")
-    # Sort the distinct ids only, then spread their ranks back over the rows: a million sides
-    # of a hundred thousand players sort as integers, not as a million strings.
-    codes, text = factorize_text(pd.Series(ids))
-    uniques = text
-    digits = text.str.fullmatch(r"\d+").to_numpy(dtype=bool)
-    lengths = np.where(digits, text.str.len().to_numpy(), 0)
-    unique_order = np.lexsort((text.to_numpy(), lengths, ~digits))
-    rank = np.empty(len(uniques), dtype=np.int64)
-    rank[unique_order] = np.arange(len(uniques))
-    return stable_order(rank[codes])
 
 
 def player_sums(

@@ -150,7 +150,7 @@ def _write_games_part(
     from pipeline.writers.text.parquet_files import games_arrow, write_parquet
 
     part = RatedPeriod(
-        side_frame=rated,
+        sides=rated,
         totals=pd.DataFrame(),
         options=options,
         scale=SCALES[options.method],

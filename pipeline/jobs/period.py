@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -297,6 +297,8 @@ def _rate_and_publish(
     result = rate_with_event_lists(
         _event_inputs(request, units, unit_lists), in_force, unit_lists, options
     )
+    if result.totals_ids is None:  # the report and games.csv share one look-up of the totals
+        result = replace(result, totals_ids=IdLookup(result.totals["id"]))
     base = in_force.players
     del in_force
     # Each event's list and games (of the units only their facts are kept): freed before the

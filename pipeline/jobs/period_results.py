@@ -55,7 +55,7 @@ def publish_results(
         new_ids,
         first_rules,
         f"{era.name}: {chosen.reason}",
-        result.totals_lookup(),
+        result.totals_ids,
     )
     return first, new, report, era
 

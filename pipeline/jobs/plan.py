@@ -11,11 +11,11 @@ from typing import Protocol
 import pandas as pd
 
 from pipeline.engine import SCALES
-from pipeline.engine.sequential import MODES
 from pipeline.errors import RunError, UsageError
 from pipeline.grouper.roster import event_players_only, listed_event_players
 from pipeline.grouper.totals import finish_totals
 from pipeline.jobs.event_period import choose_period
+from pipeline.keys.id_lookup import same_ids
 from pipeline.model import (
     GamesInput,
     PlayerList,
@@ -24,6 +24,7 @@ from pipeline.model import (
     ReadOptions,
     SidesInput,
 )
+from pipeline.rules.modes import MODES
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import RuleSet, get_rules
 from schemas import RatingList, validate
@@ -123,8 +124,11 @@ def finish_period(
     )
     if not options.all_players:  # ``rate``: only the events' players (--all-players: all)
         totals = event_players_only(totals, partials["player"])
+    # The list's id look-up serves the totals too when both list the same ids in the same order
+    # (a period's totals are its list in force, row for row): one look-up, not two.
+    shared = players is not None and same_ids(players.players["id"], totals["id"])
     result = RatedPeriod(
-        side_frame=sides,
+        sides=sides,
         totals=validate(totals, RatingList, internal=True),
         options=options,
         scale=plan.scale,
@@ -134,7 +138,6 @@ def finish_period(
         rule_set=plan.rules.name,
         rules_reason=plan.rules_reason,
         warnings=list(plan.warnings),
+        totals_ids=players.lookup() if shared and players is not None else None,
     )
-    if players is not None:
-        result.share_totals_lookup(players)
     return result

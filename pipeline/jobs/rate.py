@@ -10,9 +10,8 @@ refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,6 @@ from pipeline.engine.sides import (
     codable,
     side_text_codes,
     unknown_players,
-    with_coded_texts,
 )
 from pipeline.errors import Code, InputError, Problem, UsageError
 from pipeline.grouper.totals import partial_totals
@@ -44,7 +42,7 @@ from pipeline.model import (
     READ_DEFAULTS,
     GamesInput,
     ListMatch,
-    NormReport,
+    NormSources,
     PlayerList,
     RatedPeriod,
     RateOptions,
@@ -237,9 +235,10 @@ def rate_inputs(
     in force at the start of the period (the ratings the changes are added to)."""
     plan = plan_run(options, inputs)
     codes, texts = side_codes_and_texts(inputs)
-    # The sides' text columns left as codes until read (``RatedPeriod.sides``) when nothing
-    # before the writers reads them: not the sequential mode, the once-per-event cap of old
-    # eras, nor 8.2.4's look-up of the players an event began without.
+    # The sides' text columns left as codes (``RatedPeriod.texts_coded``; the output stage
+    # builds them for the outputs that read them) when nothing before the writers reads them:
+    # not the sequential mode, the once-per-event cap of old eras, nor 8.2.4's look-up of the
+    # players an event began without.
     started = started_unrated(inputs, plan.period)
     late = players is not None and len(started) > 0
     coded = (
@@ -270,7 +269,8 @@ def rate_sides(
 ) -> RatedPeriod:
     """The assembled ``sides`` of ``inputs`` rated (engine) and totalled (grouper): the steps
     every job that rates shares, whichever list each side's rating was taken from. ``coded``:
-    the sides' text columns are codes (see :func:`rate_inputs`), completed on first read."""
+    the sides' text columns are codes (see :func:`rate_inputs`), built by the output stage
+    (``jobs.rate_outputs``) for the outputs that show them."""
     keys = None
     if codes is not None and texts is not None:
         keys = SideKeys.of_games(codes, texts["source"], texts["event"])
@@ -295,8 +295,6 @@ def rate_sides(
         codes = texts = None  # the sides were re-rated: encode their ids afresh
     result = finish_period(rated, partial_totals(rated, 0, codes), players, options, plan, sources)
     result.side_players, result.side_texts = codes, texts
-    if coded and codes is not None and texts is not None:
-        result.complete_sides = partial(with_coded_texts, players=codes, texts=texts)
     return result
 
 
@@ -350,22 +348,9 @@ def rate_files(
     result.event_ranks = file_ranks(inputs)
     if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
         # Events (TRF, crosstables) carry titles and federations: their norms go in the reports,
-        # checked only if a report is written (RatedPeriod.title_norms).
-        result.norm_check = norm_check(inputs, players, result)
+        # checked by the output stage only if a report is written (``jobs.rate_outputs``).
+        result.norm_sources = NormSources(tuple(inputs), players)
     return result
-
-
-def norm_check(
-    inputs: Sequence[GamesInput | SidesInput], players: PlayerList | None, result: RatedPeriod
-) -> Callable[[], NormReport | None]:
-    """The title-norm check of these events, to run later (``pipeline.norms`` imported then)."""
-
-    def check() -> NormReport | None:
-        from pipeline.norms import norm_inputs
-
-        return norm_inputs(inputs, players, result.sides)
-
-    return check
 
 
 def file_ranks(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series | None:

@@ -20,7 +20,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import arrow_text
+from pipeline.arrays.arrow_text import arrow_text, factorize_text
+from pipeline.arrays.order import stable_order
 
 CANONICAL_NUMBER = r"^(0|[1-9][0-9]{0,17})$"
 
@@ -99,3 +100,26 @@ def same_ids(ids: pd.Series | pd.Index, other: pd.Series | pd.Index) -> bool:
         return False
     equal = pc.equal(arrow_text(pd.Series(ids)), arrow_text(pd.Series(other)))
     return bool(pc.all(pc.fill_null(equal, False)).as_py())
+
+
+def natural_order(ids: pd.Series) -> np.ndarray:
+    """Numeric ids in numeric order first, then other ids alphabetically (a stable order: rows
+    of the same id keep their order)."""
+    values, canonical = canonical_numbers(arrow_text(pd.Series(ids)))
+    if canonical.all():
+        # Every id written as FIDE writes them (no leading zero): "length, then text" is the
+        # numbers' order, so the ids' int64 values sort the same (a list already in that order,
+        # as a period's is, is checked in one pass and not sorted at all).
+        if len(values) < 2 or bool((values[1:] >= values[:-1]).all()):
+            return np.arange(len(values), dtype=np.int64)
+        return np.argsort(values, kind="stable")
+    # Sort the distinct ids only, then spread their ranks back over the rows: a million sides
+    # of a hundred thousand players sort as integers, not as a million strings.
+    codes, text = factorize_text(pd.Series(ids))
+    uniques = text
+    digits = text.str.fullmatch(r"\d+").to_numpy(dtype=bool)
+    lengths = np.where(digits, text.str.len().to_numpy(), 0)
+    unique_order = np.lexsort((text.to_numpy(), lengths, ~digits))
+    rank = np.empty(len(uniques), dtype=np.int64)
+    rank[unique_order] = np.arange(len(uniques))
+    return stable_order(rank[codes])

@@ -52,7 +52,8 @@ def build_report(
     """The report's tables. ``status`` is the next list's (indexed by id); in a period run
     ``old``, ``new`` and ``totals`` list the same players in its order, and each is then read
     at the moved players' own rows (no look-up of 1.9 M ids); any other frame is looked up.
-    ``on_totals``: the id look-up of ``totals`` when the caller has one (``totals_lookup``)."""
+    ``on_totals``: the id look-up of ``totals`` when the caller has one
+    (``RatedPeriod.totals_ids``)."""
     moved = status.ne(STATUS_IDLE).to_numpy()
     ids = status.index[moved]
     # One look-up of the new list, reused by every table: the totals' when both list the same.

@@ -1,5 +1,6 @@
-"""The norm report for people (a fixed-width table) and programs (JSON), and the text table the
-spreadsheet and the HTML page show. One source: :class:`pipeline.model.NormReport`."""
+"""The norm report for people (a fixed-width table) and programs (JSON), from
+:class:`pipeline.model.NormReport` (the reports' norm table is
+``pipeline.writers.text.norms_text``)."""
 
 from __future__ import annotations
 
@@ -8,57 +9,8 @@ from typing import Any
 import pandas as pd
 
 from pipeline.model import NormReport
-from pipeline.norms.requirements import REQUIREMENTS
 from pipeline.norms.rules import NORM_RULES, SECTIONS
-
-# Short headers of the requirement margins in the text table.
-SHORT = {
-    "min_games": "gms",
-    "all_rounds": "rr",
-    "min_performance": "perf",
-    "min_average": "avg",
-    "min_score": "35%",
-    "titled": "50%",
-    "holders": "1/3",
-    "foreign_federations": "2fed",
-    "own_federation": "own",
-    "one_federation": "one",
-}
-LEGEND = (
-    "Margins: + spare, - short (gms games over 9; rr games missing in a round robin; perf Rp "
-    "over the minimum before rounding; avg Ra over the minimum; 35% points over 35%; 50% "
-    "title holders over half; 1/3 holders of the norm's title over 1/3 and 3; 2fed federations "
-    "over 2; own/one opponents under 3/5 own federation / 2/3 one federation). "
-    "w = waived (1.4.3), . = does not apply."
-)
-
-
-def _number_text(margin: pd.Series, name: str) -> pd.Series:
-    """A margin as plain number text: whole numbers bare, points and Rp with their decimals."""
-    if name in ("min_performance", "min_score"):
-        return margin.map(lambda v: f"{v:.2f}".rstrip("0").rstrip("."))
-    return margin.map(lambda v: f"{int(v)}")
-
-
-def margin_text(status: pd.Series, margin: pd.Series, name: str) -> pd.Series:
-    """For reading: signed (+0 is met exactly), ! when missed, w when waived, . n/a."""
-    text = _number_text(margin, name)
-    text = text.where(text.str.startswith("-"), "+" + text)
-    text = text.where(~status.eq("missed"), text + "!")
-    text = text.where(~status.eq("waived"), "w")
-    return text.where(~status.eq("n/a"), ".")
-
-
-def sheet_table(report: NormReport) -> pd.DataFrame:
-    """Every column as text (the writers' convention): margins as plain numbers, blanks for
-    margins that do not apply and for floors not used."""
-    t = report.table
-    out = t.copy()
-    for name in REQUIREMENTS:
-        number = _number_text(t[f"{name}_margin"], name)
-        out[f"{name}_margin"] = number.where(t[name].isin(["met", "missed"]), "")
-    out["raised_to"] = t["raised_to"].astype(str).where(t["raised_to"] > 0, "")
-    return out.astype(str)
+from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, margin_text
 
 
 def text_lines(report: NormReport, width: int = 200) -> list[str]:

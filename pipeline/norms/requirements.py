@@ -20,20 +20,9 @@ import pandas as pd
 
 from pipeline.grouper.performance import fide_performance
 from pipeline.norms.rules import NO_FEDERATION, TITLED, NormRule
+from pipeline.rules.norm_labels import REQUIREMENTS
 
 # Requirement names in report order; each becomes a status column and a margin column.
-REQUIREMENTS = [
-    "min_games",
-    "all_rounds",
-    "min_performance",
-    "min_average",
-    "min_score",
-    "titled",
-    "holders",
-    "foreign_federations",
-    "own_federation",
-    "one_federation",
-]
 FEDERATION_REQUIREMENTS = ("foreign_federations", "own_federation", "one_federation")
 # A requirement's status, stored as a category (codes into STATUSES).
 STATUSES = ["met", "missed", "waived", "n/a"]

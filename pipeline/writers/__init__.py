@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.errors import RunError
-from pipeline.model import RatedPeriod
+from pipeline.model import RatedPeriod, Standings
 from pipeline.writers.atomic import OutputBatch, check_not_an_input
 from pipeline.writers.list_text_files import write_list_text_files
 from pipeline.writers.stale import stale_outputs
@@ -39,6 +39,7 @@ __all__ = [
     "RATING_LIST_COLUMNS",
     "XLSX_MAX_PLAYERS",
     "OutputBatch",
+    "OutputPlan",
     "WriteReport",
     "check_not_an_input",
     "games_table",
@@ -47,8 +48,9 @@ __all__ = [
     "write_list_text_files",
     "write_list_xlsx",
     "rating_list_table",
-    "write_outputs",
     "write_tables_xlsx",
+    "plan_outputs",
+    "write_files",
 ]
 
 
@@ -95,75 +97,118 @@ def player_file_stem(player_id: str) -> str:
     return "player-" + re.sub(r"[^A-Za-z0-9_.-]", "_", player_id)
 
 
-def write_outputs(
+@dataclass(frozen=True)
+class OutputPlan:
+    """Which files a run writes: decided once, from the options and the number of players
+    (:func:`plan_outputs`), so the output stage computes what exactly these files need."""
+
+    xlsx: bool  # rating_list.xlsx and report.xlsx
+    sheets: bool  # report.xlsx's per-player sheets
+    html: bool  # report.html
+    players: tuple[str, ...]  # player-<id>.xlsx and .html for each
+    output_format: str  # rating_list and games: "csv" or "parquet"
+    skipped: tuple[str, ...] = ()  # what the sizes left out, said to the user
+
+    @property
+    def reports(self) -> bool:
+        """Whether any report (standings, per-game breakdown) is written."""
+        return self.xlsx or self.html or bool(self.players)
+
+    @property
+    def norms(self) -> bool:
+        """Whether a report that shows the title norms (report.xlsx, report.html) is written."""
+        return self.xlsx or self.html
+
+
+def plan_outputs(
     result: RatedPeriod,
-    out_dir: Path | str,
     xlsx: bool | None = None,
     *,
     html: bool | None = None,
     players: Sequence[str] = (),
     output_format: str = "csv",
-    inputs: Sequence[Path | str] = (),
-) -> WriteReport:
-    """Write rating_list and games (as ``output_format``: csv or parquet) and, by size or as
+) -> OutputPlan:
+    """rating_list and games (as ``output_format``: csv or parquet) and, by size or as
     ``xlsx``/``html`` say, the spreadsheets and report.html; ``players``: also
-    ``player-<id>.xlsx`` and ``.html`` for each of those ids. ``inputs``: the run's input files,
-    which no output may replace."""
+    ``player-<id>.xlsx`` and ``.html`` for each of those ids. Refuses an unknown format or
+    player before anything is computed or written."""
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output_format must be one of {OUTPUT_FORMATS}, not {output_format!r}")
-    report = WriteReport()
     _check_players(result, players)
     count = len(result.totals)
     want_xlsx = count <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
     want_sheets = count <= SHEETS_MAX_PLAYERS if xlsx is None else xlsx
     # The event report is for people too: by default only up to the spreadsheets' size.
     want_html = count <= XLSX_MAX_PLAYERS if html is None else html
-    need_reports = want_xlsx or want_html or players
+    skipped = []
+    if want_xlsx and not want_sheets:
+        skipped.append(
+            f"report.xlsx has no per-player sheets: {count:,} players is more than "
+            f"{SHEETS_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
+        )
+    elif not want_xlsx and xlsx is None:
+        skipped.append(
+            f"rating_list.xlsx and report.xlsx not written: {count:,} players is more than "
+            f"{XLSX_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
+        )
+    if not want_html and html is None:
+        skipped.append(
+            f"report.html not written: {count:,} players is more than "
+            f"{XLSX_MAX_PLAYERS:,} (use --html to write it anyway)"
+        )
+    return OutputPlan(
+        want_xlsx, want_sheets, want_html, tuple(players), output_format, tuple(skipped)
+    )
+
+
+def write_files(
+    result: RatedPeriod,
+    out_dir: Path | str,
+    plan: OutputPlan,
+    standings: Standings | None = None,
+    *,
+    inputs: Sequence[Path | str] = (),
+) -> WriteReport:
+    """Write the files of ``plan``, all of them atomically. ``result`` holds what they show,
+    computed by the output stage (``pipeline.jobs.rate_outputs``): the sides' text columns when
+    a report or Parquet is written, the title norms, and ``standings`` when a report is.
+    ``inputs``: the run's input files, which no output may replace."""
+    report = WriteReport()
     table = detail = None
     note = ""
     # The report modules are imported only by runs that write a report (their imports cost a
     # tenth of a second that a CSV-only run of a million games does not need).
-    if need_reports:
+    if plan.reports:
         from pipeline.writers.html.report_page import render_report
-        from pipeline.writers.text.report_text import about_table, breakdown, mode_note, standings
+        from pipeline.writers.text.report_text import about_table, breakdown, mode_note
+        from pipeline.writers.text.report_text import standings as standings_table
 
-        table, detail, note = standings(result), breakdown(result), mode_note(result)
-    if want_xlsx or players:
+        if standings is None:
+            raise ValueError("a report is written: the output stage computes its standings")
+        table, detail = standings_table(result, standings), breakdown(result, standings)
+        note = mode_note(result)
+    if plan.xlsx or plan.players:
         from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx, write_report_xlsx
     with OutputBatch(out_dir, protect=inputs) as batch:
-        _write_tables(batch, result, output_format)
-        if want_xlsx:
+        _write_tables(batch, result, plan.output_format)
+        if plan.xlsx:
             rating_list = rating_list_table(result)
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
             write_report_xlsx(
                 table,
                 detail,
                 batch.path("report.xlsx"),
-                per_player=want_sheets,
+                per_player=plan.sheets,
                 note=note,
-                norms=result.title_norms(),
+                norms=result.norms,
                 about=about_table(result, inputs),
             )
-            if not want_sheets:
-                report.skipped.append(
-                    f"report.xlsx has no per-player sheets: {count:,} players is more than "
-                    f"{SHEETS_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
-                )
-        elif xlsx is None:
-            report.skipped.append(
-                f"rating_list.xlsx and report.xlsx not written: {count:,} players is more than "
-                f"{XLSX_MAX_PLAYERS:,} (use --xlsx to write them anyway)"
-            )
-        if want_html:
+        if plan.html:
             page = render_report(result, table, detail, note)
             batch.path("report.html").write_text(page, encoding="utf-8", newline="\n")
-        elif html is None:
-            report.skipped.append(
-                f"report.html not written: {count:,} players is more than "
-                f"{XLSX_MAX_PLAYERS:,} (use --html to write it anyway)"
-            )
-        _write_player_files(batch, result, table, detail, note, players, inputs)
+        _write_player_files(batch, result, table, detail, note, plan.players, inputs)
         report.written = batch.commit()
+    report.skipped.extend(plan.skipped)
     report.skipped.extend(stale_outputs(out_dir, report.written))
     return report
 

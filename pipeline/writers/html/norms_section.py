@@ -1,9 +1,9 @@
 """The title-norm section of report.html (the "Norms" sheet of report.xlsx is written by
 :mod:`pipeline.writers.xlsx.workbooks` from the same table).
 
-Both show the text table of :func:`pipeline.norms.render.sheet_table`: per event, player and
-title the games counted, Ra with the floor, the performance, and every requirement's status and
-margin. The page escapes every text it shows.
+Both show the text table of :func:`pipeline.writers.text.norms_text.sheet_table`: per event,
+player and title the games counted, Ra with the floor, the performance, and every requirement's
+status and margin. The page escapes every text it shows.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import html
 import pandas as pd
 
 from pipeline.model import NormReport
-from pipeline.norms.render import LEGEND, SHORT, margin_text, sheet_table
-from pipeline.norms.requirements import REQUIREMENTS
+from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, margin_text
+from pipeline.writers.text.norms_text import sheet_table
 
 
 def _esc(series: pd.Series) -> pd.Series:

@@ -284,7 +284,7 @@ def render_report(
     mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
     limit_html = _limits_html(standings, section_rows)
     event_chart = _event_chart(standings) if only is None else ""
-    norms = norms_html(result.title_norms()) if only is None else ""
+    norms = norms_html(result.norms) if only is None else ""
     rated_sides = _rated_sides(result, breakdown, only)
     context = "".join(
         f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)

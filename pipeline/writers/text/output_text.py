@@ -13,6 +13,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from pipeline.arrays.order import stable_order
+from pipeline.keys.id_lookup import IdLookup, natural_order
+from pipeline.model import RatedPeriod
+from pipeline.resources.threads import each
+from pipeline.writers.file_names import shown_name, shown_names
 from pipeline.arrays.coded_text import CodedText, TextColumn, encoded_text
 from pipeline.arrays.number_text import (
     arrow_text,
@@ -123,7 +128,7 @@ def player_ranks(result: RatedPeriod) -> np.ndarray | None:
     totals = result.totals
     if "id" not in totals or not len(totals):
         return None
-    on_totals = result.totals_lookup()
+    on_totals = result.totals_ids if result.totals_ids is not None else IdLookup(totals["id"])
     if result.side_players is not None:
         codes, ids = result.side_players
         rank = on_totals.positions(ids)[codes]
@@ -199,8 +204,9 @@ def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, Text
     if ranks is not None:
         known["player"] = _codes_text(ranks, result.totals["id"])
     rest_spec = {k: v for k, v in spec.items() if k not in known}
-    # Only the columns still needed: the texts known by code are never built (``side_columns``).
-    frame = result.side_columns(sorted({source for _, source, _ in rest_spec.values()}))
+    # Only the columns still needed: the texts known by code are never built (the output stage
+    # builds the sides' text columns only for outputs that read them: ``jobs.rate_outputs``).
+    frame = result.sides[sorted({source for _, source, _ in rest_spec.values()})]
     rest = spec_columns(frame, rest_spec, _GAMES_CODED)
     columns = {name: known[name] if name in known else rest[name] for name in spec}
     source = columns["source"]

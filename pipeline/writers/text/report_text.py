@@ -5,8 +5,9 @@
 - ``breakdown``: one row per game side with everything an arbiter checks: gap, gap used after
   the 400-point rule, PD, S - PD and K x (S - PD), plus running sums for the charts.
 
-Everything is computed column-wise from the rated period (no per-row loop), and every number is
-formatted from the pipeline's exact integers (``pipeline.arrays.number_text``).
+The order, the ranks, the points and the performance come computed (``grouper.standings``,
+run before any report is written); here they are formatted column-wise (no per-row loop) from
+the pipeline's exact integers (``pipeline.arrays.number_text``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,8 @@ import numpy as np
 import pandas as pd
 
 from pipeline.arrays.number_text import int_text, pd_decimals, units_text
-from pipeline.engine.sequential import SEQUENTIAL_LABEL
-from pipeline.grouper.performance import event_performance
-from pipeline.grouper.totals import natural_order
-from pipeline.model import RatedPeriod
+from pipeline.model import RatedPeriod, Standings
+from pipeline.rules.modes import SEQUENTIAL_LABEL
 from pipeline.rules.sets import get_rules
 from pipeline.writers.file_names import shown_names
 from pipeline.writers.text.output_text import RATING_LIST_COLUMNS
@@ -114,29 +113,12 @@ def standings_order(result: RatedPeriod) -> str:
     return ORDER_BY_POINTS if result.event_ranks is None else ORDER_BY_FILE
 
 
-def standings(result: RatedPeriod) -> pd.DataFrame:
-    """In the event file's own final ranks when it gives them (a TRF rated alone; players it
-    ranks none come after, in the order below), else by points (every game, forfeits included),
-    then rating, then id."""
+def standings(result: RatedPeriod, computed: Standings) -> pd.DataFrame:
+    """The standings table: every player in ``computed``'s order (``grouper.standings``: the
+    event file's own final ranks when it gives them, else by points, rating and id)."""
     t = result.totals
     scale = result.scale
-    points_h, rp = event_performance(result.sides, t)
-    games = t["games"].to_numpy(dtype=np.int64)
-    rating = t["rating"].fillna(0).to_numpy(dtype=np.int64)
-    id_rank = np.empty(len(t), dtype=np.int64)
-    id_rank[natural_order(t["id"])] = np.arange(len(t))
-    if result.event_ranks is None:
-        order = np.lexsort((id_rank, -rating, -points_h))
-        ranks = np.arange(1, len(t) + 1)
-    else:
-        file_rank = result.event_ranks.reindex(t["id"].astype(str)).astype("Int64")
-        unranked = file_rank.isna().to_numpy()
-        rank_key = file_rank.fillna(0).to_numpy(dtype=np.int64)
-        order = np.lexsort((id_rank, -rating, -points_h, rank_key, unranked))
-        # The file's rank where it has one; players it does not rank follow, numbered on.
-        shown = rank_key[order]
-        after = int(shown[~unranked[order]].max(initial=0))
-        ranks = np.where(unranked[order], after + np.cumsum(unranked[order]), shown)
+    order, ranks = computed.order, computed.ranks
     table = pd.DataFrame(
         {
             "rank": "",
@@ -145,12 +127,10 @@ def standings(result: RatedPeriod) -> pd.DataFrame:
             "rating": int_text(t["rating"]),
             "k": int_text(t["k"]),
             "games": t["games"].astype(str),
-            "points": units_text(pd.Series(points_h), 100, 1).to_numpy(),
+            "points": units_text(pd.Series(computed.points_h), 100, 1).to_numpy(),
             "score": units_text(t["score_h"], 100, 1),
             "expected": units_text(t["expected_units"], scale, pd_decimals(scale)),
-            "performance": int_text(
-                pd.Series(pd.array(rp, dtype="Int64")).where(games > 0)
-            ).to_numpy(),
+            "performance": int_text(computed.performance).to_numpy(),
             "change_exact": units_text(t["change_units"], scale, 2),
             "change": t["change"].astype(str),
             "new_rating": int_text(t["new_rating"]),
@@ -191,14 +171,14 @@ def k_explanations(result: RatedPeriod) -> pd.Series:
     return text.astype(str)
 
 
-def breakdown(result: RatedPeriod) -> pd.DataFrame:
-    """Every side of every game, in player order, with the per-game arithmetic."""
+def breakdown(result: RatedPeriod, computed: Standings) -> pd.DataFrame:
+    """Every side of every game, in player order (``computed.side_order``), with the per-game
+    arithmetic."""
     s = result.sides
     scale = result.scale
     decimals = pd_decimals(scale)
     t = result.totals.set_index("id")
-    order = natural_order(s["player"])
-    s = s.iloc[order]
+    s = s.iloc[computed.side_order]
     k = s["player"].map(t["k"]).astype("Int64")
     names = s["opponent"].map(t["name"]).astype("string").fillna("").astype(str)
     own = s["rating_used"] if "rating_used" in s else s["player_rating"]

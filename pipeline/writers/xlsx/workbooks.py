@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import pandas as pd
 
-from pipeline.norms.render import LEGEND, sheet_table
-from pipeline.norms.requirements import REQUIREMENTS
+from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS
+from pipeline.writers.text.norms_text import sheet_table
 from pipeline.writers.xlsx import package as xlsx_package
 from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
 

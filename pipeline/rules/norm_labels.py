@@ -1,0 +1,58 @@
+"""How the title-norm requirements read: their names in order, the short headers and the legend
+of the margins, and a margin as text. One wording for ``fiderate norms`` (``pipeline.norms.render``)
+and the reports (``pipeline.writers``), which import no norm check."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+# The requirements of a norm (Handbook B.01), in the order every table shows them.
+REQUIREMENTS = [
+    "min_games",
+    "all_rounds",
+    "min_performance",
+    "min_average",
+    "min_score",
+    "titled",
+    "holders",
+    "foreign_federations",
+    "own_federation",
+    "one_federation",
+]
+
+# Short headers of the requirement margins in the text table.
+SHORT = {
+    "min_games": "gms",
+    "all_rounds": "rr",
+    "min_performance": "perf",
+    "min_average": "avg",
+    "min_score": "35%",
+    "titled": "50%",
+    "holders": "1/3",
+    "foreign_federations": "2fed",
+    "own_federation": "own",
+    "one_federation": "one",
+}
+LEGEND = (
+    "Margins: + spare, - short (gms games over 9; rr games missing in a round robin; perf Rp "
+    "over the minimum before rounding; avg Ra over the minimum; 35% points over 35%; 50% "
+    "title holders over half; 1/3 holders of the norm's title over 1/3 and 3; 2fed federations "
+    "over 2; own/one opponents under 3/5 own federation / 2/3 one federation). "
+    "w = waived (1.4.3), . = does not apply."
+)
+
+
+def number_text(margin: pd.Series, name: str) -> pd.Series:
+    """A margin as plain number text: whole numbers bare, points and Rp with their decimals."""
+    if name in ("min_performance", "min_score"):
+        return margin.map(lambda v: f"{v:.2f}".rstrip("0").rstrip("."))
+    return margin.map(lambda v: f"{int(v)}")
+
+
+def margin_text(status: pd.Series, margin: pd.Series, name: str) -> pd.Series:
+    """For reading: signed (+0 is met exactly), ! when missed, w when waived, . n/a."""
+    text = number_text(margin, name)
+    text = text.where(text.str.startswith("-"), "+" + text)
+    text = text.where(~status.eq("missed"), text + "!")
+    text = text.where(~status.eq("waived"), "w")
+    return text.where(~status.eq("n/a"), ".")
