@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from pipeline.arrays.number_text import int_text, units_text
 from pipeline.grouper.totals import natural_order, player_sums
+from pipeline.jobs.rate_outputs import with_side_texts
 from pipeline.readers.tables.fastcsv import read_plain_csv
 from pipeline.readers.tables.tabular import _data_line_numbers, normalize_header, pandas_read_csv
 from pipeline.writers.text.csvtext import write_text_csv
@@ -192,6 +193,7 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
     )
     ranks = player_ranks(result)
     assert ranks is not None and result.side_players is not None  # ranks by the games' codes
+    result = with_side_texts(result)  # the sides' ids, to compare with
     assert games_order(result, ranks).tolist() == natural_order(result.sides["player"]).tolist()
     result.side_players = None  # each side's id looked up: the same ranks
     assert player_ranks(result).tolist() == ranks.tolist()

@@ -211,3 +211,20 @@ def test_every_module_imports_in_a_fresh_process():
         check=False,
     )
     assert (done.returncode, done.stdout) == (0, ""), done.stderr
+
+
+def test_writers_import_no_stage_that_computes():
+    """Writers format and write (issue 27): the standings, performance and title norms they show
+    are computed by a stage before (``grouper.standings``, ``pipeline.norms``, the output stage
+    ``jobs.rate_outputs``), so no module under pipeline/writers imports the engine, the grouper
+    or the norm check, not even inside a function."""
+    graph = import_graph(module_files())
+    computing = {"engine", "grouper", "norms"}
+    found = [
+        f"{module} -> {target}"
+        for module, targets in sorted(graph.items())
+        if layer(module) == "writers"
+        for target in sorted(targets)
+        if layer(target) in computing
+    ]
+    assert found == []

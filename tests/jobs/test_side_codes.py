@@ -14,11 +14,12 @@ from pipeline.engine.rate_sides import rate_sides
 from pipeline.engine.sides import assemble_sides
 from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.plan import plan_run
-from pipeline.jobs.rate import gather_inputs, rate_files
+from pipeline.jobs.rate import gather_inputs, rate_files, rate_inputs
+from pipeline.jobs.rate_outputs import prepare_outputs, with_side_texts, write_outputs
 from pipeline.jobs.side_codes import side_codes, side_texts
 from pipeline.keys.game_codes import GAME_TEXTS
 from pipeline.model import RateOptions
-from pipeline.writers import write_games_csv, write_outputs
+from pipeline.writers import plan_outputs, write_games_csv
 from pipeline.writers.summary import summary_lines
 
 IDS = ["a", "b", "c", "1", "b,c"]
@@ -75,7 +76,10 @@ def test_games_csv_is_the_same_from_the_codes_as_from_the_text(tmp_path_factory,
     result = rate_files(_write(folder, files), None, RateOptions(period="2026-11"))
     assert result.side_texts is not None
     assert {*GAME_TEXTS, "opponent", "result", "note"} <= set(result.side_texts)  # by code
+    # As write_outputs hands it to games.csv (the texts built only when a side has no total).
+    result, _ = prepare_outputs(result, plan_outputs(result, xlsx=False, html=False))
     write_games_csv(result, folder / "coded.csv")
+    result = with_side_texts(result)
     result.side_texts = None  # every column hashed from the sides' text
     write_games_csv(result, folder / "text.csv")
     assert (folder / "coded.csv").read_bytes() == (folder / "text.csv").read_bytes()
@@ -87,12 +91,12 @@ def test_sides_left_as_codes_are_the_sides_built_from_text(tmp_path_factory, fil
     paths = _write(tmp_path_factory.mktemp("games"), files)
     options = RateOptions(period="2026-11")
     result = rate_files(paths, None, options)
-    assert result.complete_sides is not None  # the texts were left as codes
-    assert "event" not in result.side_frame
+    assert result.texts_coded  # the texts were left as codes
+    assert "event" not in result.sides
     inputs, players, _ = gather_inputs(paths, None)
     eager = rate_sides(assemble_sides(inputs, players), plan_run(options, inputs).rules)
-    pd.testing.assert_frame_equal(result.sides, eager)  # same columns, order, dtypes, cells
-    assert result.complete_sides is None  # built once
+    built = with_side_texts(result).sides
+    pd.testing.assert_frame_equal(built, eager)  # same columns, order, dtypes, cells
 
 
 def test_rating_list_and_games_csv_never_build_the_coded_texts(tmp_path):
@@ -101,7 +105,16 @@ def test_rating_list_and_games_csv_never_build_the_coded_texts(tmp_path):
     report = write_outputs(result, tmp_path / "out", xlsx=False, html=False)
     assert (tmp_path / "out" / "games.csv").exists()
     assert "rated game sides: 4" in "\n".join(summary_lines(result, report))  # as the CLI prints
-    assert result.complete_sides is not None  # nothing read the sides' text columns
+    # The output stage builds the texts for the outputs that read them, and only for those.
+    csv_only, standings = prepare_outputs(result, plan_outputs(result, xlsx=False, html=False))
+    assert csv_only.texts_coded and standings is None
+    parquet, _ = prepare_outputs(
+        result, plan_outputs(result, False, html=False, output_format="parquet")
+    )
+    assert not parquet.texts_coded
+    reports, standings = prepare_outputs(result, plan_outputs(result, xlsx=False, html=True))
+    assert not reports.texts_coded and standings is not None
+    assert result.texts_coded  # the rated period itself is never changed
 
 
 @SOME
@@ -115,7 +128,7 @@ def test_a_periods_sides_take_the_games_codes_too(tmp_path_factory, files):
     lists = [players] * len(inputs)
     result = rate_with_event_lists(inputs, players, lists, RateOptions(period="2026-11"))
     assert result.side_texts is not None and result.side_players is not None
-    assert result.complete_sides is None  # a period's publishing reads the texts: built already
+    assert not result.texts_coded  # a period's publishing reads the texts: built with the sides
     write_games_csv(result, folder / "coded.csv")
     result.side_texts = result.side_players = None
     write_games_csv(result, folder / "text.csv")

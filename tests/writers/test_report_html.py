@@ -178,19 +178,20 @@ def test_sequential_mode_is_labelled(tmp_path, monkeypatch):
 
 
 def test_large_event_caps_sections_and_charts(monkeypatch):
+    from helpers import report_tables
+
     import pipeline.writers.html.report_page as page_module
     from pipeline.jobs.rate import rate_files
     from pipeline.model import RateOptions
-    from pipeline.writers.text.report_text import breakdown, standings
 
     monkeypatch.setattr(page_module, "SECTIONS_MAX_PLAYERS", 3)
     monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 1)
     result = rate_files(
         [SAMPLE / "games.csv"], SAMPLE / "players.csv", RateOptions(period="2026-11")
     )
-    table = standings(result)
+    result, table, detail = report_tables(result)
     parser = Page()
-    parser.feed(page_module.render_report(result, table, breakdown(result)))
+    parser.feed(page_module.render_report(result, table, detail))
     assert len(parser.rows["standings"]) == 10  # every player in the standings
     sections = [k for k in parser.rows if k.startswith("p-")]
     assert sections == [f"p-{i}" for i in table["id"].head(3)]
@@ -244,10 +245,11 @@ def test_renders_in_headless_browser(out, tmp_path):
 
 
 def test_names_are_escaped(tmp_path, monkeypatch):
+    from helpers import report_tables
+
     import pipeline.writers.html.report_page as page_module
     from pipeline.jobs.rate import rate_files
     from pipeline.model import RateOptions
-    from pipeline.writers.text.report_text import breakdown, standings
 
     monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 0)
     (tmp_path / "p.csv").write_text(
@@ -258,7 +260,7 @@ def test_names_are_escaped(tmp_path, monkeypatch):
         "event,round,white,black,result\nE,1,1,2,1-0\n", encoding="utf-8"
     )
     result = rate_files([tmp_path / "g.csv"], tmp_path / "p.csv", RateOptions(period="2026-11"))
-    text = page_module.render_report(result, standings(result), breakdown(result))
+    text = page_module.render_report(*report_tables(result))
     assert "<script>alert" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     parser = Page()
