@@ -79,9 +79,9 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
         floor(Path(list_path), Path(events), Path(out))
     elif mode == "rate":
         from pipeline.jobs.rate import rate_files
+        from pipeline.jobs.rate_outputs import write_outputs
         from pipeline.model import RateOptions
         from pipeline.resources.memory import prefer_jemalloc
-        from pipeline.writers import write_outputs
 
         prefer_jemalloc()  # as ``fiderate rate`` does (run_period does it itself)
         result = rate_files(files, list_path, RateOptions(period="2026-11"))

@@ -78,8 +78,8 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
         read_inputs(files, list_path)
     elif mode == "rate":
         from pipeline.jobs.rate import rate_files
+        from pipeline.jobs.rate_outputs import write_outputs
         from pipeline.model import RateOptions
-        from pipeline.writers import write_outputs
 
         result = rate_files(files, list_path, RateOptions(period="2026-11"))
         write_outputs(result, out, xlsx=False)

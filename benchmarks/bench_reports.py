@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.grouper.standings import standings as compute_standings
 from pipeline.jobs.rate import rate_files
-from pipeline.model import RateOptions
+from pipeline.jobs.rate_outputs import with_side_texts
+from pipeline.model import RatedPeriod, RateOptions
 from pipeline.writers import games_table, rating_list_table
 from pipeline.writers.text.report_text import breakdown, standings
 
@@ -52,6 +54,12 @@ def make_event(folder: Path, players: int, rounds: int, seed: int = 7) -> tuple[
     return folder / "games.csv", folder / "players.csv"
 
 
+def report_tables(result: RatedPeriod) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The standings stage (order, points, performance) and the two report tables' text."""
+    computed = compute_standings(result)
+    return standings(result, computed), breakdown(result, computed)
+
+
 def timed(fn, repeat: int = 1):  # type: ignore[no-untyped-def]
     best = float("inf")
     value = None
@@ -78,7 +86,8 @@ def one_size(folder: Path, players: int, rounds: int, quick: bool) -> None:
     options = RateOptions(period="2026-11")
     t_rate, result = timed(lambda: rate_files([games], plist, options), 2)
     t_base, _ = timed(lambda: (rating_list_table(result), games_table(result)), 2)
-    t_tables, (table, detail) = timed(lambda: (standings(result), breakdown(result)), 2)
+    result = with_side_texts(result)  # as the output stage hands it to the report writers
+    t_tables, (table, detail) = timed(lambda: report_tables(result), 2)
     rows = [
         ("rate_files (fide mode)", t_rate),
         ("baseline: rating_list + games text tables", t_base),

@@ -17,8 +17,8 @@ import pytest
 from benchmarks.synthetic import synthetic_games, synthetic_players, write_text_csv
 from pipeline.errors import InputError
 from pipeline.jobs.rate import rate_files
+from pipeline.jobs.rate_outputs import write_outputs
 from pipeline.model import RateOptions, ReadOptions
-from pipeline.writers import write_outputs
 from tests.conftest import run_cli
 
 distributed = pytest.importorskip("distributed")
