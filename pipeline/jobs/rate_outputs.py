@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pipeline.engine.sides import with_coded_texts
+from pipeline.keys.id_lookup import IdLookup
 from pipeline.model import RatedPeriod, Standings
 from pipeline.writers import OutputPlan, WriteReport, plan_outputs, write_files
 from pipeline.writers.text.output_text import player_ranks
@@ -41,6 +42,10 @@ def needs_side_texts(result: RatedPeriod, plan: OutputPlan) -> bool:
 def prepare_outputs(result: RatedPeriod, plan: OutputPlan) -> tuple[RatedPeriod, Standings | None]:
     """(the period with what the files of ``plan`` show computed, their standings or None when
     no report is written)."""
+    if result.totals_ids is None and "id" in result.totals and len(result.totals):
+        # games.csv's order is the totals' (``player_ranks``): their id look-up built once here,
+        # for the check below and the writer both.
+        result = replace(result, totals_ids=IdLookup(result.totals["id"]))
     if needs_side_texts(result, plan):
         result = with_side_texts(result)
     if not plan.reports:
