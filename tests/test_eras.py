@@ -20,6 +20,7 @@ from pipeline import RateOptions, rate_files
 from pipeline.engine.four_hundred_point_rule import uncapped_sides
 from pipeline.grouper.kfactor import apply_700_rule
 from pipeline.jobs.event_period import choose_period
+from pipeline.jobs.rate_outputs import with_side_texts
 from pipeline.model import EventInfo, GamesInput
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import get_rules
@@ -33,7 +34,8 @@ GAME_HEADER = ["event", "round", "date", "white", "black", "result"]
 def _rate(tmp_path, players, games, **options):
     p = write_csv(tmp_path / "players.csv", PLAYER_HEADER, players)
     g = write_csv(tmp_path / "games.csv", GAME_HEADER, games)
-    result = rate_files([g], p, RateOptions(**options))
+    # The sides with their text columns, as the output stage builds them for the reports.
+    result = with_side_texts(rate_files([g], p, RateOptions(**options)))
     return result, result.totals.set_index("id")
 
 
@@ -654,7 +656,7 @@ def test_rated_mid_accumulation_in_rate(tmp_path, start, late):
     trf = tmp_path / "late.trf"
     trf.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = rate_files([trf], SAMPLE / "players.csv", RateOptions(period="2026-11"))
-    sides = result.sides
+    sides = with_side_texts(result).sides
     silva = sides[sides["player"].eq("4100050") & sides["played"]]
     against = sides[sides["opponent"].eq("4100050") & sides["played"]]
     # Silva is rated as a rated player (1650) either way; his opponents count him as unrated
