@@ -195,9 +195,11 @@ class RatedPeriod:
     # code, the distinct texts; a blank is ""), so games.csv takes their text by code instead
     # of hashing 2 M cells (opponent, result and note come from the engine: rate_inputs).
     side_texts: dict[str, tuple[np.ndarray, pd.Series]] | None = field(default=None, repr=False)
-    # The id look-up of the list in force when ``totals`` lists the same ids in the same order
-    # (a period's totals are its list in force, row for row; ``finish_period`` sets it): one
-    # look-up of a FIDE list's 1.9 M ids, not two. None: whoever needs one builds it.
+    # The id look-up of ``totals``' ids (an explicit value, never built on read): the list in
+    # force's when both list the same ids in the same order (a period's totals are its list in
+    # force, row for row; ``finish_period`` sets it), else built by the stage that needs it
+    # (the output stage, a period run) and passed on with the period: one look-up of a FIDE
+    # list's 1.9 M ids, not two. A ``totals`` with other ids needs its own (or None).
     totals_ids: IdLookup | None = field(default=None, repr=False, compare=False)
 
     @property
