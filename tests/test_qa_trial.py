@@ -80,7 +80,7 @@ def test_period_with_a_month_out_of_range_says_which_part_is_wrong() -> None:
     # '2026-13' has the YYYY-MM shape; "must be YYYY-MM" leaves the user looking at a value that
     # looks right. Say the month is out of range; '2026-1' is told the month needs two digits.
     from pipeline.errors import UsageError
-    from pipeline.jobs.period_name import resolve_period
+    from pipeline.rules.periods import resolve_period
 
     cases = [("2026-13", "month 13"), ("2026-00", "month 00"), ("2026-1", "2026-01")]
     for value, expected in cases:

@@ -27,8 +27,8 @@ from pipeline.engine.rate_sides import notes, rate_arrays
 from pipeline.engine.sequential import sequential_arrays
 from pipeline.errors import UsageError
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_precedence
-from pipeline.jobs.period_name import resolve_period
 from pipeline.rules.modes import MODES
+from pipeline.rules.periods import resolve_period
 from pipeline.rules.rounding import round_half_away
 from pipeline.rules.sets import RuleSet, get_rules
 

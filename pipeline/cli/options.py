@@ -127,7 +127,7 @@ def _check_period(ctx: click.Context, param: click.Parameter, value: str | None)
     if value is None:
         return None
     from pipeline.errors import UsageError
-    from pipeline.jobs.period_name import resolve_period
+    from pipeline.rules.periods import resolve_period
 
     try:
         return resolve_period(value)

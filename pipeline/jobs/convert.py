@@ -21,10 +21,15 @@ from pipeline.jobs.date_order import date_order_problems, played_dates
 from pipeline.jobs.rate import read_inputs, with_byes
 from pipeline.model import READ_DEFAULTS, GamesInput, PlayerList, ReadOptions
 from pipeline.readers.events.dates import find_date
-from pipeline.writers.atomic import OutputBatch
-from pipeline.writers.games_file import games_file_table, write_games_file
-from pipeline.writers.text.trf_header import header_records, keep_records
-from pipeline.writers.text.trf_writer import TrfText, event_trf
+from pipeline.writers import (
+    OutputBatch,
+    TrfText,
+    event_trf,
+    games_file_table,
+    header_records,
+    keep_records,
+    write_games_file,
+)
 
 CONVERT_FORMATS = ("trf", "csv", "xlsx")
 

@@ -34,7 +34,6 @@ from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
 from pipeline.errors import InputError, RunError
 from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals
-from pipeline.jobs.period_name import resolve_period
 from pipeline.jobs.plan import RunPlan
 from pipeline.jobs.rate import check_rated, rate_files
 from pipeline.keys.frame_lookup import positions
@@ -48,6 +47,7 @@ from pipeline.model import (
 )
 from pipeline.readers import read_event_file
 from pipeline.readers.problem_list import ProblemList
+from pipeline.rules.periods import resolve_period
 from pipeline.rules.sets import get_rules
 from schemas import validate
 
@@ -146,8 +146,7 @@ def rate_partition(
 def _write_games_part(
     rated: pd.DataFrame, options: RateOptions, folder: Path, number: int, fmt: str
 ) -> None:
-    from pipeline.writers import write_games_csv
-    from pipeline.writers.text.parquet_files import games_arrow, write_parquet
+    from pipeline.writers import games_arrow, write_games_csv, write_parquet
 
     part = RatedPeriod(
         sides=rated,
@@ -351,10 +350,13 @@ def write_dask_outputs(
     inputs: Sequence[Path | str] = (),
 ) -> list[Path]:
     """The rating list (atomically, like the pandas path) and the games parts folder."""
-    from pipeline.writers import write_csv
-    from pipeline.writers.atomic import OutputBatch
-    from pipeline.writers.text.output_text import rating_list_table
-    from pipeline.writers.text.parquet_files import rating_list_arrow, write_parquet
+    from pipeline.writers import (
+        OutputBatch,
+        rating_list_arrow,
+        rating_list_table,
+        write_csv,
+        write_parquet,
+    )
 
     with OutputBatch(out_dir, protect=inputs) as batch:
         if output_format == "parquet":

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from pipeline.jobs.period_name import resolve_period
 from pipeline.model import GamesInput, SidesInput
-from pipeline.writers.file_names import shown_name
+from pipeline.rules.periods import resolve_period
+from pipeline.writers import shown_name
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,6 @@ from pipeline.jobs.date_order import event_date_problems
 from pipeline.jobs.duplicates import duplicate_events
 from pipeline.jobs.games_check import checked_inputs
 from pipeline.jobs.list_match import list_match
-from pipeline.jobs.period_name import resolve_period
 from pipeline.jobs.plan import Executor, RunPlan, finish_period, plan_run, refuse
 from pipeline.jobs.players_merge import merge_players
 from pipeline.jobs.side_codes import side_codes_and_texts
@@ -53,6 +52,7 @@ from pipeline.readers import read_players
 from pipeline.readers.events.many import read_event_files
 from pipeline.readers.events.rounds import paired_twice
 from pipeline.readers.paths import expand_inputs
+from pipeline.rules.periods import resolve_period
 from schemas import Players, RatedSides, validate
 from schemas.sides import ENGINE_COLUMNS, EngineOutput
 

@@ -132,7 +132,7 @@ def rate(
     if executor is not None:
         raise ValueError("an executor is for engine 'dask'; this request is for pandas")
     from pipeline.jobs.rate import rate_files
-    from pipeline.writers import write_outputs
+    from pipeline.jobs.rate_outputs import write_outputs
 
     progress("reading and rating")
     rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)

@@ -16,8 +16,7 @@ from pathlib import Path
 from pipeline.engine.sides import with_coded_texts
 from pipeline.keys.id_lookup import IdLookup
 from pipeline.model import RatedPeriod, Standings
-from pipeline.writers import OutputPlan, WriteReport, plan_outputs, write_files
-from pipeline.writers.text.output_text import player_ranks
+from pipeline.writers import OutputPlan, WriteReport, plan_outputs, player_ranks, write_files
 
 
 def with_side_texts(result: RatedPeriod) -> RatedPeriod:

@@ -11,10 +11,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from pipeline.errors import RunError
+from pipeline.lazy import lazy_names
 from pipeline.model import RatedPeriod, Standings
 from pipeline.writers.atomic import OutputBatch, check_not_an_input
 from pipeline.writers.list_text_files import write_list_text_files
@@ -29,6 +31,29 @@ from pipeline.writers.text.output_text import (
     player_ranks,
     rating_list_table,
 )
+
+if TYPE_CHECKING:
+    from pipeline.writers.file_names import shown_name
+    from pipeline.writers.games_file import games_file_table, write_games_file
+    from pipeline.writers.text.parquet_files import games_arrow, rating_list_arrow, write_parquet
+    from pipeline.writers.text.trf_header import header_records, keep_records
+    from pipeline.writers.text.trf_writer import TrfText, event_trf
+
+# The front door's other names, each imported on first use: a CSV-only run never loads the TRF,
+# Parquet or games-file writers.
+_HOMES = {
+    "shown_name": "pipeline.writers.file_names",
+    "games_file_table": "pipeline.writers.games_file",
+    "write_games_file": "pipeline.writers.games_file",
+    "games_arrow": "pipeline.writers.text.parquet_files",
+    "rating_list_arrow": "pipeline.writers.text.parquet_files",
+    "write_parquet": "pipeline.writers.text.parquet_files",
+    "header_records": "pipeline.writers.text.trf_header",
+    "keep_records": "pipeline.writers.text.trf_header",
+    "TrfText": "pipeline.writers.text.trf_writer",
+    "event_trf": "pipeline.writers.text.trf_writer",
+}
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
 # Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
 XLSX_MAX_PLAYERS = 10_000
@@ -51,6 +76,17 @@ __all__ = [
     "write_tables_xlsx",
     "plan_outputs",
     "write_files",
+    "player_ranks",
+    "shown_name",
+    "games_file_table",
+    "write_games_file",
+    "games_arrow",
+    "rating_list_arrow",
+    "write_parquet",
+    "header_records",
+    "keep_records",
+    "TrfText",
+    "event_trf",
 ]
 
 

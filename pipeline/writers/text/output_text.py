@@ -13,11 +13,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.arrays.order import stable_order
-from pipeline.keys.id_lookup import IdLookup, natural_order
-from pipeline.model import RatedPeriod
-from pipeline.resources.threads import each
-from pipeline.writers.file_names import shown_name, shown_names
 from pipeline.arrays.coded_text import CodedText, TextColumn, encoded_text
 from pipeline.arrays.number_text import (
     arrow_text,
@@ -30,7 +25,7 @@ from pipeline.arrays.number_text import (
     units_text,
 )
 from pipeline.arrays.order import stable_order
-from pipeline.grouper.totals import natural_order
+from pipeline.keys.id_lookup import IdLookup, natural_order
 from pipeline.model import RatedPeriod
 from pipeline.resources.threads import each
 from pipeline.writers.file_names import shown_name, shown_names

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from pipeline.errors import UsageError
-from pipeline.jobs.period_name import resolve_period
+from pipeline.rules.periods import resolve_period
 
 TODAY = dt.date(2026, 12, 6)
 
