@@ -3,6 +3,10 @@
 Every problem found in the input is a :class:`Problem` (where, what, how to fix). Readers collect
 all problems of a file before raising one :class:`InputError`, so a user fixes a file in one pass.
 The CLI turns :class:`FiderateError` into exit code 1 and prints :func:`format_problems`.
+
+One concept: the error catalogue. Every code with its title, the exceptions that carry problems,
+and the one way they are listed and counted live here together, so that a code is defined once
+and tests/test_error_catalogue.py can read the whole catalogue from one file.
 """
 
 from __future__ import annotations

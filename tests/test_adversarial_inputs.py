@@ -437,7 +437,7 @@ def test_validate_json_counts_the_problems_not_kept(tmp_path, monkeypatch):
     (tmp_path / "g.csv").write_text("event,round,white,black,result\n" + rows, encoding="utf-8")
     result = run_cli("validate", tmp_path / "g.csv", "--players", PLAYERS, "--json")
     assert result.exit_code == 1, result.output[-2000:]
-    listed = json.loads(result.stdout)
+    listed = json.loads(result.stdout)["problems"]
     assert [p["code"] for p in listed].count("bad-result") == 30
     assert listed[-1]["code"] == "more-problems"
     assert "970 more problem(s)" in listed[-1]["message"], listed[-1]

@@ -20,6 +20,7 @@ PACKAGE = ROOT / "pipeline"
 # A module may import modules of its own layer or of a lower one, never of a higher one.
 LAYERS = {
     "errors": 0,
+    "problem_list": 0,  # problems collected in bounded memory (readers and engine)
     "model": 0,
     "rules": 0,
     "keys": 0,

@@ -15,8 +15,8 @@ from pipeline.arrays.arrow_text import STR_DTYPE, arrow_text, str_series
 from pipeline.errors import Code, Problem
 from pipeline.keys.game_codes import GameCodes
 from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.problem_list import ProblemList
 from pipeline.readers.events.results import SIDE_TEXT, UNPLAYED_TEXT
-from pipeline.readers.problem_list import ProblemList
 
 SIDE_COLUMNS = [
     "player",

@@ -45,8 +45,8 @@ from pipeline.model import (
     RateOptions,
     ReadOptions,
 )
+from pipeline.problem_list import ProblemList
 from pipeline.readers import read_event_file
-from pipeline.readers.problem_list import ProblemList
 from pipeline.rules.periods import resolve_period
 from pipeline.rules.sets import get_rules
 from schemas import validate

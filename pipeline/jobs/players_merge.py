@@ -10,8 +10,8 @@ import pandas as pd
 
 from pipeline.errors import Code
 from pipeline.model import PlayerList
+from pipeline.problem_list import ProblemList
 from pipeline.readers.lists.player_details import DETAIL_TEXT, fill_blank_details
-from pipeline.readers.problem_list import ProblemList
 
 
 def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> PlayerList:

@@ -20,9 +20,9 @@ from pipeline.arrays.arrow_text import arrow_text, str_series
 from pipeline.arrays.number_text import int_arrow
 from pipeline.errors import Code
 from pipeline.model import PlayerList
+from pipeline.problem_list import ProblemList
 from pipeline.readers import read_players, read_table_of_kind
 from pipeline.readers.lists.players_file import parse_players
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells
 from schemas import Players, validate
 

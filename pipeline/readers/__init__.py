@@ -7,10 +7,10 @@ from pathlib import Path
 
 from pipeline.errors import Code, InputError, Problem
 from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
 from pipeline.readers.lists import fide_list
 from pipeline.readers.lists.players_file import parse_players
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.tables.sheets import select_sheet
 from pipeline.readers.tables.tabular import RawTable, read_tables

@@ -17,6 +17,7 @@ import pandas as pd
 
 from pipeline.errors import Code, FiderateError, InputError, Problem
 from pipeline.model import GamesInput, SidesInput
+from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
 from pipeline.readers.events.crosstable import parse_crosstable
 from pipeline.readers.events.crosstable_columns import (
@@ -28,7 +29,6 @@ from pipeline.readers.events.games import parse_games
 from pipeline.readers.events.grid import looks_like_grid, parse_grid
 from pipeline.readers.events.individual import parse_individual
 from pipeline.readers.events.trf_file import decode, looks_like_trf, read_trf
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.tables.sheets import select_sheet
 from pipeline.readers.tables.tabular import RawTable, normalize_header, open_workbook, read_tables

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from pipeline.jobs.convert import convert_to_trf
 from pipeline.model import EventInfo
+from pipeline.problem_list import ProblemList
 from pipeline.readers import read_event_file
 from pipeline.readers.events.trf_file import parse_trf, read_trf
-from pipeline.readers.problem_list import ProblemList
 from pipeline.writers.text.trf_writer import event_trf
 from tests.conftest import run_cli
 

@@ -7,7 +7,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.readers.problem_list import ProblemList
+from pipeline.problem_list import ProblemList
 from pipeline.readers.tables import fastcsv
 from pipeline.readers.tables.cells import _may_contain, parse_ids
 from pipeline.readers.tables.fastcsv import simple_line_breaks, simple_lines, utf8_bytes

@@ -17,11 +17,11 @@ import pyarrow.compute as pc
 
 from pipeline.errors import Code
 from pipeline.model import EventInfo, GamesInput
+from pipeline.problem_list import ProblemList
 from pipeline.readers.events import dates
 from pipeline.readers.events.crosstable_columns import Layout
 from pipeline.readers.events.event_codes import SEXES, TITLES
 from pipeline.readers.events.pairing import CELL_COLUMNS, build_event
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells as cellparse
 from pipeline.readers.tables.tabular import RawTable
 

@@ -11,8 +11,8 @@ import pandas as pd
 from pipeline.errors import Code, InputError, Problem
 from pipeline.keys.game_codes import GameCodes
 from pipeline.model import GamesInput
+from pipeline.problem_list import ProblemList
 from pipeline.readers.events.results import GAME_RESULT_HELP, GAME_RESULTS
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells
 from pipeline.readers.tables.raw import RawTable, concat_tables
 

@@ -15,10 +15,10 @@ import pandas as pd
 
 from pipeline.errors import Code
 from pipeline.model import EventInfo, GamesInput
+from pipeline.problem_list import ProblemList
 from pipeline.readers.events.crosstable import CELL_RESULTS, roster, usable
 from pipeline.readers.events.crosstable_columns import Layout
 from pipeline.readers.events.pairing import CELL_COLUMNS, build_event
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells as cellparse
 from pipeline.readers.tables.tabular import RawTable
 

@@ -13,8 +13,8 @@ import pandas as pd
 
 from pipeline.errors import Code
 from pipeline.model import SidesInput
+from pipeline.problem_list import ProblemList
 from pipeline.readers.events.results import SIDE_RESULT_HELP, SIDE_RESULTS
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells
 from pipeline.readers.tables.tabular import RawTable
 

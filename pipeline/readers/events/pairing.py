@@ -21,8 +21,8 @@ import pandas as pd
 
 from pipeline.errors import Code
 from pipeline.model import EventInfo, GamesInput, PlayerList
+from pipeline.problem_list import ProblemList
 from pipeline.readers.events.event_codes import BYE_CODES, BYE_TEXT, GAME_CODES, PAIR_RESULTS
-from pipeline.readers.problem_list import ProblemList
 
 # Names pairing programs give the dummy player that stands for "no opponent" (compared after
 # lower-casing and dropping spaces and punctuation). Such a player is dropped with their cells

@@ -16,12 +16,12 @@ import pandas as pd
 
 from pipeline.errors import Code, InputError, Omitted, Problem, split_omitted
 from pipeline.model import EventInfo, GamesInput
+from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
 from pipeline.readers.events import dates, trf_players
 from pipeline.readers.events.pairing import build_event
 from pipeline.readers.events.trf_players import ROUND_START, ROUND_WIDTH
 from pipeline.readers.events.trf_rounds import round_cells
-from pipeline.readers.problem_list import ProblemList
 
 # A problem that explains the rest (a file cut short) is listed with this many of them.
 FOLLOW_UPS = 10

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import Code
+from pipeline.problem_list import ProblemList
 from pipeline.readers.events import dates
 from pipeline.readers.events.event_codes import SEXES, TITLES
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables.cells import starting_numbers
 
 # 0-based [start, end) slices of the 001 record (TRF.md gives 1-based inclusive columns).

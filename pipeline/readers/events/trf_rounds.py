@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import Code
+from pipeline.problem_list import ProblemList
 from pipeline.readers.events.event_codes import ALL_CODES, CODE_HELP
 from pipeline.readers.events.pairing import CELL_COLUMNS
 from pipeline.readers.events.trf_players import ROUND_START, ROUND_WIDTH, cut_field
-from pipeline.readers.problem_list import ProblemList
 
 
 @dataclass

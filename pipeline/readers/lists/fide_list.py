@@ -39,12 +39,12 @@ import pandas as pd
 from pipeline.arrays.arrow_text import factorize_text
 from pipeline.errors import Code, InputError, Problem
 from pipeline.model import PlayerList
+from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
 from pipeline.readers.lists.fide_list_columns import LIST_TYPES, STANDARD_FALLBACK
 from pipeline.readers.lists.fide_list_txt import read_txt
 from pipeline.readers.lists.fide_list_xml import read_xml
 from pipeline.readers.lists.players_file import parse_players
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables import cells
 from pipeline.readers.tables.tabular import RawTable
 from pipeline.rules.ever_2400 import published_k_proves_2400

@@ -10,7 +10,7 @@ import pyarrow.compute as pc
 from pipeline.arrays.arrow_text import arrow_text, duplicated_text
 from pipeline.errors import Code
 from pipeline.model import PlayerList
-from pipeline.readers.problem_list import ProblemList
+from pipeline.problem_list import ProblemList
 from pipeline.readers.tables import cells
 from pipeline.readers.tables.tabular import RawTable
 

@@ -13,10 +13,10 @@ import pandas as pd
 
 from pipeline.arrays.arrow_text import arrow_storage, factorize_text, may_contain
 from pipeline.errors import Code
+from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
 from pipeline.readers.events.dates import DATE_BOUNDS, EARLIEST_YEAR, LATEST_YEAR
 from pipeline.readers.events.results import GameResult, SideResult, lookup, normalize_tokens
-from pipeline.readers.problem_list import ProblemList
 from pipeline.readers.tables.tabular import RawTable
 
 MAX_RATING = 3500
