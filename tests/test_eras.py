@@ -494,7 +494,7 @@ def test_period_rapid_uses_the_rapid_column_and_falls_back_to_standard(tmp_path)
 
 def _lists_now_and_then(tmp_path):
     """x beats y and draws z in an old event; x is unrated on the list then, rated 1700 now."""
-    from pipeline.jobs.rate import read_inputs
+    from pipeline.jobs.rate_stages import read_inputs
 
     now = write_csv(tmp_path / "now.csv", PLAYER_HEADER,
                     [["x", "X", 1700, 1990, 0], ["y", "Y", 1800, 1980, 99],

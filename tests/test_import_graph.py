@@ -21,6 +21,7 @@ PACKAGE = ROOT / "pipeline"
 LAYERS = {
     "errors": 0,
     "problem_list": 0,  # problems collected in bounded memory (readers and engine)
+    "file_names": 0,  # how reports name input files (by name, not path)
     "model": 0,
     "rules": 0,
     "keys": 0,
@@ -172,9 +173,9 @@ def cli_past_the_jobs(graph: dict[str, set[str]]) -> list[str]:
 
 def test_the_cli_check_finds_a_command_that_skips_the_jobs():
     graph = {
-        "pipeline.cli.rate": {"pipeline.jobs.rate_job", "pipeline.engine.sides"},
+        "pipeline.cli.rate": {"pipeline.jobs.rate", "pipeline.engine.sides"},
         "pipeline.cli.options": {"pipeline.readers.events.crosstable_columns"},
-        "pipeline.jobs.rate": {"pipeline.engine.sides"},  # a job may
+        "pipeline.jobs.rate_stages": {"pipeline.engine.sides"},  # a job may
     }
     assert cli_past_the_jobs(graph) == [
         "pipeline.cli.options -> pipeline.readers.events.crosstable_columns",

@@ -30,7 +30,7 @@ from pipeline.errors import printable
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from pipeline.jobs.rate_job import DaskCounts, RateResult
+    from pipeline.jobs.rate import DaskCounts, RateResult
     from pipeline.model import ReadOptions
 
 
@@ -107,7 +107,7 @@ def rate(
     write the new list. A TRF or crosstable brings its own players: --players is optional."""
     # The library is imported here, not at the top: `fiderate calc` and `--help` stay instant.
     from pipeline.cli.console import DelayedProgress
-    from pipeline.jobs import rate_job
+    from pipeline.jobs import rate as rate_job
     from pipeline.model import RateOptions
 
     request = rate_job.RateRequest(

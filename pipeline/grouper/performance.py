@@ -21,25 +21,13 @@ import numpy as np
 
 from pipeline.arrays.exact_sums import int_bincount
 from pipeline.errors import UsageError
-from pipeline.rules.fide_tables import dp_table
-from pipeline.rules.rounding import fraction_hundredths, round_half_up
+from pipeline.rules.performance_rating import fide_performance
+from pipeline.rules.rounding import round_half_up
 
 if TYPE_CHECKING:  # the calculator's `performance` runs without pandas (fast start-up)
     import pandas as pd
 
 LINEAR_LABEL = "linear approximation (not FIDE): average + 400 x (2p - 1)"
-
-
-def fide_performance(
-    opponents_sum: np.ndarray, games: np.ndarray, score_h: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(Ra, p in hundredths, Rp) per player; entries with no games are 0 (callers blank them)."""
-    n = np.asarray(games, dtype=np.int64)
-    safe = np.maximum(n, 1)
-    ra = np.where(n > 0, round_half_up(opponents_sum, safe), 0)
-    p_h = np.where(n > 0, fraction_hundredths(score_h, safe), 0)
-    rp = np.where(n > 0, ra + dp_table().dp(np.clip(p_h, 0, 100)), 0)
-    return ra.astype(np.int64), p_h.astype(np.int64), rp.astype(np.int64)
 
 
 def event_performance(sides: pd.DataFrame, totals: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

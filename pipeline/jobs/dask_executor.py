@@ -1,6 +1,6 @@
 """The same rating engine on Dask: games split over many files, rated on a cluster.
 
-:class:`DaskExecutor` is the executor :func:`pipeline.jobs.rate.rate_files` (the one run function
+:class:`DaskExecutor` is the executor :func:`jobs.rate_stages.rate_files` (the one run function
 of both engines) hands the files to; the options, the players list and the finish (K, the 700
 rule, the rounding) are that function's, shared with the pandas engine. Options the executor
 cannot honour are refused there (exit 2): see :meth:`DaskExecutor.refusals`.
@@ -35,7 +35,7 @@ from pipeline.engine.sides import game_positions, sides_from_games, unknown_play
 from pipeline.errors import InputError, RunError
 from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals
 from pipeline.jobs.plan import RunPlan
-from pipeline.jobs.rate import check_rated, rate_files
+from pipeline.jobs.rate_stages import check_rated, rate_files
 from pipeline.keys.frame_lookup import positions
 from pipeline.model import (
     READ_DEFAULTS,
@@ -195,7 +195,7 @@ DASK_INPUT_FORMATS = ("games",)
 
 @dataclass
 class DaskExecutor:
-    """Rates games files on a Dask cluster for :func:`pipeline.jobs.rate.rate_files`.
+    """Rates games files on a Dask cluster for :func:`jobs.rate_stages.rate_files`.
 
     ``client``: an existing ``distributed.Client`` (tests); otherwise ``scheduler`` or a local
     cluster. ``games_dir``: a folder (on storage every worker can write) for the games parts.
@@ -297,7 +297,7 @@ def rate_files_dask(
     *,
     reading: ReadOptions = READ_DEFAULTS,
 ) -> DaskRun:
-    """:func:`pipeline.jobs.rate.rate_files` with a :class:`DaskExecutor`, and its side counts."""
+    """:func:`jobs.rate_stages.rate_files` with a :class:`DaskExecutor`, and its side counts."""
     executor = DaskExecutor(scheduler, client, games_dir, games_format)
     result = rate_files(paths, players_path, options, reading=reading, executor=executor)
     return DaskRun(result, executor.sides, executor.rated_sides, executor.parts)

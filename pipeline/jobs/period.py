@@ -73,7 +73,7 @@ from pipeline.jobs.period_players import (
 )
 from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.period_results import publish_results
-from pipeline.jobs.rate import resolve_period
+from pipeline.jobs.rate_stages import resolve_period
 from pipeline.keys.id_lookup import IdLookup
 from pipeline.lists.change_report import PeriodReport
 from pipeline.lists.list_file import read_list

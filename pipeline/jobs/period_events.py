@@ -25,7 +25,7 @@ from pipeline.arrays.arrow_text import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history.facts import EventFile, EventUnit
 from pipeline.jobs.players_merge import merge_players
-from pipeline.jobs.rate import read_event_inputs, sort_problems
+from pipeline.jobs.rate_stages import read_event_inputs, sort_problems
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.limits import input_problem
 

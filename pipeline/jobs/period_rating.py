@@ -1,9 +1,9 @@
 """The rating stage of a period: each event rated with the list in force when it started.
 
-``fiderate rate`` rates every event with one list (:func:`pipeline.jobs.rate.rate_inputs`); a
+``fiderate rate`` rates every event with one list (:func:`jobs.rate_stages.rate_inputs`); a
 period takes each event's ratings from its own list (RULES.md section 6) and adds the changes to
 the list in force at the start of the period. Both then share the same engine and totals steps
-(:func:`pipeline.jobs.rate.rate_sides`): one implementation of each rule, no flag choosing a job.
+(:func:`jobs.rate_stages.rate_sides`): one implementation of each rule, no flag choosing a job.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pipeline.engine.late_first_rating import late_first_ratings
 from pipeline.jobs.assemble import assemble_each, list_ratings
 from pipeline.jobs.plan import plan_run
-from pipeline.jobs.rate import rate_sides
+from pipeline.jobs.rate_stages import rate_sides
 from pipeline.jobs.side_codes import side_codes_and_texts
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 

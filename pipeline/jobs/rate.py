@@ -1,388 +1,226 @@
-"""Rate one rating period: the library function behind ``fiderate rate``, for every engine.
+"""The ``rate`` job: one call from a frozen :class:`RateRequest` to a :class:`RateResult`, on
+either engine. The CLI (and a web page, a scheduler) builds the request and renders the result;
+nothing here prints.
 
-readers -> assemble -> engine -> grouper, with a schema check at every boundary. Nothing here
-writes files; see :mod:`pipeline.writers`. One run function, :func:`rate_files`, serves both
-engines: with no executor the period is rated in this process; with one (the Dask executor of
-:mod:`pipeline.jobs.dask_executor`) the executor turns the files into per-player partial sums
-and this module finishes them exactly as for one process. An option an executor cannot honour is
-refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
+Kept apart from :mod:`pipeline.jobs.rate_stages` (the read-check-rate functions both engines share)
+because the Dask executor imports those functions: the job that builds the executor cannot live
+beside them without an import cycle. Dask itself is imported only by a Dask run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
+from pipeline.errors import UsageError
+from pipeline.model import READ_DEFAULTS, RatedPeriod, RateOptions, ReadOptions
 
-from pipeline.engine.late_first_rating import late_first_ratings, unrated_at_start
-from pipeline.engine.matches import SideKeys
-from pipeline.engine.rate_sides import rate_sides_coded
-from pipeline.engine.sequential import sequential_sides
-from pipeline.engine.sides import (
-    assemble_sides,
-    codable,
-    side_text_codes,
-    unknown_players,
-)
-from pipeline.errors import Code, InputError, Problem, UsageError
-from pipeline.grouper.totals import partial_totals
-from pipeline.jobs.assemble import list_ratings, with_byes
-from pipeline.jobs.date_order import event_date_problems
-from pipeline.jobs.duplicates import duplicate_events
-from pipeline.jobs.games_check import checked_inputs
-from pipeline.jobs.list_match import list_match
-from pipeline.jobs.plan import Executor, RunPlan, finish_period, plan_run, refuse
-from pipeline.jobs.players_merge import merge_players
-from pipeline.jobs.side_codes import side_codes_and_texts
-from pipeline.model import (
-    READ_DEFAULTS,
-    GamesInput,
-    ListMatch,
-    NormSources,
-    PlayerList,
-    RatedPeriod,
-    RateOptions,
-    ReadOptions,
-    SidesInput,
-)
-from pipeline.readers import read_players
-from pipeline.readers.events.many import read_event_files
-from pipeline.readers.events.rounds import paired_twice
-from pipeline.readers.paths import expand_inputs
-from pipeline.rules.periods import resolve_period
-from schemas import Players, RatedSides, validate
-from schemas.sides import ENGINE_COLUMNS, EngineOutput
+if TYPE_CHECKING:
+    from pipeline.jobs.dask_executor import DaskExecutor
+    from pipeline.writers import WriteReport
+
+ENGINES = ("pandas", "dask")
+OUTPUT_FORMATS = ("csv", "parquet")
 
 
-def read_list_in_force(players_path: Path | str | None, rules: str | None) -> PlayerList | None:
-    """The players list, its FIDE-list column chosen by ``rules``, checked against Players."""
-    if players_path is None:
-        return None
-    players = read_players(players_path, rules=rules)
-    validate(players.players, Players, players.source)
-    return players
+@dataclass(frozen=True)
+class RateOutputs:
+    """What a run writes beyond the rating list and the games (``--xlsx``, ``--html``,
+    ``--player``, ``--output-format``). ``xlsx``/``html`` None: by the number of players.
+    ``summary``: the caller will summarise the rated sides (``--json``), which a Dask run
+    keeps on its workers and so refuses."""
+
+    xlsx: bool | None = None
+    html: bool | None = None
+    player_ids: tuple[str, ...] = ()
+    output_format: str = "csv"
+    summary: bool = False
 
 
-def gather_inputs(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None,
+@dataclass(frozen=True)
+class RateRequest:
+    """One ``fiderate rate`` run: the event files (or folders, or patterns), the list in force,
+    the output folder, how to rate and read, what to write, and on which engine. ``scheduler``
+    (a Dask scheduler address) implies the Dask engine, as ``--scheduler`` does."""
+
+    inputs: tuple[Path | str, ...]
+    out_dir: Path
+    players: Path | str | None = None
+    options: RateOptions = RateOptions()
+    reading: ReadOptions = READ_DEFAULTS
+    outputs: RateOutputs = RateOutputs()
+    engine: str = "pandas"
+    scheduler: str | None = None
+
+    def __post_init__(self) -> None:
+        # A list given for ``inputs`` would leave the request mutable through it.
+        object.__setattr__(self, "inputs", tuple(self.inputs))
+        object.__setattr__(self, "out_dir", Path(self.out_dir))
+
+    @property
+    def on_dask(self) -> bool:
+        return self.engine == "dask" or self.scheduler is not None
+
+    @property
+    def protected(self) -> list[Path | str]:
+        """The run's input files, which no output may replace."""
+        return [*self.inputs, *([self.players] if self.players is not None else [])]
+
+
+@dataclass(frozen=True)
+class DaskCounts:
+    """What a Dask run counts on its workers (its sides never come back to this process)."""
+
+    parts: int
+    sides: int
+    rated_sides: int
+    rated_players: int
+
+
+@dataclass(frozen=True)
+class RateResult:
+    """The rated period, what was written (``report.written``), the notes on outputs left out
+    (``report.skipped``) and the run's warnings; ``dask``: the counts of a Dask run."""
+
+    rated: RatedPeriod
+    report: WriteReport
+    dask: DaskCounts | None = None
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def written(self) -> list[Path]:
+        return self.report.written
+
+    @property
+    def notes(self) -> list[str]:
+        return self.report.skipped
+
+
+def _no_progress(stage: str) -> None:
+    """The default progress callback: nothing is shown."""
+
+
+def rate(
+    request: RateRequest,
     *,
-    rules: str | None = None,
-    reading: ReadOptions = READ_DEFAULTS,
-    matched: list[ListMatch] | None = None,
-) -> tuple[list[GamesInput | SidesInput], PlayerList | None, list[Problem]]:
-    """Read every file, collecting the problems of all of them (bad input raises nothing here).
+    executor: DaskExecutor | None = None,
+    progress: Callable[[str], None] = _no_progress,
+) -> RateResult:
+    """Read, check, rate and write one period as ``request`` says.
 
-    ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players;
-    ``reading`` says how the event files are read (format, sheet, crosstable columns).
-    Event files that carry their own players (TRF, crosstables) add them to the players: the list
-    in force (``players_path``) decides for every player on it where it has a value (a blank
-    detail such as a birth year falls back to the event's); the event's own data is used for
-    players the list lacks, and is the whole list when no ``players_path`` is given.
-    ``matched``, if given, receives how the events meet the list in force (a clean read only).
+    Bad input raises :class:`~pipeline.errors.InputError` before anything is written; an option
+    the engine cannot honour raises :class:`~pipeline.errors.UsageError` before anything is read.
+    ``executor``: the Dask executor to run on (e.g. on a client the caller holds); by default a
+    Dask run builds one for ``request.scheduler`` (a local cluster when None). ``progress`` is
+    told each stage's name as it starts (a terminal's spinner; a page's status line).
     """
-    matched = [] if matched is None else matched
-    problems: list[Problem] = []
-    players = None
-    if players_path is not None:
-        try:
-            players = read_list_in_force(players_path, rules)
-        except InputError as exc:
-            players = None
-            problems.extend(exc.problems)
-    players_ok = not problems
-    inputs, partials, read_problems = read_event_inputs(paths, reading)
-    if players_ok:
-        # Unknown players of a file with other problems, reported in the same pass, right
-        # after that file's reading problems (last first: the earlier places stay put).
-        for at, partial_input in reversed(partials):
-            read_problems[at:at] = unknown_players(partial_input, players)
-    problems.extend(read_problems)
-    embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
-    if players is not None and not problems:
-        matched.append(list_match(players, inputs))
-    if embedded and players_ok:
-        try:
-            players = merge_players(players, embedded)
-        except InputError as exc:
-            problems.extend(exc.problems)
-    return inputs, players, problems
-
-
-def read_event_inputs(
-    paths: Sequence[Path | str], reading: ReadOptions = READ_DEFAULTS
-) -> tuple[list[GamesInput | SidesInput], list[tuple[int, GamesInput]], list[Problem]]:
-    """The event files read and checked on their own, without a players list: the inputs read,
-    the games files read only in part (they have problems; a caller with a list names their
-    unknown players), each with the place in the problems after its own, and the problems of
-    all files. ``fiderate rate`` adds its list's checks (:func:`gather_inputs`); a period rates
-    each event with the list in force when it started, so it reads the events with this alone."""
-    problems: list[Problem] = []
-    inputs: list[GamesInput | SidesInput] = []
-    partials: list[tuple[int, GamesInput]] = []
-    try:
-        paths = expand_inputs(paths)
-    except InputError as exc:
-        problems.extend(exc.problems)
-        paths = []
-    for read in read_event_files(paths, reading):  # games files' cells parsed together
-        if not isinstance(read, InputError):
-            inputs.append(read)
-            continue
-        problems.extend(read.problems)
-        if isinstance(read.partial, GamesInput):
-            partials.append((len(problems), read.partial))
-    inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
-    problems.extend(failed)
-    for item in inputs:
-        if isinstance(item, GamesInput):
-            problems.extend(paired_twice(item))
-            problems.extend(event_date_problems(item))
-    problems.extend(duplicate_events(inputs))  # the same games twice: by content, any format
-    return inputs, partials, problems
-
-
-def sort_problems(
-    problems: list[Problem], paths: Sequence[Path | str], players_path: Path | str | None
-) -> list[Problem]:
-    """One table per file, in file order, top to bottom: the order a person fixes them in; a
-    file cut short says so first (the problems after it follow from the cut)."""
-    order = {str(p): i for i, p in enumerate([players_path, *paths]) if p is not None}
-    return sorted(
-        problems,
-        key=lambda p: (order.get(p.file, len(order)), p.code != Code.TRUNCATED_FILE, p.row or 0),
-    )
-
-
-def assembly_problems(
-    inputs: list[GamesInput | SidesInput], players: PlayerList | None
-) -> list[Problem]:
-    """What putting the readable events and the players together finds (unknown players)."""
-    try:
-        assemble_sides(with_byes(inputs, players), players)
-    except InputError as exc:
-        return exc.problems
-    return []
-
-
-def check_inputs(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None,
-    *,
-    rules: str | None = None,
-    reading: ReadOptions = READ_DEFAULTS,
-) -> list[Problem]:
-    """Every problem ``rate`` would stop on, without rating: the checks of ``fiderate validate``.
-
-    Players are looked up only when the players file itself was readable: an unreadable list
-    would make every player look unknown.
-    """
-    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, reading=reading)
-    if players_path is None or players is not None:
-        problems.extend(assembly_problems(inputs, players))
-    return sort_problems(problems, paths, players_path)
-
-
-def read_inputs(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None,
-    *,
-    rules: str | None = None,
-    reading: ReadOptions = READ_DEFAULTS,
-) -> tuple[list[GamesInput | SidesInput], PlayerList | None]:
-    """Read every file, collecting the problems of all of them before failing."""
-    inputs, players, problems = gather_inputs(paths, players_path, rules=rules, reading=reading)
-    if problems:
-        raise InputError(sort_problems(problems, paths, players_path))
-    return inputs, players
-
-
-def check_rated(rated: pd.DataFrame, whole: bool) -> pd.DataFrame:
-    """The engine's boundary, validated once on the narrowest frame: sides assembled from games
-    files were checked as Games and Players when read, so only the engine's own columns are
-    checked; sides read from individual files (``whole``) are checked whole (RatedSides)."""
-    if whole:
-        return validate(rated, RatedSides, internal=True)
-    validate(rated[ENGINE_COLUMNS], EngineOutput, internal=True)
-    return rated
-
-
-def started_unrated(inputs: Sequence[GamesInput | SidesInput], period: str) -> pd.DataFrame:
-    """(source, player) of the players an event file gives no rating, in the event files that
-    started before ``period`` (their ratings are those of an earlier list: B.02 8.2.4)."""
-    parts = [
-        pd.DataFrame({"source": item.source, "player": ids.to_numpy(dtype=str)})
-        for item in inputs
-        if isinstance(item, GamesInput)
-        and item.players is not None
-        and item.info is not None
-        and item.info.start is not None
-        and item.info.start[:7] < period
-        and len(ids := item.players.players.loc[item.players.players["rating"].isna(), "id"])
-    ]
-    return pd.concat(parts) if parts else pd.DataFrame({"source": [], "player": []})
-
-
-def rate_inputs(
-    inputs: list[GamesInput | SidesInput],
-    players: PlayerList | None,
-    options: RateOptions,
-) -> RatedPeriod:
-    """Rate ``inputs`` as one period (``fiderate rate``): every event with ``players``, the list
-    in force at the start of the period (the ratings the changes are added to)."""
-    plan = plan_run(options, inputs)
-    codes, texts = side_codes_and_texts(inputs)
-    # The sides' text columns left as codes (``RatedPeriod.texts_coded``; the output stage
-    # builds them for the outputs that read them) when nothing before the writers reads them:
-    # not the sequential mode, the once-per-event cap of old eras, nor 8.2.4's look-up of the
-    # players an event began without.
-    started = started_unrated(inputs, plan.period)
-    late = players is not None and len(started) > 0
-    coded = (
-        texts is not None
-        and options.mode == "fide"
-        and not plan.rules.cap_once_per_event
-        and not late
-        and all(isinstance(i, GamesInput) and codable(i) for i in inputs)
-    )
-    sides = assemble_sides(with_byes(inputs, players), players, coded=coded)
-    # 8.2.4: an event begun under an older list.
-    if late and players is not None:
-        blank = unrated_at_start(sides, started)
-        sides = late_first_ratings(blank, list_ratings(blank["player"], players))
-    return rate_sides(inputs, sides, players, options, plan, codes, texts, coded=coded)
-
-
-def rate_sides(
-    inputs: Sequence[GamesInput | SidesInput],
-    sides: pd.DataFrame,
-    players: PlayerList | None,
-    options: RateOptions,
-    plan: RunPlan,
-    codes: tuple[np.ndarray, pd.Series] | None,
-    texts: dict[str, tuple[np.ndarray, pd.Series]] | None,
-    *,
-    coded: bool,
-) -> RatedPeriod:
-    """The assembled ``sides`` of ``inputs`` rated (engine) and totalled (grouper): the steps
-    every job that rates shares, whichever list each side's rating was taken from. ``coded``:
-    the sides' text columns are codes (see :func:`rate_inputs`), built by the output stage
-    (``jobs.rate_outputs``) for the outputs that show them."""
-    keys = None
-    if codes is not None and texts is not None:
-        keys = SideKeys.of_games(codes, texts["source"], texts["event"])
-        # games.csv's opponent, result and note by code too: the opponent is the other side's
-        # player, the result the side's points and whether it was played (``engine.sides``),
-        # the note the engine's own code (``rate_sides_coded``).
-        result_codes = side_text_codes(
-            sides["score_h"].to_numpy(dtype=np.int64), sides["played"].to_numpy(dtype=bool)
+    if request.engine not in ENGINES:
+        raise UsageError(f"--engine must be one of {', '.join(ENGINES)} (got {request.engine!r})")
+    if request.outputs.output_format not in OUTPUT_FORMATS:
+        raise UsageError(
+            f"--output-format must be one of {', '.join(OUTPUT_FORMATS)} "
+            f"(got {request.outputs.output_format!r})"
         )
-        texts = {**texts, "opponent": (keys.opponent, codes[1]), "result": result_codes}
-    rated, note_codes = rate_sides_coded(sides, plan.rules, options.method, options.cap, keys=keys)
-    rated = check_rated(rated, whole=any(isinstance(i, SidesInput) for i in inputs))
-    if texts is not None:
-        texts["note"] = note_codes
-    sources = [i.source for i in inputs]
-    if options.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
-        fide = finish_period(
-            rated, partial_totals(rated, 0, codes), players, options, plan, sources
-        )
-        k_used = fide.totals.set_index("id")["k"]
-        rated = sequential_sides(rated, k_used, plan.rules, options.method, options.cap)
-        codes = texts = None  # the sides were re-rated: encode their ids afresh
-    result = finish_period(rated, partial_totals(rated, 0, codes), players, options, plan, sources)
-    result.side_players, result.side_texts = codes, texts
-    return result
+    from pipeline.resources.memory import prefer_jemalloc
 
-
-def rate_files(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None = None,
-    options: RateOptions | None = None,
-    *,
-    reading: ReadOptions = READ_DEFAULTS,
-    executor: Executor | None = None,
-) -> RatedPeriod:
-    """Read, validate and rate: the whole library path of ``fiderate rate``, on either engine.
-
-    Bad input stops the run with the same problems ``fiderate validate`` lists (one set of
-    checks, :func:`check_inputs`): reading problems of every file plus, when the players list
-    was readable, the players the events name but the list lacks.
-
-    With an ``executor`` the files are rated by it (each reads and checks its own files) and the
-    result carries the totals only (``sides`` is empty); options it cannot honour are refused
-    first, with :class:`UsageError`.
-    """
-    options = options or RateOptions()
-    plan = plan_run(options)  # a bad option is a usage error, before any reading
+    prefer_jemalloc()  # before the first big Arrow buffer (see its docstring)
+    if request.on_dask:
+        return _rate_on_dask(request, executor)
     if executor is not None:
-        refuse(executor.name, executor.refusals(options, reading))
-        if options.period is None:
-            # The files are read by the executor, after the rules in force must be known.
-            raise UsageError(
-                f"--engine {executor.name} needs --period YYYY-MM (the month the events end in): "
-                "the events' dates are read on the workers, after the rules must be chosen"
-            )
-        options = replace(options, rules=plan.rules.name)  # the workers rate with this era
-        players = read_list_in_force(players_path, options.rules)
-        files = [str(p) for p in expand_inputs(paths)]
-        partials = executor.partials(files, players, options, plan, reading)
-        return finish_period(pd.DataFrame(), partials, players, options, plan, files)
-    matched: list[ListMatch] = []
-    inputs, players, problems = gather_inputs(
-        paths,
-        players_path,
-        rules=options.rules,
-        reading=reading,
-        matched=matched,
+        raise ValueError("an executor is for engine 'dask'; this request is for pandas")
+    from pipeline.jobs.rate_outputs import write_outputs
+    from pipeline.jobs.rate_stages import rate_files
+
+    progress("reading and rating")
+    rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)
+    progress("writing reports")
+    outputs = request.outputs
+    report = write_outputs(
+        rated,
+        request.out_dir,
+        xlsx=outputs.xlsx,
+        html=outputs.html,
+        players=outputs.player_ids,
+        output_format=outputs.output_format,
+        inputs=request.protected,
     )
-    if problems:
-        if players_path is None or players is not None:
-            problems.extend(assembly_problems(inputs, players))
-        raise InputError(sort_problems(problems, paths, players_path))
-    result = rate_inputs(inputs, players, options)
-    result.list_match = matched[0] if matched else None
-    result.event_ranks = file_ranks(inputs)
-    if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
-        # Events (TRF, crosstables) carry titles and federations: their norms go in the reports,
-        # checked by the output stage only if a report is written (``jobs.rate_outputs``).
-        result.norm_sources = NormSources(tuple(inputs), players)
-    return result
+    return RateResult(rated, report, warnings=tuple(rated.warnings))
 
 
-def file_ranks(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series | None:
-    """id -> the final rank the event file prints (a TRF's columns 86-89), when the run rates
-    that one event alone: ranks of two events cannot be merged into one order."""
-    if len(inputs) != 1 or not isinstance(inputs[0], GamesInput) or inputs[0].players is None:
-        return None
-    players = inputs[0].players.players
-    if "final_rank" not in players.columns or players["final_rank"].isna().all():
-        return None
-    ranked = players[players["final_rank"].notna()]
-    return pd.Series(ranked["final_rank"].astype("Int64").to_numpy(), index=ranked["id"])
+def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResult:
+    """The same run function as the pandas path with the Dask executor; every option it cannot
+    honour is refused (UsageError) before anything is read or written. The workers write the
+    games parts into a temporary folder of ``out_dir``, renamed to ``games`` once the rating
+    list is written; a failed run removes it, and the ``out_dir`` it made."""
+    from pipeline.jobs.dask_executor import (
+        DaskExecutor,
+        DaskRun,
+        games_tmp_dir,
+        output_refusals,
+        write_dask_outputs,
+    )
+    from pipeline.jobs.dask_scheduler import check_scheduler_address
+    from pipeline.jobs.plan import refuse
+    from pipeline.jobs.rate_stages import rate_files
+    from pipeline.writers import WriteReport
+
+    outputs = request.outputs
+    if request.scheduler is not None:
+        check_scheduler_address(request.scheduler)
+    executor = (
+        DaskExecutor(request.scheduler, games_format=outputs.output_format)
+        if given is None
+        else replace(given, games_format=outputs.output_format)  # fresh counts; caller's client
+    )
+    refuse(
+        executor.name,
+        executor.refusals(request.options, request.reading)
+        + output_refusals(
+            player_ids=outputs.player_ids,
+            html=outputs.html,
+            xlsx=outputs.xlsx,
+            as_json=outputs.summary,
+        ),
+    )
+    out_dir = request.out_dir
+    made = _first_missing(out_dir)  # the run makes this folder (and those below it)
+    games_tmp = games_tmp_dir(out_dir)
+    executor.games_dir = games_tmp
+    done = False
+    try:
+        rated = rate_files(
+            request.inputs,
+            request.players,
+            request.options,
+            reading=request.reading,
+            executor=executor,
+        )
+        run = DaskRun(rated, executor.sides, executor.rated_sides, executor.parts)
+        fmt = outputs.output_format
+        written = write_dask_outputs(run, out_dir, games_tmp, fmt, request.protected)
+        done = True
+    finally:
+        if games_tmp.exists():
+            shutil.rmtree(games_tmp, ignore_errors=True)
+        # A failed run leaves nothing behind, not even the empty out_dir it made.
+        if not done and made is not None and not any(p.is_file() for p in made.rglob("*")):
+            shutil.rmtree(made, ignore_errors=True)
+    counts = DaskCounts(
+        parts=run.parts,
+        sides=run.sides,
+        rated_sides=run.rated_sides,
+        rated_players=int((rated.totals["games"] > 0).sum()),
+    )
+    return RateResult(rated, WriteReport(written=written), counts, tuple(rated.warnings))
 
 
-def totals_by_id(result: RatedPeriod) -> pd.DataFrame:
-    return result.totals.set_index("id")
+def _first_missing(folder: Path) -> Path | None:
+    """The highest folder of ``folder``'s path that does not exist yet, if any."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    return missing[-1] if missing else None
 
 
-# resolve_period, RunPlan and refuse live in pipeline.jobs.plan; re-exported for the callers of
-# this module.
-__all__ = [
-    "RunPlan",
-    "check_inputs",
-    "check_rated",
-    "gather_inputs",
-    "read_event_inputs",
-    "rate_files",
-    "rate_inputs",
-    "rate_sides",
-    "read_inputs",
-    "read_list_in_force",
-    "refuse",
-    "resolve_period",
-    "with_byes",
-]
+__all__ = ["DaskCounts", "RateOutputs", "RateRequest", "RateResult", "rate"]

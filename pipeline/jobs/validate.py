@@ -1,6 +1,6 @@
 """Check input files without rating: the library behind ``fiderate validate``.
 
-The checks are exactly those of ``fiderate rate`` (:func:`pipeline.jobs.rate.check_inputs`: the
+The checks are exactly those of ``fiderate rate`` (:func:`jobs.rate_stages.check_inputs`: the
 readers, the schemas and the assembly of games with the players list); this module only reports
 them, as a table for people or JSON for programs.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import LIST_LIMIT, Problem, printable, problems_listed, split_omitted
-from pipeline.jobs.rate import check_inputs
+from pipeline.jobs.rate_stages import check_inputs
 from pipeline.model import READ_DEFAULTS, ReadOptions
 
 

@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from pipeline.arrays.arrow_text import arrow_text, encode_together, factorize_text, str_series
 from pipeline.arrays.number_text import int_arrow, units_arrow
+from pipeline.file_names import shown_names
 from pipeline.keys.id_lookup import IdLookup
 
 COLUMNS = [
@@ -86,7 +87,7 @@ def event_breakdown(
         "player": text(players, arrow_text(totals["id"]).take(pa.array(played))),
         "name": names.fill_null("") if names.null_count else names,
         "event": text(arrow_text(s["event"]).take(first), _same(TOTAL, len(played))),
-        "source": text(arrow_text(s["source"]).take(first), _same("", len(played))),
+        "source": text(_shown(arrow_text(s["source"]).take(first)), _same("", len(played))),
         "games": int_arrow(both(np.bincount(group), "games")),
         "score": units_arrow(both(sums["score_h"].to_numpy(), "score_h"), 100, 1),
         "expected": units_arrow(both(sums["pd_units"].to_numpy(), "expected_units"), scale, 2),
@@ -109,6 +110,19 @@ def _groups(s: pd.DataFrame, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     group, _ = pd.factorize(player * (len(rows) + 1) + pair, sort=False)  # < 2**63: rows**2
     _, first = np.unique(group, return_index=True)
     return group.astype(np.int64), rows[first]
+
+
+def _shown(sources: pa.Array) -> pa.Array:
+    """Each event's file by the name the reports show, not the path given (a published report
+    is no place for the organiser's folders): one name per distinct file, taken back to rows."""
+    import pyarrow.compute as pc
+
+    if isinstance(sources, pa.ChunkedArray):
+        sources = sources.combine_chunks()
+    encoded = pc.dictionary_encode(sources)
+    distinct = encoded.dictionary.to_pylist()
+    names = shown_names(distinct)
+    return pa.array([names[v] for v in distinct], pa.string()).take(encoded.indices)
 
 
 def _same(value: str, n: int) -> pa.Array:

@@ -18,9 +18,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from pipeline.grouper.performance import fide_performance
 from pipeline.norms.rules import NO_FEDERATION, TITLED, NormRule
 from pipeline.rules.norm_labels import REQUIREMENTS
+from pipeline.rules.performance_rating import fide_performance
 
 # Requirement names in report order; each becomes a status column and a margin column.
 FEDERATION_REQUIREMENTS = ("foreign_federations", "own_federation", "one_federation")

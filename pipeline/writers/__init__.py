@@ -33,7 +33,7 @@ from pipeline.writers.text.output_text import (
 )
 
 if TYPE_CHECKING:
-    from pipeline.writers.file_names import shown_name
+    from pipeline.file_names import shown_name
     from pipeline.writers.games_file import games_file_table, write_games_file
     from pipeline.writers.text.parquet_files import games_arrow, rating_list_arrow, write_parquet
     from pipeline.writers.text.trf_header import header_records, keep_records
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 # The front door's other names, each imported on first use: a CSV-only run never loads the TRF,
 # Parquet or games-file writers.
 _HOMES = {
-    "shown_name": "pipeline.writers.file_names",
+    "shown_name": "pipeline.file_names",
     "games_file_table": "pipeline.writers.games_file",
     "write_games_file": "pipeline.writers.games_file",
     "games_arrow": "pipeline.writers.text.parquet_files",

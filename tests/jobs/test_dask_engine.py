@@ -16,8 +16,8 @@ import pytest
 
 from benchmarks.synthetic import synthetic_games, synthetic_players, write_text_csv
 from pipeline.errors import InputError
-from pipeline.jobs.rate import rate_files
 from pipeline.jobs.rate_outputs import write_outputs
+from pipeline.jobs.rate_stages import rate_files
 from pipeline.model import RateOptions, ReadOptions
 from tests.conftest import run_cli
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pipeline.errors import Problem
 from pipeline.jobs.duplicates import duplicate_events
-from pipeline.jobs.rate import check_inputs
+from pipeline.jobs.rate_stages import check_inputs
 from tests.conftest import SAMPLE
 
 HEAD = "event,round,date,white,black,result\n"

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import InputError, UsageError
-from pipeline.jobs import calculators, rate_job
+from pipeline.jobs import calculators
 from pipeline.jobs import convert as convert_job
 from pipeline.jobs import norms as norms_job
+from pipeline.jobs import rate as rate_job
 from pipeline.jobs import validate as validate_job
 from pipeline.model import RateOptions
 from tests.conftest import SAMPLE, run_cli

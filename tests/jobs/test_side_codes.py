@@ -14,8 +14,8 @@ from pipeline.engine.rate_sides import rate_sides
 from pipeline.engine.sides import assemble_sides
 from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.plan import plan_run
-from pipeline.jobs.rate import gather_inputs, rate_files
 from pipeline.jobs.rate_outputs import prepare_outputs, with_side_texts, write_outputs
+from pipeline.jobs.rate_stages import gather_inputs, rate_files
 from pipeline.jobs.side_codes import side_codes, side_texts
 from pipeline.keys.game_codes import GAME_TEXTS
 from pipeline.model import RateOptions

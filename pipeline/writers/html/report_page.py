@@ -20,8 +20,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from pipeline.file_names import shown_names
 from pipeline.model import RatedPeriod
-from pipeline.writers.file_names import shown_names
 from pipeline.writers.html.norms_section import norms_html
 from pipeline.writers.text.report_text import context_lines, standings_order
 

@@ -25,10 +25,10 @@ from pipeline.arrays.number_text import (
     units_text,
 )
 from pipeline.arrays.order import stable_order
+from pipeline.file_names import shown_name, shown_names
 from pipeline.keys.id_lookup import IdLookup, natural_order
 from pipeline.model import RatedPeriod
 from pipeline.resources.threads import each
-from pipeline.writers.file_names import shown_name, shown_names
 
 RATING_LIST_COLUMNS = [
     "id",

@@ -16,9 +16,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.arrays.arrow_text import arrow_ints, arrow_text
+from pipeline.file_names import shown_name, shown_names
 from pipeline.model import RatedPeriod
 from pipeline.rules.rounding import rescale_half_away
-from pipeline.writers.file_names import shown_name, shown_names
 from pipeline.writers.text.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
@@ -71,7 +71,7 @@ _GAMES_AS_ARROW: dict[str, Callable[..., pa.Array]] = {
 
 def games_arrow(result: RatedPeriod) -> pa.Table:
     columns = spec_columns(result.sides, games_spec(result.scale), _GAMES_AS_ARROW)
-    # File names, not the organiser's folders (as games.csv: pipeline.writers.file_names).
+    # File names, not the organiser's folders (as games.csv: pipeline.file_names).
     source = columns["source"]
     if isinstance(source, pa.ChunkedArray):
         source = source.combine_chunks()

@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 
 from pipeline.arrays.number_text import int_text, pd_decimals, units_text
+from pipeline.file_names import shown_names
 from pipeline.model import RatedPeriod, Standings
 from pipeline.rules.modes import SEQUENTIAL_LABEL
 from pipeline.rules.sets import get_rules
-from pipeline.writers.file_names import shown_names
 from pipeline.writers.text.output_text import RATING_LIST_COLUMNS
 
 
