@@ -127,3 +127,33 @@ def duplicate_events(inputs: Sequence[GamesInput | SidesInput]) -> list[Problem]
                 )
             )
     return problems
+
+
+def identical_files(paths: Sequence[str]) -> list[Problem]:
+    """A ``duplicate-event`` problem for every file whose bytes an earlier one already holds.
+
+    For the Dask engine, whose files are read on the workers: the client cannot compare their
+    games, but it can tell the same file given twice (or copied under another name) by a digest
+    of its bytes, read in blocks. A copy with other line endings or in another format is not
+    caught this way; the pandas engine's :func:`duplicate_events` catches those."""
+    problems: list[Problem] = []
+    seen: dict[bytes, str] = {}
+    for path in paths:
+        digest = hashlib.sha256()
+        with open(path, "rb") as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(block)
+        first = seen.get(digest.digest())
+        if first is None:
+            seen[digest.digest()] = path
+            continue
+        what = "this file is given twice" if first == path else f"this file is a copy of {first!r}"
+        problems.append(
+            Problem(
+                Code.DUPLICATE_EVENT,
+                f"{what} (the same bytes): its games would be rated twice",
+                file=path,
+                fix="give each file once: leave one of the two out",
+            )
+        )
+    return problems

@@ -31,7 +31,7 @@ from pipeline.errors import Code, InputError, Problem, UsageError
 from pipeline.grouper.totals import partial_totals
 from pipeline.jobs.assemble import list_ratings, with_byes
 from pipeline.jobs.date_order import event_date_problems
-from pipeline.jobs.duplicates import duplicate_events
+from pipeline.jobs.duplicates import duplicate_events, identical_files
 from pipeline.jobs.games_check import checked_inputs
 from pipeline.jobs.list_match import list_match
 from pipeline.jobs.plan import Executor, RunPlan, finish_period, plan_run, refuse
@@ -329,6 +329,8 @@ def rate_files(
         options = replace(options, rules=plan.rules.name)  # the workers rate with this era
         players = read_list_in_force(players_path, options.rules)
         files = [str(p) for p in expand_inputs(paths)]
+        if copies := identical_files(files):  # the same file twice, caught before any work
+            raise InputError(copies)
         partials = executor.partials(files, players, options, plan, reading)
         return finish_period(pd.DataFrame(), partials, players, options, plan, files)
     matched: list[ListMatch] = []

@@ -239,3 +239,20 @@ def test_an_event_file_with_its_own_players_is_refused_not_half_read(client):
     trf = Path(__file__).resolve().parents[2] / "sample_data" / "event.trf"
     with pytest.raises(RunError, match="rates games files only .* --engine pandas"):
         rate_files_dask([trf], None, RateOptions(period="2026-11"), client=client)
+
+
+def test_the_same_part_twice_is_refused_before_any_work(tmp_path):
+    """The workers read the parts, so the client compares their bytes: a part given twice, or
+    copied under another name, is a duplicate event (issue 26), refused with both names."""
+    games, players = _period(tmp_path / "in", "csv")
+    copy = tmp_path / "in" / "copy-of-part-0.csv"
+    copy.write_bytes((games / "part-0000.csv").read_bytes())
+    out = tmp_path / "out"
+    args = ["--players", players, "--period", "2026-11", "--out", out, "--engine", "dask"]
+    result = run_cli("rate", games / "part-0000.csv", copy, *args)
+    assert result.exit_code == 1, result.output
+    assert "[duplicate-event]" in result.stderr and str(copy) in result.stderr
+    assert f"copy of {str(games / 'part-0000.csv')!r}" in result.stderr
+    twice = run_cli("rate", games / "part-0001.csv", games / "part-0001.csv", *args)
+    assert twice.exit_code == 1 and "this file is given twice" in twice.stderr
+    assert not out.exists()
