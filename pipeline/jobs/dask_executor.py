@@ -35,7 +35,7 @@ from pipeline.engine.sides import game_positions, sides_from_games, unknown_play
 from pipeline.errors import InputError, RunError
 from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals
 from pipeline.jobs.plan import RunPlan
-from pipeline.jobs.rate_stages import check_rated, rate_files
+from pipeline.jobs.rate_stages import check_rated
 from pipeline.keys.frame_lookup import positions
 from pipeline.model import (
     READ_DEFAULTS,
@@ -286,23 +286,6 @@ class DaskExecutor:
         return totals_in[PARTIAL_COLUMNS]
 
 
-def rate_files_dask(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None = None,
-    options: RateOptions | None = None,
-    scheduler: str | None = None,
-    client=None,  # type: ignore[no-untyped-def]
-    games_dir: Path | None = None,
-    games_format: str = "csv",
-    *,
-    reading: ReadOptions = READ_DEFAULTS,
-) -> DaskRun:
-    """:func:`jobs.rate_stages.rate_files` with a :class:`DaskExecutor`, and its side counts."""
-    executor = DaskExecutor(scheduler, client, games_dir, games_format)
-    result = rate_files(paths, players_path, options, reading=reading, executor=executor)
-    return DaskRun(result, executor.sides, executor.rated_sides, executor.parts)
-
-
 def _games_meta() -> pd.DataFrame:
     """An empty games frame with the columns and dtypes the reader gives (no file is read)."""
     import numpy as np
@@ -382,7 +365,6 @@ __all__ = [
     "DaskExecutor",
     "DaskRun",
     "InputError",
-    "rate_files_dask",
     "rate_partition",
     "write_dask_outputs",
 ]

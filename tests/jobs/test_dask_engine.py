@@ -22,7 +22,8 @@ from pipeline.model import RateOptions, ReadOptions
 from tests.conftest import run_cli
 
 distributed = pytest.importorskip("distributed")
-from pipeline.jobs.dask_executor import rate_files_dask, write_dask_outputs  # noqa: E402
+from pipeline.jobs import rate as rate_job  # noqa: E402
+from pipeline.jobs.dask_executor import DaskExecutor  # noqa: E402
 
 PARTS = 4
 
@@ -59,6 +60,19 @@ def _period(folder, fmt):
     return folder / "games", folder / f"players.{fmt}"
 
 
+def _on_dask(paths, players, options, out, client, reading=None):
+    """The rate job on Dask, through its one entry point, with the test's cluster."""
+    request = rate_job.RateRequest(
+        tuple(paths),
+        out,
+        players=players,
+        options=options,
+        engine="dask",
+        **({"reading": reading} if reading is not None else {}),
+    )
+    return rate_job.rate(request, executor=DaskExecutor(client=client))
+
+
 def _pandas_list(games, players, options, out):
     write_outputs(rate_files([games], players, options), out, xlsx=False, html=False)
     return (out / "rating_list.csv").read_bytes()
@@ -75,10 +89,9 @@ def _pandas_list(games, players, options, out):
 def test_dask_rating_list_is_byte_identical(client, tmp_path, fmt, options):
     games, players = _period(tmp_path / "in", fmt)
     expected = _pandas_list(games, players, options, tmp_path / "pandas")
-    run = rate_files_dask([games], players, options, client=client)
-    write_dask_outputs(run, tmp_path / "dask", None)
+    run = _on_dask([games], players, options, tmp_path / "dask", client).dask
     assert (tmp_path / "dask" / "rating_list.csv").read_bytes() == expected
-    assert run.parts == PARTS and run.sides == 2 * 4000
+    assert run is not None and run.parts == PARTS and run.sides == 2 * 4000
 
     text = (tmp_path / "dask" / "rating_list.csv").read_text(encoding="utf-8")
     rows = list(csv.DictReader(text.splitlines()))
@@ -128,7 +141,7 @@ def test_bad_part_reports_its_problems_through_the_workers(client, tmp_path):
     text[3] = ",".join(fields)
     bad.write_text("\n".join(text) + "\n")
     with pytest.raises(InputError) as caught:
-        rate_files_dask([games], players, RateOptions(period="2026-11"), client=client)
+        _on_dask([games], players, RateOptions(period="2026-11"), tmp_path / "o", client)
     [problem] = caught.value.problems
     assert (problem.code, problem.file, problem.row, problem.value) == (
         "bad-result",
@@ -182,7 +195,7 @@ def test_sequential_mode_is_refused_by_the_library_too(tmp_path):
     from pipeline.errors import UsageError
 
     with pytest.raises(UsageError, match="--mode sequential"):
-        rate_files_dask([tmp_path / "g.csv"], None, RateOptions(mode="sequential"))
+        _on_dask([tmp_path / "g.csv"], None, RateOptions(mode="sequential"), tmp_path / "o", None)
 
 
 def test_the_options_dask_honours_are_not_refused(client, tmp_path):
@@ -191,10 +204,8 @@ def test_the_options_dask_honours_are_not_refused(client, tmp_path):
     games, players = _period(tmp_path / "in", "csv")
     options = RateOptions(period="2026-11", rules="rapid")
     expected = _pandas_list(games, players, options, tmp_path / "pandas")
-    run = rate_files_dask(
-        [games], players, options, client=client, reading=ReadOptions(input_format="games")
-    )
-    write_dask_outputs(run, tmp_path / "dask", None)
+    reading = ReadOptions(input_format="games")
+    _on_dask([games], players, options, tmp_path / "dask", client, reading)
     assert (tmp_path / "dask" / "rating_list.csv").read_bytes() == expected
 
 
@@ -222,14 +233,13 @@ def test_a_fide_list_is_read_with_the_rule_set_on_both_engines(client, tmp_path)
     for rules in ("standard", "rapid"):
         options = RateOptions(period="2026-11", rules=rules)
         expected = _pandas_list(folder, tmp_path / "players.txt", options, tmp_path / rules)
-        run = rate_files_dask([folder], tmp_path / "players.txt", options, client=client)
-        write_dask_outputs(run, tmp_path / f"dask-{rules}", None)
+        _on_dask([folder], tmp_path / "players.txt", options, tmp_path / f"dask-{rules}", client)
         assert (tmp_path / f"dask-{rules}" / "rating_list.csv").read_bytes() == expected
         lists[rules] = expected
     assert lists["standard"] != lists["rapid"]
 
 
-def test_an_event_file_with_its_own_players_is_refused_not_half_read(client):
+def test_an_event_file_with_its_own_players_is_refused_not_half_read(client, tmp_path):
     """A TRF brings its players and byes; one partition cannot add them to the list in force,
     so the Dask engine stops with a clear message instead of dropping them."""
     from pathlib import Path
@@ -238,7 +248,7 @@ def test_an_event_file_with_its_own_players_is_refused_not_half_read(client):
 
     trf = Path(__file__).resolve().parents[2] / "sample_data" / "event.trf"
     with pytest.raises(RunError, match="rates games files only .* --engine pandas"):
-        rate_files_dask([trf], None, RateOptions(period="2026-11"), client=client)
+        _on_dask([trf], None, RateOptions(period="2026-11"), tmp_path / "o", client)
 
 
 def test_the_same_part_twice_is_refused_before_any_work(tmp_path):
