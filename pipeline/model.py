@@ -12,6 +12,7 @@ import pandas as pd
 if TYPE_CHECKING:
     from pipeline.keys.game_codes import GameCodes
     from pipeline.keys.id_lookup import IdLookup
+    from pipeline.rules.sets import RuleSet
 
 
 @dataclass
@@ -243,3 +244,19 @@ class ListMatch:
     on_list: int  # of them, on the list in force
     list_players: int  # players on the list in force
     ratings_differ: int  # players whose rating printed on an event file is not the list's
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What every engine needs of the options, checked once before any file is read."""
+
+    rules: RuleSet
+    period: str
+    scale: int  # pd_units / scale is the expected score
+    period_reason: str = "given with --period"
+    rules_reason: str = ""
+    warnings: tuple[str, ...] = ()  # inputs dated outside the period; the era's (select)
+
+    @property
+    def year(self) -> int:
+        return int(self.period[:4])

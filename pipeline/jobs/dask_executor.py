@@ -34,7 +34,6 @@ from pipeline.engine import SCALES, rate_sides
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
 from pipeline.errors import InputError, RunError
 from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals
-from pipeline.jobs.plan import RunPlan
 from pipeline.jobs.rate_stages import check_rated
 from pipeline.keys.frame_lookup import positions
 from pipeline.model import (
@@ -44,6 +43,7 @@ from pipeline.model import (
     RatedPeriod,
     RateOptions,
     ReadOptions,
+    RunPlan,
 )
 from pipeline.problem_list import ProblemList
 from pipeline.readers import read_event_file

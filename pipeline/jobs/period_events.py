@@ -25,8 +25,9 @@ from pipeline.arrays.arrow_text import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history.facts import EventFile, EventUnit
 from pipeline.jobs.players_merge import merge_players
-from pipeline.jobs.rate_stages import read_event_inputs, sort_problems
+from pipeline.jobs.rate_stages import sort_problems
 from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.readers.event_inputs import read_event_inputs
 from pipeline.readers.limits import input_problem
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
@@ -80,7 +81,7 @@ def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:
     if problems:
         raise InputError(problems)
     # The same event given twice (same file, a copy, or the same games in another format) is
-    # refused when the files are read: pipeline.jobs.duplicates, the rule of every command.
+    # refused when the files are read: pipeline.readers.duplicate_events, the rule of every command.
     return [EventFile(p, sha256_of(p)) for p in paths]
 
 

@@ -5,45 +5,24 @@ honour, and the one finish (K, the 700 rule, the change) of :func:`finish_period
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 import pandas as pd
 
 from pipeline.engine import SCALES
 from pipeline.errors import RunError, UsageError
-from pipeline.grouper.roster import event_players_only, listed_event_players
-from pipeline.grouper.totals import finish_totals
 from pipeline.jobs.event_period import choose_period
-from pipeline.keys.id_lookup import same_ids
 from pipeline.model import (
     GamesInput,
     PlayerList,
-    RatedPeriod,
     RateOptions,
     ReadOptions,
+    RunPlan,
     SidesInput,
 )
 from pipeline.rules.modes import MODES
 from pipeline.rules.select import select_rules
-from pipeline.rules.sets import RuleSet, get_rules
-from schemas import RatingList, validate
-
-
-@dataclass(frozen=True)
-class RunPlan:
-    """What every engine needs of the options, checked once before any file is read."""
-
-    rules: RuleSet
-    period: str
-    scale: int  # pd_units / scale is the expected score
-    period_reason: str = "given with --period"
-    rules_reason: str = ""
-    warnings: tuple[str, ...] = ()  # inputs dated outside the period; the era's (select)
-
-    @property
-    def year(self) -> int:
-        return int(self.period[:4])
+from pipeline.rules.sets import get_rules
 
 
 def plan_run(
@@ -99,45 +78,3 @@ def refuse(engine: str, refusals: Sequence[str]) -> None:
             f"--engine {engine} cannot honour these options:\n{listed}\n"
             f"Run with --engine pandas, or leave the options out."
         )
-
-
-def finish_period(
-    sides: pd.DataFrame,
-    partials: pd.DataFrame,
-    players: PlayerList | None,
-    options: RateOptions,
-    plan: RunPlan,
-    sources: list[str],
-) -> RatedPeriod:
-    """K, the 700 rule, the rounded change and the new list from the partials of every side:
-    the one finish of both engines."""
-    if not options.all_players and players is not None:
-        players = listed_event_players(players, partials["player"])
-    totals = finish_totals(
-        partials,
-        players,
-        plan.rules,
-        plan.scale,
-        plan.year,
-        forced_k=options.k,
-        k_cap=options.k_cap,
-    )
-    if not options.all_players:  # ``rate``: only the events' players (--all-players: all)
-        totals = event_players_only(totals, partials["player"])
-    # The list's id look-up serves the totals too when both list the same ids in the same order
-    # (a period's totals are its list in force, row for row): one look-up, not two.
-    shared = players is not None and same_ids(players.players["id"], totals["id"])
-    result = RatedPeriod(
-        sides=sides,
-        totals=validate(totals, RatingList, internal=True),
-        options=options,
-        scale=plan.scale,
-        period=plan.period,
-        sources=sources,
-        period_reason=plan.period_reason,
-        rule_set=plan.rules.name,
-        rules_reason=plan.rules_reason,
-        warnings=list(plan.warnings),
-        totals_ids=players.lookup() if shared and players is not None else None,
-    )
-    return result

@@ -28,13 +28,11 @@ from pipeline.engine.sides import (
     unknown_players,
 )
 from pipeline.errors import Code, InputError, Problem, UsageError
+from pipeline.grouper.period_result import finish_period
 from pipeline.grouper.totals import partial_totals
 from pipeline.jobs.assemble import list_ratings, with_byes
-from pipeline.jobs.date_order import event_date_problems
-from pipeline.jobs.duplicates import duplicate_events, identical_files
-from pipeline.jobs.games_check import checked_inputs
 from pipeline.jobs.list_match import list_match
-from pipeline.jobs.plan import Executor, RunPlan, finish_period, plan_run, refuse
+from pipeline.jobs.plan import Executor, plan_run, refuse
 from pipeline.jobs.players_merge import merge_players
 from pipeline.jobs.side_codes import side_codes_and_texts
 from pipeline.model import (
@@ -46,11 +44,12 @@ from pipeline.model import (
     RatedPeriod,
     RateOptions,
     ReadOptions,
+    RunPlan,
     SidesInput,
 )
 from pipeline.readers import read_players
-from pipeline.readers.events.many import read_event_files
-from pipeline.readers.events.rounds import paired_twice
+from pipeline.readers.duplicate_events import identical_files
+from pipeline.readers.event_inputs import read_event_inputs
 from pipeline.readers.paths import expand_inputs
 from pipeline.rules.periods import resolve_period
 from schemas import Players, RatedSides, validate
@@ -110,39 +109,6 @@ def gather_inputs(
         except InputError as exc:
             problems.extend(exc.problems)
     return inputs, players, problems
-
-
-def read_event_inputs(
-    paths: Sequence[Path | str], reading: ReadOptions = READ_DEFAULTS
-) -> tuple[list[GamesInput | SidesInput], list[tuple[int, GamesInput]], list[Problem]]:
-    """The event files read and checked on their own, without a players list: the inputs read,
-    the games files read only in part (they have problems; a caller with a list names their
-    unknown players), each with the place in the problems after its own, and the problems of
-    all files. ``fiderate rate`` adds its list's checks (:func:`gather_inputs`); a period rates
-    each event with the list in force when it started, so it reads the events with this alone."""
-    problems: list[Problem] = []
-    inputs: list[GamesInput | SidesInput] = []
-    partials: list[tuple[int, GamesInput]] = []
-    try:
-        paths = expand_inputs(paths)
-    except InputError as exc:
-        problems.extend(exc.problems)
-        paths = []
-    for read in read_event_files(paths, reading):  # games files' cells parsed together
-        if not isinstance(read, InputError):
-            inputs.append(read)
-            continue
-        problems.extend(read.problems)
-        if isinstance(read.partial, GamesInput):
-            partials.append((len(problems), read.partial))
-    inputs, failed = checked_inputs(inputs)  # one pass of schema checks (see games_check)
-    problems.extend(failed)
-    for item in inputs:
-        if isinstance(item, GamesInput):
-            problems.extend(paired_twice(item))
-            problems.extend(event_date_problems(item))
-    problems.extend(duplicate_events(inputs))  # the same games twice: by content, any format
-    return inputs, partials, problems
 
 
 def sort_problems(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-import pipeline.jobs.games_check as games_check
+import pipeline.readers.games_check as games_check
 from pipeline.errors import InputError
 from pipeline.model import GamesInput
 from schemas import Games, validate

@@ -1,12 +1,12 @@
-"""The duplicate-event rule (pipeline.jobs.duplicates): the same games twice, by content."""
+"""The duplicate-event rule (readers/duplicate_events.py): the same games twice, by content."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from pipeline.errors import Problem
-from pipeline.jobs.duplicates import duplicate_events
 from pipeline.jobs.rate_stages import check_inputs
+from pipeline.readers.duplicate_events import duplicate_events
 from tests.conftest import SAMPLE
 
 HEAD = "event,round,date,white,black,result\n"
