@@ -6,6 +6,8 @@ import csv
 import shutil
 from pathlib import Path
 
+from click.testing import Result
+
 from pipeline import RateOptions, rate_files
 from pipeline.writers import rating_list_table
 from tests.conftest import run_cli
@@ -80,3 +82,34 @@ def report_tables(result):  # type: ignore[no-untyped-def]
 
     prepared, computed = prepare_outputs(result, plan_outputs(result, xlsx=False, html=True))
     return prepared, standings(prepared, computed), breakdown(prepared, computed)
+
+
+def run_hostile(args: list[str], exit_code: int) -> tuple[Result, str]:
+    """Run a catalogue case's command line and hold the promises every hostile input keeps: the
+    exit code asked for, no traceback, no internal error, a report of bounded size. Returns the
+    click result and its whole output (stdout + stderr)."""
+    result = run_cli(*args)
+    output = result.stdout + result.stderr
+    assert result.exit_code == exit_code, output[-3000:]
+    assert "Traceback" not in output and "internal error" not in output, output[-3000:]
+    # Bounded: at most 200 problems, values quoted to 80 characters (JSON adds indentation).
+    assert len(output) < 120_000, len(output)
+    if exit_code != 0:
+        assert output.strip()
+    return result, output
+
+
+def files_of(work: Path) -> dict[Path, bytes]:
+    """Every file below ``work`` with its bytes: what a failed run must leave as it was."""
+    return {p: p.read_bytes() for p in work.rglob("*") if p.is_file()}
+
+
+def assert_nothing_written(work: Path, before: dict[Path, bytes]) -> None:
+    """No new file, no new folder (an empty ``work/out`` aside), every input exactly as it was."""
+    after = {p for p in work.rglob("*") if p.is_file() or p.is_dir()}
+    new = after - set(before) - {p.parent for p in before} - {work / "out"}
+    assert not new, sorted(map(str, new))
+    for path, data in before.items():
+        assert path.read_bytes() == data, path
+    out = work / "out"
+    assert not out.is_dir() or not any(out.iterdir())

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, SAMPLE, run_cli
+from tests.helpers import assert_nothing_written, files_of, run_hostile
 from tests.test_adversarial import GAMES, PLAYERS, Case, _players_with, _rate
 
 TRF = SAMPLE / "event.trf"
@@ -35,27 +36,16 @@ class InputCase(Case):
 def _check(case: Case, work: Path, mp: pytest.MonkeyPatch) -> str:
     """Run ``case`` in ``work`` and check every promise; the output (stdout + stderr)."""
     args = case.build(work, mp)
-    before = {p: p.read_bytes() for p in work.rglob("*") if p.is_file()}
-    result = run_cli(*args)
-    output = result.stdout + result.stderr
-    assert result.exit_code == case.exit_code, output[-3000:]
-    assert "Traceback" not in output and "internal error" not in output, output[-3000:]
+    before = files_of(work)
+    result, output = run_hostile(args, case.exit_code)
     assert case.code in output, output[-3000:]
-    assert len(output) < 120_000, len(output)
     if isinstance(case, InputCase):
         for text in case.also:
             assert text in output, (text, output[-3000:])
         for text in case.never:
             assert text not in output, (text, output[-3000:])
     if result.exit_code != 0:
-        after = {p for p in work.rglob("*") if p.is_file() or p.is_dir()}
-        assert after <= set(before) | {p.parent for p in before} | {work / "out"}, sorted(
-            map(str, after - set(before))
-        )
-        for path, data in before.items():
-            assert path.read_bytes() == data, path
-        out = work / "out"
-        assert not out.is_dir() or not any(out.iterdir())
+        assert_nothing_written(work, before)
     return output
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLE, run_cli
+from tests.conftest import SAMPLE
+from tests.helpers import assert_nothing_written, files_of, run_hostile
 from tests.test_adversarial import GAMES, PLAYERS, Case, _rate
 
 TRF = SAMPLE / "event.trf"
@@ -135,11 +136,8 @@ def test_catalogue(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     work = tmp_path / "work"
     work.mkdir()
     args = case.build(work, monkeypatch)
-    before = {p: p.read_bytes() for p in work.rglob("*") if p.is_file()}
-    result = run_cli(*args)
-    output = result.stdout + result.stderr
-    assert result.exit_code == case.exit_code, output[-3000:]
-    assert "Traceback" not in output and "internal error" not in output, output[-3000:]
+    before = files_of(work)
+    result, output = run_hostile(args, case.exit_code)
     assert case.code in output, output[-3000:]
     for path in (work / "out").rglob("*"):  # no written output (reports, xlsx, CSV) holds it
         data = [path.read_bytes()]
@@ -148,10 +146,4 @@ def test_catalogue(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
                 data = [book.read(n) for n in book.namelist()]
         assert all(_FORBIDDEN not in d for d in data), path.name
     if result.exit_code != 0:
-        assert output.strip()
-        after = {p for p in work.rglob("*") if p.is_file() or p.is_dir()}
-        assert after <= set(before) | {p.parent for p in before} | {work / "out"}
-        for path, data in before.items():
-            assert path.read_bytes() == data, path
-        out = work / "out"
-        assert not out.is_dir() or not any(out.iterdir())
+        assert_nothing_written(work, before)
