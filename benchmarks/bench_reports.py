@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.engine.sides import with_side_texts
 from pipeline.grouper.standings import standings as compute_standings
-from pipeline.jobs.rate_outputs import with_side_texts
 from pipeline.jobs.rate_stages import rate_files
 from pipeline.model import RatedPeriod, RateOptions
 from pipeline.writers import games_table, rating_list_table

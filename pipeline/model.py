@@ -161,6 +161,19 @@ class NormSources:
 
 
 @dataclass
+class RatedGames:
+    """What the engine hands the grouper: every side of every input rated (schema
+    ``schemas.sides.RatedSides``, or ``EngineOutput`` with the text columns left as codes), and
+    the codes the totals and games.csv work on (see :class:`RatedPeriod`'s fields of the same
+    names). ``sources``: the input files, in order."""
+
+    sides: pd.DataFrame
+    sources: list[str]
+    side_players: tuple[np.ndarray, pd.Series] | None = None
+    side_texts: dict[str, tuple[np.ndarray, pd.Series]] | None = None
+
+
+@dataclass
 class RatedPeriod:
     """The result of rating one period: every side of every game, and per-player totals.
 
@@ -190,7 +203,7 @@ class RatedPeriod:
     norms: NormReport | None = None
     norm_sources: NormSources | None = field(default=None, repr=False)
     # (each side's player code, the distinct ids) from the games' own encoding, when the sides
-    # are exactly the games' sides in order (``jobs.side_codes.side_codes``): games.csv's order.
+    # are exactly the games' sides in order (``engine.side_codes.side_codes``): games.csv's order.
     side_players: tuple[np.ndarray, pd.Series] | None = field(default=None, repr=False)
     # Likewise event, round, date, source, opponent, result and note: name -> (each side's
     # code, the distinct texts; a blank is ""), so games.csv takes their text by code instead
@@ -238,7 +251,8 @@ class Standings:
 
 @dataclass(frozen=True)
 class ListMatch:
-    """How the events of a run meet the list in force (see :mod:`pipeline.jobs.list_match`)."""
+    """How the events of a run meet the list in force (see
+    :mod:`pipeline.readers.lists.list_match`)."""
 
     event_players: int  # distinct players in the events
     on_list: int  # of them, on the list in force

@@ -77,10 +77,9 @@ def report_tables(result):  # type: ignore[no-untyped-def]
     """(the period as the output stage prepares it for report.html, its standings table, its
     per-game breakdown): what ``write_outputs`` hands the report writers."""
     from pipeline.jobs.rate_outputs import prepare_outputs
-    from pipeline.writers import plan_outputs
     from pipeline.writers.text.report_text import breakdown, standings
 
-    prepared, computed = prepare_outputs(result, plan_outputs(result, xlsx=False, html=True))
+    prepared, _, computed = prepare_outputs(result, xlsx=False, html=True)
     return prepared, standings(prepared, computed), breakdown(prepared, computed)
 
 

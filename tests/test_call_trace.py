@@ -88,7 +88,8 @@ RATE_TARGET, PERIOD_TARGET = 15, 25  # package changes (issue 27); 76 and 87 whe
 @pytest.fixture(scope="module")
 def rate_way(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     out = tmp_path_factory.mktemp("rate") / "out"
-    return trace(["rate", str(SAMPLE / "event.trf"), "--out", str(out), "-q"])
+    # As a user runs it: the summary the CLI prints is part of the way (cli -> writers).
+    return trace(["rate", str(SAMPLE / "event.trf"), "--out", str(out)])
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +125,6 @@ def test_the_trace_folds_repeats_and_leaves_the_helpers_out(rate_way):
     assert {"readers", "engine", "grouper", "writers"} <= set(way), way
 
 
-@pytest.mark.xfail(strict=True, reason="issue 27: rate bounces between jobs and the stages")
 def test_rate_goes_down_the_floors_once(rate_way):
     way = rate_way
     assert len(way) - 1 <= RATE_TARGET, " -> ".join(way)

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.arrays.number_text import int_text, units_text
+from pipeline.engine.sides import with_side_texts
 from pipeline.grouper.totals import natural_order, player_sums
-from pipeline.jobs.rate_outputs import with_side_texts
 from pipeline.readers.tables.fastcsv import read_plain_csv
 from pipeline.readers.tables.tabular import _data_line_numbers, normalize_header, pandas_read_csv
 from pipeline.writers.text.csvtext import write_text_csv

@@ -110,33 +110,35 @@ def rate(
     from pipeline.jobs import rate as rate_job
     from pipeline.model import RateOptions
 
-    request = rate_job.RateRequest(
-        inputs=inputs,
-        out_dir=out_dir,
-        players=players,
-        options=RateOptions(
-            rules=rules,
-            method=method,
-            k=k,
-            k_cap=k_cap,
-            cap=cap,
-            period=period,
-            mode=mode,
-            all_players=all_players,
-        ),
-        reading=reading,
-        outputs=rate_job.RateOutputs(
-            xlsx=xlsx,
-            html=want_html,
-            player_ids=player_ids,
-            output_format=output_format,
-            summary=as_json,
-        ),
-        engine=engine,
-        scheduler=scheduler,
-    )
-    # A spinner with the stage on stderr, only on a terminal and once the run takes a second.
-    with DelayedProgress(enabled=not quiet and not request.on_dask) as progress:
+    # A spinner with the stage on stderr, only on a terminal and once the run takes a second
+    # (not on Dask: its workers report nothing back to it).
+    progress = DelayedProgress(enabled=not quiet and engine != "dask" and scheduler is None)
+    with progress:
+        request = rate_job.RateRequest(
+            inputs=inputs,
+            out_dir=out_dir,
+            players=players,
+            options=RateOptions(
+                rules=rules,
+                method=method,
+                k=k,
+                k_cap=k_cap,
+                cap=cap,
+                period=period,
+                mode=mode,
+                all_players=all_players,
+            ),
+            reading=reading,
+            outputs=rate_job.RateOutputs(
+                xlsx=xlsx,
+                html=want_html,
+                player_ids=player_ids,
+                output_format=output_format,
+                summary=as_json,
+            ),
+            engine=engine,
+            scheduler=scheduler,
+        )
         result = rate_job.rate(request, progress=progress.stage)
     if result.dask is not None:
         if not quiet:
@@ -156,7 +158,7 @@ def _tell(result: RateResult, as_json: bool, quiet: bool) -> None:
         )
     elif not quiet:
         render_summary(result.rated, result.report, _stdout_console())
-    for message in result.notes:
+    for message in result.report.skipped:
         click.echo(f"note: {printable(message)}", err=True)
     for message in result.warnings:
         click.echo(f"warning: {printable(message)}", err=True)

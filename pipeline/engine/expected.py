@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.rules.fide_tables import expectancy_table
-
-SCALES = {"fide": 100, "formula": 1_000_000}
+from pipeline.rules.methods import SCALES
 
 
 def expected_units(diff: np.ndarray, method: str) -> np.ndarray:

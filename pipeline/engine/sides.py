@@ -7,6 +7,8 @@ is an ``unknown-player`` error (every such cell is reported).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -14,7 +16,7 @@ import pyarrow as pa
 from pipeline.arrays.arrow_text import STR_DTYPE, arrow_text, str_series
 from pipeline.errors import Code, Problem
 from pipeline.keys.game_codes import GameCodes
-from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.model import GamesInput, PlayerList, RatedPeriod, SidesInput
 from pipeline.problem_list import ProblemList
 from pipeline.readers.events.results import SIDE_TEXT, UNPLAYED_TEXT
 
@@ -297,3 +299,14 @@ def assemble_sides(
     if len(parts) == 1:  # one file: no copy through concat
         return parts[0].reset_index(drop=True)
     return pd.concat(parts, ignore_index=True)
+
+
+def with_side_texts(result: RatedPeriod) -> RatedPeriod:
+    """``result`` with the sides' text columns built from their codes (the same period when
+    they were never left as codes): for the outputs that show them (the output stage)."""
+    if not result.texts_coded:
+        return result
+    if result.side_players is None or result.side_texts is None:
+        raise ValueError("the sides' texts were left as codes without their codes")
+    sides = with_coded_texts(result.sides, players=result.side_players, texts=result.side_texts)
+    return replace(result, sides=sides)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pipeline.engine.rate_events import rate_in_order
 from pipeline.grouper.roster import event_players_only, listed_event_players
-from pipeline.grouper.totals import finish_totals
+from pipeline.grouper.totals import finish_totals, partial_totals
 from pipeline.keys.id_lookup import same_ids
-from pipeline.model import PlayerList, RatedPeriod, RateOptions, RunPlan
+from pipeline.model import PlayerList, RatedGames, RatedPeriod, RateOptions, RunPlan
 from schemas import RatingList, validate
 
 
@@ -54,3 +55,26 @@ def finish_period(
         totals_ids=players.lookup() if shared and players is not None else None,
     )
     return result
+
+
+def total_games(
+    games: RatedGames, players: PlayerList | None, options: RateOptions, plan: RunPlan
+) -> RatedPeriod:
+    """The engine's rated ``games`` totalled per player and the period finished
+    (:func:`finish_period`), the games' codes passed on for the outputs."""
+    partials = partial_totals(games.sides, 0, games.side_players)
+    result = finish_period(games.sides, partials, players, options, plan, games.sources)
+    result.side_players, result.side_texts = games.side_players, games.side_texts
+    return result
+
+
+def total_rated(
+    games: RatedGames, players: PlayerList | None, options: RateOptions, plan: RunPlan
+) -> RatedPeriod:
+    """The grouper's stage: the engine's rated ``games`` totalled, for every job that rates. The
+    sequential mode (not the FIDE method) needs each player's K first: it totals, has the engine
+    re-rate the games in order with that K, then totals again."""
+    if options.mode == "sequential":
+        fide = total_games(games, players, options, plan)
+        games = rate_in_order(games, fide.totals.set_index("id")["k"], options, plan)
+    return total_games(games, players, options, plan)

@@ -31,10 +31,10 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from pipeline.engine import SCALES, rate_sides
+from pipeline.engine.rate_events import check_rated
 from pipeline.engine.sides import game_positions, sides_from_games, unknown_players
 from pipeline.errors import InputError, RunError
 from pipeline.grouper.totals import PARTIAL_COLUMNS, combine_partials, partial_totals
-from pipeline.jobs.rate_stages import check_rated
 from pipeline.keys.frame_lookup import positions
 from pipeline.model import (
     READ_DEFAULTS,

@@ -24,11 +24,11 @@ import pyarrow.compute as pc
 from pipeline.arrays.arrow_text import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history.facts import EventFile, EventUnit
-from pipeline.jobs.players_merge import merge_players
 from pipeline.jobs.rate_stages import sort_problems
 from pipeline.model import GamesInput, PlayerList, SidesInput
 from pipeline.readers.event_inputs import read_event_inputs
 from pipeline.readers.limits import input_problem
+from pipeline.readers.lists.players_merge import merge_players
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
 EVENT_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".trf", ".txt", ".tsv"}

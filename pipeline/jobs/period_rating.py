@@ -1,20 +1,22 @@
 """The rating stage of a period: each event rated with the list in force when it started.
 
-``fiderate rate`` rates every event with one list (:func:`jobs.rate_stages.rate_inputs`); a
+``fiderate rate`` rates every event with one list (:func:`engine.rate_events.rate_events`); a
 period takes each event's ratings from its own list (RULES.md section 6) and adds the changes to
 the list in force at the start of the period. Both then share the same engine and totals steps
-(:func:`jobs.rate_stages.rate_sides`): one implementation of each rule, no flag choosing a job.
+(:func:`engine.rate_events.rate_assembled`, :func:`grouper.period_result.total_rated`): one
+implementation of each rule, no flag choosing a job.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pipeline.engine.assemble import assemble_each, list_ratings
 from pipeline.engine.late_first_rating import late_first_ratings
-from pipeline.jobs.assemble import assemble_each, list_ratings
+from pipeline.engine.rate_events import rate_assembled
+from pipeline.engine.side_codes import side_codes_and_texts
+from pipeline.grouper.period_result import total_rated
 from pipeline.jobs.plan import plan_run
-from pipeline.jobs.rate_stages import rate_sides
-from pipeline.jobs.side_codes import side_codes_and_texts
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 
 
@@ -39,4 +41,5 @@ def rate_with_event_lists(
     ):
         sides = late_first_ratings(sides, list_ratings(sides["player"], players))
     # The sides' texts built with them (coded=False): the period's report and history read them.
-    return rate_sides(inputs, sides, players, options, plan, codes, texts, coded=False)
+    games = rate_assembled(inputs, sides, options, plan, codes, texts)
+    return total_rated(games, players, options, plan)

@@ -1,6 +1,6 @@
-"""What every engine shares around the rating itself: the options checked once (:class:`RunPlan`),
-the executor an engine plugs in (:class:`Executor`), the refusal of options an executor cannot
-honour, and the one finish (K, the 700 rule, the change) of :func:`finish_period`."""
+"""What every engine of the rate job shares around the rating itself: the executor an engine
+plugs in (:class:`Executor`) and the refusal of options an executor cannot honour. The run's
+plan (rules, period, scale) is :func:`pipeline.rules.run_plan.plan_run`, re-exported here."""
 
 from __future__ import annotations
 
@@ -9,44 +9,14 @@ from typing import Protocol
 
 import pandas as pd
 
-from pipeline.engine import SCALES
-from pipeline.errors import RunError, UsageError
-from pipeline.jobs.event_period import choose_period
+from pipeline.errors import UsageError
 from pipeline.model import (
-    GamesInput,
     PlayerList,
     RateOptions,
     ReadOptions,
     RunPlan,
-    SidesInput,
 )
-from pipeline.rules.modes import MODES
-from pipeline.rules.select import select_rules
-from pipeline.rules.sets import get_rules
-
-
-def plan_run(
-    options: RateOptions, inputs: Sequence[GamesInput | SidesInput] | None = None
-) -> RunPlan:
-    """The rule set, period and scale of ``options``; a bad option is a :class:`RunError`.
-
-    The period is ``--period``, else the month the ``inputs`` end in (their own dates), else the
-    current month; the rule set is the one of ``--rules`` in force in that period."""
-    if options.method not in SCALES:
-        raise RunError(f"--method must be one of {', '.join(SCALES)} (got {options.method!r})")
-    if options.mode not in MODES:
-        raise RunError(f"--mode must be one of {', '.join(MODES)} (got {options.mode!r})")
-    get_rules(options.rules)  # an unknown name fails here, before any reading
-    chosen = choose_period(inputs or [], options.period)
-    rules = select_rules(options.rules, chosen.period)
-    return RunPlan(
-        rules.rules,
-        chosen.period,
-        SCALES[options.method],
-        chosen.reason,
-        rules.reason,
-        (*chosen.warnings, *rules.warnings),
-    )
+from pipeline.rules.run_plan import plan_run
 
 
 class Executor(Protocol):
@@ -78,3 +48,6 @@ def refuse(engine: str, refusals: Sequence[str]) -> None:
             f"--engine {engine} cannot honour these options:\n{listed}\n"
             f"Run with --engine pandas, or leave the options out."
         )
+
+
+__all__ = ["Executor", "plan_run", "refuse"]

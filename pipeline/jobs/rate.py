@@ -134,6 +134,7 @@ def rate(
     from pipeline.jobs.rate_outputs import write_outputs
     from pipeline.jobs.rate_stages import rate_files
 
+    protected = request.protected
     progress("reading and rating")
     rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)
     progress("writing reports")
@@ -145,7 +146,7 @@ def rate(
         html=outputs.html,
         players=outputs.player_ids,
         output_format=outputs.output_format,
-        inputs=request.protected,
+        inputs=protected,
     )
     return RateResult(rated, report, warnings=tuple(rated.warnings))
 

@@ -29,7 +29,7 @@ def read_event_inputs(
     """The event files read and checked on their own, without a players list: the inputs read,
     the games files read only in part (they have problems; a caller with a list names their
     unknown players), each with the place in the problems after its own, and the problems of
-    all files. ``fiderate rate`` adds its list's checks (:func:`gather_inputs`); a period rates
+    all files. ``fiderate rate`` adds its list's checks (``readers.rating_inputs``); a period rates
     each event with the list in force when it started, so it reads the events with this alone."""
     problems: list[Problem] = []
     inputs: list[GamesInput | SidesInput] = []

@@ -144,16 +144,14 @@ class OutputPlan:
     players: tuple[str, ...]  # player-<id>.xlsx and .html for each
     output_format: str  # rating_list and games: "csv" or "parquet"
     skipped: tuple[str, ...] = ()  # what the sizes left out, said to the user
-
-    @property
-    def reports(self) -> bool:
-        """Whether any report (standings, per-game breakdown) is written."""
-        return self.xlsx or self.html or bool(self.players)
-
-    @property
-    def norms(self) -> bool:
-        """Whether a report that shows the title norms (report.xlsx, report.html) is written."""
-        return self.xlsx or self.html
+    # Whether any report (standings, per-game breakdown) is written: xlsx, html or players.
+    reports: bool = False
+    # Whether a report that shows the title norms (report.xlsx, report.html) is written.
+    norms: bool = False
+    # Whether these files read the sides' text columns a run left as codes: the reports and
+    # Parquet do; games.csv takes them by code, but for the player's when a side has no row in
+    # the totals. The output stage builds them (``engine.sides.with_side_texts``) only then.
+    side_texts: bool = False
 
 
 def plan_outputs(
@@ -192,8 +190,20 @@ def plan_outputs(
             f"report.html not written: {count:,} players is more than "
             f"{XLSX_MAX_PLAYERS:,} (use --html to write it anyway)"
         )
+    reports = want_xlsx or want_html or bool(players)
+    side_texts = result.texts_coded and (
+        reports or output_format == "parquet" or player_ranks(result) is None
+    )
     return OutputPlan(
-        want_xlsx, want_sheets, want_html, tuple(players), output_format, tuple(skipped)
+        want_xlsx,
+        want_sheets,
+        want_html,
+        tuple(players),
+        output_format,
+        tuple(skipped),
+        reports=reports,
+        norms=want_xlsx or want_html,
+        side_texts=side_texts,
     )
 
 

@@ -11,15 +11,16 @@ from hypothesis import strategies as st
 
 from pipeline.engine.matches import SideKeys, match_codes, match_events
 from pipeline.engine.rate_sides import rate_sides
-from pipeline.engine.sides import assemble_sides
+from pipeline.engine.side_codes import side_codes, side_texts
+from pipeline.engine.sides import assemble_sides, with_side_texts
 from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.plan import plan_run
-from pipeline.jobs.rate_outputs import prepare_outputs, with_side_texts, write_outputs
-from pipeline.jobs.rate_stages import gather_inputs, rate_files
-from pipeline.jobs.side_codes import side_codes, side_texts
+from pipeline.jobs.rate_outputs import prepare_outputs, write_outputs
+from pipeline.jobs.rate_stages import rate_files
 from pipeline.keys.game_codes import GAME_TEXTS
 from pipeline.model import RateOptions
-from pipeline.writers import plan_outputs, write_games_csv
+from pipeline.readers.rating_inputs import read_rating_inputs
+from pipeline.writers import write_games_csv
 from pipeline.writers.summary import summary_lines
 
 IDS = ["a", "b", "c", "1", "b,c"]
@@ -56,7 +57,8 @@ SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 @given(st.lists(st.lists(game, min_size=1, max_size=12), min_size=1, max_size=3))
 def test_side_codes_name_each_sides_text_and_its_matches(tmp_path_factory, files):
     paths = _write(tmp_path_factory.mktemp("games"), files)
-    inputs, players, problems = gather_inputs(paths, None)
+    read = read_rating_inputs(paths, None)
+    inputs, players, problems = read.inputs, read.players, read.problems
     assert not problems
     sides = assemble_sides(inputs, players)
     texts = side_texts(inputs)
@@ -77,7 +79,7 @@ def test_games_csv_is_the_same_from_the_codes_as_from_the_text(tmp_path_factory,
     assert result.side_texts is not None
     assert {*GAME_TEXTS, "opponent", "result", "note"} <= set(result.side_texts)  # by code
     # As write_outputs hands it to games.csv (the texts built only when a side has no total).
-    result, _ = prepare_outputs(result, plan_outputs(result, xlsx=False, html=False))
+    result, _, _ = prepare_outputs(result, xlsx=False, html=False)
     write_games_csv(result, folder / "coded.csv")
     result = with_side_texts(result)
     result.side_texts = None  # every column hashed from the sides' text
@@ -93,7 +95,8 @@ def test_sides_left_as_codes_are_the_sides_built_from_text(tmp_path_factory, fil
     result = rate_files(paths, None, options)
     assert result.texts_coded  # the texts were left as codes
     assert "event" not in result.sides
-    inputs, players, _ = gather_inputs(paths, None)
+    read = read_rating_inputs(paths, None)
+    inputs, players = read.inputs, read.players
     eager = rate_sides(assemble_sides(inputs, players), plan_run(options, inputs).rules)
     built = with_side_texts(result).sides
     pd.testing.assert_frame_equal(built, eager)  # same columns, order, dtypes, cells
@@ -106,13 +109,11 @@ def test_rating_list_and_games_csv_never_build_the_coded_texts(tmp_path):
     assert (tmp_path / "out" / "games.csv").exists()
     assert "rated game sides: 4" in "\n".join(summary_lines(result, report))  # as the CLI prints
     # The output stage builds the texts for the outputs that read them, and only for those.
-    csv_only, standings = prepare_outputs(result, plan_outputs(result, xlsx=False, html=False))
+    csv_only, _, standings = prepare_outputs(result, xlsx=False, html=False)
     assert csv_only.texts_coded and standings is None
-    parquet, _ = prepare_outputs(
-        result, plan_outputs(result, False, html=False, output_format="parquet")
-    )
+    parquet, _, _ = prepare_outputs(result, False, html=False, output_format="parquet")
     assert not parquet.texts_coded
-    reports, standings = prepare_outputs(result, plan_outputs(result, xlsx=False, html=True))
+    reports, _, standings = prepare_outputs(result, xlsx=False, html=True)
     assert not reports.texts_coded and standings is not None
     assert result.texts_coded  # the rated period itself is never changed
 
@@ -124,7 +125,8 @@ def test_a_periods_sides_take_the_games_codes_too(tmp_path_factory, files):
     # sides are still the games' sides in order, so games.csv takes their text by code as
     # ``rate`` does.
     folder = tmp_path_factory.mktemp("games")
-    inputs, players, _ = gather_inputs(_write(folder, files), None)
+    read = read_rating_inputs(_write(folder, files), None)
+    inputs, players = read.inputs, read.players
     lists = [players] * len(inputs)
     result = rate_with_event_lists(inputs, players, lists, RateOptions(period="2026-11"))
     assert result.side_texts is not None and result.side_players is not None

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from pipeline.file_names import shown_name
 from pipeline.model import GamesInput, SidesInput
 from pipeline.rules.periods import resolve_period
-from pipeline.writers import shown_name
 
 
 @dataclass(frozen=True)

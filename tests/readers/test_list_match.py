@@ -7,8 +7,8 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.jobs.list_match import list_match
 from pipeline.model import GamesInput, ListMatch, PlayerList
+from pipeline.readers.lists.list_match import list_match
 
 ids = st.sampled_from(["4100001", "4100002", "17", "007", "abc", ""])
 ratings = st.none() | st.sampled_from([0, 1000, 1001])  # 0: as a blank filled with 0 would read

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.engine.assemble import assemble_each
 from pipeline.engine.sides import assemble_sides
 from pipeline.errors import InputError
-from pipeline.jobs.assemble import assemble_each
 from pipeline.model import PlayerList
 from pipeline.readers import read_event_file, read_players
 
