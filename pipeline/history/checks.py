@@ -10,7 +10,7 @@ from pathlib import Path
 from pipeline.errors import Code, HistoryRefusal, Problem
 from pipeline.history import store as history
 from pipeline.history.facts import EventFile
-from pipeline.lists.months import add_months
+from pipeline.rules.months import add_months
 
 
 def describe_inputs(

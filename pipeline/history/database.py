@@ -25,8 +25,9 @@ from pathlib import Path
 
 from pipeline.errors import Code, HistoryRefusal, Problem
 from pipeline.history import store
-from pipeline.history.journal import fsync_dir, pause_point
+from pipeline.history.journal import fsync_dir
 from pipeline.history.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
+from pipeline.resources.pause_points import pause_point
 
 BUSY_TIMEOUT_SECONDS = 30.0
 

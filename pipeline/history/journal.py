@@ -1,28 +1,16 @@
 """Durability of a run: the rename journal's roll-forward, stray temporary files, fsync of the
-output folder, and the test hook that stops a run at a named stage (see
-:mod:`pipeline.jobs.period` for the order of the steps)."""
+output folder (see :mod:`pipeline.jobs.period` for the order of the steps). The test hook that
+stops a run at a named stage is :mod:`pipeline.resources.pause_points`."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.errors import RunError
-
-PAUSE_ENV = "FIDERATE_TEST_PAUSE_AT"
-
-
-def pause_point(stage: str) -> None:
-    """Test hook: with FIDERATE_TEST_PAUSE_AT=<stage> the process announces the stage on stderr
-    and sleeps, so a test can kill it at exactly this point. Does nothing otherwise."""
-    if os.environ.get(PAUSE_ENV) == stage:
-        sys.stderr.write(f"FIDERATE_PAUSED {stage}\n")
-        sys.stderr.flush()
-        time.sleep(3600)
+from pipeline.resources.pause_points import pause_point
 
 
 class UnfinishedRun(RunError):

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline.errors import Code, HistoryRefusal, Problem
-from pipeline.writers.atomic import os_problem
+from pipeline.resources.atomic_files import os_problem
 
 ATTEMPTS = 20  # new lock files met in a row before giving up (each a run that just ended)
 

@@ -17,8 +17,8 @@ from pipeline.history import store as history
 from pipeline.history.facts import EarlierList, EventFile, UnitFacts
 from pipeline.history.list_contents import StoredRows, content_sha
 from pipeline.lists.first_rating import FirstRatings
-from pipeline.lists.months import add_months
 from pipeline.model import PlayerList
+from pipeline.rules.months import add_months
 
 
 def now() -> str:

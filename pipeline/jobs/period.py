@@ -46,12 +46,10 @@ from pipeline.history.journal import (
     clean_stale_temporaries,
     fsync_dir,
     move_into_place,
-    pause_point,
     recover,
 )
 from pipeline.history.lock import holding_history
 from pipeline.history.record import ListFile, RunRecord, now, record_run, user
-from pipeline.jobs.period_clock import Clock
 from pipeline.jobs.period_earlier_lists import (
     earlier_inputs,
     read_earlier_lists,
@@ -64,7 +62,6 @@ from pipeline.jobs.period_events import (
     sha256_of,
     untrusted,
 )
-from pipeline.jobs.period_outputs import check_outputs_spare_inputs, write_period_outputs
 from pipeline.jobs.period_players import (
     lists_for_units,
     player_details,
@@ -80,8 +77,11 @@ from pipeline.lists.list_file import read_list
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
 from pipeline.readers.lists.player_details import fill_blank_details
 from pipeline.resources.memory import prefer_jemalloc
+from pipeline.resources.pause_points import pause_point
+from pipeline.resources.stage_clock import Clock
 from pipeline.resources.threads import side_by_side
 from pipeline.rules.select import cadence_note
+from pipeline.writers import check_outputs_spare_inputs, write_period_outputs
 from schemas import Games, Players, prepare_for_threads
 
 
@@ -323,7 +323,8 @@ def _rate_and_publish(
         if not u.dated
     ]
     notes += [n for n in [cadence_note(era, period)] if n]
-    clock.lap("first ratings, next list, report", "writing files")
+    # One label for the rest: writing, storing and renaming follow each other quickly.
+    clock.lap("first ratings, next list, report", "writing the files and the history")
     record = RunRecord(
         command=request.command,
         period=period,
@@ -369,7 +370,7 @@ def _publish(
         _input_paths(request, record.files),
     ) as batch:
         notes = list(batch.notes)
-        clock.lap("write files", "storing in the history database")
+        clock.lap("write files")
         pause_point("temp-files")
         if con is None:
             con = database.create_history(request.database)
@@ -385,7 +386,7 @@ def _publish(
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        clock.lap("store in database", "renaming the files into place")
+        clock.lap("store in database")
         # Committed: the temporary files now belong to the rename journal; never delete them.
         batch.forget()
     pause_point("committed")

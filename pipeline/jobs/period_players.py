@@ -14,8 +14,8 @@ from pipeline.history import store as history
 from pipeline.history.facts import EventUnit
 from pipeline.jobs.period_events import embedded_players, player_names
 from pipeline.keys.frame_lookup import member
-from pipeline.lists.months import add_months
 from pipeline.model import GamesInput, PlayerList
+from pipeline.rules.months import add_months
 
 
 def new_player_rows(ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:

@@ -33,6 +33,8 @@ class PeriodReport:
     gains: pd.DataFrame
     losses: pd.DataFrame
     summary: pd.DataFrame
+    new_players: pd.DataFrame  # the changes of players new on the list (first ratings, new)
+    dropped: pd.DataFrame  # the changes of players who dropped below the floor
 
 
 def build_report(
@@ -92,6 +94,8 @@ def build_report(
         summary=_summary(
             status, totals, new, on_new, rated_sides, period, new_ids, rules, rules_used
         ),
+        new_players=changes[changes["status"].isin([STATUS_FIRST, STATUS_NEW])],
+        dropped=changes[dropped(changes["status"]).to_numpy()],
     )
 
 

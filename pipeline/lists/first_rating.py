@@ -24,8 +24,8 @@ import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import arrow_text, factorize_text
 from pipeline.keys.frame_lookup import member
-from pipeline.lists.months import month_index, month_indexes
 from pipeline.rules.fide_tables import dp_table
+from pipeline.rules.months import month_index, month_indexes
 from pipeline.rules.rounding import rescale_half_away, round_half_up
 from pipeline.rules.sets import FIRST_2024, FirstRatingRules
 

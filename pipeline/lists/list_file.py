@@ -12,12 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-import pyarrow as pa
-
-from pipeline.arrays.arrow_text import arrow_text, str_series
-from pipeline.arrays.number_text import int_arrow
 from pipeline.errors import Code
 from pipeline.model import PlayerList
 from pipeline.problem_list import ProblemList
@@ -80,19 +74,3 @@ LIST_TEXT_COLUMNS = [
     "flags",
     "last_played",
 ]
-
-
-def list_text_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """The new list as text cells: what rating_list_*.csv holds (and reads back). Arrow text
-    made by kernels over each column (no Python string per cell)."""
-    out = {}
-    for column in LIST_TEXT_COLUMNS:
-        values = rows[column]
-        if column == "ever_2400":
-            text = pa.array(["false", "true"]).take(values.to_numpy(dtype=bool).astype(np.int8))
-        elif column in ("birth_year", "rating", "period_games", "games", "k"):
-            text = int_arrow(values.astype("Int64"))  # blank where missing
-        else:
-            text = arrow_text(values.astype(str))
-        out[column] = str_series(text).array
-    return pd.DataFrame(out, columns=LIST_TEXT_COLUMNS)

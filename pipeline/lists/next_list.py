@@ -30,8 +30,8 @@ from pipeline.grouper import base_k
 from pipeline.keys.frame_lookup import member, positions
 from pipeline.keys.id_lookup import same_ids
 from pipeline.lists.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
-from pipeline.lists.months import add_months, month_index, month_indexes
 from pipeline.rules.ever_2400 import published_k_proves_2400
+from pipeline.rules.months import add_months, month_index, month_indexes
 from pipeline.rules.sets import RuleSet
 
 STATUS_RATED = "rated"

@@ -1,8 +1,7 @@
 """Writers: the rated period out to files, all of them atomically (see :mod:`.atomic`).
 
 The front door: ``fiderate rate`` calls :func:`write_outputs`; ``fiderate period`` writes its
-files into an :class:`OutputBatch` with :func:`write_csv`, :func:`write_games_csv`,
-:func:`write_list_text_files`, :func:`write_list_xlsx` and :func:`write_tables_xlsx`.
+files with :func:`write_period_outputs` (:mod:`.period_files`).
 """
 
 from __future__ import annotations
@@ -13,20 +12,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from pipeline.errors import RunError
 from pipeline.lazy import lazy_names
 from pipeline.model import RatedPeriod, Standings
-from pipeline.writers.atomic import OutputBatch, check_not_an_input
+from pipeline.resources.atomic_files import OutputBatch, check_not_an_input
 from pipeline.writers.list_text_files import write_list_text_files
 from pipeline.writers.stale import stale_outputs
-from pipeline.writers.text.csvtext import write_coded_csv, write_text_csv
+from pipeline.writers.table_files import (
+    SHEETS_MAX_PLAYERS,
+    XLSX_MAX_PLAYERS,
+    write_csv,
+    write_games_csv,
+    write_list_xlsx,
+    write_tables_xlsx,
+)
 from pipeline.writers.text.output_text import (
     GAMES_COLUMNS,
     RATING_LIST_COLUMNS,
-    games_coded,
-    games_order,
     games_table,
     player_ranks,
     rating_list_table,
@@ -35,6 +37,8 @@ from pipeline.writers.text.output_text import (
 if TYPE_CHECKING:
     from pipeline.file_names import shown_name
     from pipeline.writers.games_file import games_file_table, write_games_file
+    from pipeline.writers.period_files import check_outputs_spare_inputs, write_period_outputs
+    from pipeline.writers.text.list_text import list_text_table
     from pipeline.writers.text.parquet_files import games_arrow, rating_list_arrow, write_parquet
     from pipeline.writers.text.trf_header import header_records, keep_records
     from pipeline.writers.text.trf_writer import TrfText, event_trf
@@ -52,12 +56,12 @@ _HOMES = {
     "keep_records": "pipeline.writers.text.trf_header",
     "TrfText": "pipeline.writers.text.trf_writer",
     "event_trf": "pipeline.writers.text.trf_writer",
+    "write_period_outputs": "pipeline.writers.period_files",
+    "check_outputs_spare_inputs": "pipeline.writers.period_files",
+    "list_text_table": "pipeline.writers.text.list_text",
 }
 __getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
 
-# Spreadsheets are for people: past these sizes they are written only on request (--xlsx).
-XLSX_MAX_PLAYERS = 10_000
-SHEETS_MAX_PLAYERS = 1_000
 
 __all__ = [
     "GAMES_COLUMNS",
@@ -87,6 +91,9 @@ __all__ = [
     "keep_records",
     "TrfText",
     "event_trf",
+    "write_period_outputs",
+    "check_outputs_spare_inputs",
+    "list_text_table",
 ]
 
 
@@ -94,35 +101,6 @@ __all__ = [
 class WriteReport:
     written: list[Path] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
-
-
-def write_csv(table: pd.DataFrame, path: Path) -> None:
-    # Fixed format for golden files: UTF-8, LF line endings, every value already text.
-    write_text_csv(table, path)
-
-
-def write_games_csv(result: RatedPeriod, path: Path) -> None:
-    # Each distinct number formatted once; the lines made block by block in the file's order
-    # (each block takes its rows' text by code) and written as they come: the biggest table
-    # never becomes a pandas frame, and no more than a few blocks of lines exist at once.
-    ranks = player_ranks(result)
-    columns = list(games_coded(result, ranks).values())
-    write_coded_csv(GAMES_COLUMNS, columns, path, games_order(result, ranks))
-
-
-def write_list_xlsx(table: pd.DataFrame, path: Path) -> None:
-    """A rating list's text table as a one-sheet spreadsheet."""
-    # The spreadsheet writer is imported only when a spreadsheet is written.
-    from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx
-
-    write_rating_list_xlsx(table, path)
-
-
-def write_tables_xlsx(sheets: Sequence[tuple[str, pd.DataFrame]], path: Path) -> None:
-    """One sheet per (title, table), in that order: a report of tables."""
-    from pipeline.writers.xlsx.workbooks import write_tables_xlsx as write_sheets
-
-    write_sheets(sheets, path)
 
 
 OUTPUT_FORMATS = ("csv", "parquet")

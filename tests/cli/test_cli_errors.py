@@ -139,7 +139,7 @@ def test_ids_stay_text(tmp_path):
 def test_outputs_get_the_ordinary_file_mode(sample, tmp_path):
     import stat
 
-    from pipeline.writers.atomic import FILE_MODE
+    from pipeline.resources.atomic_files import FILE_MODE
 
     out = tmp_path / "out"
     result = run_cli(

@@ -28,9 +28,7 @@ def test_period_reports_each_stage_in_order(tmp_path):
         "reading the list and the events",
         "rating",
         "first ratings, next list, report",
-        "writing files",
-        "storing in the history database",
-        "renaming the files into place",
+        "writing the files and the history",
     ]
     assert list(outcome.timings) == [
         "read",

@@ -1,5 +1,5 @@
-"""The files of a period run, written to temporary names (``OutputBatch``) and fsynced; the caller
-renames them into place after the database commit (see :mod:`pipeline.jobs.period`).
+"""The files of a period run, written to temporary names (``OutputBatch``) and fsynced; the period
+job renames them into place after the database commit (see :mod:`pipeline.jobs.period`).
 
 For period P (the list published for the month after, N):
 - ``rating_list_N.csv`` (reads back as the next ``--list``), ``rating_list_N.txt`` (FIDE layout),
@@ -19,20 +19,19 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.lists.change_report import PeriodReport
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS, list_text_table
-from pipeline.lists.months import add_months, fide_month_label
-from pipeline.lists.next_list import STATUS_FIRST, STATUS_NEW, dropped
+from pipeline.lists.list_file import LIST_TEXT_COLUMNS
 from pipeline.model import RatedPeriod
-from pipeline.writers import (
+from pipeline.resources.atomic_files import OutputBatch, check_not_an_input
+from pipeline.rules.months import add_months, fide_month_label
+from pipeline.writers.list_text_files import write_list_text_files
+from pipeline.writers.table_files import (
     XLSX_MAX_PLAYERS,
-    OutputBatch,
-    check_not_an_input,
     write_csv,
     write_games_csv,
-    write_list_text_files,
     write_list_xlsx,
     write_tables_xlsx,
 )
+from pipeline.writers.text.list_text import list_text_table
 
 # The report's tables written as CSV: output name -> PeriodReport field.
 CSV_TABLES = {"changes": "changes", "breakdown": "breakdown", "first": "first"}
@@ -70,7 +69,7 @@ def output_names(period: str) -> dict[str, str]:
 def check_outputs_spare_inputs(out_dir: Path, period: str, inputs: Sequence[Path]) -> None:
     """Refuse, before anything is rated, a run whose outputs would replace one of its inputs
     (``--list out/rating_list_2026-12.csv ... --out out`` for period 2026-11): the check of
-    ``fiderate rate``'s outputs (:func:`pipeline.writers.atomic.check_not_an_input`)."""
+    ``fiderate rate``'s outputs (:func:`pipeline.resources.atomic_files.check_not_an_input`)."""
     for name in output_names(period).values():
         check_not_an_input(out_dir / name, inputs)
 
@@ -85,8 +84,8 @@ def write_report_xlsx(report: PeriodReport, path: Path) -> None:
     write_tables_xlsx(
         [
             ("Summary", report.summary),
-            ("New players", changes[changes["status"].isin([STATUS_FIRST, STATUS_NEW])]),
-            ("Dropped", changes[dropped(changes["status"]).to_numpy()]),
+            ("New players", report.new_players),
+            ("Dropped", report.dropped),
             ("Largest gains", report.gains),
             ("Largest losses", report.losses),
             ("First ratings", report.first),

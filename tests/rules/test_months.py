@@ -6,7 +6,7 @@ import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.lists.months import month_index, month_indexes
+from pipeline.rules.months import month_index, month_indexes
 
 PERIODS = st.one_of(
     st.builds(lambda y, m: f"{y:04d}-{m:02d}", st.integers(1900, 2200), st.integers(1, 12)),

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.jobs import period_outputs as outputs
-from pipeline.lists.list_file import list_text_table
+from pipeline.writers import period_files as outputs
 from pipeline.writers import write_csv
 from pipeline.writers.text.fide_txt import write_fide_txt
+from pipeline.writers.text.list_text import list_text_table
 
 names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=70)
 ratings = st.none() | st.integers(1000, 2900)
