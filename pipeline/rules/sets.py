@@ -14,6 +14,13 @@ from dataclasses import dataclass, replace
 
 from pipeline.errors import RunError
 
+# How an event's expected score is formed (``RuleSet.expected_score``): game by game (PD of each
+# game's own difference, FIDE from 2008-07 here), or from one difference per player and event,
+# the player's rating minus the average of the rated opponents (We = n x PD(D), before;
+# pipeline.engine.average_opponent_method).
+EACH_GAME = "each game"
+AVERAGE_OPPONENT = "average opponent"
+
 
 @dataclass(frozen=True)
 class KPrecedence:
@@ -94,6 +101,7 @@ class RuleSet:
     skip_gap: int | None = None
     skip_above: int | None = None
     k: KPrecedence = KPrecedence()
+    expected_score: str = EACH_GAME  # or AVERAGE_OPPONENT (before 2008-07)
     list_column: str = "standard"  # which rating on a FIDE list this rule set uses
     family: str = "standard"
     effective_from: str | None = None  # YYYY-MM-DD, first day in force; None: since ever
@@ -178,13 +186,30 @@ _STANDARD_ERAS = (
         list_every_months=2,
     ),
     RuleSet(
-        "standard-2006",
-        "FIDE standard before 2009-07-01: K 25/15/10, 350-point cap, quarterly lists",
+        "standard-2008",
+        "FIDE standard 2008-07-01 to 2009-06-30: game by game, K 25/15/10, 350-point cap, "
+        "quarterly lists",
         cap=350,
         k=K_2009,
+        effective_from="2008-07-01",
         effective_to="2009-06-30",
+        uncertain="the floor of 1400, and the date FIDE began rating game by game "
+        "(taken as 2008-07-01)",
+        floor=1400,
+        first_rating=FIRST_2009,
+        list_every_months=3,
+    ),
+    RuleSet(
+        "standard-2006",
+        "FIDE standard before 2008-07-01: one difference per player and event (the average "
+        "opponent), K 25/15/10, 350-point cap, quarterly lists",
+        cap=350,
+        k=K_2009,
+        expected_score=AVERAGE_OPPONENT,
+        effective_to="2008-06-30",
         sourced_from="2006-04-01",
-        uncertain="the floor of 1400",
+        uncertain="the floor of 1400, the date FIDE began rating game by game (taken as "
+        "2008-07-01) and the rounding of the opponents' average (whole number, .5 up)",
         floor=1400,
         first_rating=FIRST_2009,
         list_every_months=3,
