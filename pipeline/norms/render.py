@@ -50,6 +50,12 @@ def text_lines(report: NormReport, width: int = 200) -> list[str]:
             lines.append(
                 f"  {row['norm']} norm: {row['name']} ({row['id']}), games {row['rounds']}{note}"
             )
+        unknown = next((e["sex_unknown"] for e in report.events if e["event"] == event), [])
+        if unknown:
+            lines.append(
+                f"  WGM/WIM not checked for {len(unknown)} player(s) whose sex is unknown "
+                "(TRF 001 sex `w`/`f`, or the list's sex column, decides)"
+            )
         lines.append("")
     met = int((t["result"] == "norm").sum())
     lines += [

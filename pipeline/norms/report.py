@@ -76,7 +76,6 @@ def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
             "no host federation (TRF 032): the 1.4.3 Swiss exception was not checked",
         ),
         (best["round_robin"] & (best["played"] > 13), "round robin of more than 13 games"),
-        (best["sex"].eq("") & best["norm"].isin(["WGM", "WIM"]), "sex not given"),
     ]
     text = pd.Series("", index=best.index)
     for mask, note in parts:
@@ -135,6 +134,10 @@ def check_norms(
         _event=best["event"].map(event_order), _rank=best["norm"].map(rank)
     ).sort_values(["_event", "order", "entry", "_rank"], kind="stable", ignore_index=True)
     rr = entries.groupby("event")["round_robin"].any()
+    # WGM and WIM are checked only for players known to be female: the others are counted, so
+    # the report says whose sex was unknown instead of checking them.
+    women = any(rule.women_only for rule in rules)
+    unknown = entries[entries["sex"].eq("") & women].groupby("event")["player"].apply(list)
     summary: list[dict[str, object]] = [
         {
             "event": event,
@@ -143,6 +146,7 @@ def check_norms(
             "rounds": facts.get(event, EventFacts(event)).rounds,
             "round_robin": bool(rr.get(event, False)),
             "swiss_exception": info,
+            "sex_unknown": list(unknown.get(event, [])),
         }
         for event, info in events.items()
     ]

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from pipeline.norms.rules import NO_FEDERATION, TITLED, NormRule
+from pipeline.norms.rules import FEMALE, NO_FEDERATION, TITLED, NormRule
 from pipeline.rules.norm_labels import REQUIREMENTS
 from pipeline.rules.performance_rating import fide_performance
 
@@ -119,8 +119,8 @@ def evaluate(
     """Every window of every candidate entry against ``rule``; ``exception``: per event whether
     the 1.4.3 Swiss exception applies (None: cannot tell)."""
     candidates = entries[~entries["title"].isin(rule.held_by)]
-    if rule.women_only:
-        candidates = candidates[candidates["sex"].ne("m")]
+    if rule.women_only:  # a woman's title: only players known to be female
+        candidates = candidates[candidates["sex"].str.lower().isin(FEMALE)]
     wins = windows(candidates, rule)
     w = window_sums(games, wins, candidates, rule)
     w = w.join(candidates.set_index("entry"), on="entry")

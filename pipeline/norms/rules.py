@@ -17,6 +17,9 @@ TITLED = frozenset({"GM", "IM", "FM", "WGM", "WIM", "WFM"})
 NORM_TITLES = frozenset({"GM", "IM", "WGM", "WIM"})
 # Federation codes that are no federation for the mix of opponents (FIDE-flag players, blank).
 NO_FEDERATION = frozenset({"", "FID"})
+# Sex codes of a player known to be female (TRF 001 column 10 writes `w`, real files also `f`;
+# a list's sex column): only they are checked for WGM and WIM norms. Blank is unknown.
+FEMALE = frozenset({"w", "f"})
 
 
 @dataclass(frozen=True)
