@@ -27,6 +27,7 @@ class EventFacts:
     host: str = ""  # host federation (TRF 032); "" = not given
     kind: str = ""  # type of tournament as written (TRF 092), shown only
     rounds: int | None = None
+    start: str = ""  # YYYY-MM-DD (TRF 042): the norm rules in force are those of this day
 
 
 def event_facts(inputs: Sequence[GamesInput | SidesInput]) -> dict[str, EventFacts]:
@@ -39,7 +40,7 @@ def event_facts(inputs: Sequence[GamesInput | SidesInput]) -> dict[str, EventFac
         kept = {line[:3]: line[4:].strip() for _, line in info.kept}
         name = str(item.games["event"].iat[0])
         facts[name] = EventFacts(
-            name, kept.get("032", "").upper(), kept.get("092", ""), info.rounds
+            name, kept.get("032", "").upper(), kept.get("092", ""), info.rounds, info.start or ""
         )
     return facts
 

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.model import NormReport
-from pipeline.norms.rules import NORM_RULES, SECTIONS
+from pipeline.norms.rules import NORM_ERAS, SECTIONS
 from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, margin_text
 
 
@@ -77,8 +77,10 @@ def _number(value: Any) -> Any:
 def report_json(report: NormReport) -> dict[str, Any]:
     """Stable keys: per row the player, the figures and each requirement's status and margin."""
     rows = []
+    eras = {e.name: e.rules() for e in NORM_ERAS}
+    era_of = {e["event"]: str(e.get("rules", NORM_ERAS[0].name)) for e in report.events}
     for record in report.table.to_dict("records"):
-        rule = NORM_RULES[record["norm"]]
+        rule = eras[era_of.get(record["event"], NORM_ERAS[0].name)][record["norm"]]
         rows.append(
             {
                 "event": record["event"],

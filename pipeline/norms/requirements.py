@@ -169,7 +169,7 @@ def evaluate(
         missed_any |= code == MISSED
         columns[name] = pd.Categorical.from_codes(code, categories=STATUSES)
         columns[f"{name}_margin"] = margin
-    return w.assign(**columns, norm=rule.title, met=~missed_any)
+    return w.assign(**columns, norm=rule.title, met=~missed_any, unrated_as=rule.unrated_as)
 
 
 def best_windows(w: pd.DataFrame) -> pd.DataFrame:

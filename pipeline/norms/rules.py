@@ -7,7 +7,8 @@ Decimals, so every check is an exact integer comparison (see :mod:`pipeline.norm
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -106,6 +107,58 @@ WIM = NormRule(
 )
 
 NORM_RULES: dict[str, NormRule] = {rule.title: rule for rule in (GM, IM, WGM, WIM)}
+
+
+@dataclass(frozen=True)
+class NormEra:
+    """The norm rules in force for events starting from ``effective_from`` to ``effective_to``
+    (inclusive; None: open): what differs from the 2024 text above, per title. Sources and their
+    quality: docs/norms.md ("The rules by era")."""
+
+    name: str
+    effective_from: str | None
+    effective_to: str | None
+    unrated_as: int
+    performance_min: Mapping[str, Decimal] = field(default_factory=dict)
+
+    def rules(self) -> dict[str, NormRule]:
+        return {
+            title: replace(
+                rule,
+                unrated_as=self.unrated_as,
+                performance_min=self.performance_min.get(title, rule.performance_min),
+            )
+            for title, rule in NORM_RULES.items()
+        }
+
+
+NORM_ERAS: tuple[NormEra, ...] = (
+    # B.01 2024 1.4.6d: "Unrated opponents not covered by 1.4.6b shall be considered to be
+    # rated 1400" (verbatim); from 2022-01-01 per the issue's sources (indirect for 2022-2023).
+    NormEra("B.01 2022", "2022-01-01", None, 1400),
+    # Before 2022 an unrated opponent counted 1000 (indirect: the 2017 text's 1.46d as adapted
+    # by a draughts federation); thresholds 2600/2450/2400/2250 from 2009-07-01 (chesselo).
+    NormEra("B.01 2009", "2009-07-01", "2021-12-31", 1000),
+    # "Before 1 July 2009 ... For the GM Norm 2601 / For the IM Norm 2451" (chesselo,
+    # secondary): a performance of at least 2601 is 2600.5 before rounding.
+    NormEra(
+        "B.01 before 2009-07",
+        None,
+        "2009-06-30",
+        1000,
+        {"GM": Decimal("2600.5"), "IM": Decimal("2450.5")},
+    ),
+)
+
+
+def norm_era_on(day: str | None) -> NormEra:
+    """The norm rules in force on ``day`` (YYYY-MM-DD, the event's start); None: today's."""
+    if day:
+        for era in NORM_ERAS:
+            if (era.effective_from or "") <= day <= (era.effective_to or "9999"):
+                return era
+    return NORM_ERAS[0]
+
 
 # What an event file cannot say: listed on every norm report "to confirm", never assumed.
 TO_CONFIRM: tuple[str, ...] = (
