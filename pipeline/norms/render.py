@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -50,7 +50,8 @@ def text_lines(report: NormReport, width: int = 200) -> list[str]:
             lines.append(
                 f"  {row['norm']} norm: {row['name']} ({row['id']}), games {row['rounds']}{note}"
             )
-        unknown = next((e["sex_unknown"] for e in report.events if e["event"] == event), [])
+        summary = next((e for e in report.events if e["event"] == event), {})
+        unknown = cast("list[str]", summary.get("sex_unknown", []))
         if unknown:
             lines.append(
                 f"  WGM/WIM not checked for {len(unknown)} player(s) whose sex is unknown "
