@@ -81,6 +81,17 @@ def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
             "no host federation (TRF 032): the 1.4.3 Swiss exception was not checked",
         ),
         (best["round_robin"] & (best["played"] > 13), "round robin of more than 13 games"),
+        (
+            best["counted"] > best["length"],
+            "8 games counted as 9 (1.4.1c: the 9th round a forfeit win or pairing-allocated "
+            "bye; once per title application)",
+        ),
+        (
+            best["excluded"] > 0,
+            best["excluded"].astype(str)
+            + " game(s) against an unrated player who scored 0 against rated opponents not "
+            "counted (1.4.2b)",
+        ),
     ]
     text = pd.Series("", index=best.index)
     for mask, note in parts:
@@ -171,7 +182,7 @@ def _check_era(
 ) -> tuple[pd.DataFrame, list[dict[str, object]]]:
     """The best window of every candidate of these events (one era's rules), and each event's
     summary."""
-    entries, games = counted_games(sides, people, rules)
+    entries, games = counted_games(sides, people, rules, facts)
     if player_ids:
         entries = entries[entries["player"].isin(player_ids)]
     entries = entries[entries["played"] > 0]  # no game over the board: nothing to judge

@@ -143,10 +143,19 @@ def evaluate(
     titled_need = _ceil_div(t_num * k, t_den)
     holders_need = np.maximum(rule.holders_min, _ceil_div(h_num * k, h_den))
     rr = w["round_robin"].to_numpy(bool)
+    # 1.4.1c: "In a 9-round tournament, 8 played games can count as a 9-game norm if the
+    # missing game is due to forfeit win or pairing-allocated bye" (the other requirements are
+    # judged on the 8 games; once per title application: to confirm).
+    missing_ok = (w["forfeit_wins"] + w["pairing_byes"]).to_numpy(np.int64) > 0
+    eight_as_nine = (
+        (k == rule.games_min - 1) & (k == w["played"].to_numpy(np.int64)) & missing_ok
+    ) & (w["rounds"].to_numpy(np.int64) == rule.games_min)
+    counted = k + eight_as_nine
+    w["counted"] = counted
     # margin >= 0 means met. Units: games, rating points, points (score), opponents.
     margins = {
-        "min_games": k - rule.games_min,
-        "all_rounds": np.where(rr, w["played"] - w["scheduled"], 0),
+        "min_games": counted - rule.games_min,
+        "all_rounds": np.where(rr, w["played"] + eight_as_nine - w["scheduled"], 0),
         "min_performance": (2 * rp - perf_x2) / 2,
         "min_average": ra - rule.average_min,
         "min_score": (score_h * s_den - s_num * 100 * k) / (100 * s_den),

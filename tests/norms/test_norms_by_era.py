@@ -4,10 +4,12 @@ for players known to be female."""
 
 from __future__ import annotations
 
+import pandas as pd
+
 from pipeline.norms import check_norms
 from pipeline.norms.games import EventFacts
 from pipeline.norms.render import text_lines
-from tests.norms.test_norms import BASE, event
+from tests.norms.test_norms import BASE, event, round_robin
 
 
 def _table(sides, people, **facts):
@@ -68,3 +70,76 @@ def test_gm_and_im_performance_2601_and_2451_before_2009_07():
         "missed",
         -0.5,
     )
+
+
+def _without_round(sides, rnd: str):
+    """The sides less P's game of round ``rnd`` (both sides of it)."""
+    p_game = (sides["round"] == rnd) & ((sides["player"] == "P") | (sides["opponent"] == "P"))
+    return sides[~p_game]
+
+
+def test_eight_games_and_a_pairing_bye_or_forfeit_win_in_nine_rounds_count_as_nine():
+    # 1.4.1c: "In a 9-round tournament, 8 played games can count as a 9-game norm if the
+    # missing game is due to forfeit win or pairing-allocated bye". The fillers play all nine
+    # rounds, so the event has 9 rounds; P has no game in round 9.
+    sides, people = event(BASE, fillers=2)
+    sides = _without_round(sides, "9")
+    _, rows = _table(sides, people)
+    gm = rows[rows["norm"] == "GM"].iloc[0]
+    assert (gm["min_games"], gm["min_games_margin"]) == ("missed", -1)  # absent: 8 games
+    report = check_norms(
+        sides, people, {"E": EventFacts("E", host="ESP", pairing_byes={"P": 1})}, titles=["GM"]
+    )
+    gm = report.table.set_index("id").loc["P"]
+    assert (gm["min_games"], gm["min_games_margin"], gm["games"]) == ("met", 0, 8)
+    assert "8 games counted as 9" in gm["to_confirm"]
+    # A 10-round event: the same 8 games and bye are one game short.
+    longer, _ = event([*BASE, BASE[0]], fillers=2)
+    longer = _without_round(_without_round(longer, "9"), "10")
+    report = check_norms(
+        longer, people, {"E": EventFacts("E", host="ESP", pairing_byes={"P": 1})}, titles=["GM"]
+    )
+    assert report.table.set_index("id").loc["P", "min_games"] == "missed"
+
+
+def test_round_robin_games_against_an_unrated_zero_scorer_are_not_counted():
+    # 1.4.2b: not included are "games against unrated players who score zero against rated
+    # opponents in round-robin tournaments". A 10-player round robin; O9 unrated loses every
+    # game: P's game against O9 is left out (8 games, the scheduled ones 8 too).
+    sides, people = round_robin(10)
+    o9 = sides["player"].eq("O9")
+    sides.loc[o9, "score_h"] = 0
+    sides.loc[sides["opponent"].eq("O9"), "score_h"] = 100
+    sides.loc[o9, "player_rating"] = pd.NA
+    sides.loc[sides["opponent"].eq("O9"), "opponent_rating"] = pd.NA
+    report = check_norms(sides, people, {"E": EventFacts("E", host="ESP")}, titles=["GM"])
+    row = report.table.set_index("id").loc["P"]
+    assert (row["games"], row["played"], row["unrated"]) == (8, 8, 0)
+    assert (row["all_rounds"], row["all_rounds_margin"]) == ("met", 0)
+    assert "1 game(s) against an unrated player who scored 0" in row["to_confirm"]
+    # Half a point against one rated opponent: O9's games count again.
+    draw = (o9 & sides["opponent"].eq("O1")) | (
+        sides["player"].eq("O1") & sides["opponent"].eq("O9")
+    )
+    sides.loc[draw, "score_h"] = 50
+    report = check_norms(sides, people, {"E": EventFacts("E", host="ESP")}, titles=["GM"])
+    row = report.table.set_index("id").loc["P"]
+    assert (row["games"], row["unrated"]) == (9, 1)
+
+
+def test_swiss_exception_counts_players_who_miss_at_most_one_round():
+    # 1.4.3d: "at least 20 FIDE rated players, not from the host federation ... players are
+    # counted only if they miss at most one round (excluding pairing-allocated byes)".
+    # 20 foreign fillers (10 IMs) play all 9 rounds: waived. F0 and F1 (IMs) absent from
+    # rounds 8 and 9: two rounds missed each -> 18 counted: not waived. With a pairing bye each
+    # in one of them, they miss one round only: waived again.
+    spanish = [type(o)(o.rating, o.title, "ESP", o.score) for o in BASE]
+    sides, people = event(spanish, fillers=20, filler_titled=10)
+    _, rows = _table(sides, people)
+    assert rows.iloc[0]["foreign_federations"] == "waived"
+    absent = sides["player"].isin(["F0", "F1"]) & sides["round"].isin(["8", "9"])
+    report, rows = _table(sides[~absent], people)
+    assert rows.iloc[0]["foreign_federations"] == "missed"
+    assert report.events[0]["swiss_exception"]["foreign_rated"] == 18
+    _, rows = _table(sides[~absent], people, pairing_byes={"F0": 1, "F1": 1})
+    assert rows.iloc[0]["foreign_federations"] == "waived"
