@@ -102,6 +102,7 @@ def report_json(report: NormReport) -> dict[str, Any]:
                 "p": float(record["p"]),
                 "dp": _number(record["dp"]),
                 "performance": _number(record["performance"]),
+                "norm_games": _number(record["norm_games"]) or None,
                 "performance_min": float(rule.performance_min),
                 "average_min": rule.average_min,
                 "requirements": {

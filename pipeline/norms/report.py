@@ -46,6 +46,7 @@ COLUMNS = [
     "p",
     "dp",
     "performance",
+    "norm_games",
     *[c for name in REQUIREMENTS for c in (name, f"{name}_margin")],
     "missed",
     "to_confirm",
@@ -80,7 +81,10 @@ def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
             fed_missed.any(axis=1) & host.eq("") & ~best["round_robin"],
             "no host federation (TRF 032): the 1.4.3 Swiss exception was not checked",
         ),
-        (best["round_robin"] & (best["played"] > 13), "round robin of more than 13 games"),
+        (
+            best["round_robin"] & (best["played"] > 13),
+            "more than 13 rounds: the norm counts as 13 games (1.7)",
+        ),
         (
             best["counted"] > best["length"],
             "8 games counted as 9 (1.4.1c: the 9th round a forfeit win or pairing-allocated "

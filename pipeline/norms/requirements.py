@@ -178,7 +178,43 @@ def evaluate(
         missed_any |= code == MISSED
         columns[name] = pd.Categorical.from_codes(code, categories=STATUSES)
         columns[f"{name}_margin"] = margin
+    w["norm_games"] = np.where(
+        missed_any, 0, norm_games(adjusted, k, score_h, counted, w["rounds"], rule)
+    )
     return w.assign(**columns, norm=rule.title, met=~missed_any, unrated_as=rule.unrated_as)
+
+
+def required_score_h(adjusted: np.ndarray, k: np.ndarray, rule: NormRule) -> np.ndarray:
+    """The least score (hundredths, in half points) that meets the title performance and the
+    35% with these opponents and games: one pass per possible score, not per row."""
+    k = np.asarray(k, dtype=np.int64)
+    need = np.full(len(k), -1, dtype=np.int64)
+    perf_x2 = int(rule.performance_min * 2)
+    s_num, s_den = rule.score_min.numerator, rule.score_min.denominator
+    for half_points in range(2 * int(k.max(initial=0)) + 1):
+        score = np.full(len(k), 50 * half_points, dtype=np.int64)
+        _, _, rp = fide_performance(adjusted, k, score)
+        enough = (2 * rp >= perf_x2) & (score * s_den >= s_num * 100 * k) & (score <= 100 * k)
+        need = np.where((need < 0) & enough, score, need)
+    return need
+
+
+def norm_games(
+    adjusted: np.ndarray,
+    k: np.ndarray,
+    score_h: np.ndarray,
+    counted: np.ndarray,
+    rounds: pd.Series,
+    rule: NormRule,
+) -> np.ndarray:
+    """The games the norm counts for a title (B.01 1.5.1's 27): "Each full point above the norm
+    requirement counts as one extra game" (1.4.1d), and "Norms achieved in a tournament with
+    more than 13 rounds count only as 13 games" (1.7)."""
+    need = required_score_h(adjusted, k, rule)
+    extra = np.where(need >= 0, (np.asarray(score_h, dtype=np.int64) - need) // 100, 0)
+    total = np.asarray(counted, dtype=np.int64) + np.maximum(extra, 0)
+    over_13 = rounds.to_numpy(np.int64) > rule.games_max
+    return np.where(over_13, np.minimum(total, rule.games_max), total)
 
 
 def best_windows(w: pd.DataFrame) -> pd.DataFrame:

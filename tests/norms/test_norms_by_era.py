@@ -4,12 +4,14 @@ for players known to be female."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 
 from pipeline.norms import check_norms
 from pipeline.norms.games import EventFacts
 from pipeline.norms.render import text_lines
-from tests.norms.test_norms import BASE, event, round_robin
+from tests.norms.test_norms import BASE, Opp, event, round_robin
 
 
 def _table(sides, people, **facts):
@@ -143,3 +145,26 @@ def test_swiss_exception_counts_players_who_miss_at_most_one_round():
     assert report.events[0]["swiss_exception"]["foreign_rated"] == 18
     _, rows = _table(sides[~absent], people, pairing_byes={"F0": 1, "F1": 1})
     assert rows.iloc[0]["foreign_federations"] == "waived"
+
+
+def test_a_full_point_above_the_requirement_counts_one_more_game_up_to_13():
+    # 1.4.1d: "Each full point above the norm requirement counts as one extra game"; 1.7:
+    # "Norms achieved in a tournament with more than 13 rounds count only as 13 games".
+    # Base: Ra 2434, 6.5 of 9 is the least score for Rp >= 2599.5 (6 gives p 0.67, dp 125,
+    # 2559): 9 games. 7.5 of 9 (opponents 8 and 9 beaten) is one point more: 10 games.
+    sides, people = event(BASE)
+    assert _table(sides, people)[1].set_index("norm").loc["GM", "norm_games"] == 9
+    sides, people = event([*BASE[:7], *(replace(o, score=1) for o in BASE[7:])])
+    assert _table(sides, people)[1].set_index("norm").loc["GM", "norm_games"] == 10
+    # 13 rounds: 4 more GMs (2500, GER) beaten. Ra = (21906 + 10000) / 13 = 2454.3 -> 2454;
+    # 10.5 of 13: p 0.81, dp 251, Rp 2705. The least score: 9 gives p 0.69, dp 141, 2595 (no);
+    # 9.5 gives p 0.73, dp 175 (yes). One point above: 14 games.
+    gms = [Opp(2500, "GM", "GER", 1)] * 6
+    sides, people = event([*BASE, *gms[:4]])
+    row = _table(sides, people)[1].set_index("norm").loc["GM"]
+    assert (row["games"], row["norm_games"]) == (13, 14)
+    # 15 rounds (two more wins): judged on the first 13 games as before, but the norm of a
+    # tournament of more than 13 rounds counts as 13 games.
+    sides, people = event([*BASE, *gms])
+    row = _table(sides, people)[1].set_index("norm").loc["GM"]
+    assert (row["games"], row["norm_games"]) == (13, 13)
