@@ -56,23 +56,23 @@ class NormRule:
         return frozenset({self.title, "GM"} | (NORM_TITLES if self.title == "WIM" else set()))
 
 
-# Handbook B.01 (Title Regulations) sections, as the docs cite them. Numbers follow the 2024
-# text's 1.4.x layout as far as it could be confirmed (docs/norms.md: "Sources").
+# Handbook B.01 (Title Regulations) sections, as the 2024 text numbers them (the reading note
+# of B.01 2024 by Sharly-Chess, article by article; docs/norms.md: "Sources").
 SECTIONS: dict[str, str] = {
-    "min_games": "B.01 1.4.1 (at least 9 games; at most 13 counted)",
+    "min_games": "B.01 1.4.1 (at least 9 games; 1.4.1c 8 + a forfeit win or pairing bye of 9)",
     "forfeits": "B.01 1.4.2 (forfeits and games not played over the board are not counted)",
-    "all_rounds": "B.01 1.4.1 (round robin: all scheduled games played)",
+    "all_rounds": "B.01 1.4.1e (predetermined pairings: all scheduled rounds)",
     "foreign_federations": "B.01 1.4.3 (two federations other than the player's)",
-    "own_federation": "B.01 1.4.3 (at most 3/5 of the opponents from the player's federation)",
-    "one_federation": "B.01 1.4.3 (at most 2/3 of the opponents from one federation)",
-    "exception": "B.01 1.4.3 (Swiss: 20 foreign rated players, 3 federations, 10 GM/IM/WGM/WIM)",
-    "titled": "B.01 1.4.4 (at least 50% title holders, not CM/WCM)",
-    "holders": "B.01 1.4.5 (at least 1/3, and 3, holding the norm's title or a higher one)",
-    "floor": "B.01 1.4.6 (the lowest opponent raised to the floor, one opponent at most)",
-    "unrated": "B.01 1.4.6 (unrated opponents count as 1400)",
-    "min_average": "B.01 1.4.7-1.4.8 (Ra rounded .5 up; minimum average)",
-    "min_performance": "B.01 1.4.8 (Rp = Ra + dp from table 8.1.1; minimum before rounding)",
-    "min_score": "B.01 1.4.8 (at least 35%)",
+    "own_federation": "B.01 1.4.4 (at most 3/5 of the opponents from the player's federation)",
+    "one_federation": "B.01 1.4.4 (at most 2/3 of the opponents from one federation)",
+    "exception": "B.01 1.4.3d (Swiss: 20 foreign rated players, 3 federations, 10 GM/IM/WGM/WIM)",
+    "titled": "B.01 1.4.5a (at least 50% title holders, not CM/WCM)",
+    "holders": "B.01 1.4.5b-e (at least 1/3, and 3, holding the norm's title or a higher one)",
+    "floor": "B.01 1.4.6b-c (the lowest opponent raised to the floor, one opponent at most)",
+    "unrated": "B.01 1.4.6d (unrated opponents count as 1400; 1000 before 2022)",
+    "min_average": "B.01 1.4.7-1.4.8a (Ra rounded .5 up; minimum average)",
+    "min_performance": "B.01 1.4.8 (Rp = Ra + dp from table 1.4.9; minimum before rounding)",
+    "min_score": "B.01 1.4.8b (at least 35%)",
 }
 
 GM = NormRule(
@@ -167,6 +167,6 @@ TO_CONFIRM: tuple[str, ...] = (
     "titles held at the start of the event, ratings of the list in force at its start (1.4.6)",
     "no game against a computer, a player of no FIDE federation, or decided other than over "
     "the board (1.4.2); the event file shows forfeits only",
-    "the event types that waive the federation mix (national championships, team events, "
-    "zonals: 1.4.3) are not in the file",
+    "the event types that waive the federation mix, 1.4.3 and 1.4.4 both (national "
+    "championship finals, national team championships, zonals: 1.4.3a-c), are not in the file",
 )
