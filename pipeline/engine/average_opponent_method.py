@@ -27,6 +27,7 @@ import numpy as np
 
 from pipeline.engine.expected import SCALES
 from pipeline.engine.four_hundred_point_rule import MAX_DIFF, pd_table
+from pipeline.rules.sets import AVERAGE_OPPONENT, RuleSet
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,3 +89,25 @@ def average_opponent_expectations(
 def deviations(score_h: np.ndarray, pd_units: np.ndarray, method: str) -> np.ndarray:
     """S - PD per side in units of 1/scale (int64): the scores are hundredths."""
     return np.asarray(score_h, dtype=np.int64) * (SCALES[method] // 100) - pd_units
+
+
+def event_expectations(
+    own: np.ndarray,
+    opp: np.ndarray,
+    rated: np.ndarray,
+    score_h: np.ndarray,
+    group: np.ndarray,
+    rules: RuleSet,
+    method: str = "fide",
+    cap: bool | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(diff, pd_units, dev_units) per side when ``rules`` rate by the average opponent, else
+    None (the game-by-game values stand). ``group`` numbers each side's (player, event);
+    ``cap`` as for ``rate_arrays`` (None: the rule set's cap with the FIDE table only)."""
+    if rules.expected_score != AVERAGE_OPPONENT:
+        return None
+    use_cap = (method == "fide") if cap is None else cap
+    diff, pd_units = average_opponent_expectations(
+        own, opp, rated, group, rules.cap if use_cap else None, method
+    )
+    return diff, pd_units, deviations(score_h, pd_units, method)

@@ -12,11 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pipeline.engine.average_opponent_method import (
-    average_opponent_expectations,
-    deviations,
-    player_event_groups,
-)
+from pipeline.engine.average_opponent_method import event_expectations, player_event_groups
 from pipeline.engine.expected import SCALES
 from pipeline.engine.four_hundred_point_rule import (
     exempt_sides,
@@ -238,16 +234,11 @@ def rate_sides_coded(
     if rules.expected_score == AVERAGE_OPPONENT:
         # Before 2008-07: one difference per player and event, Ro - Rc over the sides rated
         # now (the match rules applied), its PD on each of those sides.
-        use_cap = (method == "fide") if cap is None else cap
-        diff, pd_units = average_opponent_expectations(
-            own,
-            opp,
-            rated_sides,
-            player_event_groups(sides, keys),
-            rules.cap if use_cap else None,
-            method,
-        )
-        dev_units = deviations(sides["score_h"].to_numpy(dtype=np.int64), pd_units, method)
+        score_h = sides["score_h"].to_numpy(dtype=np.int64)
+        group = player_event_groups(sides, keys)
+        averaged = event_expectations(own, opp, rated_sides, score_h, group, rules, method, cap)
+        if averaged is not None:
+            diff, pd_units, dev_units = averaged
     unrated = ~rated_sides
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
     columns = {name: sides[name] for name in sides.columns}  # as ``assign``: new ones last

@@ -164,3 +164,20 @@ def test_karl_mala_2005_is_rated_by_the_average_method():
     assert {p: int(v) for p, v in got.items()} == {ids[r]: v for r, v in expected.items()}
     assert len(expected) > 100
     assert get_rules("standard-2006").expected_score != get_rules("standard-2008").expected_score
+
+
+def test_the_calculator_rates_with_the_average_opponent():
+    # A of the round robin above, typed into `fiderate calc`: 2250 (K 15) against 2000 (1/2)
+    # and 1705 (0). Rc = 1852.5 -> 1853, D 397 -> 350, PD 0.89 on both games: We 1.78,
+    # 15 x (0.5 - 1.78) = -19.2 -> -19; game by game (standard-2008) -18.
+    from pipeline.calculator.calc import CalcRequest, KInput, calculate
+
+    def run(rules: str):
+        request = CalcRequest(2250, (2000, 1705), (50, 0), KInput(games=99), rules=rules)
+        return calculate(request)
+
+    old = run("standard-2006")
+    assert (old.player["expected_units"], old.player["change"]) == (178, -19)
+    assert [g.gap_used for g in old.games] == [350, 350]
+    assert [g.pd_fide_h for g in old.games] == [89, 89]
+    assert run("standard-2008").player["change"] == -18
