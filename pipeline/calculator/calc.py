@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pipeline.engine.average_opponent_method import event_expectations
 from pipeline.engine.expected import SCALES
 from pipeline.engine.rate_sides import notes, rate_arrays
 from pipeline.engine.sequential import sequential_arrays
@@ -168,7 +169,13 @@ def _expectations(
     both = {}
     for method in SCALES:
         other = rate_arrays(own, opp, np.ones(len(own), dtype=bool), score_h, rules, method)
-        both[method] = np.where(other.rated, other.pd_units, 0).astype(np.int64)
+        pd_units = other.pd_units
+        # The player's games are one event: before 2008-07 one D against their average.
+        group = np.zeros(len(own), dtype=np.int64)
+        averaged = event_expectations(own, opp, other.rated, score_h, group, rules, method)
+        if averaged is not None:
+            pd_units = averaged[1]
+        both[method] = np.where(other.rated, pd_units, 0).astype(np.int64)
     return both
 
 
@@ -183,9 +190,16 @@ def calculate(request: CalcRequest) -> Calculation:
         sides.own, sides.opp, np.ones(2 * n, dtype=bool), sides.score_h, rules, method
     )
     rated = engine.rated
-    diff = np.where(rated, engine.diff, 0)
-    pd_units = np.where(rated, engine.pd_units, 0).astype(np.int64)
-    dev_units = np.where(rated, engine.dev_units, 0).astype(np.int64)
+    diff, pd_units, dev_units = engine.diff, engine.pd_units, engine.dev_units
+    # One event: the player's games (code 0) and each opponent's one game (its own code).
+    averaged = event_expectations(
+        sides.own, sides.opp, rated, sides.score_h, sides.codes, rules, method
+    )
+    if averaged is not None:  # before 2008-07: one D per player against the average
+        diff, pd_units, dev_units = averaged
+    diff = np.where(rated, diff, 0)
+    pd_units = np.where(rated, pd_units, 0).astype(np.int64)
+    dev_units = np.where(rated, dev_units, 0).astype(np.int64)
 
     size = n + 1
     games = _sum_by(sides.codes, rated.astype(np.int64), size)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pipeline.engine.average_opponent_method import event_expectations, player_event_groups
 from pipeline.engine.expected import SCALES
 from pipeline.engine.four_hundred_point_rule import (
     exempt_sides,
@@ -20,7 +21,7 @@ from pipeline.engine.four_hundred_point_rule import (
     uncapped_sides,
 )
 from pipeline.engine.matches import NOTE_MATCH_DECIDED, NOTE_MATCH_UNRATED, SideKeys, match_codes
-from pipeline.rules.sets import RuleSet
+from pipeline.rules.sets import AVERAGE_OPPONENT, RuleSet
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built: rate_arrays needs numpy only
     import pandas as pd
@@ -229,15 +230,24 @@ def rate_sides_coded(
             skip = (match > 0) & played
             rated_sides = rated_sides & ~skip
             note_code = np.where(skip, match + 4, note_code).astype(np.int8)
+    diff, pd_units, dev_units = result.diff, result.pd_units, result.dev_units
+    if rules.expected_score == AVERAGE_OPPONENT:
+        # Before 2008-07: one difference per player and event, Ro - Rc over the sides rated
+        # now (the match rules applied), its PD on each of those sides.
+        score_h = sides["score_h"].to_numpy(dtype=np.int64)
+        group = player_event_groups(sides, keys)
+        averaged = event_expectations(own, opp, rated_sides, score_h, group, rules, method, cap)
+        if averaged is not None:
+            diff, pd_units, dev_units = averaged
     unrated = ~rated_sides
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
     columns = {name: sides[name] for name in sides.columns}  # as ``assign``: new ones last
     columns.update(
         rated=rated_sides,
         note=note_text(note_code, rules).set_axis(sides.index),
-        diff=pd.arrays.IntegerArray(result.diff, unrated),
-        pd_units=pd.arrays.IntegerArray(result.pd_units.astype(np.int64), unrated.copy()),
-        dev_units=pd.arrays.IntegerArray(result.dev_units.astype(np.int64), unrated.copy()),
+        diff=pd.arrays.IntegerArray(diff, unrated),
+        pd_units=pd.arrays.IntegerArray(pd_units.astype(np.int64), unrated.copy()),
+        dev_units=pd.arrays.IntegerArray(dev_units.astype(np.int64), unrated.copy()),
     )
     # Every new column is a new array of its own: the frame takes them without the copy
     # ``assign`` makes (60 MB of fresh memory for 2 M sides); the sides' columns are shared.

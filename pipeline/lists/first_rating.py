@@ -11,7 +11,7 @@ games:
 and Ru is published only if it is at least the era's floor (1400); otherwise the pool carries on. A
 zero score in the player's first event is disregarded. Before 2024-03 the era's older method
 applies (``FirstRatingRules``: no imaginary games, a fixed step per half point above 50%, 9 games
-before 2012-07, no cap). Everything is vectorized over players (groupby, no loops).
+before 2014-07, no cap). Everything is vectorized over players (groupby, no loops).
 """
 
 from __future__ import annotations
@@ -96,7 +96,8 @@ def mark_zero_first_events(
 ) -> pd.DataFrame:
     """Disregard a zero score in a player's first event: the earliest event of this period, for a
     player with no earlier result in the pool (``earlier``), when it scored less than the era's
-    minimum (half a point since 2012-07: no point; one point before)."""
+    minimum (half a point since 2014-07: no point; one point before) or, before 2014-07, had
+    fewer than 3 games against rated opponents."""
     if current.empty:
         return current
     # A stable sort by player, start date and event, on codes: the dates' and events' codes sort
@@ -110,6 +111,7 @@ def mark_zero_first_events(
     first[1:] = ordered[1:] != ordered[:-1]
     new_player = ~member(current["player_id"], earlier["player_id"])
     zero = current["points_h"].to_numpy() < rules.first_event_min_points_h
+    zero |= current["games"].to_numpy() < rules.first_event_min_games
     out = current.copy()
     out.loc[current.index[at[first & new_player[at] & zero[at]]], "disregarded"] = True
     return out

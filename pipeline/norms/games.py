@@ -8,7 +8,7 @@ forfeits and byes marked not played) and the players of the event; nothing is re
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -27,6 +27,10 @@ class EventFacts:
     host: str = ""  # host federation (TRF 032); "" = not given
     kind: str = ""  # type of tournament as written (TRF 092), shown only
     rounds: int | None = None
+    start: str = ""  # YYYY-MM-DD (TRF 042): the norm rules in force are those of this day
+    # Pairing-allocated byes (TRF code U) per player: a round the player did not miss (1.4.1c,
+    # 1.4.3d).
+    pairing_byes: Mapping[str, int] = field(default_factory=dict)
 
 
 def event_facts(inputs: Sequence[GamesInput | SidesInput]) -> dict[str, EventFacts]:
@@ -38,8 +42,19 @@ def event_facts(inputs: Sequence[GamesInput | SidesInput]) -> dict[str, EventFac
         info: EventInfo = item.info
         kept = {line[:3]: line[4:].strip() for _, line in info.kept}
         name = str(item.games["event"].iat[0])
+        byes = item.byes
+        pairing_byes = (
+            {}
+            if byes is None or "code" not in byes
+            else byes.loc[byes["code"].eq("U"), "player"].astype(str).value_counts().to_dict()
+        )
         facts[name] = EventFacts(
-            name, kept.get("032", "").upper(), kept.get("092", ""), info.rounds
+            name,
+            kept.get("032", "").upper(),
+            kept.get("092", ""),
+            info.rounds,
+            info.start or "",
+            pairing_byes,
         )
     return facts
 
@@ -80,10 +95,16 @@ def _lookup(ids: pd.Series, values: pd.Series) -> pd.Series:
 
 
 def counted_games(
-    sides: pd.DataFrame, people: pd.DataFrame, rules: Sequence[NormRule]
+    sides: pd.DataFrame,
+    people: pd.DataFrame,
+    rules: Sequence[NormRule],
+    facts: Mapping[str, EventFacts] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(``entries``: one row per event and player; ``games``: the player's games played over
-    the board, in round order, ``entry`` pointing at its row of ``entries``)."""
+    the board, in round order, ``entry`` pointing at its row of ``entries``).
+
+    Not counted (1.4.2b): in a round robin, the games against an unrated player who scored 0
+    against the rated opponents; they leave the entry's scheduled games too (``excluded``)."""
     unrated_as = {r.unrated_as for r in rules}
     if len(unrated_as) != 1:
         raise ValueError("every norm rule must count unrated opponents alike")
@@ -95,11 +116,15 @@ def counted_games(
         .reset_index(drop=True)
         .assign(entry=lambda f: f.index)
     )
-    played = paired[paired["played"].to_numpy(dtype=bool)].copy()
+    entries = _round_robin(entries, paired)
+    over_board = paired["played"].to_numpy(dtype=bool)
+    played = paired[over_board].copy()
+    rr_events = entries.loc[entries["round_robin"], "event"].unique()
+    excluded = _zero_unrated_opponents(played, rr_events)
+    played = played[~excluded]
     played["round_no"] = pd.to_numeric(played["round"], errors="coerce").fillna(0).astype(np.int64)
-    played = played.merge(entries, on=["event", "player"]).sort_values(
-        ["entry", "round_no"], kind="stable"
-    )
+    played = played.merge(entries[["event", "player", "entry"]], on=["event", "player"])
+    played = played.sort_values(["entry", "round_no"], kind="stable")
     rating = played["opponent_rating"].astype("Int64").fillna(unrated_as.pop())
     games = pd.DataFrame(
         {
@@ -118,8 +143,47 @@ def counted_games(
     entries["order"] = entries["player"].map(pd.Series(np.arange(len(people)), index=people["id"]))
     entries["order"] = entries["order"].fillna(len(people)).astype(np.int64)
     entries["played"] = np.bincount(games["entry"], minlength=len(entries))
-    entries = _round_robin(entries, paired)
+    entries["excluded"] = _per_entry(entries, paired[over_board][excluded])
+    entries["scheduled"] -= entries["excluded"].where(entries["round_robin"], 0)
+    # Forfeit wins (and wins in less than one move): unplayed, the full point to the player.
+    won = paired[~over_board & paired["score_h"].eq(100).to_numpy()]
+    entries["forfeit_wins"] = _per_entry(entries, won)
+    facts = facts or {}
+    entries["pairing_byes"] = [
+        int(facts.get(e, EventFacts(e)).pairing_byes.get(p, 0))
+        for e, p in zip(entries["event"], entries["player"], strict=True)
+    ]
+    entries["rounds"] = entries["event"].map(_rounds(sides)).fillna(0).astype(np.int64)
     return entries, games.reset_index(drop=True)
+
+
+def _per_entry(entries: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
+    """How many of ``rows`` (sides) each entry has."""
+    counts = rows.groupby(["event", "player"]).size()
+    keys = pd.MultiIndex.from_frame(entries[["event", "player"]])
+    return counts.reindex(keys).fillna(0).astype(np.int64).to_numpy()
+
+
+def _rounds(sides: pd.DataFrame) -> pd.Series:
+    """Each event's rounds so far: the highest round number its sides carry."""
+    number = pd.to_numeric(sides["round"], errors="coerce").fillna(0).astype(np.int64)
+    return number.groupby(sides["event"]).max()
+
+
+def _zero_unrated_opponents(played: pd.DataFrame, rr_events: np.ndarray) -> np.ndarray:
+    """Bool per played side: its opponent is, in a round robin, an unrated player who scored 0
+    against the rated opponents (B.01 1.4.2b: such games are not included)."""
+    theirs = played[
+        played["event"].isin(rr_events).to_numpy()
+        & played["player_rating"].isna().to_numpy()
+        & played["opponent_rating"].notna().to_numpy()
+    ]
+    points = theirs.groupby(["event", "player"])["score_h"].sum()
+    zero = points[points.eq(0)].index
+    if not len(zero):
+        return np.zeros(len(played), dtype=bool)
+    keys = pd.MultiIndex.from_arrays([played["event"], played["opponent"]])
+    return np.asarray(keys.isin(zero), dtype=bool)
 
 
 def _round_robin(entries: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
@@ -140,18 +204,30 @@ def _round_robin(entries: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
 
 
 def swiss_exception(
-    sides: pd.DataFrame, people: pd.DataFrame, rule: NormRule, host: str
+    sides: pd.DataFrame, people: pd.DataFrame, rule: NormRule, facts: EventFacts
 ) -> dict[str, int | bool | None]:
-    """The 1.4.3 Swiss exception for one event: rated players not of the host federation,
-    their federations and how many hold GM/IM/WGM/WIM. ``applies`` is None without a host."""
+    """The 1.4.3d Swiss exception for one event: rated players not of the host federation
+    (``FID`` is no federation), their federations and how many hold GM/IM/WGM/WIM, counting
+    only players who "miss at most one round (excluding pairing-allocated byes)": a round is
+    missed unless the player played it over the board, won it by forfeit, or had a pairing bye.
+    ``applies`` is None without a host."""
+    host = facts.host
     ids = pd.Index(pd.concat([sides["player"], sides["opponent"]]).unique()).difference([""])
-    field = people.set_index("id").reindex(ids)
+    field_ = people.set_index("id").reindex(ids)
     rated = pd.Index(sides.loc[sides["player_rating"].notna(), "player"].unique())
-    fed = field["federation"].fillna("").astype(str)
-    foreign = ids.isin(rated) & ~fed.isin(NO_FEDERATION).to_numpy() & (fed != host).to_numpy()
+    fed = field_["federation"].fillna("").astype(str)
+    numbers = pd.to_numeric(sides["round"], errors="coerce").fillna(0)
+    rounds = int(numbers.max()) if len(sides) else 0
+    attended = sides["played"].to_numpy(dtype=bool) | sides["score_h"].eq(100).to_numpy()
+    present = sides[attended & sides["opponent"].ne("").to_numpy()].groupby("player").size()
+    present = present.reindex(ids).fillna(0) + pd.Series(facts.pairing_byes).reindex(ids).fillna(0)
+    stayed = (rounds - present <= 1).to_numpy()
+    foreign = (
+        ids.isin(rated) & ~fed.isin(NO_FEDERATION).to_numpy() & (fed != host).to_numpy() & stayed
+    )
     count = int(foreign.sum())
     federations = int(fed[foreign].nunique())
-    titled = int(field["title"].fillna("").astype(str)[foreign].isin(NORM_TITLES).sum())
+    titled = int(field_["title"].fillna("").astype(str)[foreign].isin(NORM_TITLES).sum())
     applies = (
         None
         if not host
@@ -174,7 +250,7 @@ def exceptions_by_event(
 ) -> dict[str, dict[str, int | bool | None]]:
     return {
         event: swiss_exception(
-            sides[sides["event"] == event], people, rule, facts.get(event, EventFacts(event)).host
+            sides[sides["event"] == event], people, rule, facts.get(event, EventFacts(event))
         )
         for event in sides["event"].unique()
     }

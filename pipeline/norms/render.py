@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
 from pipeline.model import NormReport
-from pipeline.norms.rules import NORM_RULES, SECTIONS
+from pipeline.norms.rules import NORM_ERAS, SECTIONS
 from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, margin_text
 
 
@@ -50,6 +50,13 @@ def text_lines(report: NormReport, width: int = 200) -> list[str]:
             lines.append(
                 f"  {row['norm']} norm: {row['name']} ({row['id']}), games {row['rounds']}{note}"
             )
+        summary = next((e for e in report.events if e["event"] == event), {})
+        unknown = cast("list[str]", summary.get("sex_unknown", []))
+        if unknown:
+            lines.append(
+                f"  WGM/WIM not checked for {len(unknown)} player(s) whose sex is unknown "
+                "(TRF 001 sex `w`/`f`, or the list's sex column, decides)"
+            )
         lines.append("")
     met = int((t["result"] == "norm").sum())
     lines += [
@@ -71,8 +78,10 @@ def _number(value: Any) -> Any:
 def report_json(report: NormReport) -> dict[str, Any]:
     """Stable keys: per row the player, the figures and each requirement's status and margin."""
     rows = []
+    eras = {e.name: e.rules() for e in NORM_ERAS}
+    era_of = {e["event"]: str(e.get("rules", NORM_ERAS[0].name)) for e in report.events}
     for record in report.table.to_dict("records"):
-        rule = NORM_RULES[record["norm"]]
+        rule = eras[era_of.get(record["event"], NORM_ERAS[0].name)][record["norm"]]
         rows.append(
             {
                 "event": record["event"],
@@ -93,6 +102,7 @@ def report_json(report: NormReport) -> dict[str, Any]:
                 "p": float(record["p"]),
                 "dp": _number(record["dp"]),
                 "performance": _number(record["performance"]),
+                "norm_games": _number(record["norm_games"]) or None,
                 "performance_min": float(rule.performance_min),
                 "average_min": rule.average_min,
                 "requirements": {

@@ -24,7 +24,7 @@ from pipeline.norms.games import (
     norm_people,
 )
 from pipeline.norms.requirements import REQUIREMENTS, best_windows, evaluate
-from pipeline.norms.rules import NORM_RULES, TO_CONFIRM
+from pipeline.norms.rules import NORM_ERAS, NORM_RULES, TO_CONFIRM, NormRule, norm_era_on
 
 # The columns of the norm table, in order (numbers typed; text as text).
 COLUMNS = [
@@ -46,6 +46,7 @@ COLUMNS = [
     "p",
     "dp",
     "performance",
+    "norm_games",
     *[c for name in REQUIREMENTS for c in (name, f"{name}_margin")],
     "missed",
     "to_confirm",
@@ -62,7 +63,12 @@ def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
             best["no_federation"] > 0,
             best["no_federation"].astype(str) + " opponent(s) without a federation",
         ),
-        (best["unrated"] > 0, best["unrated"].astype(str) + " unrated opponent(s) counted as 1400"),
+        (
+            best["unrated"] > 0,
+            best["unrated"].astype(str)
+            + " unrated opponent(s) counted as "
+            + best["unrated_as"].astype(str),
+        ),
         (
             (best["length"] < best["played"]) & ~best["round_robin"],
             "judged on the first "
@@ -75,8 +81,21 @@ def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
             fed_missed.any(axis=1) & host.eq("") & ~best["round_robin"],
             "no host federation (TRF 032): the 1.4.3 Swiss exception was not checked",
         ),
-        (best["round_robin"] & (best["played"] > 13), "round robin of more than 13 games"),
-        (best["sex"].eq("") & best["norm"].isin(["WGM", "WIM"]), "sex not given"),
+        (
+            best["round_robin"] & (best["played"] > 13),
+            "more than 13 rounds: the norm counts as 13 games (1.7)",
+        ),
+        (
+            best["counted"] > best["length"],
+            "8 games counted as 9 (1.4.1c: the 9th round a forfeit win or pairing-allocated "
+            "bye; once per title application)",
+        ),
+        (
+            best["excluded"] > 0,
+            best["excluded"].astype(str)
+            + " game(s) against an unrated player who scored 0 against rated opponents not "
+            "counted (1.4.2b)",
+        ),
     ]
     text = pd.Series("", index=best.index)
     for mask, note in parts:
@@ -104,6 +123,16 @@ def _table(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.DataFrame:
     return table[COLUMNS].reset_index(drop=True)
 
 
+def _event_day(event: str, sides: pd.DataFrame, facts: Mapping[str, EventFacts]) -> str:
+    """The day the event started: TRF 042, else its first game date ("" when undated)."""
+    start = facts.get(event, EventFacts(event)).start
+    if start or "date" not in sides:
+        return start
+    dates = sides.loc[sides["event"] == event, "date"].dropna().astype(str)
+    dates = dates[dates.ne("")]
+    return str(dates.min()) if len(dates) else ""
+
+
 def check_norms(
     sides: pd.DataFrame,
     people: pd.DataFrame,
@@ -112,29 +141,66 @@ def check_norms(
     titles: Sequence[str] = (),
     player_ids: Sequence[str] = (),
 ) -> NormReport:
-    """Every player of every event against every title's rules (or ``titles``)."""
-    rules = [NORM_RULES[t.upper()] for t in titles] if titles else list(NORM_RULES.values())
-    entries, games = counted_games(sides, people, rules)
+    """Every player of every event against every title's rules (or ``titles``), each event
+    with the norm rules in force when it started (``NORM_ERAS``)."""
     if player_ids:
-        missing = sorted(set(player_ids) - set(entries["player"]))
+        missing = sorted(set(player_ids) - set(sides["player"]))
         if missing:
             raise RunError(
                 f"--player {missing[0]!r} is not a player of these events "
                 f"({len(missing)} unknown id(s)); use the FIDE ID, or file#rank for a player "
                 "without one"
             )
-        entries = entries[entries["player"].isin(player_ids)]
-    entries = entries[entries["played"] > 0]  # no game over the board: nothing to judge
-    events = exceptions_by_event(sides, people, rules[0], facts)
-    exception = {e: cast("bool | None", v["applies"]) for e, v in events.items()}
-    parts = [best_windows(evaluate(entries, games, rule, exception)) for rule in rules]
+    chosen = [t.upper() for t in titles] if titles else list(NORM_RULES)
+    eras: dict[str, list[str]] = {}
+    days = {}
+    for event in sides["event"].unique():
+        days[event] = _event_day(event, sides, facts)
+        eras.setdefault(norm_era_on(days[event]).name, []).append(event)
+    parts, summary_of = [], {}
+    for name, events in eras.items():
+        era = next(e for e in NORM_ERAS if e.name == name)
+        rules = [era.rules()[t] for t in chosen]
+        part = sides if len(eras) == 1 else sides[sides["event"].isin(events)]
+        best, summary = _check_era(part, people, facts, rules, player_ids)
+        parts.append(best)
+        for row in summary:
+            row.update(start=days[str(row["event"])], rules=name)
+            summary_of[row["event"]] = row
     rank = {t: i for i, t in enumerate(NORM_RULES)}
     best = pd.concat(parts, ignore_index=True)
     event_order = {e: i for i, e in enumerate(sides["event"].unique())}
     best = best.assign(
         _event=best["event"].map(event_order), _rank=best["norm"].map(rank)
     ).sort_values(["_event", "order", "entry", "_rank"], kind="stable", ignore_index=True)
+    ordered = [summary_of[e] for e in event_order if e in summary_of]
+    return NormReport(_table(best, facts), ordered, TO_CONFIRM)
+
+
+def _check_era(
+    sides: pd.DataFrame,
+    people: pd.DataFrame,
+    facts: Mapping[str, EventFacts],
+    rules: Sequence[NormRule],
+    player_ids: Sequence[str],
+) -> tuple[pd.DataFrame, list[dict[str, object]]]:
+    """The best window of every candidate of these events (one era's rules), and each event's
+    summary."""
+    entries, games = counted_games(sides, people, rules, facts)
+    if player_ids:
+        entries = entries[entries["player"].isin(player_ids)]
+    entries = entries[entries["played"] > 0]  # no game over the board: nothing to judge
+    events = exceptions_by_event(sides, people, rules[0], facts)
+    exception = {e: cast("bool | None", v["applies"]) for e, v in events.items()}
+    parts = [best_windows(evaluate(entries, games, rule, exception)) for rule in rules]
+    best = pd.concat(parts, ignore_index=True)
+    # Each era's entries are numbered from 0: keep them apart once the eras are put together.
+    best["entry"] = best["entry"].astype(str) + "@" + best["event"].astype(str)
     rr = entries.groupby("event")["round_robin"].any()
+    # WGM and WIM are checked only for players known to be female: the others are counted, so
+    # the report says whose sex was unknown instead of checking them.
+    women = any(rule.women_only for rule in rules)
+    unknown = entries[entries["sex"].eq("") & women].groupby("event")["player"].apply(list)
     summary: list[dict[str, object]] = [
         {
             "event": event,
@@ -143,10 +209,11 @@ def check_norms(
             "rounds": facts.get(event, EventFacts(event)).rounds,
             "round_robin": bool(rr.get(event, False)),
             "swiss_exception": info,
+            "sex_unknown": list(unknown.get(event, [])),
         }
         for event, info in events.items()
     ]
-    return NormReport(_table(best, facts), summary, TO_CONFIRM)
+    return best, summary
 
 
 def norm_inputs(

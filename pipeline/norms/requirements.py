@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from pipeline.norms.rules import NO_FEDERATION, TITLED, NormRule
+from pipeline.norms.rules import FEMALE, NO_FEDERATION, TITLED, NormRule
 from pipeline.rules.norm_labels import REQUIREMENTS
 from pipeline.rules.performance_rating import fide_performance
 
@@ -119,8 +119,8 @@ def evaluate(
     """Every window of every candidate entry against ``rule``; ``exception``: per event whether
     the 1.4.3 Swiss exception applies (None: cannot tell)."""
     candidates = entries[~entries["title"].isin(rule.held_by)]
-    if rule.women_only:
-        candidates = candidates[candidates["sex"].ne("m")]
+    if rule.women_only:  # a woman's title: only players known to be female
+        candidates = candidates[candidates["sex"].str.lower().isin(FEMALE)]
     wins = windows(candidates, rule)
     w = window_sums(games, wins, candidates, rule)
     w = w.join(candidates.set_index("entry"), on="entry")
@@ -143,10 +143,19 @@ def evaluate(
     titled_need = _ceil_div(t_num * k, t_den)
     holders_need = np.maximum(rule.holders_min, _ceil_div(h_num * k, h_den))
     rr = w["round_robin"].to_numpy(bool)
+    # 1.4.1c: "In a 9-round tournament, 8 played games can count as a 9-game norm if the
+    # missing game is due to forfeit win or pairing-allocated bye" (the other requirements are
+    # judged on the 8 games; once per title application: to confirm).
+    missing_ok = (w["forfeit_wins"] + w["pairing_byes"]).to_numpy(np.int64) > 0
+    eight_as_nine = (
+        (k == rule.games_min - 1) & (k == w["played"].to_numpy(np.int64)) & missing_ok
+    ) & (w["rounds"].to_numpy(np.int64) == rule.games_min)
+    counted = k + eight_as_nine
+    w["counted"] = counted
     # margin >= 0 means met. Units: games, rating points, points (score), opponents.
     margins = {
-        "min_games": k - rule.games_min,
-        "all_rounds": np.where(rr, w["played"] - w["scheduled"], 0),
+        "min_games": counted - rule.games_min,
+        "all_rounds": np.where(rr, w["played"] + eight_as_nine - w["scheduled"], 0),
         "min_performance": (2 * rp - perf_x2) / 2,
         "min_average": ra - rule.average_min,
         "min_score": (score_h * s_den - s_num * 100 * k) / (100 * s_den),
@@ -169,7 +178,43 @@ def evaluate(
         missed_any |= code == MISSED
         columns[name] = pd.Categorical.from_codes(code, categories=STATUSES)
         columns[f"{name}_margin"] = margin
-    return w.assign(**columns, norm=rule.title, met=~missed_any)
+    w["norm_games"] = np.where(
+        missed_any, 0, norm_games(adjusted, k, score_h, counted, w["rounds"], rule)
+    )
+    return w.assign(**columns, norm=rule.title, met=~missed_any, unrated_as=rule.unrated_as)
+
+
+def required_score_h(adjusted: np.ndarray, k: np.ndarray, rule: NormRule) -> np.ndarray:
+    """The least score (hundredths, in half points) that meets the title performance and the
+    35% with these opponents and games: one pass per possible score, not per row."""
+    k = np.asarray(k, dtype=np.int64)
+    need = np.full(len(k), -1, dtype=np.int64)
+    perf_x2 = int(rule.performance_min * 2)
+    s_num, s_den = rule.score_min.numerator, rule.score_min.denominator
+    for half_points in range(2 * int(k.max(initial=0)) + 1):
+        score = np.full(len(k), 50 * half_points, dtype=np.int64)
+        _, _, rp = fide_performance(adjusted, k, score)
+        enough = (2 * rp >= perf_x2) & (score * s_den >= s_num * 100 * k) & (score <= 100 * k)
+        need = np.where((need < 0) & enough, score, need)
+    return need
+
+
+def norm_games(
+    adjusted: np.ndarray,
+    k: np.ndarray,
+    score_h: np.ndarray,
+    counted: np.ndarray,
+    rounds: pd.Series,
+    rule: NormRule,
+) -> np.ndarray:
+    """The games the norm counts for a title (B.01 1.5.1's 27): "Each full point above the norm
+    requirement counts as one extra game" (1.4.1d), and "Norms achieved in a tournament with
+    more than 13 rounds count only as 13 games" (1.7)."""
+    need = required_score_h(adjusted, k, rule)
+    extra = np.where(need >= 0, (np.asarray(score_h, dtype=np.int64) - need) // 100, 0)
+    total = np.asarray(counted, dtype=np.int64) + np.maximum(extra, 0)
+    over_13 = rounds.to_numpy(np.int64) > rule.games_max
+    return np.where(over_13, np.minimum(total, rule.games_max), total)
 
 
 def best_windows(w: pd.DataFrame) -> pd.DataFrame:

@@ -7,7 +7,8 @@ Decimals, so every check is an exact integer comparison (see :mod:`pipeline.norm
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -17,6 +18,9 @@ TITLED = frozenset({"GM", "IM", "FM", "WGM", "WIM", "WFM"})
 NORM_TITLES = frozenset({"GM", "IM", "WGM", "WIM"})
 # Federation codes that are no federation for the mix of opponents (FIDE-flag players, blank).
 NO_FEDERATION = frozenset({"", "FID"})
+# Sex codes of a player known to be female (TRF 001 column 10 writes `w`, real files also `f`;
+# a list's sex column): only they are checked for WGM and WIM norms. Blank is unknown.
+FEMALE = frozenset({"w", "f"})
 
 
 @dataclass(frozen=True)
@@ -52,23 +56,23 @@ class NormRule:
         return frozenset({self.title, "GM"} | (NORM_TITLES if self.title == "WIM" else set()))
 
 
-# Handbook B.01 (Title Regulations) sections, as the docs cite them. Numbers follow the 2024
-# text's 1.4.x layout as far as it could be confirmed (docs/norms.md: "Sources").
+# Handbook B.01 (Title Regulations) sections, as the 2024 text numbers them (the reading note
+# of B.01 2024 by Sharly-Chess, article by article; docs/norms.md: "Sources").
 SECTIONS: dict[str, str] = {
-    "min_games": "B.01 1.4.1 (at least 9 games; at most 13 counted)",
+    "min_games": "B.01 1.4.1 (at least 9 games; 1.4.1c 8 + a forfeit win or pairing bye of 9)",
     "forfeits": "B.01 1.4.2 (forfeits and games not played over the board are not counted)",
-    "all_rounds": "B.01 1.4.1 (round robin: all scheduled games played)",
+    "all_rounds": "B.01 1.4.1e (predetermined pairings: all scheduled rounds)",
     "foreign_federations": "B.01 1.4.3 (two federations other than the player's)",
-    "own_federation": "B.01 1.4.3 (at most 3/5 of the opponents from the player's federation)",
-    "one_federation": "B.01 1.4.3 (at most 2/3 of the opponents from one federation)",
-    "exception": "B.01 1.4.3 (Swiss: 20 foreign rated players, 3 federations, 10 GM/IM/WGM/WIM)",
-    "titled": "B.01 1.4.4 (at least 50% title holders, not CM/WCM)",
-    "holders": "B.01 1.4.5 (at least 1/3, and 3, holding the norm's title or a higher one)",
-    "floor": "B.01 1.4.6 (the lowest opponent raised to the floor, one opponent at most)",
-    "unrated": "B.01 1.4.6 (unrated opponents count as 1400)",
-    "min_average": "B.01 1.4.7-1.4.8 (Ra rounded .5 up; minimum average)",
-    "min_performance": "B.01 1.4.8 (Rp = Ra + dp from table 8.1.1; minimum before rounding)",
-    "min_score": "B.01 1.4.8 (at least 35%)",
+    "own_federation": "B.01 1.4.4 (at most 3/5 of the opponents from the player's federation)",
+    "one_federation": "B.01 1.4.4 (at most 2/3 of the opponents from one federation)",
+    "exception": "B.01 1.4.3d (Swiss: 20 foreign rated players, 3 federations, 10 GM/IM/WGM/WIM)",
+    "titled": "B.01 1.4.5a (at least 50% title holders, not CM/WCM)",
+    "holders": "B.01 1.4.5b-e (at least 1/3, and 3, holding the norm's title or a higher one)",
+    "floor": "B.01 1.4.6b-c (the lowest opponent raised to the floor, one opponent at most)",
+    "unrated": "B.01 1.4.6d (unrated opponents count as 1400; 1000 before 2022)",
+    "min_average": "B.01 1.4.7-1.4.8a (Ra rounded .5 up; minimum average)",
+    "min_performance": "B.01 1.4.8 (Rp = Ra + dp from table 1.4.9; minimum before rounding)",
+    "min_score": "B.01 1.4.8b (at least 35%)",
 }
 
 GM = NormRule(
@@ -104,6 +108,58 @@ WIM = NormRule(
 
 NORM_RULES: dict[str, NormRule] = {rule.title: rule for rule in (GM, IM, WGM, WIM)}
 
+
+@dataclass(frozen=True)
+class NormEra:
+    """The norm rules in force for events starting from ``effective_from`` to ``effective_to``
+    (inclusive; None: open): what differs from the 2024 text above, per title. Sources and their
+    quality: docs/norms.md ("The rules by era")."""
+
+    name: str
+    effective_from: str | None
+    effective_to: str | None
+    unrated_as: int
+    performance_min: Mapping[str, Decimal] = field(default_factory=dict)
+
+    def rules(self) -> dict[str, NormRule]:
+        return {
+            title: replace(
+                rule,
+                unrated_as=self.unrated_as,
+                performance_min=self.performance_min.get(title, rule.performance_min),
+            )
+            for title, rule in NORM_RULES.items()
+        }
+
+
+NORM_ERAS: tuple[NormEra, ...] = (
+    # B.01 2024 1.4.6d: "Unrated opponents not covered by 1.4.6b shall be considered to be
+    # rated 1400" (verbatim); from 2022-01-01 per the issue's sources (indirect for 2022-2023).
+    NormEra("B.01 2022", "2022-01-01", None, 1400),
+    # Before 2022 an unrated opponent counted 1000 (indirect: the 2017 text's 1.46d as adapted
+    # by a draughts federation); thresholds 2600/2450/2400/2250 from 2009-07-01 (chesselo).
+    NormEra("B.01 2009", "2009-07-01", "2021-12-31", 1000),
+    # "Before 1 July 2009 ... For the GM Norm 2601 / For the IM Norm 2451" (chesselo,
+    # secondary): a performance of at least 2601 is 2600.5 before rounding.
+    NormEra(
+        "B.01 before 2009-07",
+        None,
+        "2009-06-30",
+        1000,
+        {"GM": Decimal("2600.5"), "IM": Decimal("2450.5")},
+    ),
+)
+
+
+def norm_era_on(day: str | None) -> NormEra:
+    """The norm rules in force on ``day`` (YYYY-MM-DD, the event's start); None: today's."""
+    if day:
+        for era in NORM_ERAS:
+            if (era.effective_from or "") <= day <= (era.effective_to or "9999"):
+                return era
+    return NORM_ERAS[0]
+
+
 # What an event file cannot say: listed on every norm report "to confirm", never assumed.
 TO_CONFIRM: tuple[str, ...] = (
     "the chief arbiter is licensed and the event was registered for norms (B.01 1.1)",
@@ -111,6 +167,6 @@ TO_CONFIRM: tuple[str, ...] = (
     "titles held at the start of the event, ratings of the list in force at its start (1.4.6)",
     "no game against a computer, a player of no FIDE federation, or decided other than over "
     "the board (1.4.2); the event file shows forfeits only",
-    "the event types that waive the federation mix (national championships, team events, "
-    "zonals: 1.4.3) are not in the file",
+    "the event types that waive the federation mix, 1.4.3 and 1.4.4 both (national "
+    "championship finals, national team championships, zonals: 1.4.3a-c), are not in the file",
 )

@@ -14,6 +14,13 @@ from dataclasses import dataclass, replace
 
 from pipeline.errors import RunError
 
+# How an event's expected score is formed (``RuleSet.expected_score``): game by game (PD of each
+# game's own difference, FIDE from 2008-07 here), or from one difference per player and event,
+# the player's rating minus the average of the rated opponents (We = n x PD(D), before;
+# pipeline.engine.average_opponent_method).
+EACH_GAME = "each game"
+AVERAGE_OPPONENT = "average opponent"
+
 
 @dataclass(frozen=True)
 class KPrecedence:
@@ -48,12 +55,15 @@ class FirstRatingRules:
     imaginary_points_h: int = 100  # ... both drawn: 2 x 0.5 = 1 point (hundredths)
     half_point_step_h: int = 0  # older: hundredths of a point per half point above 50%
     first_event_min_points_h: int = 50  # a first event scoring less is disregarded
+    # ... and so is one with fewer games against rated opponents (3 before 2014-07: "plays
+    # against at least three rated opponents, scores at least 1 point", FIDE news 13 Jul 2009)
+    first_event_min_games: int = 0
     cap: int | None = 2200  # highest first rating (None: no cap)
     floor: int = 1400  # ratings below this are not published (first or not)
     pool_months: int = 26  # results pooled over consecutive periods of at most 26 months
 
 
-def _older(step_h: int, min_games: int, min_points_h: int) -> FirstRatingRules:
+def _older(step_h: int, min_games: int, min_points_h: int, first_games: int) -> FirstRatingRules:
     return FirstRatingRules(
         method="older",
         min_games=min_games,
@@ -61,16 +71,20 @@ def _older(step_h: int, min_games: int, min_points_h: int) -> FirstRatingRules:
         imaginary_points_h=0,
         half_point_step_h=step_h,
         first_event_min_points_h=min_points_h,
+        first_event_min_games=first_games,
         cap=None,
     )
 
 
-# The eras' first-rating methods (docs/rules-by-era.md, with sources and unsure points).
+# The eras' first-rating methods (docs/rules-by-era.md, each number with its source).
 FIRST_2024 = FirstRatingRules()
-FIRST_2014 = _older(2000, 5, 50)  # 2014-07 .. 2024-02 (K 40): 20 per half point
-FIRST_2012 = _older(1500, 5, 50)  # 2012-07 .. 2014-06 with K 30: 15 per half point
-FIRST_2011 = _older(1500, 9, 100)  # 2011-07 .. 2012-06: 9 games, at least 1 point
-FIRST_2009 = _older(1250, 9, 100)  # before 2011-07: 12.5 per half point (half of K 25)
+# 2014-07 .. 2024-02 (K 40): 20 per half point, 5 games, a zero first event disregarded.
+FIRST_2014 = _older(2000, 5, 50, 0)
+# 2011-07 .. 2014-06 (K 30): 15 per half point; 9 games until 2014-06-30, and a first event
+# needs 3 rated opponents and 1 point (both ended 2014-07-01).
+FIRST_2011 = _older(1500, 9, 100, 3)
+# before 2011-07 (K 25): 12.5 per half point ("half of the highest K value", FIDE 2009).
+FIRST_2009 = _older(1250, 9, 100, 3)
 
 # The eras' K precedences (docs/rules-by-era.md).
 K_2014 = KPrecedence()
@@ -94,6 +108,7 @@ class RuleSet:
     skip_gap: int | None = None
     skip_above: int | None = None
     k: KPrecedence = KPrecedence()
+    expected_score: str = EACH_GAME  # or AVERAGE_OPPONENT (before 2008-07)
     list_column: str = "standard"  # which rating on a FIDE list this rule set uses
     family: str = "standard"
     effective_from: str | None = None  # YYYY-MM-DD, first day in force; None: since ever
@@ -133,7 +148,6 @@ _STANDARD_ERAS = (
         "floor 1000",
         cap_once_per_event=True,
         effective_from="2022-01-01",
-        uncertain="when the once-per-event 400-point rule began (taken as 2022-01-01)",
         effective_to="2024-02-29",
         floor=1000,
         first_rating=FIRST_2014,
@@ -154,16 +168,16 @@ _STANDARD_ERAS = (
         effective_from="2012-07-01",
         effective_to="2014-06-30",
         floor=1000,
-        first_rating=FIRST_2012,
+        first_rating=FIRST_2011,
     ),
     RuleSet(
         "standard-2011",
-        "FIDE standard 2011-07-01 to 2012-06-30: K 30/15/10, bimonthly lists",
+        "FIDE standard 2011-07-01 to 2012-06-30: K 30/15/10, bimonthly lists, floor 1000",
         k=K_2011,
         effective_from="2011-07-01",
         effective_to="2012-06-30",
-        uncertain="the date the new-player K went from 25 to 30 (taken as 2011-07-01)",
-        floor=1100,
+        uncertain="the date the floor became 1000 (announced June 2011, taken as 2011-07-01)",
+        floor=1000,
         first_rating=FIRST_2011,
         list_every_months=2,
     ),
@@ -178,14 +192,32 @@ _STANDARD_ERAS = (
         list_every_months=2,
     ),
     RuleSet(
-        "standard-2006",
-        "FIDE standard before 2009-07-01: K 25/15/10, 350-point cap, quarterly lists",
+        "standard-2008",
+        "FIDE standard 2008-07-01 to 2009-06-30: game by game, K 25/15/10, 350-point cap, "
+        "quarterly lists",
         cap=350,
         k=K_2009,
+        effective_from="2008-07-01",
         effective_to="2009-06-30",
+        uncertain="the floor (1801, the 2003 text: a later lowering before 2009-07 was not "
+        "found) and the date FIDE began rating game by game (taken as 2008-07-01)",
+        floor=1801,
+        first_rating=FIRST_2009,
+        list_every_months=3,
+    ),
+    RuleSet(
+        "standard-2006",
+        "FIDE standard before 2008-07-01: one difference per player and event (the average "
+        "opponent), K 25/15/10, 350-point cap, quarterly lists",
+        cap=350,
+        k=K_2009,
+        expected_score=AVERAGE_OPPONENT,
+        effective_to="2008-06-30",
         sourced_from="2006-04-01",
-        uncertain="the floor of 1400",
-        floor=1400,
+        uncertain="the floor (1801, the 2003 text: a later lowering before 2009-07 was not "
+        "found), the date FIDE began rating game by game (taken as 2008-07-01) and the "
+        "rounding of the opponents' average (whole number, .5 up)",
+        floor=1801,
         first_rating=FIRST_2009,
         list_every_months=3,
     ),

@@ -46,8 +46,13 @@ CASES = [
     ("standard-2014", 5, 500, 12000, 2500, 2500),
     # 2014, exactly 50%: Ru = Ra = 1700.
     ("standard-2014", 5, 250, 8500, 1700, 1700),
-    # 2012 (15 per half point): Ra 2000, 4 of 5 is 3 half points above 50% -> 2045.
-    ("standard-2012", 5, 400, 10000, 2045, 2045),
+    # 2012-07 .. 2014-06 (15 per half point, K 30): 9 games were needed until 2014-06-30
+    # ("Effective 1.July.2014 ... only 5 games ... (down from 9 games)"): 4 of 5 gives
+    # Ra 2000 + 3 half points x 15 = 2045, not published; 6 of 9 is published.
+    ("standard-2012", 5, 400, 10000, 2045, None),
+    ("standard-2012", 9, 600, 18000, 2045, 2045),
+    # 2014-07 on, 5 games: the same 4 of 5 against 2000 gives 2000 + 3 x 20 = 2060.
+    ("standard-2014", 5, 400, 10000, 2060, 2060),
     # 2011: 9 games needed; 4 of 5 as above gives 2045 but is not published.
     ("standard-2011", 5, 400, 10000, 2045, None),
     # 2009 (12.5 per half point): Ra 2000, 6 of 9 is 3 half points above 50% -> 2037.5 -> 2038.
@@ -180,3 +185,40 @@ def test_zero_first_event_is_each_new_players_earliest(rows_given, before):
         for i, (p, _, _, h) in enumerate(rows_given)
     ]
     assert marked == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "games", "points_h", "disregarded"),
+    [
+        # Before 2014-07 a first event counts only with at least 3 rated opponents and 1 point
+        # ("plays against at least three rated opponents, scores at least 1 point", FIDE news,
+        # 13 Jul 2009); "there is no longer a performance norm required of 3 games against a
+        # FIDE rated player with 1pt or more" from 2014-07-01.
+        ("standard-2012", 2, 150, True),
+        ("standard-2012", 3, 100, False),
+        ("standard-2012", 3, 50, True),
+        ("standard-2009", 2, 200, True),
+        ("standard-2014", 2, 150, False),
+        ("standard-2014", 1, 50, False),
+        ("standard-2014", 3, 0, True),  # from 2014-07: a zero first event only
+    ],
+)
+def test_first_event_three_games_and_one_point_until_2014_06(name, games, points_h, disregarded):
+    current = pool([("n", "h1", "E", "2013-05", "2013-05-01", games, points_h, 6000, False)])
+    marked = mark_zero_first_events(current, pool([]), era(name))["disregarded"].tolist()
+    assert marked == [disregarded]
+
+
+@pytest.mark.parametrize(
+    ("name", "floor"),
+    [
+        ("standard-2006", 1801),  # 2003 text: "ratings drop below 1801 ... delisted"
+        ("standard-2008", 1801),
+        ("standard-2009", 1200),  # "after 1.7.2009 the floor will be 1200"
+        ("standard-2011", 1000),  # "lowering of the Rating floor ... down to 1000" (Jun 2011)
+        ("standard-2022", 1000),
+        ("standard-2024", 1400),  # qc.fide.com, 1 Mar 2024: "the new rating floor ... 1400"
+    ],
+)
+def test_floors_by_era(name, floor):
+    assert get_rules(name).floor == era(name).floor == floor

@@ -80,7 +80,7 @@ def event(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Sides and people of a Swiss event: P meets opponent i in round i; ``fillers`` more
     players (rated 2300, federations GER/FRA/NED in turn, the first ``filler_titled`` IMs) play
-    each other in round 1."""
+    each other in every round (1.4.3d counts only players who miss at most one round)."""
     people = [("P", "Candidate", title, fed, sex)]
     rows = []
     ratings = {"P": rating}
@@ -107,14 +107,14 @@ def event(
                     played=o.played,
                 )
             )
-    for j in range(0, fillers - 1, 2):
+    for j, rnd in ((j, r) for j in range(0, fillers - 1, 2) for r in range(1, len(opps) + 1)):
         for me, them in ((f"F{j}", f"F{j + 1}"), (f"F{j + 1}", f"F{j}")):
             rows.append(
                 dict(
                     player=me,
                     opponent=them,
                     event="E",
-                    round="1",
+                    round=str(rnd),
                     player_rating=2300,
                     opponent_rating=2300,
                     score_h=50,
@@ -210,8 +210,10 @@ CASES = [
     ),
     ("9 games", BASE, "min_games", "met", 0),
     ("8 games", BASE[:8], "min_games", "missed", -1),
-    # a forfeit is not a game: 8 counted
-    ("forfeit", with_(BASE, o9={"played": False, "score": 1}), "min_games", "missed", -1),
+    # a forfeit is not a game: 8 counted. A forfeit loss leaves 8; a forfeit win in this
+    # 9-round event makes the 8 count as 9 (B.01 1.4.1c, issue 30)
+    ("forfeit loss", with_(BASE, o9={"played": False, "score": 0}), "min_games", "missed", -1),
+    ("forfeit win", with_(BASE, o9={"played": False, "score": 1}), "min_games", "met", 0),
     # titled: opponents 4 and 5 untitled -> 5 of 9 (need 5); opponent 6 a CM -> 4 (CM is no title)
     ("5 titled of 9", with_(BASE, o4={"title": ""}, o5={"title": ""}), "titled", "met", 0),
     (
@@ -416,11 +418,13 @@ def test_round_robin_needs_every_scheduled_game():
     row = report.table.set_index("id").loc["P"]
     assert report.events[0]["round_robin"] is True
     assert (row["all_rounds"], row["all_rounds_margin"], row["result"]) == ("met", 0, "norm")
+    # P's last game a forfeit win: in this 9-round event the 8 games count as 9 (1.4.1c),
+    # so neither the game count nor the scheduled rounds are missed.
     sides, people = round_robin(10, forfeit=True)
     report = check_norms(sides, people, {"E": EventFacts("E", host="ESP")}, titles=["GM"])
     row = report.table.set_index("id").loc["P"]
-    assert (row["all_rounds"], row["all_rounds_margin"]) == ("missed", -1)
-    assert row["min_games"] == "missed"
+    assert (row["all_rounds"], row["all_rounds_margin"]) == ("met", 0)
+    assert row["min_games"] == "met" and "8 games counted as 9" in row["to_confirm"]
 
 
 def test_swiss_extra_games_judged_on_the_first_games():

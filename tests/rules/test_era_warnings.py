@@ -58,3 +58,14 @@ def test_a_2005_event_warns_in_every_output(tmp_path):
     assert any(BEFORE in c for c in cells), cells
     done = run_cli(*args[:-1], tmp_path / "json", "--json")
     assert any(BEFORE in w for w in json.loads(done.stdout)["warnings"])
+
+
+def test_eras_settled_by_their_sources_do_not_warn():
+    # Issue 30: the once-per-event 400-point rule's dates are the archived B.02 2022 text's
+    # ("effective from 1 January 2022 till 29 February 2024"), the K of 2011-07 a dated source's:
+    # those eras no longer warn; what no source settles still does, and says what.
+    assert select_rules("standard", "2023-05").warnings == ()
+    assert select_rules("standard", "2013-05").warnings == ()
+    (warning,) = select_rules("standard", "2011-09").warnings
+    assert "floor became 1000" in warning and "K" not in warning
+    assert any("game by game" in w for w in select_rules("standard", "2008-09").warnings)
