@@ -178,12 +178,15 @@ class Pages:
         try:
             result = rate(request)
         except InputError as exc:
+            listed = [
+                {key: _hidden(value, folder) for key, value in problem.items()}
+                for problem in problems_listed(exc.problems)
+            ]
             return self.page(
-                "problems.html", 422, name=name, headline=exc.headline,
-                problems=problems_listed(exc.problems),
-            )  # fmt: skip
+                "problems.html", 422, name=name, headline=exc.headline, problems=listed
+            )
         except FiderateError as exc:
-            return self.problem_page(422, "Not rated", str(exc))
+            return self.problem_page(422, "Not rated", _hidden(str(exc), folder))
         files = tuple(p.relative_to(out).as_posix() for p in result.written)
         rated = result.rated
         rated_sides, all_sides = rated.side_counts()
@@ -196,15 +199,15 @@ class Pages:
             "players": len(rated.totals),
             "rated_sides": rated_sides,
             "sides": all_sides,
-            "warnings": list(result.warnings),
-            "notes": list(result.notes),
+            "warnings": [_hidden(w, folder) for w in result.warnings],
+            "notes": [_hidden(n, folder) for n in result.notes],
             "players_name": safe_name(players.filename, "players") if players else "",
         }
         finished = FinishedRun(
             name=name,
             summary=summary,
             view=event_view(rated),
-            norms=_norms(event_path, players_path, rules),
+            norms=_norms(event_path, players_path, rules, folder),
             zip_bytes=_zip(out, files),
             files=files,
         )
@@ -267,14 +270,25 @@ class Pages:
         )
 
 
-def _norms(event: Path, players: Path | None, rules: str) -> dict[str, Any]:
+def _hidden(value: Any, folder: Path) -> Any:
+    """``value`` with the run's private folder taken out of it: a page names an uploaded file
+    by its (safe) name only, never by where the server keeps it."""
+    if not isinstance(value, str):
+        return value
+    for part in ("event", "list", "out"):
+        for sep in ("/", "\\"):
+            value = value.replace(f"{folder / part}{sep}", "")
+    return value.replace(str(folder), "")
+
+
+def _norms(event: Path, players: Path | None, rules: str, folder: Path) -> dict[str, Any]:
     """The title norms of the event (the ``norms`` job), or why there are none to show."""
     from pipeline.jobs.norms import NormsRequest, norms
 
     try:
         report = norms(NormsRequest(inputs=(event,), players=players, rules=rules))
     except FiderateError as exc:
-        return {"rows": [], "note": str(exc).replace(str(event.parent) + "/", "")}
+        return {"rows": [], "note": _hidden(str(exc), folder)}
     keep = ["name", "id", "title", "norm", "result", "games", "ra", "score", "performance"]
     rows = report.table[keep].astype(str).to_dict("records") if len(report.table) else []
     return {"rows": rows, "note": "", "to_confirm": list(report.to_confirm)}
