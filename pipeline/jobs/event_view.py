@@ -102,9 +102,7 @@ def event_view(rated: RatedPeriod) -> EventView:
     totals = period.totals.reset_index(drop=True)
     order = standings(period)
     names = dict(zip(totals["id"].astype(str), totals["name"].astype(str), strict=True))
-    by_player = period.sides.assign(_row=np.arange(len(period.sides))).groupby(
-        "player", sort=False
-    )
+    by_player = period.sides.assign(_row=np.arange(len(period.sides))).groupby("player", sort=False)
     players: dict[str, PlayerCalculation] = {}
     rows = []
     for at, row_index in enumerate(order.order):

@@ -145,9 +145,7 @@ class Pages:
             rules = "standard"
         folder = Path(tempfile.mkdtemp(prefix="fiderate-web-"))
         try:
-            return await run_in_threadpool(
-                self._rate_in, folder, event, players, period, rules
-            )
+            return await run_in_threadpool(self._rate_in, folder, event, players, period, rules)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 

@@ -9,13 +9,13 @@ exemption) is read from the rule set and the numbers the jobs return.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pipeline.calculator.render import fixed, signed_int
 from pipeline.errors import FiderateError
 from pipeline.jobs import calculators
-from pipeline.jobs.calculators import CalcRequest, KInput, TableRequest
+from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
 from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
 from pipeline.rules.sets import RULE_SETS, get_rules
 
@@ -47,7 +47,9 @@ def _one(query: Mapping[str, str], name: str) -> str:
     return str(query.get(name, DEFAULTS.get(name, ""))).strip()[:40]
 
 
-def read_inputs(query: Mapping[str, str], opponents: Sequence[str], results: Sequence[str]):
+def read_inputs(
+    query: Mapping[str, str], opponents: Sequence[str], results: Sequence[str]
+) -> CalcInputs:
     """The query's fields (``o`` and ``s`` repeated: one opponent and result per row)."""
     names = ("r", "kp", "k", "opk", "by", "jr", "g", "e", "rules", "mode", "period")
     values = {name: _one(query, name) for name in names}
@@ -89,7 +91,9 @@ def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[tuple[int,
         k=k,
         opp_k=_whole(v["opk"], "opponents' K", 1, 100, problems),
         junior=preset == "fide" and v["jr"] == "1",
-        birth_year=_whole(v["by"], "birth year", 1850, 2100, problems) if preset == "fide" else None,
+        birth_year=_whole(v["by"], "birth year", 1850, 2100, problems)
+        if preset == "fide"
+        else None,
         games=_whole(v["g"], "games played before", 0, 100_000, problems)
         if preset == "fide"
         else None,
@@ -210,6 +214,11 @@ def _every_result(request: CalcRequest, rows: list[tuple[int, int | None]]) -> l
     return shown
 
 
+def _first_outcome(request: CalcRequest, rows: list[tuple[int, int | None]]) -> Calculation:
+    one = replace(request, opponents=(rows[0][0],), scores_h=())
+    return calculators.every_outcome(one)["win"]
+
+
 def _table(k: int, rules: str) -> list[dict[str, str]]:
     """The expectancy table (``fiderate table``) at the player's K, the rule set's cap off."""
     t = calculators.table(TableRequest(k=k, step=50, max_gap=800, rules=rules))
@@ -238,23 +247,15 @@ def calculation_context(inputs: CalcInputs) -> dict[str, Any]:
     request, rows = requests_of(inputs)
     if request is None:
         return {"problems": inputs.problems}
+    c: calculators.Calculation | None = None
+    by_formula: calculators.Calculation | None = None
     try:
-        if request.opponents:
+        if request.opponents:  # the games with a result; "not played yet" ones only below
             c = calculators.calc(request)
-            by_formula = calculators.calc(
-                CalcRequest(
-                    request.rating, request.opponents, request.scores_h, request.k,
-                    request.rules, "formula", request.mode, request.period,
-                )
-            )  # fmt: skip
-        else:
-            c = by_formula = None
+            by_formula = calculators.calc(replace(request, method="formula"))
         every = _every_result(request, rows)
-        k_now = int(c.player["k"]) if c else int(
-            calculators.every_outcome(
-                CalcRequest(request.rating, (rows[0][0],), (), request.k, request.rules)
-            )["win"].player["k"]
-        )
+        # The player's K: the calculation's, else that of a game not played yet.
+        k_now = int((c or _first_outcome(request, rows)).player["k"])
         table = _table(k_now, request.rules)
     except FiderateError as exc:
         return {"problems": [str(exc)]}

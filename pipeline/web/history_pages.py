@@ -73,18 +73,12 @@ def rating_chart(points: list[tuple[str, int]]) -> Markup:
         f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD // 2}" y2="{HEIGHT - PAD}" '
         'class="axis"/>',
         f'<line x1="{PAD}" y1="{PAD // 2}" x2="{PAD}" y2="{HEIGHT - PAD}" class="axis"/>',
-        f'<text x="{PAD - 6}" y="{y(high - span // 10) + 4}" text-anchor="end">'
-        f"{high - span // 10}</text>",
-        f'<text x="{PAD - 6}" y="{y(low + span // 10) + 4}" text-anchor="end">'
-        f"{low + span // 10}</text>",
-    ]
+    ]  # each dot carries its rating: no scale numbers to read off
     line = " ".join(f"{x(i)},{y(r)}" for i, (_, r) in enumerate(points))
     parts.append(f'<polyline points="{line}" class="line"/>')
     for i, (month, rating) in enumerate(points):
         parts.append(f'<circle cx="{x(i)}" cy="{y(rating)}" r="4" class="dot"/>')
-        parts.append(
-            f'<text x="{x(i)}" y="{y(rating) - 10}" text-anchor="middle">{rating}</text>'
-        )
+        parts.append(f'<text x="{x(i)}" y="{y(rating) - 10}" text-anchor="middle">{rating}</text>')
         parts.append(
             f'<text x="{x(i)}" y="{HEIGHT - PAD + 18}" text-anchor="middle">{escape(month)}</text>'
         )

@@ -45,7 +45,8 @@ def shoot(driver, name: str) -> None:
     for label, width in WIDTHS.items():
         driver.set_window_size(width, 900)
         height = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(width, min(max(int(height), 600), 2400))
+        # the window's frame takes some of its height: the page gets what is left
+        driver.set_window_size(width, min(max(int(height) + 140, 600), 2400))
         driver.save_screenshot(str(SHOTS / f"{name}-{label}.png"))
     driver.set_window_size(1280, 900)
 
@@ -169,9 +170,13 @@ def multipart(files: dict[str, Path]) -> tuple[bytes, str]:
     body = b""
     for field, path in files.items():
         body += (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; '
-            f'filename="{path.name}"\r\nContent-Type: application/octet-stream\r\n\r\n'
-        ).encode() + path.read_bytes() + b"\r\n"
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; '
+                f'filename="{path.name}"\r\nContent-Type: application/octet-stream\r\n\r\n'
+            ).encode()
+            + path.read_bytes()
+            + b"\r\n"
+        )
     body += f"--{boundary}--\r\n".encode()
     return body, f"multipart/form-data; boundary={boundary}"
 

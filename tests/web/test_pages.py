@@ -91,7 +91,7 @@ def test_bad_calculator_inputs_are_listed_not_raised(client):
 
 
 def test_input_is_escaped_on_the_calculator_page(client):
-    page = client.get("/calc?r=<script>alert(1)</script>&period=\"><b>x").text
+    page = client.get('/calc?r=<script>alert(1)</script>&period="><b>x').text
     assert "<script>alert(1)" not in page and "&lt;script&gt;" in page
     assert '"><b>x' not in page
 
@@ -158,7 +158,7 @@ def test_a_file_over_the_limit_gets_a_413_page(tmp_path):
         (b"", 422),
         (bytes(range(256)) * 40, 422),
         (b"\x00\x01PK\x03\x04garbage", 422),
-        ("white,black,result\nA,B,<b>2-0</b>\n".encode(), 422),
+        (b"white,black,result\nA,B,<b>2-0</b>\n", 422),
     ],
 )
 def test_bad_uploads_are_pages_and_the_server_goes_on(client, content, status):
