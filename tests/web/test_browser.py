@@ -61,7 +61,7 @@ def type_into(driver, css: str, value: str) -> None:
     field.send_keys(value)
 
 
-def test_calculator_as_you_type(server, browser):
+def test_calculator_as_you_type(browser, server):
     """EXAMPLES.md: 1650 beats 1800 at K 20 (FIDE): +14, new 1664; the URL carries the inputs."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -86,7 +86,7 @@ def test_calculator_as_you_type(server, browser):
     shoot(browser, "calculator")
 
 
-def test_calculator_from_the_url_shows_the_exemption_and_the_cap(server, browser):
+def test_calculator_from_the_url_shows_the_exemption_and_the_cap(browser, server):
     """EXAMPLES.md: 2700 beats 2200 (standard, from 2025-10-01): PD 0.96 with no cap at 2650+,
     K 10: +0.4 -> 0; the 2200 side is capped: PD 0.08, -1.6 -> -2."""
     browser.get(server.url + "/calc?r=2700&kp=fide&o=2200&s=1&rules=standard-2025")
@@ -116,7 +116,7 @@ def upload(browser, server, path: Path) -> None:
     browser.find_element(By.CSS_SELECTOR, "form.upload button[type=submit]").click()
 
 
-def test_upload_an_event_and_read_a_change_its_calculation_and_the_zip(server, browser, tmp_path):
+def test_upload_an_event_and_read_a_change_its_calculation_and_the_zip(browser, server, tmp_path):
     from selenium.webdriver.common.by import By
 
     upload(browser, server, SAMPLE / "event.trf")
@@ -153,7 +153,7 @@ def test_upload_an_event_and_read_a_change_its_calculation_and_the_zip(server, b
     shoot(browser, "player")
 
 
-def test_a_broken_upload_lists_its_problems(server, browser):
+def test_a_broken_upload_lists_its_problems(browser, server):
     upload(browser, server, SAMPLE / "broken" / "result-mismatch.trf")
     wait_for(browser, lambda d: d.find_elements("css selector", "table.problems-table"))
     table = text_of(browser, "table.problems-table")
@@ -189,7 +189,7 @@ def post_and_read(server, files: dict[str, Path]) -> str:
         return answer.read().decode("utf-8")
 
 
-def test_two_uploads_at_once_see_only_their_own_files(server, browser):
+def test_two_uploads_at_once_see_only_their_own_files(browser, server):
     """The TRF (10 players) and the games CSV with its list (a different field) rated at the
     same time: each result page names its own file and players, none of the other's."""
     pages: dict[str, str] = {}
@@ -211,7 +211,7 @@ def test_two_uploads_at_once_see_only_their_own_files(server, browser):
     assert "Schmidt, Hanna" in pages["trf"]
 
 
-def test_history_pages(server, browser):
+def test_history_pages(browser, server):
     browser.get(server.url + "/history")
     lists = text_of(browser, "main")
     assert "2026-12" in lists and "5100134" in lists
@@ -223,14 +223,14 @@ def test_history_pages(server, browser):
     shoot(browser, "history-player")
 
 
-def test_home_page(server, browser):
+def test_home_page(browser, server):
     browser.get(server.url + "/")
     assert "Rate an event" in text_of(browser, "main")
     shoot(browser, "home")
 
 
 @pytest.mark.parametrize("page", ["/calc", "/rate"])
-def test_every_field_has_a_label(server, browser, page):
+def test_every_field_has_a_label(browser, server, page):
     browser.get(server.url + page)
     unlabeled = browser.execute_script(
         "return [...document.querySelectorAll('input, select')].filter(e => e.type !== 'hidden'"
