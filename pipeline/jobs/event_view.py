@@ -19,6 +19,7 @@ import pandas as pd
 from pipeline.grouper.standings import standings
 from pipeline.jobs.rate_outputs import with_side_texts
 from pipeline.model import RatedPeriod
+from pipeline.rules.sets import RuleSet, get_rules
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class GameLine:
     pd_units: int | None
     dev_units: int | None
     k_dev_units: int | None
+    cap_note: str = ""  # how the 400-point rule met this game: capped, exempt, or ""
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ def event_view(rated: RatedPeriod) -> EventView:
     totals = period.totals.reset_index(drop=True)
     order = standings(period)
     names = dict(zip(totals["id"].astype(str), totals["name"].astype(str), strict=True))
+    rules = get_rules(period.rule_set) if period.rule_set else None
     by_player = period.sides.assign(_row=np.arange(len(period.sides))).groupby("player", sort=False)
     players: dict[str, PlayerCalculation] = {}
     rows = []
@@ -109,7 +112,7 @@ def event_view(rated: RatedPeriod) -> EventView:
         t = totals.iloc[int(row_index)]
         pid = str(t["id"])
         sides = by_player.get_group(pid) if pid in by_player.groups else period.sides.iloc[:0]
-        players[pid] = _calculation(t, sides, names, period.scale)
+        players[pid] = _calculation(t, sides, names, period.scale, rules)
         perf = order.performance.iloc[int(row_index)]
         rows.append(
             StandingRow(
@@ -130,8 +133,28 @@ def event_view(rated: RatedPeriod) -> EventView:
     return EventView(tuple(rows), players)
 
 
+def cap_note(gap: int | None, used: int | None, own: int | None, rules: RuleSet | None) -> str:
+    """What the 400-point rule did to one rated game: counted a smaller difference, or let the
+    full one count because the player is rated at or above the exemption (2650 from 2025-10);
+    "" when it did not bite."""
+    if gap is None or used is None:
+        return ""
+    if used != gap:
+        return f"capped at {abs(used)}"
+    if rules is None or rules.cap is None or abs(gap) <= rules.cap:
+        return ""
+    exempt = rules.cap_exempt_from
+    if exempt is not None and own is not None and own >= exempt and gap > 0:
+        return f"exempt: rated {own}, at least {exempt}"
+    return "full difference"
+
+
 def _calculation(
-    t: pd.Series, sides: pd.DataFrame, names: dict[str, str], scale: int
+    t: pd.Series,
+    sides: pd.DataFrame,
+    names: dict[str, str],
+    scale: int,
+    rules: RuleSet | None,
 ) -> PlayerCalculation:
     k = _int(t["k"])
     lines = []
@@ -155,6 +178,12 @@ def _calculation(
                 pd_units=_int(s.pd_units) if rated else None,
                 dev_units=dev,
                 k_dev_units=None if dev is None or k is None else k * dev,
+                cap_note=cap_note(
+                    None if own is None or opp is None else own - opp,
+                    _int(s.diff) if rated else None,
+                    own,
+                    rules,
+                ),
             )
         )
     return PlayerCalculation(
