@@ -268,3 +268,13 @@ def test_serve_refuses_a_missing_history_database(tmp_path):
 
     done = CliRunner().invoke(cli, ["serve", "--history", str(tmp_path / "none.db")])
     assert done.exit_code == 2 and "is not a file" in done.output
+
+
+def test_games_in_order_is_the_sequential_mode_and_says_it_is_not_fides(client):
+    """1600 beats 1800 (PD 0.24: +15.2), then plays 1550 from 1615: a gap of 65, PD 0.59 (table
+    8.1.2, band 62-68), a draw -0.09 x 20 = -1.8; +13.4 -> +13, where FIDE's method gives +14
+    (EXAMPLES.md, whole event 2)."""
+    answer = client.get("/api/calc?r=1600&o=1800&s=1&o=1550&s=0.5&mode=sequential").json()
+    assert answer["change"] == 13
+    assert "<td>2</td><td>1615</td>" in answer["html"]
+    assert "NOT the FIDE method" in answer["html"]
