@@ -18,6 +18,7 @@ from pipeline.jobs.player_history import (
 )
 
 WIDTH, HEIGHT, PAD = 640, 240, 44
+LABELS = 8  # a long history labels every few lists, so the labels never overlap
 
 
 def overview(database: Path) -> dict[str, Any]:
@@ -76,8 +77,11 @@ def rating_chart(points: list[tuple[str, int]]) -> Markup:
     ]  # each dot carries its rating: no scale numbers to read off
     line = " ".join(f"{x(i)},{y(r)}" for i, (_, r) in enumerate(points))
     parts.append(f'<polyline points="{line}" class="line"/>')
+    every = -(-n // LABELS)  # at most LABELS labelled dots, the last one always
     for i, (month, rating) in enumerate(points):
         parts.append(f'<circle cx="{x(i)}" cy="{y(rating)}" r="4" class="dot"/>')
+        if i % every and i != n - 1:
+            continue
         parts.append(f'<text x="{x(i)}" y="{y(rating) - 10}" text-anchor="middle">{rating}</text>')
         parts.append(
             f'<text x="{x(i)}" y="{HEIGHT - PAD + 18}" text-anchor="middle">{escape(month)}</text>'

@@ -278,3 +278,13 @@ def test_games_in_order_is_the_sequential_mode_and_says_it_is_not_fides(client):
     assert answer["change"] == 13
     assert "<td>2</td><td>1615</td>" in answer["html"]
     assert "NOT the FIDE method" in answer["html"]
+
+
+def test_a_long_history_chart_labels_a_few_lists_only():
+    from pipeline.web.history_pages import LABELS, rating_chart
+
+    points = [(f"20{10 + i // 12}-{1 + i % 12:02d}", 2000 + i) for i in range(60)]
+    svg = str(rating_chart(points))
+    assert svg.count("<circle") == 60
+    assert svg.count(">2059</text>") == 1  # the last list is always labelled
+    assert svg.count("</text>") <= 2 * (LABELS + 1)
