@@ -11,7 +11,7 @@ OUT    ?= out
 # them afresh (0.05-0.1 s of fiderate rate's start-up).
 COMPILE = $(BIN)/python -m compileall -q pipeline schemas benchmarks
 
-.PHONY: help setup run test bench lint clean
+.PHONY: help setup run serve test bench lint clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -27,6 +27,10 @@ setup: $(STAMP)  ## create .venv and install the project with its dev tools
 
 run: $(STAMP)  ## rate the bundled sample event into ./out
 	$(BIN)/fiderate rate sample_data/games.csv --players sample_data/players.csv --period 2026-11 --out $(OUT)
+
+serve: $(STAMP)  ## the web pages on http://127.0.0.1:8000/ (the sample's period history)
+	test -f period_out/ratings.db || $(BIN)/fiderate period --list sample_data/period/list_2026-11.csv --events sample_data/period/events --period 2026-11 --out period_out --quiet
+	$(BIN)/fiderate serve --history period_out/ratings.db
 
 test: $(STAMP)  ## run the whole test suite
 	$(BIN)/python -m pytest -q -n auto --dist loadfile

@@ -37,6 +37,7 @@ LAYERS = {
     "history": 5,  # the period's SQLite store: imports lists' rules, never the jobs
     "calculator": 5,  # single-player arithmetic; the calculator jobs (jobs/calculators.py) call it
     "jobs": 6,  # one function per command, and the stage functions the jobs share
+    "web": 7,  # fiderate serve: pages on the jobs, as the CLI (jobs only, never a stage)
     "cli": 8,
     "": 9,  # pipeline/__init__.py: the public API
     "__main__": 9,
@@ -185,6 +186,19 @@ def test_the_cli_check_finds_a_command_that_skips_the_jobs():
 
 def test_the_cli_imports_jobs_never_the_stages():
     assert cli_past_the_jobs(import_graph(module_files())) == []
+
+
+def test_the_web_pages_import_jobs_never_the_stages():
+    """``pipeline.web`` calls the same job functions as the CLI (issue 28)."""
+    graph = import_graph(module_files())
+    found = [
+        f"{module} -> {target}"
+        for module, targets in sorted(graph.items())
+        if layer(module) == "web"
+        for target in sorted(targets)
+        if layer(target) in BELOW_THE_JOBS
+    ]
+    assert found == []
 
 
 def test_every_layer_is_known():

@@ -30,3 +30,23 @@ def run_history(request: HistoryRequest) -> PlayerHistory:
     if not rows:
         raise RunError(f"player {request.player_id!r} is on no list in {str(request.database)!r}")
     return PlayerHistory(request.player_id, request.database, rows, pending)
+
+
+@dataclass(frozen=True)
+class OverviewRequest:
+    database: Path  # the history database written by ``fiderate period``
+
+
+@dataclass(frozen=True)
+class HistoryOverview:
+    database: Path
+    lists: list[dict[str, object]]  # every list recorded, newest first
+    pending: list[dict[str, object]]  # every result waiting for a first rating, oldest first
+
+
+def history_overview(request: OverviewRequest) -> HistoryOverview:
+    """The lists and the pending first-rating results of a history database (read-only)."""
+    from pipeline.history.overview import read_overview
+
+    lists, pending = read_overview(request.database)
+    return HistoryOverview(request.database, lists, pending)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.errors import UsageError
 from pipeline.model import READ_DEFAULTS, RatedPeriod, RateOptions, ReadOptions
+from pipeline.readers.limits import MAX_INPUT_BYTES  # the largest input file a run reads
 
 if TYPE_CHECKING:
     from pipeline.jobs.dask_executor import DaskExecutor
@@ -224,4 +225,4 @@ def _first_missing(folder: Path) -> Path | None:
     return missing[-1] if missing else None
 
 
-__all__ = ["DaskCounts", "RateOutputs", "RateRequest", "RateResult", "rate"]
+__all__ = ["MAX_INPUT_BYTES", "DaskCounts", "RateOutputs", "RateRequest", "RateResult", "rate"]

@@ -55,7 +55,10 @@ COLUMNS = [
 
 def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
     """Per row, what the file could not settle: joined with '; '."""
-    host = best["event"].map({e: f.host for e, f in facts.items()}).fillna("")
+    # Whether the event names its host federation (a bool per row: mapping the hosts themselves
+    # gave a float column when no event of the run has one, which fillna("") warns about).
+    hosts = {e: bool(f.host) for e, f in facts.items()}
+    has_host = best["event"].map(lambda e: hosts.get(e, False)).astype(bool)
     fed_missed = best[["foreign_federations", "own_federation", "one_federation"]].eq("missed")
     parts = [
         (best["federation"].isin(["", "FID"]), "player's federation not given"),
@@ -78,7 +81,7 @@ def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
             + " games (extra games, 1.4.1)",
         ),
         (
-            fed_missed.any(axis=1) & host.eq("") & ~best["round_robin"],
+            fed_missed.any(axis=1) & ~has_host & ~best["round_robin"],
             "no host federation (TRF 032): the 1.4.3 Swiss exception was not checked",
         ),
         (

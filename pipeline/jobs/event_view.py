@@ -1,0 +1,211 @@
+"""What a page shows of a rated event: the standings and, for each player, the calculation laid
+out as FIDE's individual calculations (each game: opponent, rating, difference and the one the
+400-point rule counts, expected score, result, S - PD, K x (S - PD); then the totals, K and why,
+and the one rounding).
+
+Built from the ``rate`` job's own result value (:class:`pipeline.model.RatedPeriod`): its sides
+and totals hold every number (the engine's and the grouper's), so a page shows exactly what
+``fiderate rate`` wrote. The standings are those of the reports (``grouper.standings``). Plain
+data out: a renderer only formats it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pipeline.grouper.standings import standings
+from pipeline.jobs.rate_outputs import with_side_texts
+from pipeline.model import RatedPeriod
+from pipeline.rules.sets import RuleSet, get_rules
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game side of the player (units of 1/``scale`` where the name says so)."""
+
+    round: str
+    opponent_id: str
+    opponent_name: str
+    opponent_rating: int | None
+    result: str
+    score_h: int
+    rated: bool
+    note: str
+    gap: int | None  # own rating - opponent's
+    gap_used: int | None  # the difference the expectation was read for (400-point rule)
+    pd_units: int | None
+    dev_units: int | None
+    k_dev_units: int | None
+    cap_note: str = ""  # how the 400-point rule met this game: capped, exempt, or ""
+
+
+@dataclass(frozen=True)
+class PlayerCalculation:
+    """One player's period: the games, then the totals as the rating list has them."""
+
+    id: str
+    name: str
+    title: str
+    federation: str
+    rating: int | None
+    k: int | None
+    k_base: int | None
+    k_rule: str
+    k_700: bool
+    games: int
+    score_h: int
+    expected_units: int
+    dev_units: int
+    change_units: int
+    change: int
+    new_rating: int | None
+    scale: int
+    lines: tuple[GameLine, ...]
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    id: str
+    name: str
+    title: str
+    federation: str
+    rating: int | None
+    points_h: int
+    games: int
+    performance: int | None
+    change_units: int
+    change: int
+    new_rating: int | None
+
+
+@dataclass(frozen=True)
+class EventView:
+    """The standings (in the reports' order) and every player's calculation by id."""
+
+    rows: tuple[StandingRow, ...]
+    players: dict[str, PlayerCalculation]
+
+
+def _int(value: object) -> int | None:
+    return None if value is None or pd.isna(value) else int(value)  # type: ignore[call-overload]
+
+
+def _text(value: object) -> str:
+    return "" if value is None or pd.isna(value) else str(value)  # type: ignore[call-overload]
+
+
+def event_view(rated: RatedPeriod) -> EventView:
+    """The standings and every player's calculation of ``rated`` (the rate job's result)."""
+    period = with_side_texts(rated)
+    totals = period.totals.reset_index(drop=True)
+    order = standings(period)
+    names = dict(zip(totals["id"].astype(str), totals["name"].astype(str), strict=True))
+    rules = get_rules(period.rule_set) if period.rule_set else None
+    by_player = period.sides.assign(_row=np.arange(len(period.sides))).groupby("player", sort=False)
+    players: dict[str, PlayerCalculation] = {}
+    rows = []
+    for at, row_index in enumerate(order.order):
+        t = totals.iloc[int(row_index)]
+        pid = str(t["id"])
+        sides = by_player.get_group(pid) if pid in by_player.groups else period.sides.iloc[:0]
+        players[pid] = _calculation(t, sides, names, period.scale, rules)
+        perf = order.performance.iloc[int(row_index)]
+        rows.append(
+            StandingRow(
+                rank=int(order.ranks[at]),
+                id=pid,
+                name=str(t["name"]),
+                title=_text(t.get("title")),
+                federation=_text(t.get("federation")),
+                rating=_int(t["rating"]),
+                points_h=int(order.points_h[int(row_index)]),
+                games=int(t["games"]),
+                performance=_int(perf),
+                change_units=int(t["change_units"]),
+                change=int(t["change"]),
+                new_rating=_int(t["new_rating"]),
+            )
+        )
+    return EventView(tuple(rows), players)
+
+
+def cap_note(gap: int | None, used: int | None, own: int | None, rules: RuleSet | None) -> str:
+    """What the 400-point rule did to one rated game: counted a smaller difference, or let the
+    full one count because the player is rated at or above the exemption (2650 from 2025-10);
+    "" when it did not bite."""
+    if gap is None or used is None:
+        return ""
+    if used != gap:
+        return f"capped at {abs(used)}"
+    if rules is None or rules.cap is None or abs(gap) <= rules.cap:
+        return ""
+    exempt = rules.cap_exempt_from
+    if exempt is not None and own is not None and own >= exempt and gap > 0:
+        return f"exempt: rated {own}, at least {exempt}"
+    return "full difference"
+
+
+def _calculation(
+    t: pd.Series,
+    sides: pd.DataFrame,
+    names: dict[str, str],
+    scale: int,
+    rules: RuleSet | None,
+) -> PlayerCalculation:
+    k = _int(t["k"])
+    lines = []
+    # A player's own games: a handful of rows per player, shown on one page.
+    for s in sides.sort_values(["round", "_row"], kind="stable").itertuples(index=False):
+        rated = bool(s.rated)
+        own, opp = _int(s.player_rating), _int(s.opponent_rating)
+        dev = _int(s.dev_units) if rated else None
+        lines.append(
+            GameLine(
+                round=_text(s.round),
+                opponent_id=_text(s.opponent),
+                opponent_name=names.get(_text(s.opponent), ""),
+                opponent_rating=opp,
+                result=_text(s.result),
+                score_h=int(s.score_h),
+                rated=rated,
+                note=_text(s.note),
+                gap=None if own is None or opp is None else own - opp,
+                gap_used=_int(s.diff) if rated else None,
+                pd_units=_int(s.pd_units) if rated else None,
+                dev_units=dev,
+                k_dev_units=None if dev is None or k is None else k * dev,
+                cap_note=cap_note(
+                    None if own is None or opp is None else own - opp,
+                    _int(s.diff) if rated else None,
+                    own,
+                    rules,
+                ),
+            )
+        )
+    return PlayerCalculation(
+        id=str(t["id"]),
+        name=str(t["name"]),
+        title=_text(t.get("title")),
+        federation=_text(t.get("federation")),
+        rating=_int(t["rating"]),
+        k=k,
+        k_base=_int(t.get("k_base")),
+        k_rule=_text(t.get("k_reason")) or _text(t.get("k_rule")),
+        k_700=bool(t.get("k_700", False)),
+        games=int(t["games"]),
+        score_h=int(t["score_h"]),
+        expected_units=int(t["expected_units"]),
+        dev_units=int(t["dev_units"]),
+        change_units=int(t["change_units"]),
+        change=int(t["change"]),
+        new_rating=_int(t["new_rating"]),
+        scale=scale,
+        lines=tuple(lines),
+    )
+
+
+__all__ = ["EventView", "GameLine", "PlayerCalculation", "StandingRow", "event_view"]

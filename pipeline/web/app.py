@@ -1,0 +1,330 @@
+"""``fiderate serve``: the application (Starlette) and its routes.
+
+Every number comes from the jobs the CLI calls (``pipeline.jobs``): the calculators, ``rate``,
+``norms``, the history read-outs. A route reads the request, calls a job (in a worker thread
+when it reads files), and renders the result through a Jinja2 template (autoescaped). No error
+reaches the browser as a traceback: bad input is a page of problems, anything else a short page.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from pipeline.errors import FiderateError, InputError, problems_listed
+from pipeline.web import calculator_page, history_pages
+from pipeline.web.uploads import (
+    FinishedRun,
+    RunStore,
+    UploadTooLarge,
+    copy_upload,
+    counted,
+    safe_name,
+)
+
+HERE = Path(__file__).parent
+FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the files
+RULE_CHOICES = ("standard", "rapid", "blitz")
+
+
+def _environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(["html"], default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    from pipeline.calculator.render import fixed, signed_int
+
+    env.filters["fixed"] = fixed
+    env.filters["signed"] = signed_int
+    return env
+
+
+class Pages:
+    """The application's state: its templates, the history database, the finished runs."""
+
+    def __init__(self, history: Path | None, max_upload_bytes: int) -> None:
+        self.env = _environment()
+        self.history = history
+        self.limit = max_upload_bytes
+        self.runs = RunStore()
+
+    def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        context.setdefault("history", self.history is not None)
+        return HTMLResponse(self.env.get_template(template).render(**context), status_code=status)
+
+    def fragment(self, template: str, **context: Any) -> str:
+        return self.env.get_template(template).render(**context)
+
+    def problem_page(self, status: int, title: str, message: str) -> HTMLResponse:
+        return self.page("message.html", status, title=title, message=message)
+
+    # -- home, calculator ------------------------------------------------------------------
+
+    async def home(self, request: Request) -> Response:
+        return self.page("home.html")
+
+    def _calc(self, request: Request) -> tuple[calculator_page.CalcInputs, dict[str, Any]]:
+        q = request.query_params
+        inputs = calculator_page.read_inputs(q, q.getlist("o"), q.getlist("s"))
+        return inputs, calculator_page.calculation_context(inputs)
+
+    async def calc(self, request: Request) -> Response:
+        inputs, result = self._calc(request)
+        return self.page(
+            "calc.html",
+            inputs=inputs,
+            result=result,
+            presets=calculator_page.K_PRESETS,
+            rule_sets=calculator_page.RULE_SETS,
+            results=calculator_page.RESULTS,
+        )
+
+    async def calc_api(self, request: Request) -> Response:
+        inputs, result = self._calc(request)
+        return JSONResponse(
+            {
+                "problems": result["problems"],
+                "change": result.get("change"),
+                "html": self.fragment("calc_results.html", result=result),
+            }
+        )
+
+    # -- rate an event ---------------------------------------------------------------------
+
+    async def rate_form(self, request: Request) -> Response:
+        return self.page("rate.html", rules=RULE_CHOICES, limit=self.limit)
+
+    async def rate_upload(self, request: Request) -> Response:
+        body_limit = 2 * self.limit + FORM_OVERHEAD
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > body_limit:
+            return self._too_large()
+        limited = Request(request.scope, counted(request.receive, body_limit))
+        try:
+            async with limited.form(max_files=2, max_fields=10) as form:
+                return await self._rate_form_data(form)
+        except UploadTooLarge:
+            return self._too_large()
+        except (ClientDisconnect, HTTPException, ValueError, KeyError) as exc:
+            return self.problem_page(400, "Upload not read", f"the upload could not be read: {exc}")
+
+    def _too_large(self) -> HTMLResponse:
+        return self.problem_page(
+            413,
+            "File too large",
+            f"an uploaded file is larger than {self.limit:,} bytes, the largest input fiderate "
+            "reads; nothing was rated. Split the event, or rate it with `fiderate rate`.",
+        )
+
+    async def _rate_form_data(self, form: Any) -> Response:
+        event = form.get("event")
+        if event is None or isinstance(event, str) or not event.filename:
+            return self.page("rate.html", 400, rules=RULE_CHOICES, limit=self.limit,
+                             error="choose an event file to rate")  # fmt: skip
+        players = form.get("players")
+        if isinstance(players, str) or (players is not None and not players.filename):
+            players = None
+        period = str(form.get("period") or "").strip()[:7] or None
+        rules = str(form.get("rules") or "standard")
+        if rules not in RULE_CHOICES:
+            rules = "standard"
+        folder = Path(tempfile.mkdtemp(prefix="fiderate-web-"))
+        try:
+            return await run_in_threadpool(self._rate_in, folder, event, players, period, rules)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def _rate_in(
+        self, folder: Path, event: Any, players: Any, period: str | None, rules: str
+    ) -> Response:
+        """Copy the files into ``folder`` and rate them (a worker thread: it reads files)."""
+        from pipeline.jobs.event_view import event_view
+        from pipeline.jobs.rate import RateRequest, rate
+        from pipeline.model import RateOptions
+
+        name = safe_name(event.filename, "event")
+        (folder / "event").mkdir()
+        event_path = folder / "event" / name
+        copy_upload(event, event_path, self.limit)
+        players_path = None
+        if players is not None:
+            (folder / "list").mkdir()
+            players_path = folder / "list" / safe_name(players.filename, "players")
+            copy_upload(players, players_path, self.limit)
+        out = folder / "out"
+        request = RateRequest(
+            inputs=(event_path,),
+            out_dir=out,
+            players=players_path,
+            options=RateOptions(rules=rules, period=period),
+        )
+        try:
+            result = rate(request)
+        except InputError as exc:
+            listed = [
+                {key: _hidden(value, folder) for key, value in problem.items()}
+                for problem in problems_listed(exc.problems)
+            ]
+            return self.page(
+                "problems.html", 422, name=name, headline=exc.headline, problems=listed
+            )
+        except FiderateError as exc:
+            return self.problem_page(422, "Not rated", _hidden(str(exc), folder))
+        files = tuple(p.relative_to(out).as_posix() for p in result.written)
+        rated = result.rated
+        rated_sides, all_sides = rated.side_counts()
+        summary = {
+            "period": rated.period,
+            "period_reason": rated.period_reason,
+            "rule_set": rated.rule_set,
+            "rules_reason": rated.rules_reason,
+            "method": rated.options.method,
+            "players": len(rated.totals),
+            "rated_sides": rated_sides,
+            "sides": all_sides,
+            "warnings": [_hidden(w, folder) for w in result.warnings],
+            "notes": [_hidden(n, folder) for n in result.notes],
+            "players_name": safe_name(players.filename, "players") if players else "",
+        }
+        finished = FinishedRun(
+            name=name,
+            summary=summary,
+            view=event_view(rated),
+            norms=_norms(event_path, players_path, rules, folder),
+            zip_bytes=_zip(out, files),
+            files=files,
+        )
+        token = self.runs.add(finished)
+        return RedirectResponse(f"/event/{token}", status_code=303)
+
+    def _run(self, request: Request) -> FinishedRun:
+        run = self.runs.get(request.path_params["token"])
+        if run is None:
+            raise HTTPException(404, "no such rated event here (the server keeps the last ones)")
+        return run
+
+    async def event(self, request: Request) -> Response:
+        run = self._run(request)
+        return self.page("event.html", run=run, token=request.path_params["token"])
+
+    async def player(self, request: Request) -> Response:
+        run = self._run(request)
+        calc = run.view.players.get(request.path_params["player"])
+        if calc is None:
+            raise HTTPException(404, "no such player in this event")
+        return self.page("player.html", run=run, p=calc, token=request.path_params["token"])
+
+    async def outputs(self, request: Request) -> Response:
+        run = self._run(request)
+        stem = safe_name(Path(run.name).stem, "event")
+        return Response(
+            run.zip_bytes,
+            media_type="application/zip",
+            headers={"Content-Disposition": f'attachment; filename="{stem}-fiderate.zip"'},
+        )
+
+    # -- history ---------------------------------------------------------------------------
+
+    async def history_home(self, request: Request) -> Response:
+        if self.history is None:
+            raise HTTPException(404, "started without --history: no history database")
+        found = await run_in_threadpool(history_pages.overview, self.history)
+        return self.page("history.html", **found)
+
+    async def history_player(self, request: Request) -> Response:
+        if self.history is None:
+            raise HTTPException(404, "started without --history: no history database")
+        player_id = request.query_params.get("id", "").strip()[:40]
+        found = await run_in_threadpool(history_pages.player, self.history, player_id)
+        return self.page("history_player.html", **found)
+
+    # -- errors ----------------------------------------------------------------------------
+
+    async def not_found(self, request: Request, exc: Exception) -> Response:
+        detail = getattr(exc, "detail", "") or "no such page"
+        status = getattr(exc, "status_code", 404)
+        return self.problem_page(status, "Not found" if status == 404 else "Error", str(detail))
+
+    async def failed(self, request: Request, exc: Exception) -> Response:
+        return self.problem_page(
+            500,
+            "Internal error",
+            f"something went wrong ({type(exc).__name__}); nothing was kept. Please report it.",
+        )
+
+
+def _hidden(value: Any, folder: Path) -> Any:
+    """``value`` with the run's private folder taken out of it: a page names an uploaded file
+    by its (safe) name only, never by where the server keeps it."""
+    if not isinstance(value, str):
+        return value
+    for part in ("event", "list", "out"):
+        for sep in ("/", "\\"):
+            value = value.replace(f"{folder / part}{sep}", "")
+    return value.replace(str(folder), "")
+
+
+def _norms(event: Path, players: Path | None, rules: str, folder: Path) -> dict[str, Any]:
+    """The title norms of the event (the ``norms`` job), or why there are none to show."""
+    from pipeline.jobs.norms import NormsRequest, norms
+
+    try:
+        report = norms(NormsRequest(inputs=(event,), players=players, rules=rules))
+    except FiderateError as exc:
+        return {"rows": [], "note": _hidden(str(exc), folder)}
+    keep = ["name", "id", "title", "norm", "result", "games", "ra", "score", "performance"]
+    rows = report.table[keep].astype(str).to_dict("records") if len(report.table) else []
+    return {"rows": rows, "note": "", "to_confirm": list(report.to_confirm)}
+
+
+def _zip(out: Path, files: tuple[str, ...]) -> bytes:
+    """The written files, as ``fiderate rate`` wrote them, in one zip (fixed dates: the same
+    files give the same zip)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in files:
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, (out / name).read_bytes())
+    return buffer.getvalue()
+
+
+def create_app(history: Path | None = None, max_upload_bytes: int | None = None) -> Starlette:
+    """The application; ``history``: the database of ``fiderate period`` shown read-only."""
+    from pipeline.jobs.rate import MAX_INPUT_BYTES
+
+    pages = Pages(history, MAX_INPUT_BYTES if max_upload_bytes is None else max_upload_bytes)
+    routes = [
+        Route("/", pages.home),
+        Route("/calc", pages.calc),
+        Route("/api/calc", pages.calc_api),
+        Route("/rate", pages.rate_form, methods=["GET"]),
+        Route("/rate", pages.rate_upload, methods=["POST"]),
+        Route("/event/{token}", pages.event),
+        Route("/event/{token}/player/{player}", pages.player),
+        Route("/event/{token}/outputs.zip", pages.outputs),
+        Route("/history", pages.history_home),
+        Route("/history/player", pages.history_player),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: pages.not_found, Exception: pages.failed},
+    )
+    app.state.pages = pages
+    return app

@@ -1,0 +1,311 @@
+"""The calculator page's numbers: the query string (the page's URL, shared as it is) read into the
+calculator jobs' requests, and what the page shows computed by those jobs
+(:mod:`pipeline.jobs.calculators`, the same calls as ``fiderate calc`` and ``fiderate table``).
+
+Nothing is computed here but labels: which rule bit a game (the 400-point rule, the 2650
+exemption) is read from the rule set and the numbers the jobs return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pipeline.calculator.render import fixed, signed_int
+from pipeline.errors import FiderateError
+from pipeline.jobs import calculators
+from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
+from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
+from pipeline.rules.sets import RULE_SETS, get_rules
+
+MAX_OPPONENTS = 100  # a long round robin; the every-result table is shown for the first few
+EVERY_RESULT_SHOWN = 12
+RESULTS = {"1": 100, "0.5": 50, "0": 0}
+# K presets: FIDE's precedence from what the user says, US Chess's three fixed values, or any K.
+K_PRESETS = {
+    "fide": "FIDE (by age, games and the 2400 rule)",
+    "us32": "US Chess 32 (below 2100)",
+    "us24": "US Chess 24 (2100-2399)",
+    "us16": "US Chess 16 (2400 and above)",
+    "custom": "custom K",
+}
+US_K = {"us32": 32, "us24": 24, "us16": 16}
+DEFAULTS = {"r": "1650", "kp": "fide", "rules": "standard", "mode": "fide"}
+
+
+@dataclass
+class CalcInputs:
+    """The form as typed (strings, shown back in the fields) and the problems found in it."""
+
+    values: dict[str, str]
+    opponents: list[tuple[str, str]]  # (rating, result) as typed, one per row
+    problems: list[str] = field(default_factory=list)
+
+
+def _one(query: Mapping[str, str], name: str) -> str:
+    return str(query.get(name, DEFAULTS.get(name, ""))).strip()[:40]
+
+
+def read_inputs(
+    query: Mapping[str, str], opponents: Sequence[str], results: Sequence[str]
+) -> CalcInputs:
+    """The query's fields (``o`` and ``s`` repeated: one opponent and result per row)."""
+    names = ("r", "kp", "k", "opk", "by", "jr", "g", "e", "rules", "mode", "period")
+    values = {name: _one(query, name) for name in names}
+    rows = list(zip(opponents, results, strict=False))[:MAX_OPPONENTS]
+    if not query.get("r") and not rows:
+        rows = [("1800", "1")]  # the empty page shows one example game
+    rows = [(o.strip()[:10], s.strip()[:5]) for o, s in rows]
+    return CalcInputs(values, rows)
+
+
+def _whole(text: str, what: str, low: int, high: int, problems: list[str]) -> int | None:
+    if text == "":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        problems.append(f"{what}: {text!r} is not a whole number")
+        return None
+    if not low <= value <= high:
+        problems.append(f"{what}: {value} is not in {low}..{high}")
+        return None
+    return value
+
+
+def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[tuple[int, int | None]]]:
+    """The fide-method request of the typed games (None when something cannot be read; the
+    problems are added to ``inputs``), and every (opponent, result or None) row read."""
+    v, problems = inputs.values, inputs.problems
+    rating = _whole(v["r"], "your rating", 1, 3500, problems)
+    if v["r"] == "":
+        problems.append("your rating: give it (1..3500)")
+    preset = v["kp"] if v["kp"] in K_PRESETS else "fide"
+    k = US_K.get(preset)
+    if preset == "custom":
+        k = _whole(v["k"], "K", 1, 100, problems)
+        if k is None and not v["k"]:
+            problems.append("K: give the custom K (1..100)")
+    kin = KInput(
+        k=k,
+        opp_k=_whole(v["opk"], "opponents' K", 1, 100, problems),
+        junior=preset == "fide" and v["jr"] == "1",
+        birth_year=_whole(v["by"], "birth year", 1850, 2100, problems)
+        if preset == "fide"
+        else None,
+        games=_whole(v["g"], "games played before", 0, 100_000, problems)
+        if preset == "fide"
+        else None,
+        ever_2400=preset == "fide" and v["e"] == "1",
+    )
+    if v["rules"] not in RULE_SETS:
+        problems.append(f"rules: {v['rules']!r} is not one of {', '.join(RULE_SETS)}")
+    if v["mode"] not in MODES:
+        problems.append(f"mode: {v['mode']!r} is not one of {', '.join(MODES)}")
+    rows: list[tuple[int, int | None]] = []
+    for i, (o, s) in enumerate(inputs.opponents, start=1):
+        if o == "":
+            continue
+        opp = _whole(o, f"opponent {i}", 1, 3500, problems)
+        if s not in RESULTS and s not in ("", "?"):
+            problems.append(f"result {i}: {s!r} is not 1, 0.5 or 0")
+            continue
+        if opp is not None:
+            rows.append((opp, RESULTS.get(s)))
+    if not rows:
+        problems.append("give at least one opponent's rating")
+    if problems or rating is None:
+        return None, rows
+    given = [(o, s) for o, s in rows if s is not None]
+    request = CalcRequest(
+        rating,
+        tuple(o for o, _ in given),
+        tuple(s for _, s in given),  # type: ignore[misc]  # None filtered out above
+        kin,
+        v["rules"],
+        "fide",
+        v["mode"],
+        v["period"] or None,
+    )
+    return request, rows
+
+
+def _rule_notes(c: calculators.Calculation) -> list[str]:
+    """Per game: where the 400-point rule counted a smaller gap, or the exemption kept the
+    full one (empty when neither bit)."""
+    rules = get_rules(c.request.rules)
+    notes = []
+    for g in c.games:
+        if not g.rated:
+            notes.append(f"not rated: {g.note}")
+        elif g.gap_used != g.gap:
+            notes.append(
+                f"400-point rule: the gap {g.gap:+d} counts as {g.gap_used:+d} (rule set "
+                f"{rules.name}: at most {rules.cap} points)"
+            )
+        elif rules.cap is not None and abs(g.gap) > rules.cap:
+            exempt = rules.cap_exempt_from
+            notes.append(
+                f"exemption: rated {g.rating_used} (at least {exempt}), the full gap {g.gap:+d} "
+                f"counts, not {rules.cap}"
+                if exempt is not None and g.rating_used >= exempt
+                else f"the full gap {g.gap:+d} counts"
+            )
+        else:
+            notes.append("")
+    return notes
+
+
+def _written_formula(c: calculators.Calculation, by_formula: calculators.Calculation) -> list[str]:
+    """The change with the user's numbers written in: FIDE's method (PD from table 8.1.2), then
+    the formula's expectation of the first rated game (not FIDE's method)."""
+    p = c.player
+    scale = c.scale
+    terms = [
+        f"({fixed(g.score_h, 100, 1)} - {fixed(g.pd_fide_h, 100, 2)})" for g in c.games if g.rated
+    ]
+    k = int(p["k"])
+    lines = [
+        "change = K x sum(S - PD), PD read from FIDE table 8.1.2 for each difference D",
+        f"       = {k} x ({' + '.join(terms) or '0'})",
+        f"       = {k} x {fixed(int(p['dev_units']), scale, 2, sign=True)}",
+        f"       = {fixed(int(p['change_units']), scale, 2, sign=True)}"
+        f" -> {signed_int(int(p['change']))} (rounded once, .5 away from zero)",
+        f"new rating = {c.request.rating} {signed_int(int(p['change']))} = {p['new_rating']}",
+    ]
+    first = next((g for g in by_formula.games if g.rated), None)
+    if first is not None:
+        lines += [
+            "",
+            f"the formula (not FIDE's method), game {first.round}: E = 1 / (1 + 10^(-D/400))",
+            f"       = 1 / (1 + 10^({-first.gap_used:+d}/400))"
+            f" = {fixed(first.e_formula_u, by_formula.scale, 4)}",
+        ]
+    return lines
+
+
+def _every_result(request: CalcRequest, rows: list[tuple[int, int | None]]) -> list[dict[str, Any]]:
+    """For each opponent (the first few): what a win, a draw and a loss bring to both sides."""
+    shown = []
+    for opponent, _ in rows[:EVERY_RESULT_SHOWN]:
+        one = CalcRequest(
+            request.rating, (opponent,), (), request.k, request.rules, "fide", request.mode,
+            request.period,
+        )  # fmt: skip
+        outcomes = calculators.every_outcome(one)
+        shown.append(
+            {
+                "opponent": opponent,
+                "rows": [
+                    {
+                        "result": name,
+                        "mine": fixed(int(c.player["change_units"]), c.scale, 2, sign=True),
+                        "mine_rounded": signed_int(int(c.player["change"])),
+                        "new": int(c.player["new_rating"]),
+                        "theirs": fixed(c.games[0].opp_change_units, c.scale, 2, sign=True),
+                        "theirs_rounded": signed_int(c.games[0].opp_change),
+                        "their_new": c.games[0].opp_new,
+                    }
+                    for name, c in outcomes.items()
+                ],
+            }
+        )
+    return shown
+
+
+def _first_outcome(request: CalcRequest, rows: list[tuple[int, int | None]]) -> Calculation:
+    one = replace(request, opponents=(rows[0][0],), scores_h=())
+    return calculators.every_outcome(one)["win"]
+
+
+def _table(k: int, rules: str) -> list[dict[str, str]]:
+    """The expectancy table (``fiderate table``) at the player's K, the rule set's cap off."""
+    t = calculators.table(TableRequest(k=k, step=50, max_gap=800, rules=rules))
+    rows = []
+    for i, r in enumerate(t.records()):
+        worth = {
+            key: " / ".join(
+                fixed(int(t.worth_units("fide", side, res)[i]), 100, 2, sign=True)
+                for res in ("win", "draw", "loss")
+            )
+            for key, side in (("fav", "favourite"), ("dog", "underdog"))
+        }
+        rows.append(
+            {
+                "gap": str(r.gap),
+                "fide": fixed(r.pd_fide_h, 100, 2),
+                "formula": fixed(r.e_formula_u, 1_000_000, 4),
+                **worth,
+            }
+        )
+    return rows
+
+
+def calculation_context(inputs: CalcInputs) -> dict[str, Any]:
+    """Everything the results part of the page shows (``problems`` when it cannot)."""
+    request, rows = requests_of(inputs)
+    if request is None:
+        return {"problems": inputs.problems}
+    c: calculators.Calculation | None = None
+    by_formula: calculators.Calculation | None = None
+    try:
+        if request.opponents:  # the games with a result; "not played yet" ones only below
+            c = calculators.calc(request)
+            by_formula = calculators.calc(replace(request, method="formula"))
+        every = _every_result(request, rows)
+        # The player's K: the calculation's, else that of a game not played yet.
+        k_now = int((c or _first_outcome(request, rows)).player["k"])
+        table = _table(k_now, request.rules)
+    except FiderateError as exc:
+        return {"problems": [str(exc)]}
+    context: dict[str, Any] = {"problems": [], "every": every, "table": table, "k_now": k_now}
+    if c is not None and by_formula is not None:
+        context.update(_calc_rows(c, by_formula))
+    return context
+
+
+def _calc_rows(c: calculators.Calculation, by_formula: calculators.Calculation) -> dict[str, Any]:
+    p, f = c.player, by_formula.player
+    notes = _rule_notes(c)
+    games = [
+        {
+            "round": g.round,
+            "rating_used": g.rating_used,
+            "opponent": g.opponent,
+            "result": fixed(g.score_h, 100, 1),
+            "gap": f"{g.gap:+d}",
+            "gap_used": f"{g.gap_used:+d}" if g.rated else "-",
+            "capped": g.rated and g.gap_used != g.gap,
+            "pd": fixed(g.pd_fide_h, 100, 2) if g.rated else "-",
+            "e_formula": fixed(g.e_formula_u, by_formula.scale, 4) if g.rated else "-",
+            "dev": fixed(g.dev_units, c.scale, 2, sign=True) if g.rated else "-",
+            "k_dev": fixed(g.k_dev_units, c.scale, 2, sign=True) if g.rated else "-",
+            "opp_k": g.opp_k,
+            "opp_change": f"{fixed(g.opp_change_units, c.scale, 2, sign=True)} -> "
+            f"{signed_int(g.opp_change)}",
+            "note": note,
+        }
+        for g, note in zip(c.games, notes, strict=True)
+    ]
+    k_line = f"K {p['k']}: {p['k_rule']}"
+    if int(p["k"]) != int(p["k_base"]):
+        k_line += f" (K {p['k_base']} x {p['games']} games is over the 700 rule's cap)"
+    return {
+        "games": games,
+        "k_line": k_line,
+        "sequential": SEQUENTIAL_LABEL if c.request.mode == "sequential" else "",
+        "totals": {
+            "score": fixed(int(p["score_h"]), 100, 1),
+            "expected": fixed(int(p["expected_units"]), c.scale, 2),
+            "dev": fixed(int(p["dev_units"]), c.scale, 2, sign=True),
+            "change_exact": fixed(int(p["change_units"]), c.scale, 2, sign=True),
+            "change": signed_int(int(p["change"])),
+            "new_rating": int(p["new_rating"]),
+            "formula_change_exact": fixed(int(f["change_units"]), by_formula.scale, 2, sign=True),
+            "formula_change": signed_int(int(f["change"])),
+            "formula_new_rating": int(f["new_rating"]),
+        },
+        "change": int(p["change"]),
+        "written": _written_formula(c, by_formula),
+    }

@@ -1,0 +1,90 @@
+"""The history pages' data: the ``history`` jobs' read-outs of the database ``fiderate period``
+writes (opened read-only, as ``fiderate history`` does), and a player's rating over time drawn
+as an inline SVG chart on the server (no script library)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from pipeline.errors import FiderateError
+from pipeline.jobs.player_history import (
+    HistoryRequest,
+    OverviewRequest,
+    history_overview,
+    run_history,
+)
+
+WIDTH, HEIGHT, PAD = 640, 240, 44
+LABELS = 8  # a long history labels every few lists, so the labels never overlap
+
+
+def overview(database: Path) -> dict[str, Any]:
+    try:
+        found = history_overview(OverviewRequest(database))
+    except FiderateError as exc:
+        return {"error": str(exc), "lists": [], "pending": []}
+    return {"error": "", "lists": found.lists, "pending": found.pending}
+
+
+def player(database: Path, player_id: str) -> dict[str, Any]:
+    if not player_id:
+        return {"error": "give a player's id", "player_id": "", "rows": [], "pending": []}
+    try:
+        found = run_history(HistoryRequest(player_id, database))
+    except FiderateError as exc:
+        return {"error": str(exc), "player_id": player_id, "rows": [], "pending": []}
+    rows = found.lists
+    return {
+        "error": "",
+        "player_id": player_id,
+        "name": rows[-1]["name"],
+        "rows": rows,
+        "pending": found.pending,
+        "chart": rating_chart(
+            [(str(r["list"]), int(r["rating"])) for r in rows if r["rating"] is not None]  # type: ignore[call-overload]
+        ),
+    }
+
+
+def rating_chart(points: list[tuple[str, int]]) -> Markup:
+    """An SVG line chart of (list month, rating), one dot per list, labelled; empty markup when
+    there is nothing to draw. Whole-pixel coordinates: integers only."""
+    if not points:
+        return Markup("")
+    low = min(r for _, r in points)
+    high = max(r for _, r in points)
+    span = max(high - low, 20)
+    low -= span // 10
+    high = low + span + span // 5
+    n = len(points)
+    step = (WIDTH - 2 * PAD) // max(n - 1, 1)
+
+    def x(i: int) -> int:
+        return PAD + i * step if n > 1 else WIDTH // 2
+
+    def y(r: int) -> int:
+        return HEIGHT - PAD - (r - low) * (HEIGHT - 2 * PAD) // (high - low)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="rating over time, {escape(points[0][0])} to {escape(points[-1][0])}">',
+        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD // 2}" y2="{HEIGHT - PAD}" '
+        'class="axis"/>',
+        f'<line x1="{PAD}" y1="{PAD // 2}" x2="{PAD}" y2="{HEIGHT - PAD}" class="axis"/>',
+    ]  # each dot carries its rating: no scale numbers to read off
+    line = " ".join(f"{x(i)},{y(r)}" for i, (_, r) in enumerate(points))
+    parts.append(f'<polyline points="{line}" class="line"/>')
+    every = -(-n // LABELS)  # at most LABELS labelled dots, the last one always
+    for i, (month, rating) in enumerate(points):
+        parts.append(f'<circle cx="{x(i)}" cy="{y(rating)}" r="4" class="dot"/>')
+        if i % every and i != n - 1:
+            continue
+        parts.append(f'<text x="{x(i)}" y="{y(rating) - 10}" text-anchor="middle">{rating}</text>')
+        parts.append(
+            f'<text x="{x(i)}" y="{HEIGHT - PAD + 18}" text-anchor="middle">{escape(month)}</text>'
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))

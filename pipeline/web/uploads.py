@@ -1,0 +1,104 @@
+"""Uploads of the "rate an event" page: the request body counted as it arrives (a body past the
+limit stops at once, before it is all read), each file copied into the run's own private folder
+under a name of our own making, and the finished runs kept in a bounded store under tokens
+nobody can guess.
+
+A name sent by the browser is never a path: :func:`safe_name` keeps its last part's letters,
+digits, dots, dashes and spaces, for display and for format detection by extension only.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
+MAX_NAME = 80
+
+
+class UploadTooLarge(Exception):
+    """The request body, or one file of it, is larger than the limit."""
+
+
+def safe_name(sent: str | None, fallback: str = "upload") -> str:
+    """The base name of ``sent`` (a browser's file name), reduced to harmless characters; never
+    empty, never starting with a dot, never a path."""
+    base = PurePosixPath((sent or "").replace("\\", "/")).name
+    cleaned = UNSAFE.sub("_", base).strip(" .")[-MAX_NAME:].strip(" .")
+    return cleaned or fallback
+
+
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+
+
+def counted(receive: Receive, limit: int) -> Receive:
+    """``receive`` that raises :class:`UploadTooLarge` once more than ``limit`` body bytes came."""
+    seen = 0
+
+    async def wrapped() -> MutableMapping[str, Any]:
+        nonlocal seen
+        message = await receive()
+        if message.get("type") == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise UploadTooLarge
+        return message
+
+    return wrapped
+
+
+@dataclass(frozen=True)
+class FinishedRun:
+    """What the pages of one rated upload show, and its outputs as one zip."""
+
+    name: str  # the uploaded event's safe name
+    summary: dict[str, Any]
+    view: Any  # pipeline.jobs.event_view.EventView
+    norms: dict[str, Any]
+    zip_bytes: bytes
+    files: tuple[str, ...]
+
+
+class RunStore:
+    """The last ``max_runs`` finished runs (and at most ``max_bytes`` of zips), oldest dropped
+    first; safe to use from the server's threads."""
+
+    def __init__(self, max_runs: int = 32, max_bytes: int = 512 << 20) -> None:
+        self.max_runs, self.max_bytes = max_runs, max_bytes
+        self._runs: OrderedDict[str, FinishedRun] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, run: FinishedRun) -> str:
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            self._runs[token] = run
+            while len(self._runs) > self.max_runs or (
+                len(self._runs) > 1
+                and sum(len(r.zip_bytes) for r in self._runs.values()) > self.max_bytes
+            ):
+                self._runs.popitem(last=False)
+        return token
+
+    def get(self, token: str) -> FinishedRun | None:
+        with self._lock:
+            return self._runs.get(token)
+
+
+def copy_upload(source: Any, target: Path, limit: int, chunk: int = 1 << 20) -> int:
+    """Copy an upload's spooled file (``source.file``) to ``target`` (created, never replaced),
+    raising :class:`UploadTooLarge` past ``limit`` bytes. Returns the bytes copied."""
+    copied = 0
+    source.file.seek(0)
+    with target.open("xb") as out:
+        while block := source.file.read(chunk):
+            copied += len(block)
+            if copied > limit:
+                raise UploadTooLarge
+            out.write(block)
+    return copied

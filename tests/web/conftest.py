@@ -1,0 +1,134 @@
+"""Fixtures of the web tests: the real server (``fiderate serve`` in a process of its own, on a
+free port) and one headless Chromium driven by Selenium, each shared by a test module.
+
+The browser is Debian's: ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``, both paths always
+given and ``SE_OFFLINE`` set, so Selenium never tries to download a driver. Without them the
+browser tests skip, saying which is missing and how to install it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+INSTALL = "apt-get install chromium chromium-driver"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``fiderate serve`` running in a subprocess; ``url`` is its address."""
+
+    def __init__(self, *args: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pipeline", "serve", "--port", str(self.port), *args],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"fiderate serve did not start: {self.process.stderr.read()}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def history_db(tmp_path_factory) -> Path:
+    """The README's period run on the sample: a history database of two lists and one pending
+    first-rating result."""
+    work = tmp_path_factory.mktemp("history")
+    shutil.copytree(ROOT / "sample_data", work / "sample_data")
+    subprocess.run(
+        [
+            sys.executable, "-m", "pipeline", "period",
+            "--list", "sample_data/period/list_2026-11.csv",
+            "--events", "sample_data/period/events",
+            "--period", "2026-11", "--out", "period_out", "--quiet",
+        ],
+        cwd=work,
+        check=True,
+    )  # fmt: skip
+    return work / "period_out" / "ratings.db"
+
+
+@pytest.fixture(scope="module")
+def server(history_db):
+    running = Server("--history", str(history_db))
+    yield running
+    running.stop()
+
+
+def browser_missing() -> str | None:
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if missing:
+        return f"no {' and no '.join(missing)}: install them with `{INSTALL}` to run this test"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (make setup installs the dev tools)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    why = browser_missing()
+    if why:
+        pytest.skip(why)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager never downloads a driver
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for arg in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--hide-scrollbars", "--force-device-scale-factor=1",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+        "--window-size=1280,900",
+    ):  # fmt: skip
+        options.add_argument(arg)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()

@@ -1,0 +1,239 @@
+"""``fiderate serve`` in a real browser: the real server (a process of its own, on a free port)
+driven by headless Chromium through Selenium. One server and one browser for the module.
+
+Expected numbers come from ../shared/fide/EXAMPLES.md's worked cases (copied here with their
+line), and an event's from ``fiderate rate`` run on the same file in the same test. Each page is
+also photographed at a desktop and a phone width into docs/web/ (shown by docs/web.md).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+import threading
+import urllib.request
+import uuid
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import ROOT
+
+SHOTS = ROOT / "docs" / "web"
+SAMPLE = ROOT / "sample_data"
+WIDTHS = {"desktop": 1280, "phone": 375}
+
+
+def wait_for(driver, condition, timeout: float = 30):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def text_of(driver, css: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, css).text
+
+
+def shoot(driver, name: str) -> None:
+    """The page at each width, as tall as its content (at most 2,400 pixels)."""
+    SHOTS.mkdir(exist_ok=True)
+    for label, width in WIDTHS.items():
+        driver.set_window_size(width, 900)
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        # the window's frame takes some of its height: the page gets what is left
+        driver.set_window_size(width, min(max(int(height) + 140, 600), 2400))
+        driver.save_screenshot(str(SHOTS / f"{name}-{label}.png"))
+    driver.set_window_size(1280, 900)
+
+
+def type_into(driver, css: str, value: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    field = driver.find_element(By.CSS_SELECTOR, css)
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.DELETE)
+    field.send_keys(value)
+
+
+def test_calculator_as_you_type(browser, server):
+    """EXAMPLES.md: 1650 beats 1800 at K 20 (FIDE): +14, new 1664; the URL carries the inputs."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(server.url + "/calc")
+    type_into(browser, "#r", "1650")
+    type_into(browser, "#games li:first-child input[name=o]", "1800")
+    Select(browser.find_element(By.CSS_SELECTOR, "#games li select")).select_by_value("1")
+    wait_for(browser, lambda d: text_of(d, "#change") == "+14" and "o=1800" in d.current_url)
+    assert text_of(browser, "#new-rating") == "1664"
+    assert "r=1650" in browser.current_url
+    # A second game, added by keyboard-free clicking and typing: EXAMPLES.md whole event 2 is
+    # 1600 beating 1800 and drawing 1550: +13.8 -> +14, new 1614.
+    browser.find_element(By.ID, "add").click()
+    type_into(browser, "#games li:nth-child(2) input[name=o]", "1550")
+    Select(browser.find_element(By.CSS_SELECTOR, "#games li:nth-child(2) select")).select_by_value(
+        "0.5"
+    )
+    type_into(browser, "#r", "1600")
+    wait_for(browser, lambda d: text_of(d, "#new-rating") == "1614")
+    assert "+13.80" in text_of(browser, "#results")
+    shoot(browser, "calculator")
+
+
+def test_calculator_from_the_url_shows_the_exemption_and_the_cap(browser, server):
+    """EXAMPLES.md: 2700 beats 2200 (standard, from 2025-10-01): PD 0.96 with no cap at 2650+,
+    K 10: +0.4 -> 0; the 2200 side is capped: PD 0.08, -1.6 -> -2."""
+    browser.get(server.url + "/calc?r=2700&kp=fide&o=2200&s=1&rules=standard-2025")
+    wait_for(browser, lambda d: d.find_elements("id", "change"))
+    assert text_of(browser, "#change") == "0"
+    results = text_of(browser, "#results")
+    assert "exemption" in results and "+500" in results
+    assert "-1.60 -> -2" in results
+    assert "0.96" in results
+
+
+def rate_with_cli(event: Path, tmp: Path) -> Path:
+    out = tmp / f"cli-{uuid.uuid4().hex}"
+    subprocess.run(
+        [sys.executable, "-m", "pipeline", "rate", str(event), "--out", str(out), "--quiet"],
+        cwd=tmp,
+        check=True,
+    )
+    return out
+
+
+def upload(browser, server, path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(server.url + "/rate")
+    browser.find_element(By.ID, "event").send_keys(str(path))
+    browser.find_element(By.CSS_SELECTOR, "form.upload button[type=submit]").click()
+
+
+def test_upload_an_event_and_read_a_change_its_calculation_and_the_zip(browser, server, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    upload(browser, server, SAMPLE / "event.trf")
+    wait_for(browser, lambda d: "/event/" in d.current_url)
+    shoot(browser, "event")
+    cli_out = rate_with_cli(SAMPLE / "event.trf", tmp_path)
+    with (cli_out / "rating_list.csv").open(encoding="utf-8", newline="") as f:
+        cli_changes = {row["id"]: row["change"] for row in csv.DictReader(f)}
+    shown = {
+        row.get_attribute("data-id"): row.find_element(By.CSS_SELECTOR, "td.change").text
+        for row in browser.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
+    }
+    for player, change in cli_changes.items():
+        assert int(shown[player].replace("+", "")) == int(change), player
+
+    # Every file of the zip is byte for byte the file `fiderate rate` writes for that input.
+    href = browser.find_element(By.ID, "download").get_attribute("href")
+    with urllib.request.urlopen(href, timeout=30) as answer:
+        archive = zipfile.ZipFile(io.BytesIO(answer.read()))
+    cli_files = sorted(p.relative_to(cli_out).as_posix() for p in cli_out.rglob("*") if p.is_file())
+    assert sorted(archive.namelist()) == cli_files
+    for name in cli_files:
+        assert archive.read(name) == (cli_out / name).read_bytes(), name
+
+    # Silva, Tiago (4100050): five games, K 20, from the TRF; the games against 2712, 2194
+    # and 2205 are more than 400 points above him, so they count as -400 (PD 0.08).
+    browser.find_element(By.CSS_SELECTOR, "tr[data-id='4100050'] a").click()
+    wait_for(browser, lambda d: d.find_elements("id", "player-change"))
+    assert text_of(browser, "#player-change") == cli_changes["4100050"]
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.calc tbody tr")
+    assert len(rows) == 5
+    assert len(browser.find_elements(By.CSS_SELECTOR, "table.calc tr.capped")) == 3
+    assert "-1062" in rows[0].text and "-400" in rows[0].text
+    shoot(browser, "player")
+
+
+def test_a_broken_upload_lists_its_problems(browser, server):
+    upload(browser, server, SAMPLE / "broken" / "result-mismatch.trf")
+    wait_for(browser, lambda d: d.find_elements("css selector", "table.problems-table"))
+    table = text_of(browser, "table.problems-table")
+    assert "result-mismatch" in table and "result-mismatch.trf" in table
+    shoot(browser, "problems")
+    # The server is still up: the next page answers.
+    browser.get(server.url + "/rate")
+    assert browser.find_elements("id", "event")
+    shoot(browser, "rate")
+
+
+def multipart(files: dict[str, Path]) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    body = b""
+    for field, path in files.items():
+        body += (
+            (
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; '
+                f'filename="{path.name}"\r\nContent-Type: application/octet-stream\r\n\r\n'
+            ).encode()
+            + path.read_bytes()
+            + b"\r\n"
+        )
+    body += f"--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def post_and_read(server, files: dict[str, Path]) -> str:
+    body, kind = multipart(files)
+    request = urllib.request.Request(server.url + "/rate", data=body, method="POST")
+    request.add_header("Content-Type", kind)
+    with urllib.request.urlopen(request, timeout=60) as answer:  # follows the 303
+        return answer.read().decode("utf-8")
+
+
+def test_two_uploads_at_once_see_only_their_own_files(browser, server):
+    """The TRF (10 players) and the games CSV with its list (a different field) rated at the
+    same time: each result page names its own file and players, none of the other's."""
+    pages: dict[str, str] = {}
+    jobs = {
+        "trf": {"event": SAMPLE / "event.trf"},
+        "csv": {"event": SAMPLE / "games.csv", "players": SAMPLE / "players.csv"},
+    }
+    threads = [
+        threading.Thread(target=lambda k=k, f=f: pages.__setitem__(k, post_and_read(server, f)))
+        for k, f in jobs.items()
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert "<h1>event.trf</h1>" in pages["trf"] and "<h1>games.csv</h1>" in pages["csv"]
+    assert "players.csv" in pages["csv"] and "players.csv" not in pages["trf"]
+    # Schmidt, Hanna is in the TRF only (unrated there, no rated game).
+    assert "Schmidt, Hanna" in pages["trf"]
+
+
+def test_history_pages(browser, server):
+    browser.get(server.url + "/history")
+    lists = text_of(browser, "main")
+    assert "2026-12" in lists and "5100134" in lists
+    shoot(browser, "history")
+    browser.get(server.url + "/history/player?id=5100029")
+    points = browser.find_elements("css selector", "svg.chart circle")
+    assert len(points) == 2  # rated on the list given (2391) and the one published (2410)
+    assert "2391" in text_of(browser, "svg.chart") and "2410" in text_of(browser, "svg.chart")
+    shoot(browser, "history-player")
+
+
+def test_home_page(browser, server):
+    browser.get(server.url + "/")
+    assert "Rate an event" in text_of(browser, "main")
+    shoot(browser, "home")
+
+
+@pytest.mark.parametrize("page", ["/calc", "/rate"])
+def test_every_field_has_a_label(browser, server, page):
+    browser.get(server.url + page)
+    unlabeled = browser.execute_script(
+        "return [...document.querySelectorAll('input, select')].filter(e => e.type !== 'hidden'"
+        " && !(e.labels && e.labels.length)).map(e => e.name)"
+    )
+    assert unlabeled == []
