@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.engine.sides import with_side_texts
 from pipeline.grouper.standings import standings
-from pipeline.jobs.rate_outputs import with_side_texts
 from pipeline.model import RatedPeriod
 from pipeline.rules.sets import RuleSet, get_rules
 
