@@ -45,13 +45,14 @@ def _earlier_lists(
     default=None,
     metavar="YYYY-MM",
     help="The rating period to rate. Default, once the history has a list: the month after the "
-    "last one published, when its last day has passed.",
+    "last one published and every month after it, each once its last day has passed.",
 )
 @click.option(
     "--until",
     default=None,
     metavar="YYYY-MM",
-    help="Publish every month due up to this one, in order, each with the events dated in it.",
+    help="Publish every month due up to this one (no later), in order, each with the events "
+    "dated in it (with --period: from that month on).",
 )
 @click.option(
     "--today",

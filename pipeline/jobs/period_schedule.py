@@ -5,8 +5,10 @@ Given no ``--list`` or no ``--period`` (or an ``--until``), the run reads what t
 history and the calendar:
 
 - the list in force is the one the history holds for the month (the last list it published);
-- the period is the month after the last one published, once that month's last day has passed
-  (``--period`` chooses it; ``--until YYYY-MM`` publishes every month due up to that one, in order);
+- the period is the month after the last one published, once that month's last day has passed,
+  and each month after it that is over too (a machine left off catches up in one run, so that
+  the same command again has nothing to do), in order; ``--until YYYY-MM`` stops at that month;
+  ``--period`` chooses the (first) month;
 - each event file belongs to the month its earliest event started (an undated one to the first
   month published now), a file already rated to the month that rated it (by content hash: names
   and times do not matter); files of a later month wait for it.
@@ -64,12 +66,12 @@ def month_is_over(month: str, today: dt.date) -> bool:
     return today >= dt.date(int(following[:4]), int(following[5:7]), 1)
 
 
-def due_months(after: str, today: dt.date, until: str | None) -> list[str]:
-    """The months after ``after`` whose last day has passed, up to ``until`` (default: the one
-    month after ``after``), in order."""
+def due_months(after: str, today: dt.date, until: str | None = None) -> list[str]:
+    """The months after ``after`` whose last day has passed on ``today``, in order, up to
+    ``until`` when given."""
     months: list[str] = []
     month = add_months(after, 1)
-    while month <= (until or add_months(after, 1)) and month_is_over(month, today):
+    while month_is_over(month, today) and (until is None or month <= until):
         months.append(month)
         month = add_months(month, 1)
     return months
@@ -182,13 +184,13 @@ def plan_schedule(
                 "later runs find both in the history"
             )
         start = resolve_period(request.period)
-        months = [start, *due_months(start, today, until)[: _span(start, until)]]
+        months = [start, *(due_months(start, today, until) if until is not None else [])]
     elif request.period is not None:
         start = resolve_period(request.period)
         if start in published:
             months = [start] if request.replace else []
         elif start == add_months(latest, 1):
-            months = [start, *due_months(start, today, until)[: _span(start, until)]]
+            months = [start, *(due_months(start, today, until) if until is not None else [])]
         else:
             raise UsageError(
                 f"--period {start}: this history's lists go up to {latest}, so the next period "
@@ -200,13 +202,6 @@ def plan_schedule(
         months = due_months(latest, today, until)
     assert con is not None or latest is None
     return _assign(request, con, published, months, today)
-
-
-def _span(start: str, until: str | None) -> int:
-    """How many months after ``start`` an ``--until`` reaches (0 without one)."""
-    if until is None or until <= start:
-        return 0
-    return int(until[:4]) * 12 + int(until[5:7]) - int(start[:4]) * 12 - int(start[5:7])
 
 
 def _assign(
@@ -273,14 +268,19 @@ def _inbox(
     """The files given, each once by content (a copy under another name is noted and left
     out), with the month it belongs to: rated files by the history, the others by their dates
     (read, every problem of every file at once)."""
+    copies: dict[str, list[EventFile]] = {}
+    for f in find_event_files(request.events):
+        copies.setdefault(f.sha256, []).append(f)
+    rated = history.rated_events(con, copies) if con is not None else {}
     notes: list[str] = []
     seen: dict[str, EventFile] = {}
-    for f in find_event_files(request.events):
-        if f.sha256 in seen:
-            notes.append(f"{f.path} is the same file as {seen[f.sha256].path}: taken once")
-        else:
-            seen[f.sha256] = f
-    rated = history.rated_events(con, seen) if con is not None else {}
+    for sha, same in copies.items():
+        # The copy the history rated keeps its name (a --replace rates it under that name).
+        kept = next((f for f in same if sha in rated and str(f.path) == rated[sha][0]), same[0])
+        seen[sha] = kept
+        notes += [
+            f"{f.path} is the same file as {kept.path}: taken once" for f in same if f is not kept
+        ]
     unrated = [f for sha, f in seen.items() if sha not in rated]
     months: dict[str, str | None] = {f.sha256: None for f in unrated}
     if unrated:
@@ -351,19 +351,23 @@ def _person_needed(
         added_paths = [str(f.path) for f in added if str(f.path) not in changed]
         if not (added_paths or changed or removed):
             continue
-        problems.append(_month_problem(request, con, month, latest, added_paths, changed, removed))
+        problems.append(
+            _month_problem(request, con, inbox, month, latest, (added_paths, changed, removed))
+        )
     return problems
 
 
 def _month_problem(
     request: PeriodRequest,
     con: sqlite3.Connection | None,
+    inbox: Sequence[InboxFile],
     month: str,
     latest: str,
-    added: list[str],
-    changed: list[str],
-    removed: list[str],
+    files: tuple[list[str], list[str], list[str]],
 ) -> Problem:
+    """One published month's late, changed or removed files, and the lines that settle it."""
+    added, changed, removed = files
+    following = add_months(latest, 1)
     parts = [
         f"{what}: {', '.join(paths)}"
         for what, paths in (("added", added), ("changed", changed), ("removed", removed))
@@ -374,8 +378,9 @@ def _month_problem(
         fix = f"to rate {month} again with the files as they are now: {replace_line}"
     else:
         fix = (
-            f"{month} can no longer be rated again ({latest} is published); rate the event with "
-            f"the next period: {next_period_line(request, con, month, latest, added + changed)}"
+            f"{month} can no longer be rated again ({latest} is published); once {following} "
+            "is over, rate the event with the next period: "
+            f"{next_period_line(request, con, month, latest, added + changed, inbox)}"
         )
     if changed or removed:
         message = f"the events of {month}, published, differ from those it was rated from: "
@@ -385,8 +390,8 @@ def _month_problem(
         code = Code.LATE_EVENT
         if month == latest:
             fix += (
-                "; or rate it with the next period: "
-                f"{next_period_line(request, con, month, latest, added)}"
+                f"; or, once {following} is over, rate it with the next period: "
+                f"{next_period_line(request, con, month, latest, added, inbox)}"
             )
     return Problem(code, message + "; ".join(parts), file=str(request.database), fix=fix)
 
@@ -408,16 +413,17 @@ def next_period_line(
     month: str,
     latest: str,
     paths: list[str],
+    inbox: Sequence[InboxFile],
 ) -> str:
-    """The explicit run of the next period with the late files: its list, its own files (from
-    the scheduled run's folder) and, when the history lacks the late month's list, the
-    ``--earlier-list`` it needs."""
+    """The explicit run of the next period with the late files: its list, the late files and
+    the files given dated in that period, and, when the history lacks the late month's list,
+    the ``--earlier-list`` it needs."""
     following = add_months(latest, 1)
     words = ["fiderate", "period", "--list", str(request.out_dir / list_name(following))]
-    for path in paths:
+    own = [str(i.file.path) for i in inbox if i.rated_in is None and i.month == following]
+    for path in paths + own:
         words += ["--events", path]
-    words += ["--events", f"<the events of {following}>", "--period", following]
-    words += ["--out", str(request.out_dir)]
+    words += ["--period", following, "--out", str(request.out_dir)]
     if con is not None and not history.has_list_in_force(con, month):
         words += ["--earlier-list", f"{month}=<the list of {month}>"]
     return shlex.join(words)
