@@ -130,7 +130,9 @@ def test_a_year_of_scheduled_runs(tmp_path, monkeypatch):
     me.arrive("e04late.csv", "2026-04-20", 6)
     said = me.tick("2026-05-09", expect=1)
     assert "[late-event]" in said and "e04late.csv" in said
-    me.run(_line(said, r"again with the files as they are now: (fiderate [^;\n]*)"), "2026-05-09", 0)
+    replace_line = _line(said, r"again with the files as they are now: (fiderate [^;\n]*)")
+    assert replace_line[-2:] == ["2026-04", "--replace"], replace_line
+    me.run(replace_line, "2026-05-09", 0)
 
     # Changed after it was published: named, and the same kind of line re-rates it.
     me.arrive("e05a.csv", "2026-05-12", 7)
@@ -194,9 +196,7 @@ def test_a_year_of_scheduled_runs(tmp_path, monkeypatch):
     listed = tmp_path / first[first.index("--list") + 1]
     for period, names in FINAL.items():
         run_period(
-            PeriodRequest(
-                listed, tuple(Path("inbox", n) for n in names), period, fresh, xlsx=False
-            )
+            PeriodRequest(listed, tuple(Path("inbox", n) for n in names), period, fresh, xlsx=False)
         )
         listed = fresh / f"rating_list_{add_months(period, 1)}.csv"
         month = add_months(period, 1)
