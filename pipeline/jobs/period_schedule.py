@@ -30,7 +30,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from pipeline.errors import Code, HistoryRefusal, InputError, Problem, UsageError
 from pipeline.history import database
@@ -50,8 +50,56 @@ from pipeline.lists.months import add_months
 from pipeline.rules.periods import resolve_period
 from pipeline.writers import OutputBatch
 
-if TYPE_CHECKING:
-    from pipeline.jobs.period import PeriodOutcome, PeriodRequest
+
+class PeriodRequest(Protocol):
+    """What a scheduled run reads of ``jobs.period.PeriodRequest`` (a frozen dataclass; that
+    module calls this one, so the type is described here, not imported)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def list_path(self) -> Path | None: ...
+    @property
+    def events(self) -> tuple[Path, ...]: ...
+    @property
+    def period(self) -> str | None: ...
+    @property
+    def out_dir(self) -> Path: ...
+    @property
+    def db_path(self) -> Path | None: ...
+    @property
+    def replace(self) -> bool: ...
+    @property
+    def command(self) -> str: ...
+    @property
+    def earlier_lists(self) -> tuple[tuple[str, Path], ...]: ...
+    @property
+    def until(self) -> str | None: ...
+    @property
+    def today(self) -> dt.date | None: ...
+    @property
+    def database(self) -> Path: ...
+
+
+class PeriodOutcome(Protocol):
+    """What a scheduled run reads of ``jobs.period.PeriodOutcome`` (a frozen dataclass)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def period(self) -> str: ...
+    @property
+    def run_id(self) -> int: ...
+    @property
+    def written(self) -> list[Path]: ...
+    @property
+    def notes(self) -> list[str]: ...
+    @property
+    def report(self) -> Any: ...  # a PeriodReport, or None
+
+
+Request = TypeVar("Request", bound=PeriodRequest)
+Outcome = TypeVar("Outcome", bound=PeriodOutcome)
 
 
 def is_scheduled(request: PeriodRequest) -> bool:
@@ -99,10 +147,10 @@ class SchedulePlan:
 
 
 def run_scheduled(
-    request: PeriodRequest,
-    run_month: Callable[[PeriodRequest], PeriodOutcome],
-    outcome: Callable[..., PeriodOutcome],
-) -> PeriodOutcome:
+    request: Request,
+    run_month: Callable[[Request], Outcome],
+    outcome: Callable[..., Outcome],
+) -> Outcome:
     """A scheduled run (the caller holds the history's lock): plan, then publish each month
     with ``run_month`` (the period job's steps), or say there is nothing to do
     (``outcome``: the job's result type)."""
@@ -139,7 +187,7 @@ def run_scheduled(
             nothing_to_do=True,
             waiting=plan.waiting,
         )
-    done: list[PeriodOutcome] = []
+    done: list[Outcome] = []
     for i, month in enumerate(plan.months):
         first = i == 0
         month_request = replace(
