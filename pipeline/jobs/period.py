@@ -23,6 +23,9 @@ place.
 File names carry the month (``rating_list_2026-12.csv``), so the list in force is never
 overwritten; ``--replace`` overwrites only the replaced period's own files, after its commit, and
 the replaced list stays in the database marked superseded.
+
+One concept: the steps of one period run in their crash-safe order (a scheduled run's choice of
+the list, the months and the files is :mod:`pipeline.jobs.period_schedule`'s).
 """
 
 from __future__ import annotations

@@ -19,6 +19,10 @@ changes but the audit log's row. A file added for a published month (a *late* ev
 removed -> the run refuses (exit 1: a person decides) and prints the command lines that would
 settle it. The history's own check (:mod:`pipeline.history.checks`) still stands behind every
 month rated: a scheduled run rates each month through the same ``run_period`` steps.
+
+One concept: what a scheduled run decides from the history, the calendar and the files given
+(the months, each file's month, nothing to do, what needs a person and the lines that settle
+it), and its record of each month published (``run-YYYY-MM.json``).
 """
 
 from __future__ import annotations
@@ -296,7 +300,7 @@ def _assign(
             # --replace with the very files the month was published from: nothing changes.
             return SchedulePlan((), {}, None, False, now_published, tuple(waiting), tuple(notes))
     first_list = _first_list(request, con, months[0]) if months else None
-    if not months and latest is not None and not month_is_over(add_months(latest, 1), today):
+    if target is None and not months and latest and not month_is_over(add_months(latest, 1), today):
         following = add_months(latest, 2)
         notes.append(f"{add_months(latest, 1)} is due from {following}-01")
     return SchedulePlan(
