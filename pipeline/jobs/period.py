@@ -181,8 +181,10 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
                         "its output files are now complete"
                     ],
                 )
-        if not request.replace and (
-            done := unchanged_rerun(con, period, inputs_record, request.command, started)
+        if (
+            con is not None  # a new history: no month published yet
+            and not request.replace
+            and (done := unchanged_rerun(con, period, inputs_record, request.command, started))
         ):
             # The same command again after it worked: nothing to do (exit 0), nothing changes.
             said = f"{period} already published from these {len(files)} files; nothing to do"

@@ -524,7 +524,7 @@ def run_summary(
 
 
 def unchanged_rerun(
-    con: sqlite3.Connection | None,
+    con: sqlite3.Connection,
     period: str,
     inputs: list[dict[str, str]],
     command: str,
@@ -533,8 +533,6 @@ def unchanged_rerun(
     """An explicit run (``--list`` and ``--period``) of a month published from the same inputs
     (the list's and the events' contents): the published run's id, after logging this one;
     None when the month is not published or its inputs differ."""
-    if con is None:
-        return None
     run = history.published_run(con, period)
     if run is None:
         return None

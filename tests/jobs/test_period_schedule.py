@@ -161,3 +161,25 @@ def test_the_systemd_units_of_the_doc_verify(tmp_path):
     )
     # A bad value is only a warning (exit 0): any output at all fails the check.
     assert result.returncode == 0 and result.stdout + result.stderr == "", result.stderr
+
+
+def test_a_first_run_publishes_a_backlog_month_by_month(tmp_path, monkeypatch):
+    # --list, --period and --until on a new history: November and December, each with its own
+    # events; then --period two months ahead of the history is a usage error.
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(SAMPLE / "events", tmp_path / "inbox")
+    (tmp_path / "inbox" / "december.csv").write_text(
+        "event,round,date,white,black,result\nDecember Quad,1,2026-12-05,5100037,5100045,1-0\n",
+        encoding="utf-8",
+    )
+    first = ["--list", SAMPLE / "list_2026-11.csv", "--period", "2026-11", "--until", "2026-12"]
+    result = _scheduled("2027-01-02", *first)
+    assert result.exit_code == 0, result.stderr
+    for period, files in (("2026-11", 2), ("2026-12", 1)):
+        record = json.loads((tmp_path / "lists" / f"run-{period}.json").read_text("utf-8"))
+        assert len(record["events"]) == files
+    assert json.loads((tmp_path / "lists" / "run-2026-12.json").read_text("utf-8"))["list"][
+        "path"
+    ] == str(Path("lists", "rating_list_2026-12.csv"))
+    ahead = _scheduled("2027-03-02", "--period", "2027-02")
+    assert ahead.exit_code == 2 and "the next period to rate is 2027-01" in ahead.stderr
