@@ -280,11 +280,12 @@ def _assign(
         month = item.month or (months[0] if months else None)
         if month is None:
             waiting.append((str(item.file.path), "undated"))
-        elif month in published and not (replacing and month == months[0]):
+        elif latest is not None and month <= latest and not (replacing and month == months[0]):
+            # Dated in a month published (or before the history's first list): late.
             late.setdefault(month, []).append(item.file)
         elif months and month <= months[-1]:
-            # An event of a month before the first one published now (and before the history
-            # began) is rated with it, with that month's list (--earlier-list).
+            # On a new history, an event of a month before the first period is rated with it,
+            # with that month's list (--earlier-list), as in any period run.
             files[max(month, months[0])].append(item.file)
         else:
             waiting.append((str(item.file.path), month))
@@ -426,25 +427,26 @@ def _month_problem(
         if paths
     ]
     replace_line = command_line(request, month, replace=True)
+    next_line = next_period_line(request, con, month, latest, added + changed, inbox)
+    published = con is not None and history.published_run(con, month) is not None
     if month == latest:
         fix = f"to rate {month} again with the files as they are now: {replace_line}"
     else:
         fix = (
-            f"{month} can no longer be rated again ({latest} is published); once {following} "
-            "is over, rate the event with the next period: "
-            f"{next_period_line(request, con, month, latest, added + changed, inbox)}"
-        )
+            f"{month} can no longer be rated again ({latest} is published); " if published else ""
+        ) + f"once {following} is over, rate the event with the next period: {next_line}"
     if changed or removed:
         message = f"the events of {month}, published, differ from those it was rated from: "
         code = Code.INPUTS_CHANGED
     else:
-        message = f"an event dated {month} arrived after {month} was published: "
+        message = (
+            f"an event dated {month} arrived after {month} was published: "
+            if published
+            else f"an event dated {month}, before this history's first list, arrived: "
+        )
         code = Code.LATE_EVENT
         if month == latest:
-            fix += (
-                f"; or, once {following} is over, rate it with the next period: "
-                f"{next_period_line(request, con, month, latest, added, inbox)}"
-            )
+            fix += f"; or, once {following} is over, rate it with the next period: {next_line}"
     return Problem(code, message + "; ".join(parts), file=str(request.database), fix=fix)
 
 

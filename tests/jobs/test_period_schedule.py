@@ -183,3 +183,20 @@ def test_a_first_run_publishes_a_backlog_month_by_month(tmp_path, monkeypatch):
     ] == str(Path("lists", "rating_list_2026-12.csv"))
     ahead = _scheduled("2027-03-02", "--period", "2027-02")
     assert ahead.exit_code == 2 and "the next period to rate is 2027-01" in ahead.stderr
+
+
+def test_an_event_from_before_the_history_is_late_with_the_earlier_list_line(officer):
+    # The history's first list is November's: an October event needs October's list.
+    (officer / "inbox" / "october.csv").write_text(
+        "event,round,date,white,black,result\nOctober Cup,1,2026-10-09,5100037,5100045,1-0\n",
+        encoding="utf-8",
+    )
+    result = _scheduled("2026-12-10", "--json")
+    assert result.exit_code == 1
+    [problem] = json.loads(result.stdout)["problems"]
+    assert problem["code"] == "late-event"
+    assert "dated 2026-10, before this history's first list" in problem["message"]
+    assert problem["fix"].endswith(
+        "fiderate period --list lists/rating_list_2026-12.csv --events inbox/october.csv "
+        "--period 2026-12 --out lists --earlier-list '2026-10=<the list of 2026-10>'"
+    )
