@@ -223,7 +223,8 @@ class Code(StrEnum):
     )
     INPUTS_CHANGED = (
         "inputs-changed",
-        "the events of a published month differ from those it was published from",
+        "the events of a published month, or the list file it published, differ from those "
+        "recorded",
         "put the files back as they were, or re-rate the month with --replace",
     )
 
@@ -381,7 +382,7 @@ class HistoryRefusal(InputError):
         Code.HISTORY_IN_USE: "another run is using the history database; nothing was changed.",
         Code.NOT_A_HISTORY: "the database given is not a fiderate history; nothing was changed.",
         Code.BAD_DATABASE: "the history database cannot be used; nothing was changed.",
-        Code.INPUTS_CHANGED: "the events of a published month changed; nothing was changed.",
+        Code.INPUTS_CHANGED: "the inputs of a published month changed; nothing was changed.",
         Code.LATE_EVENT: "an event arrived for a month already published; nothing was changed.",
     }
 

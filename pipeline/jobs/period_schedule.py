@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from pipeline.errors import Code, HistoryRefusal, InputError, Problem, UsageError
+from pipeline.errors import Code, HistoryRefusal, Problem, UsageError
 from pipeline.history import database
 from pipeline.history import store as history
 from pipeline.history.facts import EventFile
@@ -360,10 +360,10 @@ def _first_list(request: PeriodRequest, con: sqlite3.Connection | None, month: s
     for path in candidates:
         if known is not None and path.is_file() and sha256_of(path) == known[1]:
             return path
-    raise InputError(
+    raise HistoryRefusal(
         [
             Problem(
-                Code.NO_LIST_IN_FORCE,
+                Code.INPUTS_CHANGED,
                 f"the list in force in {month} is not where the history wrote it, or its "
                 "content changed since",
                 file=str(candidates[-1]),

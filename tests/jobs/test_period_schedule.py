@@ -90,7 +90,7 @@ def test_a_removed_and_a_changed_file_are_named_with_the_replace_line(officer):
     result = _scheduled("2026-12-10", "--json")
     assert result.exit_code == 1
     answer = json.loads(result.stdout)
-    assert answer["error"] == "the events of a published month changed; nothing was changed."
+    assert answer["error"] == "the inputs of a published month changed; nothing was changed."
     [problem] = answer["problems"]
     assert problem["code"] == "inputs-changed"
     assert problem["message"].endswith(
@@ -200,3 +200,12 @@ def test_an_event_from_before_the_history_is_late_with_the_earlier_list_line(off
         "fiderate period --list lists/rating_list_2026-12.csv --events inbox/october.csv "
         "--period 2026-12 --out lists --earlier-list '2026-10=<the list of 2026-10>'"
     )
+
+
+def test_a_list_file_changed_since_it_was_published_is_refused(officer):
+    listed = officer / "lists" / "rating_list_2026-12.csv"
+    listed.write_bytes(listed.read_bytes().replace(b"2411", b"2412", 1))
+    result = _scheduled("2027-01-02")
+    assert result.exit_code == 1
+    assert "[inputs-changed] lists/rating_list_2026-12.csv" in result.stderr
+    assert not (officer / "lists" / "rating_list_2027-01.csv").exists()
