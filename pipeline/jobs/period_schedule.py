@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shlex
+import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -450,6 +450,18 @@ def _month_problem(
     return Problem(code, message + "; ".join(parts), file=str(request.database), fix=fix)
 
 
+# A word any shell (sh, cmd, PowerShell) takes as it is: no quotes needed around it.
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./\\-]+")
+
+
+def shell_words(words: Sequence[str]) -> str:
+    """``words`` as a command line to copy: a word with spaces or other signs in double quotes,
+    which sh, cmd and PowerShell all read (POSIX single quotes are not cmd's)."""
+    return " ".join(
+        w if _PLAIN_WORD.fullmatch(w) else '"' + w.replace('"', '\\"') + '"' for w in words
+    )
+
+
 def command_line(request: PeriodRequest, month: str, replace: bool = False) -> str:
     """The scheduled command line for one month, as the officer types it."""
     words = ["fiderate", "period", "--out", str(request.out_dir)]
@@ -458,7 +470,7 @@ def command_line(request: PeriodRequest, month: str, replace: bool = False) -> s
     if request.db_path is not None:
         words += ["--db", str(request.db_path)]
     words += ["--period", month] + (["--replace"] if replace else [])
-    return shlex.join(words)
+    return shell_words(words)
 
 
 def next_period_line(
@@ -480,7 +492,7 @@ def next_period_line(
     words += ["--period", following, "--out", str(request.out_dir)]
     if con is not None and not history.has_list_in_force(con, month):
         words += ["--earlier-list", f"{month}=<the list of {month}>"]
-    return shlex.join(words)
+    return shell_words(words)
 
 
 def write_run_file(

@@ -79,7 +79,7 @@ def test_nothing_to_do_says_so_and_when_the_next_month_is_due(officer):
     assert result.stdout.splitlines() == [
         "2026-11 already published from these 2 files; nothing to do",
         "2026-12 is due from 2027-01-01",
-        "waiting for 2027-01: inbox/january.csv",
+        f"waiting for 2027-01: {Path('inbox', 'january.csv')}",
     ]
 
 
@@ -94,7 +94,8 @@ def test_a_removed_and_a_changed_file_are_named_with_the_replace_line(officer):
     [problem] = answer["problems"]
     assert problem["code"] == "inputs-changed"
     assert problem["message"].endswith(
-        "changed: inbox/weekend_open.csv; removed: inbox/club_championship.csv"
+        f"changed: {Path('inbox', 'weekend_open.csv')}; "
+        f"removed: {Path('inbox', 'club_championship.csv')}"
     )
     assert problem["fix"].endswith(
         "fiderate period --out lists --events inbox --period 2026-11 --replace"
@@ -111,10 +112,10 @@ def test_a_published_month_its_json_and_its_run_file(officer):
     answer = json.loads(result.stdout)
     assert answer["period"] == "2026-12" and answer["nothing_to_do"] is False
     assert [m["period"] for m in answer["months"]] == ["2026-12"]
-    assert "lists/run-2026-12.json" in answer["written"]
+    assert str(Path("lists", "run-2026-12.json")) in answer["written"]
     record = json.loads((officer / "lists" / "run-2026-12.json").read_text(encoding="utf-8"))
     sha = hashlib.sha256((officer / "inbox" / "december.csv").read_bytes()).hexdigest()
-    assert record["events"] == [{"path": "inbox/december.csv", "sha256": sha}]
+    assert record["events"] == [{"path": str(Path("inbox", "december.csv")), "sha256": sha}]
     listed = (officer / "lists" / "rating_list_2026-12.csv").read_bytes()
     assert record["list"]["sha256"] == hashlib.sha256(listed).hexdigest()
     assert record["summary"]["events (units) rated"] == 1
@@ -197,8 +198,9 @@ def test_an_event_from_before_the_history_is_late_with_the_earlier_list_line(off
     assert problem["code"] == "late-event"
     assert "dated 2026-10, before this history's first list" in problem["message"]
     assert problem["fix"].endswith(
-        "fiderate period --list lists/rating_list_2026-12.csv --events inbox/october.csv "
-        "--period 2026-12 --out lists --earlier-list '2026-10=<the list of 2026-10>'"
+        f"fiderate period --list {Path('lists', 'rating_list_2026-12.csv')} "
+        f"--events {Path('inbox', 'october.csv')} "
+        '--period 2026-12 --out lists --earlier-list "2026-10=<the list of 2026-10>"'
     )
 
 
@@ -207,5 +209,5 @@ def test_a_list_file_changed_since_it_was_published_is_refused(officer):
     listed.write_bytes(listed.read_bytes().replace(b"2411", b"2412", 1))
     result = _scheduled("2027-01-02")
     assert result.exit_code == 1
-    assert "[inputs-changed] lists/rating_list_2026-12.csv" in result.stderr
+    assert f"[inputs-changed] {Path('lists', 'rating_list_2026-12.csv')}" in result.stderr
     assert not (officer / "lists" / "rating_list_2027-01.csv").exists()
