@@ -293,7 +293,7 @@ def _assign(
     problems = _person_needed(request, con, inbox, late, checked, published, target)
     if problems:
         raise HistoryRefusal(problems)
-    if replacing and checked is None:
+    if replacing and request.list_path is None:  # the history's list: only the files can differ
         now_published = published_month(con, months[0]) if con is not None else None
         if now_published is not None and set(now_published.events) == {
             f.sha256 for f in files[months[0]]
