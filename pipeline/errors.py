@@ -215,6 +215,18 @@ class Code(StrEnum):
         "a file cut short: fewer records than it announces, or its last line cut",
         "get the whole file again (the download or copy was interrupted)",
     )
+    LATE_EVENT = (
+        "late-event",
+        "an event dated in a month whose list is already published (a scheduled run)",
+        "re-rate that month with --replace while it is the latest, or rate the event with the "
+        "next period",
+    )
+    INPUTS_CHANGED = (
+        "inputs-changed",
+        "the events of a published month, or the list file it published, differ from those "
+        "recorded",
+        "put the files back as they were, or re-rate the month with --replace",
+    )
 
 
 # The codes and their titles, by string (kept for callers that look codes up by name).
@@ -326,6 +338,10 @@ def count_problems(problems: Sequence[Problem]) -> int:
 class FiderateError(Exception):
     """Base class: anything the CLI reports as a failed run (exit code 1)."""
 
+    # The process's exit code when this error ends a command: 1, a person must look (bad input,
+    # a refused run). A scheduler acts on it (docs/scheduling.md).
+    exit_code = 1
+
 
 class InputError(FiderateError):
     """The input is bad. Carries every problem found, not only the first."""
@@ -350,6 +366,9 @@ class OutputError(InputError):
     headline = "cannot write the outputs; nothing was written."
 
 
+EX_TEMPFAIL = 75  # sysexits.h: a temporary failure, the same command will work later
+
+
 class HistoryRefusal(InputError):
     """The history database refuses the run (the inputs may be valid): the period is already
     published, a later one is, an event was rated before, or another run holds the history.
@@ -363,6 +382,8 @@ class HistoryRefusal(InputError):
         Code.HISTORY_IN_USE: "another run is using the history database; nothing was changed.",
         Code.NOT_A_HISTORY: "the database given is not a fiderate history; nothing was changed.",
         Code.BAD_DATABASE: "the history database cannot be used; nothing was changed.",
+        Code.INPUTS_CHANGED: "the inputs of a published month changed; nothing was changed.",
+        Code.LATE_EVENT: "an event arrived for a month already published; nothing was changed.",
     }
 
     def __init__(self, problems: Sequence[Problem], partial: object = None):
@@ -374,6 +395,10 @@ class HistoryRefusal(InputError):
             if first is not None
             else "the history database refuses this run; nothing was changed."
         )
+        # Another run holds the history: EX_TEMPFAIL (sysexits.h), "try again later" to a
+        # scheduler (cron, systemd, Task Scheduler), not a failure a person must look at.
+        if codes == [Code.HISTORY_IN_USE]:
+            self.exit_code = EX_TEMPFAIL
 
 
 class RunError(FiderateError):

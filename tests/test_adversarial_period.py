@@ -138,8 +138,16 @@ def rate_an_earlier_month(tmp: Path) -> list[str]:
 
 
 def already_published_json(tmp: Path) -> list[str]:
+    # Published, then asked again with other events (the same ones again: nothing to do, exit 0).
     _published(tmp)
-    return _november(tmp, "--json")
+    return _period(
+        tmp,
+        "2026-11",
+        PERIOD / "list_2026-11.csv",
+        PERIOD / "events" / "weekend_open.csv",
+        tmp / "out",
+        "--json",
+    )
 
 
 CATALOGUE = [

@@ -1,5 +1,6 @@
 """The ``fiderate`` click group: turns library errors into clean messages and exit codes
-(1 = bad input or failed run, 2 = usage; no traceback unless --debug). A command run with
+(1 = bad input or failed run, 2 = usage, 75 = another run holds the history; no traceback
+unless --debug). A command run with
 ``--json`` also gets its error as JSON on stdout, where a script reads its summary."""
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class FiderateGroup(click.Group):
             click.echo(f"error: {exc.headline}\n{format_problems(exc.problems)}", err=True)
             _json_error(ctx, exc.headline, exc.problems)
             _maybe_traceback(ctx)
-            ctx.exit(1)
+            ctx.exit(exc.exit_code)  # 1, or 75 when another run holds the history
         except UsageError as exc:
             click.echo(f"error: {printable(str(exc))}", err=True)
             _json_error(ctx, str(exc))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import sys
 from pathlib import Path
@@ -29,9 +30,9 @@ def _earlier_lists(
 @path_option(
     "--list",
     "list_path",
-    required=True,
+    default=None,
     help="The rating list in force at the start of the period (CSV/XLSX; a list this "
-    "command wrote reads back).",
+    "command wrote reads back). Default, once the history has one: the last list it published.",
 )
 @path_option(
     "--events",
@@ -39,7 +40,28 @@ def _earlier_lists(
     multiple=True,
     help="Event files, or folders of them (repeat the option or list several paths).",
 )
-@click.option("--period", required=True, metavar="YYYY-MM", help="The rating period to rate.")
+@click.option(
+    "--period",
+    default=None,
+    metavar="YYYY-MM",
+    help="The rating period to rate. Default, once the history has a list: the month after the "
+    "last one published and every month after it, each once its last day has passed.",
+)
+@click.option(
+    "--until",
+    default=None,
+    metavar="YYYY-MM",
+    help="Publish every month due up to this one (no later), in order, each with the events "
+    "dated in it (with --period: from that month on).",
+)
+@click.option(
+    "--today",
+    default=None,
+    envvar="FIDERATE_TODAY",
+    hidden=True,
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="The date a scheduled run takes as today (tests; env FIDERATE_TODAY).",
+)
 @path_option(
     "--out",
     "out_dir",
@@ -78,9 +100,11 @@ def _earlier_lists(
 @json_flag("Print a machine-readable summary (JSON).")
 @click.argument("more_events", nargs=-1, type=click.Path(path_type=Path))
 def period(
-    list_path: Path,
+    list_path: Path | None,
     events: tuple[Path, ...],
-    period: str,
+    period: str | None,
+    until: str | None,
+    today: datetime.datetime | None,
     out_dir: Path,
     db_path: Path | None,
     replace: bool,
@@ -109,6 +133,8 @@ def period(
         xlsx=xlsx,
         earlier_lists=earlier_lists,
         command=" ".join(["fiderate", *sys.argv[1:]]),
+        until=until,
+        today=today.date() if today is not None else None,
     )
     # A spinner with the stage on stderr, only on a terminal and once the run takes a second.
     with DelayedProgress(enabled=not quiet) as progress:
@@ -116,16 +142,18 @@ def period(
     if as_json:
         click.echo(json.dumps(outcome_data(outcome, request.database), indent=2))
         return
+    told = outcome.recovered or outcome.nothing_to_do  # the notes are the answer
     if not quiet:
-        for line in outcome.notes if outcome.recovered else []:
-            click.echo(line)
-        if not outcome.recovered and outcome.report is not None:
-            for _, row in outcome.report.summary.iterrows():
-                click.echo(f"{row['item']}: {row['value']}")
-            click.echo(f"run #{outcome.run_id} recorded in {request.database}")
-            click.echo("written:")
-            for path in outcome.written:
-                click.echo(f"  {path}")
-    if not outcome.recovered:
+        for line in outcome.notes if told else []:
+            click.echo(printable(line))
+        for month in outcome.months or (outcome,):
+            if not told and month.report is not None:
+                for _, row in month.report.summary.iterrows():
+                    click.echo(f"{row['item']}: {row['value']}")
+                click.echo(f"run #{month.run_id} recorded in {request.database}")
+                click.echo("written:")
+                for path in month.written:
+                    click.echo(f"  {path}")
+    if not told:
         for note in outcome.notes:
             click.echo(f"note: {printable(note)}", err=True)

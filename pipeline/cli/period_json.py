@@ -14,6 +14,16 @@ from pipeline.jobs.period import PeriodOutcome
 
 
 def outcome_data(outcome: PeriodOutcome, database: Path) -> dict[str, Any]:
+    """The run as JSON: one month's figures; with ``--until``, each month published in order
+    under ``months`` (the top level is the last); ``nothing_to_do`` and the files ``waiting``."""
+    data = _month_data(outcome, database)
+    data["nothing_to_do"] = outcome.nothing_to_do
+    data["months"] = [_month_data(m, database) for m in outcome.months]
+    data["waiting"] = [{"path": path, "month": month} for path, month in outcome.waiting]
+    return data
+
+
+def _month_data(outcome: PeriodOutcome, database: Path) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     if outcome.report is not None:
         for item, value in zip(

@@ -23,10 +23,14 @@ place.
 File names carry the month (``rating_list_2026-12.csv``), so the list in force is never
 overwritten; ``--replace`` overwrites only the replaced period's own files, after its commit, and
 the replaced list stays in the database marked superseded.
+
+One concept: the steps of one period run in their crash-safe order (a scheduled run's choice of
+the list, the months and the files is :mod:`pipeline.jobs.period_schedule`'s).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -70,6 +74,7 @@ from pipeline.jobs.period_players import (
 )
 from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.period_results import publish_results
+from pipeline.jobs.period_schedule import is_scheduled, run_scheduled, unchanged_rerun
 from pipeline.jobs.rate_stages import resolve_period
 from pipeline.keys.id_lookup import IdLookup
 from pipeline.lists.change_report import PeriodReport
@@ -87,9 +92,9 @@ from schemas import Games, Players, prepare_for_threads
 
 @dataclass(frozen=True)
 class PeriodRequest:
-    list_path: Path
+    list_path: Path | None  # None: the history's list in force (a scheduled run)
     events: tuple[Path, ...]
-    period: str
+    period: str | None  # None: the month due by the history and ``today`` (a scheduled run)
     out_dir: Path
     db_path: Path | None = None
     replace: bool = False
@@ -98,6 +103,8 @@ class PeriodRequest:
     xlsx: bool | None = None
     command: str = "fiderate period"
     earlier_lists: tuple[tuple[str, Path], ...] = ()  # (YYYY-MM, path): --earlier-list
+    until: str | None = None  # --until YYYY-MM: every month due up to it (period_schedule)
+    today: dt.date | None = None  # the date a scheduled run takes as today (None: the clock's)
     # Told the label of each stage as it starts (the command's progress display); None: silent.
     progress: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
 
@@ -116,6 +123,11 @@ class PeriodOutcome:
     recovered: bool = False
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage (benchmarks)
     peaks: dict[str, float] = field(default_factory=dict)  # peak RSS (MiB) after each stage
+    # A scheduled run (pipeline.jobs.period_schedule): the month was published from the same
+    # inputs already; each month it published (--until), in order; the files left waiting.
+    nothing_to_do: bool = False
+    months: tuple[PeriodOutcome, ...] = ()
+    waiting: tuple[tuple[str, str], ...] = ()  # (path, the month it waits for)
 
 
 def run_period(request: PeriodRequest) -> PeriodOutcome:
@@ -127,12 +139,15 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
     try:
         # The whole run holds the history: a second run at once is refused before it starts.
         with holding_history(request.database):
+            if is_scheduled(request):
+                return run_scheduled(request, _run_period, PeriodOutcome)
             return _run_period(request)
     except sqlite3.Error as exc:
         raise database.translate(request.database, exc) from None
 
 
 def _run_period(request: PeriodRequest) -> PeriodOutcome:
+    assert request.list_path is not None  # a scheduled run fills in the list and the period
     period = resolve_period(request.period)
     started = now()
     db_path = request.database
@@ -166,6 +181,14 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
                         "its output files are now complete"
                     ],
                 )
+        if (
+            con is not None  # a new history: no month published yet
+            and not request.replace
+            and (done := unchanged_rerun(con, period, inputs_record, request.command, started))
+        ):
+            # The same command again after it worked: nothing to do (exit 0), nothing changes.
+            said = f"{period} already published from these {len(files)} files; nothing to do"
+            return PeriodOutcome(period, done, notes=[said], nothing_to_do=True)
         replaced = check_history(con, period, files, request.replace, db_path)
         pause_point("checked")
         return _rate_and_publish(request, period, started, con, files, inputs_record, replaced)
@@ -191,7 +214,7 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
 
 def _input_paths(request: PeriodRequest, files: Sequence[EventFile]) -> list[Path]:
     """Every file the run reads: the list in force, the event files, the earlier lists."""
-    return [Path(request.list_path), *(f.path for f in files)] + [
+    return [Path(request.list_path or ""), *(f.path for f in files)] + [
         Path(path) for _, path in request.earlier_lists
     ]
 

@@ -76,7 +76,8 @@ def _first_ratings(
             "event": [u.name for u in units],
             "event_sha256": [u.file.sha256 for u in units],
             "start_date": [u.start_date for u in units],
-        }
+        },
+        dtype=str,  # no events (a month without any): text columns still, as the sides'
     ).drop_duplicates(["source", "event"])
     # Only the columns the first ratings need: a merge copies every column it is given.
     needed = ["player", "event", "source", "played", "player_rating", "opponent_rating", "score_h"]

@@ -182,14 +182,18 @@ def test_same_event_twice_is_refused_and_named(sample, tmp_path):
 def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path):
     out = tmp_path / "out"
     assert run_cli(*period_args(sample, out)).exit_code == 0
-    refused = run_cli(*period_args(sample, out))
-    assert refused.exit_code == 1
-    assert "[period-published]" in refused.stderr and "--replace" in refused.stderr
-    # A corrected event: the replaced run is rated again from scratch.
+    # The same command again (the same files): nothing to do (issue 29), nothing changes.
+    again = run_cli(*period_args(sample, out))
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout == "2026-11 already published from these 2 files; nothing to do\n"
+    # A corrected event: refused without --replace; with it, rated again from scratch.
     open_file = sample / "events" / "weekend_open.csv"
     open_file.write_text(
         open_file.read_text().replace("5100100,5100061,0-1", "5100100,5100061,1-0")
     )
+    refused = run_cli(*period_args(sample, out))
+    assert refused.exit_code == 1
+    assert "[period-published]" in refused.stderr and "--replace" in refused.stderr
     replaced = run_cli(*period_args(sample, out, "--replace"))
     assert replaced.exit_code == 0, replaced.stderr
     con = sqlite3.connect(out / "ratings.db")
@@ -201,8 +205,8 @@ def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path
     live = con.execute("SELECT COUNT(*) FROM events WHERE superseded = 0").fetchone()[0]
     assert live == 2
     runs = con.execute("SELECT id, outcome, superseded_by FROM runs ORDER BY id").fetchall()
-    assert [r[1] for r in runs] == ["published", "refused", "published"]
-    assert runs[0][2] == runs[2][0]
+    assert [r[1] for r in runs] == ["published", "nothing-to-do", "refused", "published"]
+    assert runs[0][2] == runs[3][0]
     # Jansen (1408, K 20) won the corrected game against Fischer (1755: D -347, PD 0.12): the
     # period total moves from -20.60 by +20.00 to -0.60 -> -1 -> 1407, published this time.
     published = con.execute("SELECT id FROM lists WHERE kind = 'published' ORDER BY id")

@@ -1,0 +1,74 @@
+"""What the history says each published month was made from: its event files (by content hash),
+the list it started from, and the months published so far. A scheduled run
+(:mod:`pipeline.jobs.period_schedule`) compares these with the files it is given.
+
+No table of its own: each published run already records its inputs (``runs.inputs``: role,
+path, sha256 of the list and of every event file) and each live event file (``events``: sha256,
+path, period), so these are queries of those. A database of any schema version answers them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from pipeline.history import store
+
+
+@dataclass(frozen=True)
+class PublishedMonth:
+    """A published period and the event files (sha256 -> path) it was rated from."""
+
+    period: str
+    run_id: int
+    events: dict[str, str]
+
+
+def published_month(con: sqlite3.Connection, period: str) -> PublishedMonth | None:
+    """The live published run of ``period`` and its event files, if the month is published."""
+    run = store.published_run(con, period)
+    if run is None:
+        return None
+    rows = con.execute(
+        "SELECT sha256, path FROM events WHERE run_id = ? AND superseded = 0 ORDER BY id",
+        (run.run_id,),
+    )
+    return PublishedMonth(period, run.run_id, {sha: path for sha, path in rows})
+
+
+def published_periods(con: sqlite3.Connection) -> list[str]:
+    """Every period with a live published list, in order."""
+    rows = con.execute(
+        "SELECT DISTINCT period FROM runs WHERE outcome = 'published' AND superseded_by IS NULL "
+        "ORDER BY period"
+    )
+    return [r[0] for r in rows]
+
+
+def list_file_in_force(con: sqlite3.Connection, month: str) -> tuple[str, str] | None:
+    """(file, sha256) of the list in force in ``month`` as the history knows it: the list it
+    published for that month, else the list a run started from (an ``input`` list)."""
+    row = con.execute(
+        "SELECT source, sha256 FROM lists WHERE effective = ? AND superseded = 0 "
+        "ORDER BY kind = 'published' DESC, id DESC LIMIT 1",
+        (month,),
+    ).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def log_nothing_to_do(
+    con: sqlite3.Connection, *, started: str, finished: str, user: str, command: str, period: str
+) -> int:
+    """The audit log's row of a run that found its month published from the same inputs (the
+    one row such a run adds: it changes nothing else)."""
+    return store.insert_run(
+        con,
+        started_at=started,
+        finished_at=finished,
+        user=user,
+        command=command,
+        period=period,
+        outcome="nothing-to-do",
+        message=f"{period} already published from the same inputs",
+        inputs=[],
+    )
