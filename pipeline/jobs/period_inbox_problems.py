@@ -17,7 +17,7 @@ from pipeline.errors import Code, Problem
 from pipeline.history import store as history
 from pipeline.history.facts import EventFile
 from pipeline.history.published_inputs import PublishedMonth, published_month
-from pipeline.lists.months import add_months
+from pipeline.rules.months import add_months
 
 
 class ScheduledCommand(Protocol):
@@ -41,7 +41,7 @@ class InboxFile:
 
 
 def list_name(month: str) -> str:
-    """The list in force in ``month`` as a period run writes it (period_outputs.output_names)."""
+    """The list in force in ``month`` as a period run writes it (writers.period_files.output_names)."""
     return f"rating_list_{month}.csv"
 
 

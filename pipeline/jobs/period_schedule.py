@@ -50,7 +50,7 @@ from pipeline.history.published_inputs import (
 from pipeline.history.record import now, user
 from pipeline.jobs.period_events import find_event_files, read_events, sha256_of
 from pipeline.jobs.period_inbox_problems import InboxFile, list_name, person_needed
-from pipeline.lists.months import add_months
+from pipeline.rules.months import add_months
 from pipeline.rules.periods import resolve_period
 from pipeline.writers import OutputBatch
 

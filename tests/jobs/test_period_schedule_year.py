@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.jobs.period import PeriodRequest, run_period
-from pipeline.lists.months import add_months
+from pipeline.rules.months import add_months
 from tests.conftest import run_cli
 from tests.jobs.schedule_fixtures import (
     cron_words,
