@@ -41,7 +41,8 @@ class InboxFile:
 
 
 def list_name(month: str) -> str:
-    """The list in force in ``month`` as a period run writes it (writers.period_files.output_names)."""
+    """The list in force in ``month`` as a period run writes it
+    (``writers.period_files.output_names``)."""
     return f"rating_list_{month}.csv"
 
 
