@@ -179,13 +179,11 @@ def _expectations(
     return both
 
 
-def calculate(request: CalcRequest) -> Calculation:
-    _check(request)
-    period = resolve_period(request.period)
-    rules = get_rules(request.rules)
-    method, scale = request.method, SCALES[request.method]
-    n = len(request.opponents)
-    sides = _Sides.of(request)
+def _rated_sides(
+    sides: _Sides, n: int, rules: RuleSet, method: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rated?, difference used, PD, S - PD, note code) of every side, 0 where not rated: the
+    engine's arrays, game by game or (before 2008-07) one D per player against the average."""
     engine = rate_arrays(
         sides.own, sides.opp, np.ones(2 * n, dtype=bool), sides.score_h, rules, method
     )
@@ -200,6 +198,17 @@ def calculate(request: CalcRequest) -> Calculation:
     diff = np.where(rated, diff, 0)
     pd_units = np.where(rated, pd_units, 0).astype(np.int64)
     dev_units = np.where(rated, dev_units, 0).astype(np.int64)
+    return rated, diff, pd_units, dev_units, engine.note_code
+
+
+def calculate(request: CalcRequest) -> Calculation:
+    _check(request)
+    period = resolve_period(request.period)
+    rules = get_rules(request.rules)
+    method, scale = request.method, SCALES[request.method]
+    n = len(request.opponents)
+    sides = _Sides.of(request)
+    rated, diff, pd_units, dev_units, note_code = _rated_sides(sides, n, rules, method)
 
     size = n + 1
     games = _sum_by(sides.codes, rated.astype(np.int64), size)
@@ -242,7 +251,7 @@ def calculate(request: CalcRequest) -> Calculation:
     both[method] = pd_units[mine]
     mine_rated = rated[mine]
     k = int(k_used[0])
-    note_codes = engine.note_code[mine]
+    note_codes = note_code[mine]
     note_texts = notes(rules)
     rows = [
         GameRow(
