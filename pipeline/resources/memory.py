@@ -50,8 +50,9 @@ def prefer_jemalloc() -> None:
     Why: rating 1 M games allocates and frees some GB of Arrow buffers (the sides' text, the
     lines of games.csv). Under pyarrow's default pool (mimalloc) much of it comes back as fresh
     pages from the kernel, each zeroed on its first touch: 2-3 s of system time in a 4-5 s run.
-    jemalloc reuses its freed pages: system time about 1 s, and a lower peak (figures in
-    docs/performance.md, "1 M games end to end"). The bytes computed are the same."""
+    jemalloc reuses its freed pages: system time about 1 s, and a lower peak (measured with
+    `python -m benchmarks million`; the figures are in the git history of docs/performance.md).
+    The bytes computed are the same."""
     if os.environ.get("ARROW_DEFAULT_MEMORY_POOL"):
         return
     import pyarrow as pa
