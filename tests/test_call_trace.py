@@ -130,10 +130,6 @@ def test_rate_goes_down_the_floors_once(rate_way):
     assert len(way) - 1 <= RATE_TARGET, " -> ".join(way)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 27: period still interleaves history, lists and writers (45 changes, 87 filed)",
-)
 def test_period_goes_down_the_floors_once(period_way):
     way = period_way
     assert len(way) - 1 <= PERIOD_TARGET, " -> ".join(way)

@@ -14,11 +14,19 @@ from types import TracebackType
 from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    Progress,
+    ProgressColumn,
+    SpinnerColumn,
+    Task,
+    TimeElapsedColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from pipeline.errors import printable
 from pipeline.model import RatedPeriod
+from pipeline.resources.stage_board import StageBoard
 from pipeline.writers import WriteReport
 from pipeline.writers.summary import headline, movers, summary_lines
 
@@ -89,11 +97,23 @@ def render_summary(
         console.print(f"  {printable(str(path))}", markup=False, highlight=False)
 
 
+class _BoardColumn(ProgressColumn):
+    """The label on the job's stage board, read at each redraw (the job never calls us)."""
+
+    def __init__(self, board: StageBoard) -> None:
+        super().__init__()
+        self.board = board
+
+    def render(self, task: Task) -> Text:
+        return Text(self.board.label)
+
+
 class DelayedProgress:
     """A spinner with the current stage and elapsed time, shown only if the run is slow.
 
-    ``with DelayedProgress(enabled) as progress: progress.stage("rating")``. Nothing is drawn
-    when disabled, when stderr is not a terminal, or when the run ends within a second.
+    ``with DelayedProgress(enabled) as progress: job(..., progress=progress.board)``: the job
+    posts each stage on the board, the spinner reads it when it redraws. Nothing is drawn when
+    disabled, when stderr is not a terminal, or when the run ends within a second.
     """
 
     def __init__(
@@ -106,8 +126,7 @@ class DelayedProgress:
         self.enabled = enabled and self.console.is_terminal
         self.delay = delay
         self._progress: Progress | None = None
-        self._task: TaskID | None = None
-        self._label = "starting"
+        self.board = StageBoard()
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self.shown = False
@@ -118,20 +137,17 @@ class DelayedProgress:
                 return
             self._progress = Progress(
                 SpinnerColumn(),
-                TextColumn("{task.description}"),
+                _BoardColumn(self.board),
                 TimeElapsedColumn(),
                 console=self.console,
                 transient=True,
             )
-            self._task = self._progress.add_task(self._label, total=None)
+            self._progress.add_task("", total=None)
             self._progress.start()
             self.shown = True
 
     def stage(self, label: str) -> None:
-        with self._lock:
-            self._label = label
-            if self._progress is not None and self._task is not None:
-                self._progress.update(self._task, description=label)
+        self.board.post(label)
 
     def __enter__(self) -> DelayedProgress:
         if self.enabled:

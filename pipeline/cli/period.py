@@ -138,9 +138,9 @@ def period(
     )
     # A spinner with the stage on stderr, only on a terminal and once the run takes a second.
     with DelayedProgress(enabled=not quiet) as progress:
-        outcome = run_period(dataclasses.replace(request, progress=progress.stage))
+        outcome = run_period(dataclasses.replace(request, progress=progress.board))
     if as_json:
-        click.echo(json.dumps(outcome_data(outcome, request.database), indent=2))
+        click.echo(json.dumps(outcome_data(outcome), indent=2))
         return
     told = outcome.recovered or outcome.nothing_to_do  # the notes are the answer
     if not quiet:
@@ -150,7 +150,7 @@ def period(
             if not told and month.report is not None:
                 for _, row in month.report.summary.iterrows():
                     click.echo(f"{row['item']}: {row['value']}")
-                click.echo(f"run #{month.run_id} recorded in {request.database}")
+                click.echo(f"run #{month.run_id} recorded in {outcome.database}")
                 click.echo("written:")
                 for path in month.written:
                     click.echo(f"  {path}")

@@ -13,9 +13,10 @@ from typing import Any
 from pipeline.jobs.period import PeriodOutcome
 
 
-def outcome_data(outcome: PeriodOutcome, database: Path) -> dict[str, Any]:
+def outcome_data(outcome: PeriodOutcome) -> dict[str, Any]:
     """The run as JSON: one month's figures; with ``--until``, each month published in order
     under ``months`` (the top level is the last); ``nothing_to_do`` and the files ``waiting``."""
+    database = outcome.database
     data = _month_data(outcome, database)
     data["nothing_to_do"] = outcome.nothing_to_do
     data["months"] = [_month_data(m, database) for m in outcome.months]
@@ -23,7 +24,7 @@ def outcome_data(outcome: PeriodOutcome, database: Path) -> dict[str, Any]:
     return data
 
 
-def _month_data(outcome: PeriodOutcome, database: Path) -> dict[str, Any]:
+def _month_data(outcome: PeriodOutcome, database: Path | None) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     if outcome.report is not None:
         for item, value in zip(

@@ -139,7 +139,7 @@ def rate(
             engine=engine,
             scheduler=scheduler,
         )
-        result = rate_job.rate(request, progress=progress.stage)
+        result = rate_job.rate(request, progress=progress.board)
     if result.dask is not None:
         if not quiet:
             _tell_dask(result, result.dask, method)

@@ -1,8 +1,9 @@
 """The engine's stage: the events of a period turned into rated sides, in one call.
 
 :func:`rate_events` is what ``fiderate rate`` asks of the engine (every event rated with one
-list, the list in force); :func:`rate_assembled` is the part it shares with ``fiderate period``
-(which assembles each event with the list in force when it started, ``engine.assemble``): the
+list, the list in force), :func:`rate_with_event_lists` what ``fiderate period`` asks (each event
+assembled with the list in force when it started, ``engine.assemble``); :func:`rate_assembled` is
+the part both share: the
 match rules on the games' own codes, the expected scores and the 400-point rule
 (:mod:`pipeline.engine.rate_sides`), and the engine's boundary checked once. The grouper then
 totals what this returns (:class:`pipeline.model.RatedGames`).
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from pipeline.engine.assemble import list_ratings, with_byes
+from pipeline.engine.assemble import assemble_each, list_ratings, with_byes
 from pipeline.engine.late_first_rating import late_first_ratings, unrated_at_start
 from pipeline.engine.matches import SideKeys
 from pipeline.engine.rate_sides import rate_sides_coded
@@ -61,6 +62,31 @@ def rate_events(
     if late and players is not None:
         blank = unrated_at_start(sides, started)
         sides = late_first_ratings(blank, list_ratings(blank["player"], players))
+    return rate_assembled(inputs, sides, options, plan, codes, texts)
+
+
+def rate_with_event_lists(
+    inputs: Sequence[GamesInput | SidesInput],
+    players: PlayerList | None,
+    event_players: Sequence[PlayerList | None],
+    options: RateOptions,
+    plan: RunPlan,
+) -> RatedGames:
+    """What ``fiderate period`` asks of the engine: ``inputs`` rated as one period, the sides of
+    ``inputs[i]`` with the ratings of ``event_players[i]`` (the list in force when that event
+    started, RULES.md section 6); ``players`` is the list in force at the start of the period."""
+    codes, texts = side_codes_and_texts(inputs)
+    sides = assemble_each(inputs, event_players)
+    # 8.2.4: first ratings published since an event started. Not needed when every event is a
+    # games file assembled with ``players`` itself: a side's rating is then its printed one or
+    # that list's, so no side is unrated where that list rates its player.
+    same_list = all(
+        p is players and isinstance(i, GamesInput)
+        for i, p in zip(inputs, event_players, strict=True)
+    )
+    if players is not None and not same_list:
+        sides = late_first_ratings(sides, list_ratings(sides["player"], players))
+    # The sides' texts built with them (coded=False): the period's report and history read them.
     return rate_assembled(inputs, sides, options, plan, codes, texts)
 
 

@@ -3,5 +3,5 @@ contents of compressed blocks, bulk inserts), the run journal that makes a run c
 lock that lets one run at a time write, and the checks a run makes against what is stored.
 
 Storage only: it imports the rules of a list (:mod:`pipeline.lists`) and the plain facts of a run
-(:mod:`.facts`), never the period job that drives it (:mod:`pipeline.jobs.period`).
+(:mod:`pipeline.model`), never the period job that drives it (:mod:`pipeline.jobs.period`).
 """

@@ -9,16 +9,8 @@ from pathlib import Path
 
 from pipeline.errors import Code, HistoryRefusal, Problem
 from pipeline.history import store as history
-from pipeline.history.facts import EventFile
+from pipeline.model import EventFile
 from pipeline.rules.months import add_months
-
-
-def describe_inputs(
-    list_hash: str, list_path: Path, files: Sequence[EventFile]
-) -> list[dict[str, str]]:
-    return [{"role": "list", "path": str(list_path), "sha256": list_hash}] + [
-        {"role": "event", "path": str(f.path), "sha256": f.sha256} for f in files
-    ]
 
 
 def same_inputs(a: list[dict[str, str]], b: list[dict[str, str]]) -> bool:

@@ -14,10 +14,9 @@ import numpy as np
 import pandas as pd
 
 from pipeline.history import store as history
-from pipeline.history.facts import EarlierList, EventFile, UnitFacts
 from pipeline.history.list_contents import StoredRows, content_sha
 from pipeline.lists.first_rating import FirstRatings
-from pipeline.model import PlayerList
+from pipeline.model import EarlierList, EventFile, PlayerList, UnitFacts
 from pipeline.rules.months import add_months
 
 

@@ -40,30 +40,18 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.errors import FiderateError, HistoryRefusal, InputError, Problem
+from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.history import database
 from pipeline.history import store as history
-from pipeline.history.checks import check_history, describe_inputs, list_notes, same_inputs
-from pipeline.history.facts import EarlierList, EventFile, EventUnit, UnitFacts
-from pipeline.history.journal import (
-    UnfinishedRun,
-    clean_stale_temporaries,
-    fsync_dir,
-    move_into_place,
-    recover,
-)
 from pipeline.history.lock import holding_history
-from pipeline.history.record import ListFile, RunRecord, now, record_run, user
-from pipeline.jobs.period_earlier_lists import (
-    earlier_inputs,
-    read_earlier_lists,
-    record_earlier_lists,
-)
+from pipeline.history.record import ListFile, RunRecord
+from pipeline.history.run_commit import commit_run, finish_run
+from pipeline.history.run_start import RunAsked, RunStart, record_failure, start_run
+from pipeline.jobs.period_earlier_lists import read_earlier_lists
 from pipeline.jobs.period_events import (
     find_event_files,
     player_ids,
     read_events,
-    sha256_of,
     untrusted,
 )
 from pipeline.jobs.period_players import (
@@ -74,17 +62,29 @@ from pipeline.jobs.period_players import (
 )
 from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.period_results import publish_results
-from pipeline.jobs.period_schedule import is_scheduled, run_scheduled, unchanged_rerun
-from pipeline.jobs.rate_stages import resolve_period
+from pipeline.jobs.period_schedule import is_scheduled, run_scheduled
 from pipeline.keys.id_lookup import IdLookup
 from pipeline.lists.change_report import PeriodReport
 from pipeline.lists.list_file import read_list
-from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
+from pipeline.model import (
+    EarlierList,
+    EventFile,
+    EventUnit,
+    GamesInput,
+    PlayerList,
+    RatedPeriod,
+    RateOptions,
+    SidesInput,
+    UnitFacts,
+)
 from pipeline.readers.lists.player_details import fill_blank_details
+from pipeline.resources.atomic_files import OutputBatch
 from pipeline.resources.memory import prefer_jemalloc
 from pipeline.resources.pause_points import pause_point
+from pipeline.resources.stage_board import StageBoard
 from pipeline.resources.stage_clock import Clock
 from pipeline.resources.threads import side_by_side
+from pipeline.rules.periods import resolve_period
 from pipeline.rules.select import cadence_note
 from pipeline.writers import check_outputs_spare_inputs, write_period_outputs
 from schemas import Games, Players, prepare_for_threads
@@ -105,8 +105,8 @@ class PeriodRequest:
     earlier_lists: tuple[tuple[str, Path], ...] = ()  # (YYYY-MM, path): --earlier-list
     until: str | None = None  # --until YYYY-MM: every month due up to it (period_schedule)
     today: dt.date | None = None  # the date a scheduled run takes as today (None: the clock's)
-    # Told the label of each stage as it starts (the command's progress display); None: silent.
-    progress: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
+    # Where the run posts the label of each stage as it starts (a progress display reads it).
+    progress: StageBoard | None = field(default=None, compare=False, repr=False)
 
     @property
     def database(self) -> Path:
@@ -128,6 +128,7 @@ class PeriodOutcome:
     nothing_to_do: bool = False
     months: tuple[PeriodOutcome, ...] = ()
     waiting: tuple[tuple[str, str], ...] = ()  # (path, the month it waits for)
+    database: Path | None = None  # the history the run used (set by run_period)
 
 
 def run_period(request: PeriodRequest) -> PeriodOutcome:
@@ -136,80 +137,57 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
     # comes back as fresh pages zeroed by the kernel (see prefer_jemalloc). Here, not in the
     # command: the library's own entry point runs the whole period, for every caller.
     prefer_jemalloc()
+    db_path = request.database
     try:
         # The whole run holds the history: a second run at once is refused before it starts.
-        with holding_history(request.database):
+        with holding_history(db_path):
             if is_scheduled(request):
-                return run_scheduled(request, _run_period, PeriodOutcome)
-            return _run_period(request)
+                outcome = run_scheduled(request, _run_period, PeriodOutcome)
+            else:
+                outcome = _run_period(request)
     except sqlite3.Error as exc:
-        raise database.translate(request.database, exc) from None
+        raise database.translate(db_path, exc) from None
+    return replace(outcome, database=db_path)
 
 
 def _run_period(request: PeriodRequest) -> PeriodOutcome:
+    """Step 1 up to the rating: ask the history, then rate and publish (the steps are those of
+    the module docstring; each floor is called once, in order)."""
     assert request.list_path is not None  # a scheduled run fills in the list and the period
     period = resolve_period(request.period)
-    started = now()
-    db_path = request.database
-    con = database.open_history(db_path)
-    inputs_record: list[dict[str, str]] = []
-    try:
-        recovered = recover(con) if con is not None else []
-        clean_stale_temporaries(request.out_dir)
-        database.clean_stale_builds(db_path)
-        list_hash = sha256_of(Path(request.list_path)) if Path(request.list_path).is_file() else ""
-        files = find_event_files(request.events)
-        inputs_record = describe_inputs(list_hash, request.list_path, files) + earlier_inputs(
-            request.earlier_lists
+    files = find_event_files(request.events)
+    inputs = _input_paths(request, files)
+    asked = RunAsked(
+        database=request.database,
+        out_dir=request.out_dir,
+        period=period,
+        list_path=Path(request.list_path),
+        files=files,
+        earlier_lists=request.earlier_lists,
+        replace=request.replace,
+        command=request.command,
+    )
+    start = start_run(asked)
+    if start.done is not None:
+        if start.con is not None:
+            start.con.close()
+        return PeriodOutcome(
+            period,
+            start.done,
+            notes=[start.done_note],
+            recovered=start.recovered,
+            nothing_to_do=not start.recovered,
         )
-        check_outputs_spare_inputs(request.out_dir, period, _input_paths(request, files))
-        for run_id in recovered:
-            assert con is not None  # runs are recovered from an existing history only
-            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()
-            if (
-                row
-                and row[0] == period
-                and same_inputs(history.run_inputs(con, run_id), inputs_record)
-            ):
-                return PeriodOutcome(
-                    period,
-                    run_id,
-                    recovered=True,
-                    notes=[
-                        f"run #{run_id} of period {period} had been interrupted after it was "
-                        "committed; "
-                        "its output files are now complete"
-                    ],
-                )
-        if (
-            con is not None  # a new history: no month published yet
-            and not request.replace
-            and (done := unchanged_rerun(con, period, inputs_record, request.command, started))
-        ):
-            # The same command again after it worked: nothing to do (exit 0), nothing changes.
-            said = f"{period} already published from these {len(files)} files; nothing to do"
-            return PeriodOutcome(period, done, notes=[said], nothing_to_do=True)
-        replaced = check_history(con, period, files, request.replace, db_path)
+    try:
+        check_outputs_spare_inputs(request.out_dir, period, inputs)
         pause_point("checked")
-        return _rate_and_publish(request, period, started, con, files, inputs_record, replaced)
+        return _rate_and_publish(request, asked, start, inputs)
     except FiderateError as exc:
-        if con is not None and not isinstance(exc, UnfinishedRun):  # that run is recorded
-            outcome = "refused" if isinstance(exc, HistoryRefusal) else "failed"
-            history.insert_run(
-                con,
-                started_at=started,
-                finished_at=now(),
-                user=user(),
-                command=request.command,
-                period=period,
-                outcome=outcome,
-                message=str(exc)[:4000],
-                inputs=inputs_record,
-            )
+        record_failure(start, asked, exc)
         raise
     finally:
-        if con is not None:
-            con.close()
+        if start.con is not None:
+            start.con.close()
 
 
 def _input_paths(request: PeriodRequest, files: Sequence[EventFile]) -> list[Path]:
@@ -303,32 +281,25 @@ def _event_inputs(
 
 
 def _rate_and_publish(
-    request: PeriodRequest,
-    period: str,
-    started: str,
-    con: sqlite3.Connection | None,
-    files: Sequence[EventFile],
-    inputs_record: list[dict[str, str]],
-    replaced: int | None,
+    request: PeriodRequest, asked: RunAsked, start: RunStart, inputs: list[Path]
 ) -> PeriodOutcome:
     """Steps 1 to 5 of the module docstring, once the history allows the run."""
+    period, con, replaced = asked.period, start.con, start.replaced
     clock = Clock(request.progress)
-    listed, units, earlier = _read_inputs(request, files, period, con, replaced)
+    listed, units, earlier = _read_inputs(request, asked.files, period, con, replaced)
     clock.lap("read", "rating")
     in_force, unit_lists, new_ids = _lists(request, con, listed, units, period, replaced, earlier)
     # A period run publishes the whole list: every listed player, played or not.
     options = RateOptions(rules=request.rules, method="fide", period=period, all_players=True)
-    result = rate_with_event_lists(
-        _event_inputs(request, units, unit_lists), in_force, unit_lists, options
-    )
-    if result.totals_ids is None:  # the report and games.csv share one look-up of the totals
-        result = replace(result, totals_ids=IdLookup(result.totals["id"]))
-    base = in_force.players
-    del in_force
+    event_inputs = _event_inputs(request, units, unit_lists)
     # Each event's list and games (of the units only their facts are kept): freed before the
     # next stage (release_memory in lap).
     facts = [UnitFacts.of(u) for u in units]
-    del unit_lists, units
+    result = rate_with_event_lists(event_inputs, in_force, unit_lists, options)
+    if result.totals_ids is None:  # the report and games.csv share one look-up of the totals
+        result = replace(result, totals_ids=IdLookup(result.totals["id"]))
+    base = in_force.players
+    del in_force, unit_lists, units, event_inputs
     clock.lap("rate", "first ratings, next list, report")
     pause_point("rated")
 
@@ -340,7 +311,7 @@ def _rate_and_publish(
     # written (release_memory in lap), the sides once games.csv is (``rated`` is emptied then).
     rated = [result.with_totals_ids_only()]
     del base, result
-    notes = list_notes(con, period, inputs_record[0]["sha256"]) + [
+    notes = start.notes + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
         for u in facts
         if not u.dated
@@ -351,17 +322,19 @@ def _rate_and_publish(
     record = RunRecord(
         command=request.command,
         period=period,
-        started=started,
-        files=files,
+        started=start.started,
+        files=asked.files,
         units=facts,
-        inputs=inputs_record,
+        inputs=start.inputs,
         replaced=replaced,
         listed=listed,
         new=new,
         first=first,
         earlier_lists=earlier,
     )
-    run_id, written, more_notes = _publish(request, con, record, report, rated, clock)
+    run_id, written, more_notes = _publish(
+        request, asked, start, record, report, rated, clock, inputs
+    )
     return PeriodOutcome(
         period,
         run_id,
@@ -375,47 +348,32 @@ def _rate_and_publish(
 
 def _publish(
     request: PeriodRequest,
-    con: sqlite3.Connection | None,
+    asked: RunAsked,
+    start: RunStart,
     record: RunRecord,
     report: PeriodReport,
     rated: list[RatedPeriod],
     clock: Clock,
+    inputs: list[Path],
 ) -> tuple[int, list[Path], list[str]]:
-    """Steps 2 to 5: temporary files, one transaction, then the renames of the journal."""
-    period = record.period
-    with write_period_outputs(
-        request.out_dir,
-        period,
-        record.new,
-        report,
-        rated,
-        request.xlsx,
-        _input_paths(request, record.files),
-    ) as batch:
-        notes = list(batch.notes)
+    """Steps 2 to 5: temporary files (deleted by the batch if the run fails before its
+    commit), one transaction, then the renames of the journal."""
+    with OutputBatch(asked.out_dir, protect=inputs) as batch:
+        files = write_period_outputs(batch, asked.period, record.new, report, rated, request.xlsx)
         clock.lap("write files")
         pause_point("temp-files")
-        if con is None:
-            con = database.create_history(request.database)
         planned = batch.planned()
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            run_id = record_run(
-                con, record, ListFile(batch.list_csv_final, batch.list_csv_sha256, planned)
-            )
-            record_earlier_lists(con, run_id, record.earlier_lists)
-            pause_point("db-written")
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
+        con, run_id = commit_run(
+            start.con,
+            asked.database,
+            record,
+            ListFile(files.list_csv_final, files.list_csv_sha256, planned),
+        )
+        start.con = con
         clock.lap("store in database")
         # Committed: the temporary files now belong to the rename journal; never delete them.
         batch.forget()
     pause_point("committed")
-    written = move_into_place(planned, run_id)
-    fsync_dir(request.out_dir)
-    history.clear_file_moves(con, run_id)
-    con.close()
+    written = finish_run(con, run_id, planned, asked.out_dir)
     clock.lap("rename")
-    return run_id, written, notes
+    return run_id, written, files.notes

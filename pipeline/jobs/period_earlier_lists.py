@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-
-import pandas as pd
 
 from pipeline.errors import Code, InputError, Problem, RunError
 from pipeline.history import store as history
-from pipeline.history.facts import EarlierList
-from pipeline.jobs.period_events import sha256_of
 from pipeline.lists.list_file import read_list
+from pipeline.model import EarlierList
+from pipeline.resources.file_hash import sha256_of
 
 MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
@@ -32,18 +30,6 @@ def parse_spec(spec: str) -> tuple[str, Path]:
             f"--earlier-list must be YYYY-MM=PATH, e.g. 2026-10=list_2026-10.csv (got {spec!r})"
         )
     return month.strip(), Path(path.strip())
-
-
-def earlier_inputs(specs: Sequence[tuple[str, Path]]) -> list[dict[str, str]]:
-    """The run's audit record of the earlier lists given (role, path, sha256)."""
-    return [
-        {
-            "role": f"earlier-list {month}",
-            "path": str(path),
-            "sha256": sha256_of(path) if path.is_file() else "",
-        }
-        for month, path in specs
-    ]
 
 
 def read_earlier_lists(
@@ -110,17 +96,3 @@ def read_earlier_lists(
     if problems:
         raise InputError(problems)
     return found
-
-
-def record_earlier_lists(
-    con: sqlite3.Connection, run_id: int, lists: Mapping[str, EarlierList]
-) -> None:
-    """Store each list the history does not hold yet as the input list in force in its month."""
-    for month, given in sorted(lists.items()):
-        if history.has_list_in_force(con, month):
-            continue
-        rows = given.players.players.drop(columns=["line"], errors="ignore").copy()
-        rows["period_games"] = pd.array([pd.NA] * len(rows), dtype="Int64")
-        history.insert_list(
-            con, run_id, "input", month, None, given.players.source, given.sha256, rows
-        )

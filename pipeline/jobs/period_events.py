@@ -13,7 +13,6 @@ assembler takes every rating from the list in force.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,23 +22,15 @@ import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
-from pipeline.history.facts import EventFile, EventUnit
 from pipeline.jobs.rate_stages import sort_problems
-from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.model import EventFile, EventUnit, GamesInput, PlayerList, SidesInput
 from pipeline.readers.event_inputs import read_event_inputs
 from pipeline.readers.limits import input_problem
 from pipeline.readers.lists.players_merge import merge_players
+from pipeline.resources.file_hash import sha256_of
 
 # What a directory of events may hold; anything else there (notes, PDFs) is ignored.
 EVENT_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".trf", ".txt", ".tsv"}
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def find_event_files(arguments: Sequence[Path | str]) -> list[EventFile]:

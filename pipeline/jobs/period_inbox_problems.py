@@ -15,8 +15,8 @@ from typing import Protocol
 
 from pipeline.errors import Code, Problem
 from pipeline.history import store as history
-from pipeline.history.facts import EventFile
 from pipeline.history.published_inputs import PublishedMonth, published_month
+from pipeline.model import EventFile
 from pipeline.rules.months import add_months
 
 

@@ -10,7 +10,6 @@ import pandas as pd
 
 from pipeline.engine.matches import MATCH_NOTES
 from pipeline.history import store as history
-from pipeline.history.facts import UnitFacts
 from pipeline.keys.frame_lookup import member
 from pipeline.lists.change_report import PeriodReport, build_report
 from pipeline.lists.first_rating import (
@@ -21,7 +20,7 @@ from pipeline.lists.first_rating import (
     pool_games,
 )
 from pipeline.lists.next_list import next_list
-from pipeline.model import RatedPeriod
+from pipeline.model import RatedPeriod, UnitFacts
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import FirstRatingRules, RuleSet
 

@@ -38,7 +38,6 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from pipeline.errors import Code, HistoryRefusal, Problem, UsageError
 from pipeline.history import database
 from pipeline.history import store as history
-from pipeline.history.facts import EventFile
 from pipeline.history.journal import recover
 from pipeline.history.published_inputs import (
     PublishedMonth,
@@ -48,8 +47,10 @@ from pipeline.history.published_inputs import (
     published_periods,
 )
 from pipeline.history.record import now, user
-from pipeline.jobs.period_events import find_event_files, read_events, sha256_of
+from pipeline.jobs.period_events import find_event_files, read_events
 from pipeline.jobs.period_inbox_problems import InboxFile, list_name, person_needed
+from pipeline.model import EventFile
+from pipeline.resources.file_hash import sha256_of
 from pipeline.rules.months import add_months
 from pipeline.rules.periods import resolve_period
 from pipeline.writers import OutputBatch
@@ -401,25 +402,3 @@ def run_summary(
         "waiting": [{"path": p, "month": m} for p, m in waiting],
         "notes": list(outcome.notes),
     }
-
-
-def unchanged_rerun(
-    con: sqlite3.Connection,
-    period: str,
-    inputs: list[dict[str, str]],
-    command: str,
-    started: str,
-) -> int | None:
-    """An explicit run (``--list`` and ``--period``) of a month published from the same inputs
-    (the list's and the events' contents): the published run's id, after logging this one;
-    None when the month is not published or its inputs differ."""
-    run = history.published_run(con, period)
-    if run is None:
-        return None
-    recorded = sorted((i["role"], i["sha256"]) for i in history.run_inputs(con, run.run_id))
-    if recorded != sorted((i["role"], i["sha256"]) for i in inputs):
-        return None
-    log_nothing_to_do(
-        con, started=started, finished=now(), user=user(), command=command, period=period
-    )
-    return run.run_id

@@ -10,7 +10,6 @@ beside them without an import cycle. Dask itself is imported only by a Dask run.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 from pipeline.errors import UsageError
 from pipeline.model import READ_DEFAULTS, RatedPeriod, RateOptions, ReadOptions
 from pipeline.readers.limits import MAX_INPUT_BYTES  # the largest input file a run reads
+from pipeline.resources.stage_board import StageBoard
 
 if TYPE_CHECKING:
     from pipeline.jobs.dask_executor import DaskExecutor
@@ -100,23 +100,20 @@ class RateResult:
         return self.report.skipped
 
 
-def _no_progress(stage: str) -> None:
-    """The default progress callback: nothing is shown."""
-
-
 def rate(
     request: RateRequest,
     *,
     executor: DaskExecutor | None = None,
-    progress: Callable[[str], None] = _no_progress,
+    progress: StageBoard | None = None,
 ) -> RateResult:
     """Read, check, rate and write one period as ``request`` says.
 
     Bad input raises :class:`~pipeline.errors.InputError` before anything is written; an option
     the engine cannot honour raises :class:`~pipeline.errors.UsageError` before anything is read.
     ``executor``: the Dask executor to run on (e.g. on a client the caller holds); by default a
-    Dask run builds one for ``request.scheduler`` (a local cluster when None). ``progress`` is
-    told each stage's name as it starts (a terminal's spinner; a page's status line).
+    Dask run builds one for ``request.scheduler`` (a local cluster when None). The job posts each
+    stage's name on ``progress`` as it starts (a terminal's spinner reads it; a page's status
+    line could).
     """
     if request.engine not in ENGINES:
         raise UsageError(f"--engine must be one of {', '.join(ENGINES)} (got {request.engine!r})")
@@ -136,9 +133,10 @@ def rate(
     from pipeline.jobs.rate_stages import rate_files
 
     protected = request.protected
-    progress("reading and rating")
+    board = progress or StageBoard()
+    board.post("reading and rating")
     rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)
-    progress("writing reports")
+    board.post("writing reports")
     outputs = request.outputs
     report = write_outputs(
         rated,

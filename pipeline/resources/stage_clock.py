@@ -1,21 +1,21 @@
 """How long each stage of a period run took and the peak memory after it (the benchmarks read
-them), and the progress display's label of the stage that starts."""
+them), and the label of the stage that starts, posted on the run's stage board."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 from pipeline.resources.memory import peak_memory_mib, release_memory
+from pipeline.resources.stage_board import StageBoard
 
 RELEASE_ABOVE_MIB = 400  # a small run skips release_memory (a full gc pass costs ~50 ms)
 
 
 class Clock:
-    """Seconds and peak memory after each stage of a run (for the benchmarks); tells
-    ``progress`` (the command's progress display) the label of each stage as it starts."""
+    """Seconds and peak memory after each stage of a run (for the benchmarks); posts the label
+    of each stage as it starts on ``progress`` (what a progress display reads), if given."""
 
-    def __init__(self, progress: Callable[[str], None] | None = None) -> None:
+    def __init__(self, progress: StageBoard | None = None) -> None:
         self.laps: dict[str, float] = {}
         self.peaks: dict[str, float] = {}  # MiB
         self._last = time.perf_counter()
@@ -24,7 +24,7 @@ class Clock:
 
     def starts(self, label: str) -> None:
         if self._progress is not None:
-            self._progress(label)
+            self._progress.post(label)
 
     def lap(self, name: str, next_label: str | None = None) -> None:
         if next_label is not None:

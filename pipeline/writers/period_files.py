@@ -12,8 +12,8 @@ Spreadsheets follow the core writer's size rule (up to 10,000 players unless ``x
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -38,18 +38,14 @@ CSV_TABLES = {"changes": "changes", "breakdown": "breakdown", "first": "first"}
 LIST_BLOCK_ROWS = 250_000  # players of the next list turned into text and written at a time
 
 
+@dataclass
 class PeriodFiles:
-    def __init__(self, batch: OutputBatch):
-        self.batch = batch
-        self.notes: list[str] = []
-        self.list_csv_final = Path()
-        self.list_csv_sha256 = ""
+    """What writing a period's files leaves: the next list's final name and hash (the history
+    records them) and the notes of files not written. The temporary files are the batch's."""
 
-    def planned(self) -> list[tuple[Path, Path]]:
-        return self.batch.planned()
-
-    def forget(self) -> None:
-        self.batch.forget()
+    list_csv_final: Path
+    list_csv_sha256: str
+    notes: list[str] = field(default_factory=list)
 
 
 def output_names(period: str) -> dict[str, str]:
@@ -107,46 +103,43 @@ def write_list_files(new: pd.DataFrame, csv_path: Path, txt_path: Path, month_la
     return write_list_text_files(LIST_TEXT_COLUMNS, blocks, csv_path, txt_path, month_label)
 
 
-@contextmanager
 def write_period_outputs(
-    out_dir: Path,
+    batch: OutputBatch,
     period: str,
     new: pd.DataFrame,
     report: PeriodReport,
     rated: list[RatedPeriod],
     xlsx: bool | None,
-    inputs: Sequence[Path] = (),
-) -> Iterator[PeriodFiles]:
-    """Every file of the period, to temporary names. ``rated`` holds the rated period, taken
-    out once games.csv is written: when the caller keeps no other reference, its sides (2 M
-    rows in a FIDE month) are freed before the other files are written. ``inputs``: the run's
-    input files, which no output may replace."""
+) -> PeriodFiles:
+    """Every file of the period, to temporary names in ``batch`` (an entered
+    :class:`OutputBatch`: it deletes them if the run fails before they are handed over), each
+    fsynced. ``rated`` holds the rated period, taken out once games.csv is written: when the
+    caller keeps no other reference, its sides (2 M rows in a FIDE month) are freed before the
+    other files are written."""
     names = output_names(period)
-    with OutputBatch(out_dir, protect=inputs) as batch:
-        files = PeriodFiles(batch)
-        # Named in the order they are reported (the next list first); games.csv written first.
-        temp = {k: batch.path(names[k]) for k in ("list_csv", "list_txt", *CSV_TABLES, "games")}
-        write_games_csv(rated.pop(), temp["games"])
-        files.list_csv_final = out_dir / names["list_csv"]
-        files.list_csv_sha256 = write_list_files(
+    # Named in the order they are reported (the next list first); games.csv written first.
+    temp = {k: batch.path(names[k]) for k in ("list_csv", "list_txt", *CSV_TABLES, "games")}
+    write_games_csv(rated.pop(), temp["games"])
+    files = PeriodFiles(
+        batch.out_dir / names["list_csv"],
+        write_list_files(
             new, temp["list_csv"], temp["list_txt"], fide_month_label(add_months(period, 1))
+        ),
+    )
+    for key, table in CSV_TABLES.items():
+        write_csv(getattr(report, table), temp[key])
+    want_xlsx = len(new) <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
+    if want_xlsx:
+        write_list_xlsx(list_text_table(new), batch.path(names["list_xlsx"]))
+        write_report_xlsx(report, batch.path(names["report_xlsx"]))
+    else:
+        why = (
+            "--no-xlsx"
+            if xlsx is False
+            else f"{len(new):,} players is more than {XLSX_MAX_PLAYERS:,} "
+            "(use --xlsx to write them anyway)"
         )
-        for key, table in CSV_TABLES.items():
-            write_csv(getattr(report, table), temp[key])
-        want_xlsx = len(new) <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
-        if want_xlsx:
-            write_list_xlsx(list_text_table(new), batch.path(names["list_xlsx"]))
-            write_report_xlsx(report, batch.path(names["report_xlsx"]))
-        else:
-            why = (
-                "--no-xlsx"
-                if xlsx is False
-                else f"{len(new):,} players is more than {XLSX_MAX_PLAYERS:,} "
-                "(use --xlsx to write them anyway)"
-            )
-            files.notes.append(
-                f"{names['list_xlsx']} and {names['report_xlsx']} not written: {why}"
-            )
-        for tmp, _ in batch.planned():
-            _fsync(tmp)
-        yield files
+        files.notes.append(f"{names['list_xlsx']} and {names['report_xlsx']} not written: {why}")
+    for tmp, _ in batch.planned():
+        _fsync(tmp)
+    return files

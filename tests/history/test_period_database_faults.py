@@ -68,10 +68,10 @@ def test_a_second_run_that_lost_the_race_is_refused(template, tmp_path, monkeypa
     state = fresh(template, tmp_path)
     assert run_in_process(state).exit_code == 0
     published = snapshot(state)
-    import pipeline.jobs.period as period_run
+    import pipeline.history.run_start as run_start
 
-    monkeypatch.setattr(period_run, "check_history", lambda *args, **kwargs: None)
-    monkeypatch.setattr(period_run, "unchanged_rerun", lambda *args, **kwargs: None)
+    monkeypatch.setattr(run_start, "check_history", lambda *args, **kwargs: None)
+    monkeypatch.setattr(run_start, "_unchanged_rerun", lambda *args, **kwargs: None)
     result = run_in_process(state)
     assert_refused(result, "same time", "wrote nothing")
     assert snapshot(state) == published

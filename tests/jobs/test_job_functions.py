@@ -17,6 +17,7 @@ from pipeline.jobs import norms as norms_job
 from pipeline.jobs import rate as rate_job
 from pipeline.jobs import validate as validate_job
 from pipeline.model import RateOptions
+from pipeline.resources.stage_board import StageBoard
 from tests.conftest import SAMPLE, run_cli
 from tests.jobs.test_validate_cli import BROKEN, EXPECTED
 
@@ -42,7 +43,7 @@ def test_the_rate_job_writes_what_the_command_writes(tmp_path, capsys):
 
 
 def test_the_rate_job_tells_its_stages_and_honours_the_outputs_asked(tmp_path):
-    stages: list[str] = []
+    board = StageBoard()
     request = rate_job.RateRequest(
         [SAMPLE / "games.csv"],
         tmp_path / "out",
@@ -50,8 +51,8 @@ def test_the_rate_job_tells_its_stages_and_honours_the_outputs_asked(tmp_path):
         options=RateOptions(period="2026-11"),
         outputs=rate_job.RateOutputs(xlsx=False, html=False, output_format="parquet"),
     )
-    result = rate_job.rate(request, progress=stages.append)
-    assert stages == ["reading and rating", "writing reports"]
+    result = rate_job.rate(request, progress=board)
+    assert board.posted == ["reading and rating", "writing reports"]
     assert sorted(p.name for p in result.written) == ["games.parquet", "rating_list.parquet"]
 
 
