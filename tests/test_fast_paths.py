@@ -209,7 +209,7 @@ def test_game_codes_equal_exactly_for_the_same_event_round_and_pair(rows):
     """The duplicate-game key against plain tuples: same event, round and unordered pair of
     players <=> same code (ids shared between the white and black columns)."""
     from pipeline.keys.game_codes import encode_games
-    from pipeline.readers.events.games import _game_codes
+    from pipeline.readers.events.game_lists import _game_codes
 
     games = pd.DataFrame(rows, columns=["event", "round", "white", "black"], dtype=str)
     codes = _game_codes(encode_games(games)).tolist()

@@ -79,7 +79,7 @@ def calc(
 
     One --vs without a result shows every possible result (win, draw, loss).
     """
-    from pipeline.calculator.render import (
+    from pipeline.calculator.calc_text import (
         calc_json,
         calc_lines,
         every_result_json,

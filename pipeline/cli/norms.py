@@ -49,7 +49,7 @@ def norms(
     with the floor adjustment, the performance, and each requirement met or missed with its
     margin (FIDE Handbook B.01; see docs/norms.md)."""
     from pipeline.jobs import norms as norms_job
-    from pipeline.norms.render import report_json, text_lines
+    from pipeline.norms.norm_text import report_json, text_lines
 
     report = norms_job.norms(
         norms_job.NormsRequest(

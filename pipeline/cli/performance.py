@@ -21,7 +21,7 @@ def performance(
     score: str | None, opponents: str | None, vs: tuple[tuple[int, int | None], ...], as_json: bool
 ) -> None:
     """Performance rating from --score and --opponents, or from --vs RATING:RESULT games."""
-    from pipeline.calculator.render import performance_json, performance_lines
+    from pipeline.calculator.calc_text import performance_json, performance_lines
     from pipeline.jobs import calculators
 
     if vs and (score is not None or opponents is not None):

@@ -44,7 +44,7 @@ def table(
     k: int, step: int, max_gap: int, cap: bool, expect: float | None, rules: str, as_json: bool
 ) -> None:
     """The favourite's expected score for each rating gap, and what each result is worth."""
-    from pipeline.calculator.render import expect_json, expect_lines, table_json, table_lines
+    from pipeline.calculator.calc_text import expect_json, expect_lines, table_json, table_lines
 
     if expect is not None:
         if as_json:

@@ -1,6 +1,6 @@
 """The calculator jobs: ``calc`` (what one player's games are worth), ``table`` (the
 win-expectancy table) and ``performance`` (a performance rating). Each takes a frozen request
-and returns the value the renderers (:mod:`pipeline.calculator.render`) print.
+and returns the value the renderers (:mod:`pipeline.calculator.calc_text`) print.
 
 No pandas here (nor in what this imports): the small commands start in a blink (issue 13).
 """

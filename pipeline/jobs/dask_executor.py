@@ -290,7 +290,7 @@ def _games_meta() -> pd.DataFrame:
     """An empty games frame with the columns and dtypes the reader gives (no file is read)."""
     import numpy as np
 
-    from pipeline.readers.events.games import parse_games
+    from pipeline.readers.events.game_lists import parse_games
     from pipeline.readers.tables.tabular import RawTable
 
     empty = pd.DataFrame({c: pd.Series([], dtype=str) for c in ("white", "black", "result")})

@@ -15,7 +15,7 @@ import pandas as pd
 from pipeline.engine.sides import assemble_sides
 from pipeline.errors import RunError
 from pipeline.model import GamesInput, NormReport, PlayerList, SidesInput
-from pipeline.norms.games import (
+from pipeline.norms.norm_games import (
     EventFacts,
     counted_games,
     event_facts,

@@ -25,7 +25,7 @@ from pipeline.readers.events.crosstable_columns import (
     missing_problems,
     parse_overrides,
 )
-from pipeline.readers.events.games import parse_games
+from pipeline.readers.events.game_lists import parse_games
 from pipeline.readers.events.grid import looks_like_grid, parse_grid
 from pipeline.readers.events.individual import parse_individual
 from pipeline.readers.events.trf_file import decode, looks_like_trf, read_trf

@@ -1,6 +1,7 @@
 """How the title-norm requirements read: their names in order, the short headers and the legend
-of the margins, and a margin as text. One wording for ``fiderate norms`` (``pipeline.norms.render``)
-and the reports (``pipeline.writers``), which import no norm check."""
+of the margins, and a margin as text. One wording for ``fiderate norms``
+(``pipeline.norms.norm_text``) and the reports (``pipeline.writers``), which import no norm
+check."""
 
 from __future__ import annotations
 

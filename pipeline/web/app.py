@@ -47,7 +47,7 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    from pipeline.calculator.render import fixed, signed_int
+    from pipeline.calculator.calc_text import fixed, signed_int
 
     env.filters["fixed"] = fixed
     env.filters["signed"] = signed_int

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pipeline.calculator.render import fixed, signed_int
+from pipeline.calculator.calc_text import fixed, signed_int
 from pipeline.errors import FiderateError
 from pipeline.jobs import calculators
 from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest

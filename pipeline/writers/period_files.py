@@ -75,7 +75,7 @@ def _fsync(path: Path) -> None:
         os.fsync(fh.fileno())
 
 
-def write_report_xlsx(report: PeriodReport, path: Path) -> None:
+def write_period_report_xlsx(report: PeriodReport, path: Path) -> None:
     changes = report.changes
     write_tables_xlsx(
         [
@@ -131,7 +131,7 @@ def write_period_outputs(
     want_xlsx = len(new) <= XLSX_MAX_PLAYERS if xlsx is None else xlsx
     if want_xlsx:
         write_list_xlsx(list_text_table(new), batch.path(names["list_xlsx"]))
-        write_report_xlsx(report, batch.path(names["report_xlsx"]))
+        write_period_report_xlsx(report, batch.path(names["report_xlsx"]))
     else:
         why = (
             "--no-xlsx"

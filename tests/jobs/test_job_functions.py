@@ -138,7 +138,7 @@ def test_the_validate_job_returns_every_problem(tmp_path):
 
 
 def test_the_norms_job_gives_the_command_s_report():
-    from pipeline.norms.render import report_json
+    from pipeline.norms.norm_text import report_json
 
     shown = run_cli("norms", EVENT, "--json")
     assert shown.exit_code == 0, shown.output
@@ -167,7 +167,7 @@ def test_the_convert_job_refuses_a_header_for_a_games_file(tmp_path):
 
 
 def test_the_calculator_jobs_give_what_the_commands_print():
-    from pipeline.calculator.render import (
+    from pipeline.calculator.calc_text import (
         calc_json,
         every_result_json,
         performance_json,

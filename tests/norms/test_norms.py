@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.norms import NORM_RULES, check_norms
-from pipeline.norms.games import EventFacts, counted_games
+from pipeline.norms.norm_games import EventFacts, counted_games
 from pipeline.norms.requirements import evaluate, windows
 from pipeline.rules.fide_tables import dp_table
 from pipeline.rules.rounding import round_half_up

@@ -9,8 +9,8 @@ from dataclasses import replace
 import pandas as pd
 
 from pipeline.norms import check_norms
-from pipeline.norms.games import EventFacts
-from pipeline.norms.render import text_lines
+from pipeline.norms.norm_games import EventFacts
+from pipeline.norms.norm_text import text_lines
 from tests.norms.test_norms import BASE, Opp, event, round_robin
 
 

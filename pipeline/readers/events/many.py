@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline.errors import InputError
 from pipeline.model import GamesInput, ReadOptions, SidesInput
-from pipeline.readers.events.games import parse_games_of_files
+from pipeline.readers.events.game_lists import parse_games_of_files
 from pipeline.readers.formats import event_or_games_table
 from pipeline.readers.tables.raw import RawTable
 
