@@ -3,6 +3,8 @@ line endings kept, the event's dates kept in order, and rate's games.csv read ba
 
 from __future__ import annotations
 
+from contextlib import closing
+
 import pytest
 
 from tests.conftest import SAMPLE, run_cli
@@ -46,7 +48,8 @@ def test_xlsx_ids_stay_text_and_ratings_are_numbers(tmp_path):
 
     games = tmp_path / "event.xlsx"
     run_cli("convert", SAMPLE / "event.trf", "--to", "xlsx", "-o", games, "--players", PLAYERS)
-    rows = list(load_workbook(games, read_only=True)["Games"].iter_rows(values_only=True))
+    with closing(load_workbook(games, read_only=True)) as book:  # read-only: open until closed
+        rows = list(book["Games"].iter_rows(values_only=True))
     assert rows[1][:6] == ("Autumn Open 2026", 1, "2026-11-07", "4100018", "4100050", "1-0")
     assert rows[1][8:] == (2712, 1650)
 

@@ -5,6 +5,7 @@ are those of FIDE table 8.1.1 (p 0.30 -> -149, 0.36 -> -102, 0.64 -> 102, 0.86 -
 
 from __future__ import annotations
 
+from contextlib import closing
 from fractions import Fraction
 
 import openpyxl
@@ -149,8 +150,8 @@ def test_period_run_uses_the_eras_floor_and_method(tmp_path):
     # The older method: Ra over the rated opponents only (no imaginary 1800 games).
     ra = Fraction(int(first["opponents_sum"]), int(first["pooled_games"]))
     assert Fraction(first["ra"]) == Fraction(int(ra * 100 + Fraction(1, 2)), 100)
-    summary = openpyxl.load_workbook(out / "report_2026-11.xlsx", read_only=True)["Summary"]
-    items = [row[0] for row in summary.iter_rows(values_only=True)]
+    with closing(openpyxl.load_workbook(out / "report_2026-11.xlsx", read_only=True)) as book:
+        items = [row[0] for row in book["Summary"].iter_rows(values_only=True)]
     assert "dropped below 1000" in items and "dropped below 1400" not in items
 
 

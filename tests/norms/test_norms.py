@@ -17,6 +17,7 @@ the comments. The base case is a GM norm exactly at the performance threshold:
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -590,9 +591,9 @@ def test_norms_sheet_and_section_in_the_reports(tmp_path):
     trf = norm_trf(tmp_path / "norm.trf", name_of_10="<b>Evil</b> & Co")
     result = run_cli("rate", trf, "--out", tmp_path / "out", "-q")
     assert result.exit_code == 0, result.output
-    book = load_workbook(tmp_path / "out" / "report.xlsx", read_only=True)
-    assert book.sheetnames[:2] == ["Summary", "Norms"]
-    rows = list(book["Norms"].iter_rows(values_only=True))
+    with closing(load_workbook(tmp_path / "out" / "report.xlsx", read_only=True)) as book:
+        assert book.sheetnames[:2] == ["Summary", "Norms"]
+        rows = list(book["Norms"].iter_rows(values_only=True))
     head = rows[0]
     row = next(r for r in rows[1:] if r[1] == "100" and r[5] == "GM")
     gm = dict(zip(head, row, strict=False))  # read-only rows stop at the last filled cell
@@ -619,7 +620,8 @@ def test_norms_are_checked_only_when_a_report_shows_them(tmp_path):
     write_outputs(result, tmp_path / "xlsx", xlsx=True, html=False)
     from openpyxl import load_workbook
 
-    assert "Norms" in load_workbook(tmp_path / "xlsx" / "report.xlsx", read_only=True).sheetnames
+    with closing(load_workbook(tmp_path / "xlsx" / "report.xlsx", read_only=True)) as book:
+        assert "Norms" in book.sheetnames
 
 
 def test_real_trf_norm_table(shared_trf):

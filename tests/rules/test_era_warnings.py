@@ -4,6 +4,7 @@ in the rule choice, then the console, --json, report.html and report.xlsx."""
 from __future__ import annotations
 
 import json
+from contextlib import closing
 
 import pytest
 from openpyxl import load_workbook
@@ -53,8 +54,8 @@ def test_a_2005_event_warns_in_every_output(tmp_path):
     assert BEFORE in console.stderr and "standard-2006" in console.stderr
     html = (out / "report.html").read_text(encoding="utf-8")
     assert BEFORE in html
-    about = load_workbook(out / "report.xlsx", read_only=True)["About"]
-    cells = [str(c) for row in about.iter_rows(values_only=True) for c in row if c]
+    with closing(load_workbook(out / "report.xlsx", read_only=True)) as book:
+        cells = [str(c) for row in book["About"].iter_rows(values_only=True) for c in row if c]
     assert any(BEFORE in c for c in cells), cells
     done = run_cli(*args[:-1], tmp_path / "json", "--json")
     assert any(BEFORE in w for w in json.loads(done.stdout)["warnings"])

@@ -3,6 +3,8 @@ with a note saying so, and written when asked. The CSV outputs are always writte
 
 from __future__ import annotations
 
+from contextlib import closing
+
 import pipeline.writers as writers
 from tests.conftest import rate_sample
 
@@ -33,7 +35,5 @@ def test_sheets_limit_alone(sample, tmp_path, monkeypatch):
     assert "report.xlsx has no per-player sheets: 10 players" in result.stderr
     from openpyxl import load_workbook
 
-    assert load_workbook(tmp_path / "c" / "report.xlsx", read_only=True).sheetnames == [
-        "Summary",
-        "About",
-    ]
+    with closing(load_workbook(tmp_path / "c" / "report.xlsx", read_only=True)) as book:
+        assert book.sheetnames == ["Summary", "About"]

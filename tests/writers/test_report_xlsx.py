@@ -4,6 +4,7 @@ against values derived here from games.csv and table 8.1.1."""
 from __future__ import annotations
 
 import csv
+from contextlib import closing
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
@@ -208,8 +209,8 @@ def test_player_sheets_hold_rounds_ids_and_results_as_numbers(tmp_path):
         "rate", SAMPLE / "games.csv", "--players", SAMPLE / "players.csv", "--out", out, "-q"
     )
     assert done.exit_code == 0, done.stderr
-    book = load_workbook(out / "report.xlsx", read_only=True)
-    rows = list(book["4100042"].iter_rows(values_only=True))
+    with closing(load_workbook(out / "report.xlsx", read_only=True)) as book:
+        rows = list(book["4100042"].iter_rows(values_only=True))
     header = list(rows[0])
     games = [dict(zip(header, r, strict=False)) for r in rows[1:6]]  # read-only: no trailing blank
     assert [g["round"] for g in games] == [1, 2, 3, 4, 5]
