@@ -62,7 +62,14 @@ from pipeline.jobs.period_players import (
 )
 from pipeline.jobs.period_rating import rate_with_event_lists
 from pipeline.jobs.period_results import publish_results
-from pipeline.jobs.period_schedule import is_scheduled, run_scheduled
+from pipeline.jobs.period_schedule import (
+    is_scheduled,
+    month_requests,
+    nothing_to_do_note,
+    plan_notes,
+    scheduled_plan,
+    write_run_file,
+)
 from pipeline.keys.id_lookup import IdLookup
 from pipeline.lists.change_report import PeriodReport
 from pipeline.lists.list_file import read_list
@@ -142,12 +149,38 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
         # The whole run holds the history: a second run at once is refused before it starts.
         with holding_history(db_path):
             if is_scheduled(request):
-                outcome = run_scheduled(request, _run_period, PeriodOutcome)
+                outcome = _run_scheduled(request)
             else:
                 outcome = _run_period(request)
     except sqlite3.Error as exc:
         raise database.translate(db_path, exc) from None
     return replace(outcome, database=db_path)
+
+
+def _run_scheduled(request: PeriodRequest) -> PeriodOutcome:
+    """A scheduled run (:mod:`pipeline.jobs.period_schedule`): each month due published as an
+    explicit run would publish it, with its ``run-YYYY-MM.json``; or nothing to do."""
+    plan = scheduled_plan(request)
+    if not plan.months:
+        assert plan.checked is not None  # nothing due: the month last published was checked
+        return PeriodOutcome(
+            period=plan.checked.period,
+            run_id=plan.checked.run_id,
+            notes=[nothing_to_do_note(plan.checked), *plan_notes(plan)],
+            nothing_to_do=True,
+            waiting=plan.waiting,
+        )
+    done: list[PeriodOutcome] = []
+    for month_request in month_requests(request, plan):
+        result = _run_period(month_request)
+        run_file = write_run_file(request.out_dir, result, month_request, plan.waiting)
+        done.append(replace(result, written=[*result.written, run_file]))
+    return replace(
+        done[-1],
+        notes=[*(n for d in done for n in d.notes), *plan_notes(plan)],
+        months=tuple(done),
+        waiting=plan.waiting,
+    )
 
 
 def _run_period(request: PeriodRequest) -> PeriodOutcome:

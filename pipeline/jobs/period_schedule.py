@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -104,7 +104,6 @@ class PeriodOutcome(Protocol):
 
 
 Request = TypeVar("Request", bound=PeriodRequest)
-Outcome = TypeVar("Outcome", bound=PeriodOutcome)
 
 
 def is_scheduled(request: PeriodRequest) -> bool:
@@ -144,14 +143,10 @@ class SchedulePlan:
     notes: tuple[str, ...] = field(default=())
 
 
-def run_scheduled(
-    request: Request,
-    run_month: Callable[[Request], Outcome],
-    outcome: Callable[..., Outcome],
-) -> Outcome:
-    """A scheduled run (the caller holds the history's lock): plan, then publish each month
-    with ``run_month`` (the period job's steps), or say there is nothing to do
-    (``outcome``: the job's result type)."""
+def scheduled_plan(request: PeriodRequest) -> SchedulePlan:
+    """What a scheduled run does (the caller holds the history's lock): a committed run's
+    renames completed first (its list is read here), then the plan; when nothing is due, the
+    audit log's nothing-to-do row is written here."""
     started = now()
     con = database.open_history(request.database)
     try:
@@ -171,41 +166,35 @@ def run_scheduled(
     finally:
         if con is not None:
             con.close()
-    waiting = [f"waiting for {month}: {path}" for path, month in plan.waiting]
-    if plan.checked is not None and not plan.months:
-        checked = plan.checked
-        said = (
-            f"{checked.period} already published from these {len(checked.events)} files; "
-            "nothing to do"
-        )
-        return outcome(
-            period=checked.period,
-            run_id=checked.run_id,
-            notes=[said, *plan.notes, *waiting],
-            nothing_to_do=True,
-            waiting=plan.waiting,
-        )
-    done: list[Outcome] = []
-    for i, month in enumerate(plan.months):
-        first = i == 0
-        month_request = replace(
+    return plan
+
+
+def month_requests(request: Request, plan: SchedulePlan) -> list[Request]:
+    """The explicit request of each month the plan publishes, in order: the first month with
+    the list in force, each later one with the list the month before it publishes."""
+    return [
+        replace(
             request,
-            list_path=plan.first_list if first else request.out_dir / list_name(month),
+            list_path=plan.first_list if i == 0 else request.out_dir / list_name(month),
             events=tuple(f.path for f in plan.files.get(month, [])),
             period=month,
             until=None,
-            replace=plan.replace and first,
-            earlier_lists=request.earlier_lists if first else (),
+            replace=plan.replace and i == 0,
+            earlier_lists=request.earlier_lists if i == 0 else (),
         )
-        result = run_month(month_request)
-        run_file = write_run_file(request.out_dir, result, month_request, plan.waiting)
-        done.append(replace(result, written=[*result.written, run_file]))
-    last = done[-1]
-    return replace(
-        last,
-        notes=[*(n for d in done for n in d.notes), *plan.notes, *waiting],
-        months=tuple(done),
-        waiting=plan.waiting,
+        for i, month in enumerate(plan.months)
+    ]
+
+
+def plan_notes(plan: SchedulePlan) -> list[str]:
+    """What the officer is told besides each month's own notes: the plan's notes and each file
+    left waiting for its month."""
+    return [*plan.notes, *(f"waiting for {month}: {path}" for path, month in plan.waiting)]
+
+
+def nothing_to_do_note(checked: PublishedMonth) -> str:
+    return (
+        f"{checked.period} already published from these {len(checked.events)} files; nothing to do"
     )
 
 
