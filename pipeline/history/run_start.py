@@ -111,7 +111,7 @@ def start_run(asked: RunAsked) -> RunStart:
         start.notes = list_notes(con, asked.period, list_hash)
         return start
     except FiderateError as exc:
-        record_failure(start, asked, exc)
+        record_failure(start, asked.period, asked.command, exc)
         raise
 
 
@@ -133,7 +133,7 @@ def _unchanged_rerun(con: sqlite3.Connection, asked: RunAsked, start: RunStart) 
     return run.run_id
 
 
-def record_failure(start: RunStart, asked: RunAsked, exc: FiderateError) -> None:
+def record_failure(start: RunStart, period: str, command: str, exc: FiderateError) -> None:
     """The audit row of a run that was refused or failed (a run recorded as unfinished already
     has its row), and the history closed."""
     con = start.con
@@ -145,11 +145,19 @@ def record_failure(start: RunStart, asked: RunAsked, exc: FiderateError) -> None
             started_at=start.started,
             finished_at=now(),
             user=user(),
-            command=asked.command,
-            period=asked.period,
+            command=command,
+            period=period,
             outcome="refused" if isinstance(exc, HistoryRefusal) else "failed",
             message=str(exc)[:4000],
             inputs=start.inputs,
         )
     con.close()
     start.con = None
+
+
+def record_failure_before_start(
+    db_path: Path, period: str, command: str, exc: FiderateError
+) -> None:
+    """The audit row of a run that failed before it asked the history anything (an event
+    path that is missing or not a file), when the history exists."""
+    record_failure(RunStart(database.open_history(db_path), now(), []), period, command, exc)

@@ -46,7 +46,13 @@ from pipeline.history import store as history
 from pipeline.history.lock import holding_history
 from pipeline.history.record import ListFile, RunRecord
 from pipeline.history.run_commit import commit_run, finish_run
-from pipeline.history.run_start import RunAsked, RunStart, record_failure, start_run
+from pipeline.history.run_start import (
+    RunAsked,
+    RunStart,
+    record_failure,
+    record_failure_before_start,
+    start_run,
+)
 from pipeline.jobs.period_earlier_lists import read_earlier_lists
 from pipeline.jobs.period_events import (
     find_event_files,
@@ -188,7 +194,11 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
     the module docstring; each floor is called once, in order)."""
     assert request.list_path is not None  # a scheduled run fills in the list and the period
     period = resolve_period(request.period)
-    files = find_event_files(request.events)
+    try:
+        files = find_event_files(request.events)
+    except InputError as exc:
+        record_failure_before_start(request.database, period, request.command, exc)
+        raise
     inputs = _input_paths(request, files)
     asked = RunAsked(
         database=request.database,
@@ -216,7 +226,7 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
         pause_point("checked")
         return _rate_and_publish(request, asked, start, inputs)
     except FiderateError as exc:
-        record_failure(start, asked, exc)
+        record_failure(start, period, request.command, exc)
         raise
     finally:
         if start.con is not None:

@@ -36,6 +36,23 @@ def test_a_newer_database_is_refused(tmp_path):
         connect(path)
 
 
+def test_a_missing_event_path_is_audited_too(tmp_path):
+    # Found before the history is asked anything: still a failed run of an existing history.
+    out = tmp_path / "out"
+    run_period(PeriodRequest(list_path=SAMPLE / "list_2026-11.csv", events=(SAMPLE / "events",),
+                             period="2026-11", out_dir=out))  # fmt: skip
+    with pytest.raises(InputError) as caught:
+        run_period(PeriodRequest(list_path=out / "rating_list_2026-12.csv",
+                                 events=(tmp_path / "no-such-folder",), period="2026-12",
+                                 out_dir=out))  # fmt: skip
+    assert "no-such-folder" in str(caught.value)
+    con = sqlite3.connect(out / "ratings.db")
+    runs = con.execute("SELECT period, outcome, message FROM runs ORDER BY id").fetchall()
+    con.close()
+    assert [(r[0], r[1]) for r in runs] == [("2026-11", "published"), ("2026-12", "failed")]
+    assert "no-such-folder" in runs[1][2]
+
+
 def test_a_failed_run_is_audited_and_changes_nothing_else(tmp_path):
     events = tmp_path / "events"
     shutil.copytree(SAMPLE / "events", events)
