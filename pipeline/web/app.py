@@ -316,7 +316,8 @@ def create_app(history: Path | None = None, max_upload_bytes: int | None = None)
         Route("/rate", pages.rate_form, methods=["GET"]),
         Route("/rate", pages.rate_upload, methods=["POST"]),
         Route("/event/{token}", pages.event),
-        Route("/event/{token}/player/{player}", pages.player),
+        # ``path``: an id may hold a "/" (a club's own ids in a games file).
+        Route("/event/{token}/player/{player:path}", pages.player),
         Route("/event/{token}/outputs.zip", pages.outputs),
         Route("/history", pages.history_home),
         Route("/history/player", pages.history_player),

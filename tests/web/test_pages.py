@@ -117,6 +117,22 @@ def test_names_from_the_files_are_escaped(client, tmp_path):
     assert "<img" not in page
 
 
+def test_a_player_id_with_a_slash_has_its_own_page(client, tmp_path):
+    # Ids are the organiser's: a club's games file may say "club/12". Its link must still lead
+    # to its calculation page.
+    games, players = tmp_path / "games.csv", tmp_path / "players.csv"
+    for source, target in ((SAMPLE / "games.csv", games), (SAMPLE / "players.csv", players)):
+        target.write_text(
+            source.read_text(encoding="utf-8").replace("4100018", "club/18"), encoding="utf-8"
+        )
+    answer = post_event(client, games, players=players)
+    assert answer.status_code == 200, answer.text
+    link = re.search(r'href="(/event/[^"]+/player/club[^"]*)"', answer.text)
+    assert link is not None, answer.text
+    page = client.get(link.group(1))
+    assert page.status_code == 200 and "club/18" in page.text
+
+
 def test_a_browser_file_name_is_never_a_path(client, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     page = post_event(client, SAMPLE / "event.trf", "../../../etc/event.trf")
