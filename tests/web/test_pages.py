@@ -133,6 +133,20 @@ def test_a_player_id_with_a_slash_has_its_own_page(client, tmp_path):
     assert page.status_code == 200 and "club/18" in page.text
 
 
+def test_norms_made_come_first_and_the_rest_fold_away(client, tmp_path):
+    from tests.norms.test_norms import norm_trf
+
+    page = post_event(client, norm_trf(tmp_path / "norm.trf")).text
+    made = page.index("norm made.")
+    folded = re.search(r"<summary>(\d+) checks? without a norm</summary>", page)
+    assert folded is not None and made < folded.start()
+    shown = page[made : folded.start()]
+    assert ">GM<" in shown and ">norm<" in shown and "no norm" not in shown
+    assert int(folded.group(1)) == page[folded.end() :].count("<td>no norm</td>") > 0
+    plain = post_event(client, SAMPLE / "event.trf").text
+    assert "No norm made." in plain and "without a norm</summary>" in plain
+
+
 def test_a_browser_file_name_is_never_a_path(client, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     page = post_event(client, SAMPLE / "event.trf", "../../../etc/event.trf")
