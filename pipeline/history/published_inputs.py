@@ -56,6 +56,12 @@ def list_file_in_force(con: sqlite3.Connection, month: str) -> tuple[str, str] |
     return (row[0], row[1]) if row else None
 
 
+def nothing_to_do_note(period: str, files: int) -> str:
+    """What a run is told when its month was published from the same inputs already (an
+    explicit run and a scheduled one say it alike)."""
+    return f"{period} already published from these {files} files; nothing to do"
+
+
 def log_nothing_to_do(
     con: sqlite3.Connection, *, started: str, finished: str, user: str, command: str, period: str
 ) -> int:

@@ -20,7 +20,7 @@ from pipeline.history import database
 from pipeline.history import store as history
 from pipeline.history.checks import check_history, list_notes, same_inputs
 from pipeline.history.journal import UnfinishedRun, clean_stale_temporaries, recover
-from pipeline.history.published_inputs import log_nothing_to_do
+from pipeline.history.published_inputs import log_nothing_to_do, nothing_to_do_note
 from pipeline.history.record import now, user
 from pipeline.model import EventFile
 from pipeline.resources.file_hash import sha256_of
@@ -100,10 +100,7 @@ def start_run(asked: RunAsked) -> RunStart:
         if not asked.replace and (done := _unchanged_rerun(con, asked, start)) is not None:
             # The same command again after it worked: nothing to do (exit 0), nothing changes.
             start.done = done
-            start.done_note = (
-                f"{asked.period} already published from these {len(asked.files)} files; "
-                "nothing to do"
-            )
+            start.done_note = nothing_to_do_note(asked.period, len(asked.files))
             return start
         start.replaced = check_history(
             con, asked.period, asked.files, asked.replace, asked.database

@@ -44,6 +44,7 @@ from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.history import database
 from pipeline.history import store as history
 from pipeline.history.lock import holding_history
+from pipeline.history.published_inputs import nothing_to_do_note
 from pipeline.history.record import ListFile, RunRecord
 from pipeline.history.run_commit import commit_run, finish_run
 from pipeline.history.run_start import (
@@ -71,7 +72,6 @@ from pipeline.jobs.period_results import publish_results
 from pipeline.jobs.period_schedule import (
     is_scheduled,
     month_requests,
-    nothing_to_do_note,
     plan_notes,
     scheduled_plan,
     write_run_file,
@@ -172,7 +172,10 @@ def _run_scheduled(request: PeriodRequest) -> PeriodOutcome:
         return PeriodOutcome(
             period=plan.checked.period,
             run_id=plan.checked.run_id,
-            notes=[nothing_to_do_note(plan.checked), *plan_notes(plan)],
+            notes=[
+                nothing_to_do_note(plan.checked.period, len(plan.checked.events)),
+                *plan_notes(plan),
+            ],
             nothing_to_do=True,
             waiting=plan.waiting,
         )
@@ -211,17 +214,15 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
         command=request.command,
     )
     start = start_run(asked)
-    if start.done is not None:
-        if start.con is not None:
-            start.con.close()
-        return PeriodOutcome(
-            period,
-            start.done,
-            notes=[start.done_note],
-            recovered=start.recovered,
-            nothing_to_do=not start.recovered,
-        )
     try:
+        if start.done is not None:
+            return PeriodOutcome(
+                period,
+                start.done,
+                notes=[start.done_note],
+                recovered=start.recovered,
+                nothing_to_do=not start.recovered,
+            )
         check_outputs_spare_inputs(request.out_dir, period, inputs)
         pause_point("checked")
         return _rate_and_publish(request, asked, start, inputs)

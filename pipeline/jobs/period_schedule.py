@@ -192,12 +192,6 @@ def plan_notes(plan: SchedulePlan) -> list[str]:
     return [*plan.notes, *(f"waiting for {month}: {path}" for path, month in plan.waiting)]
 
 
-def nothing_to_do_note(checked: PublishedMonth) -> str:
-    return (
-        f"{checked.period} already published from these {len(checked.events)} files; nothing to do"
-    )
-
-
 def plan_schedule(
     request: PeriodRequest, con: sqlite3.Connection | None, today: dt.date
 ) -> SchedulePlan:
