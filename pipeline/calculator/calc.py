@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pipeline.calculator.calc_input import RATING, check_game_count
 from pipeline.engine.average_opponent_method import event_expectations
 from pipeline.engine.expected import SCALES
 from pipeline.engine.rate_sides import notes, rate_arrays
@@ -96,9 +97,12 @@ class Calculation:
 
 def _check(request: CalcRequest) -> None:
     ratings = (request.rating, *request.opponents)
-    bad = [r for r in ratings if not 1 <= r <= 3500]
+    bad = [r for r in ratings if not RATING.low <= r <= RATING.high]
     if bad:
-        raise UsageError(f"ratings must be whole numbers in 1..3500 (got {bad[0]!r})")
+        raise UsageError(
+            f"ratings must be whole numbers in {RATING.low}..{RATING.high} (got {bad[0]!r})"
+        )
+    check_game_count(len(request.opponents))
     if not request.opponents:
         raise UsageError("give at least one game: --vs RATING:RESULT (e.g. --vs 1800:1)")
     if len(request.scores_h) != len(request.opponents):

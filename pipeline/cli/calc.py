@@ -6,6 +6,7 @@ import json
 
 import click
 
+from pipeline.calculator.calc_input import BIRTH_YEAR, CAREER_GAMES, RATING, K
 from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import (
     WholeRange,
@@ -22,12 +23,12 @@ _K = KPrecedence()
 
 
 @cli.command()
-@click.argument("rating", type=WholeRange(1, 3500))
+@click.argument("rating", type=WholeRange(*RATING))
 @vs_option
 @click.option(
     "--k",
     "k",
-    type=WholeRange(1, 100),
+    type=WholeRange(*K),
     default=None,
     help="K on the player's card (the 700 rule still applies). Default: FIDE's precedence "
     f"from the options below ({_K.k_ever_2400} once {_K.ever_threshold} is reached, "
@@ -36,7 +37,7 @@ _K = KPrecedence()
 )
 @click.option(
     "--opp-k",
-    type=WholeRange(1, 100),
+    type=WholeRange(*K),
     default=None,
     help="Opponents' K (default: --k if given, else by precedence from their rating).",
 )
@@ -46,11 +47,11 @@ _K = KPrecedence()
     help=f"The player is {_K.junior_max_age} or younger this year "
     f"(K {_K.k_junior} below {_K.junior_rating_below}).",
 )
-@click.option("--birth-year", type=WholeRange(1850, 2100), default=None, help="Decides junior K.")
+@click.option("--birth-year", type=WholeRange(*BIRTH_YEAR), default=None, help="Decides junior K.")
 @click.option(
     "--games",
     "career_games",
-    type=WholeRange(0, None),
+    type=WholeRange(*CAREER_GAMES),
     default=None,
     help="Rated games completed before (fewer than 30: K 40).",
 )

@@ -11,21 +11,22 @@ from typing import Any
 
 import click
 
+from pipeline.calculator.calc_input import (
+    MAX_GAMES,
+    Game,
+    GamesError,
+    Whole,
+    read_games,
+    read_whole,
+)
+from pipeline.errors import UsageError
 from pipeline.rules.sets import DEFAULT_RULES, FAMILIES, RULE_SETS
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
-# Numbers on the command line are ASCII: Python's int() and float() also read Arabic-Indic,
-# full-width and other Unicode digits ('١٥٠٠' is 1500), 'nan', 'inf' and '1_500', none of which a
-# user means as a rating or a score (the input files refuse them too: docs/safety.md).
-_WHOLE = re.compile(r"[+-]?[0-9]+")
+# Numbers on the command line are ASCII digits (pipeline.calculator.calc_input says why); whole
+# numbers are read by the calculator's reader, for every command.
 _DECIMAL = re.compile(r"[0-9]*\.?[0-9]+|[0-9]+\.")
-
-
-def ascii_int(text: str) -> int | None:
-    """``text`` as a whole number written in ASCII digits (spaces around allowed), else None."""
-    text = text.strip()
-    return int(text) if _WHOLE.fullmatch(text) else None
 
 
 def ascii_decimal(text: str) -> Decimal | None:
@@ -36,12 +37,20 @@ def ascii_decimal(text: str) -> Decimal | None:
 
 
 class WholeRange(click.IntRange):
-    """click's IntRange, for ASCII digits only."""
+    """click's IntRange, for ASCII digits only, read (and refused, in the same words) as the web
+    calculator reads its fields."""
+
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(low, high)
+        self.bounds = Whole(low, high)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and ascii_int(value) is None:
-            self.fail(f"{value!r} is not a whole number in ASCII digits (0-9)", param, ctx)
-        return super().convert(value, param, ctx)
+        if not isinstance(value, str):
+            return super().convert(value, param, ctx)
+        try:
+            return read_whole(value, self.bounds)
+        except UsageError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 class Fraction01(click.ParamType):
@@ -126,7 +135,6 @@ def _check_period(ctx: click.Context, param: click.Parameter, value: str | None)
     """A bad ``--period`` is a usage error when the command line is read (exit 2)."""
     if value is None:
         return None
-    from pipeline.errors import UsageError
     from pipeline.rules.periods import resolve_period
 
     try:
@@ -151,27 +159,6 @@ mode_option = choice_option(
     "every game, as some club calculators do (NOT the FIDE method).",
 )
 
-_SCORES = {
-    "1": 100,
-    "1.0": 100,
-    "win": 100,
-    "w": 100,
-    "1-0": 100,
-    "0.5": 50,
-    ".5": 50,
-    "1/2": 50,
-    "½": 50,
-    "=": 50,
-    "draw": 50,
-    "d": 50,
-    "1/2-1/2": 50,
-    "0": 0,
-    "0.0": 0,
-    "loss": 0,
-    "l": 0,
-    "0-1": 0,
-}
-
 
 def parse_score_h(text: str, hint: str) -> int:
     """A points total such as 3.5 in hundredths (must be a multiple of 0.5)."""
@@ -181,29 +168,18 @@ def parse_score_h(text: str, hint: str) -> int:
     return int(points * 100)
 
 
-def _parse_vs(
-    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
-) -> list[tuple[int, int | None]]:
-    games: list[tuple[int, int | None]] = []
-    for value in values:
-        rating_text, _, result_text = value.partition(":")
-        rating = ascii_int(rating_text)
-        if rating is None:
-            raise click.BadParameter(
-                f"{value!r}: write RATING:RESULT (ASCII digits), e.g. 1800:1, 1800:0.5 or 1800:0",
-                param_hint="--vs",
-            )
-        if not result_text:
-            games.append((rating, None))
-            continue
-        score = _SCORES.get(result_text.strip().lower())
-        if score is None:
-            raise click.BadParameter(
-                f"{value!r}: the result must be 1, 0.5 or 0 (also win/draw/loss, 1-0, =, 0-1)",
-                param_hint="--vs",
-            )
-        games.append((rating, score))
-    return games
+def _parse_vs(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> list[Game]:
+    """Every ``--vs RATING[:RESULT]`` read as the web calculator reads its rows (all the bad ones
+    named at once), at most ``MAX_GAMES`` of them."""
+    try:
+        typed = (value.partition(":") for value in values)
+        return read_games([(rating, result) for rating, _, result in typed])
+    except GamesError as exc:
+        bad = "; ".join(f"{values[p.number - 1]!r}: {p.message}" for p in exc.problems)
+        hint = " (each --vs is RATING:RESULT, e.g. 1800:1, 1800:0.5 or 1800:0)"
+        raise click.BadParameter(bad + hint, param_hint="--vs") from None
+    except UsageError as exc:
+        raise click.BadParameter(str(exc), param_hint="--vs") from None
 
 
 vs_option = click.option(
@@ -211,7 +187,8 @@ vs_option = click.option(
     multiple=True,
     callback=_parse_vs,
     metavar="RATING[:RESULT]",
-    help="A game: opponent's rating and your result (1, 0.5, 0). Repeat for each game.",
+    help="A game: opponent's rating and your result (1, 0.5, 0). Repeat for each game "
+    f"(at most {MAX_GAMES:,}).",
 )
 
 input_format_option = click.option(
@@ -228,7 +205,6 @@ def _check_columns(
     """A bad ``--column`` is a usage error when the command line is read (exit 2), whatever
     the files turn out to be."""
     if values:
-        from pipeline.errors import UsageError
         from pipeline.jobs.column_roles import check_column_roles
 
         try:

@@ -6,8 +6,9 @@ import json
 
 import click
 
+from pipeline.calculator.calc_input import ascii_int
 from pipeline.cli.group import cli, json_flag
-from pipeline.cli.options import ascii_int, parse_score_h, vs_option
+from pipeline.cli.options import parse_score_h, vs_option
 
 
 @cli.command()

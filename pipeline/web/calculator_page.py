@@ -10,18 +10,31 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import zip_longest
 from typing import Any
 
+from pipeline.calculator.calc_input import (
+    BIRTH_YEAR,
+    CAREER_GAMES,
+    RATING,
+    Game,
+    GamesError,
+    K,
+    Whole,
+    read_games,
+    read_result,
+    read_whole,
+)
 from pipeline.calculator.calc_text import fixed, signed_int
-from pipeline.errors import FiderateError
+from pipeline.errors import FiderateError, UsageError
 from pipeline.jobs import calculators
 from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
 from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
 from pipeline.rules.sets import RULE_SETS, get_rules
 
-MAX_OPPONENTS = 100  # a long round robin; the every-result table is shown for the first few
-EVERY_RESULT_SHOWN = 12
-RESULTS = {"1": 100, "0.5": 50, "0": 0}
+EVERY_RESULT_SHOWN = 12  # the every-result table is shown for the first few games not played
+RESULTS = {"1": 100, "0.5": 50, "0": 0}  # the form's choices (any spelling the CLI reads is read)
+NOT_PLAYED = "?"
 # K presets: FIDE's precedence from what the user says, US Chess's three fixed values, or any K.
 K_PRESETS = {
     "fide": "FIDE (by age, games and the 2400 rule)",
@@ -44,57 +57,82 @@ class CalcInputs:
 
 
 def _one(query: Mapping[str, str], name: str) -> str:
-    return str(query.get(name, DEFAULTS.get(name, ""))).strip()[:40]
+    return str(query.get(name, DEFAULTS.get(name, ""))).strip()
+
+
+def _shown_result(text: str) -> str:
+    """The form's choice for a typed result (``0-1`` is "loss"), as typed when it is none."""
+    try:
+        score = read_result(text)
+    except UsageError:
+        return text.strip()
+    return NOT_PLAYED if score is None else next(k for k, h in RESULTS.items() if h == score)
 
 
 def read_inputs(
     query: Mapping[str, str], opponents: Sequence[str], results: Sequence[str]
 ) -> CalcInputs:
-    """The query's fields (``o`` and ``s`` repeated: one opponent and result per row)."""
+    """The query's fields (``o`` and ``s`` repeated: one opponent and result per row; an ``o``
+    without its ``s`` is a game not played yet). Nothing is cut short: what cannot be read is
+    refused by :func:`requests_of`."""
     names = ("r", "kp", "k", "opk", "by", "jr", "g", "e", "rules", "mode", "period")
     values = {name: _one(query, name) for name in names}
-    rows = list(zip(opponents, results, strict=False))[:MAX_OPPONENTS]
+    rows = list(zip_longest(opponents, results[: len(opponents)], fillvalue=""))
     if not query.get("r") and not rows:
         rows = [("1800", "1")]  # the empty page shows one example game
-    rows = [(o.strip()[:10], s.strip()[:5]) for o, s in rows]
+    rows = [(o.strip(), _shown_result(s)) for o, s in rows]
     return CalcInputs(values, rows)
 
 
-def _whole(text: str, what: str, low: int, high: int, problems: list[str]) -> int | None:
+def _whole(text: str, what: str, bounds: Whole, problems: list[str]) -> int | None:
+    """A field read as ``fiderate calc`` reads the option (None when blank)."""
     if text == "":
         return None
     try:
-        value = int(text)
-    except ValueError:
-        problems.append(f"{what}: {text!r} is not a whole number")
+        return read_whole(text, bounds)
+    except UsageError as exc:
+        problems.append(f"{what}: {exc}")
         return None
-    if not low <= value <= high:
-        problems.append(f"{what}: {value} is not in {low}..{high}")
-        return None
-    return value
 
 
-def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[tuple[int, int | None]]]:
+def _games(inputs: CalcInputs) -> list[Game]:
+    """The typed games, read as ``fiderate calc`` reads its ``--vs`` (a blank row of the form is
+    no game); each problem is added to ``inputs``, naming the row as the form numbers it."""
+    given = [(number, row) for number, row in enumerate(inputs.opponents, start=1) if row[0]]
+    if not given:
+        inputs.problems.append("give at least one opponent's rating")
+    try:
+        return read_games([row for _, row in given])
+    except GamesError as exc:
+        for p in exc.problems:
+            what = "opponent" if p.part == "rating" else "result"
+            inputs.problems.append(f"{what} {given[p.number - 1][0]}: {p.message}")
+    except UsageError as exc:  # too many games
+        inputs.problems.append(str(exc))
+    return []
+
+
+def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[Game]]:
     """The fide-method request of the typed games (None when something cannot be read; the
     problems are added to ``inputs``), and every (opponent, result or None) row read."""
     v, problems = inputs.values, inputs.problems
-    rating = _whole(v["r"], "your rating", 1, 3500, problems)
+    rating = _whole(v["r"], "your rating", RATING, problems)
     if v["r"] == "":
-        problems.append("your rating: give it (1..3500)")
+        problems.append(f"your rating: give it ({RATING.low}..{RATING.high})")
     preset = v["kp"] if v["kp"] in K_PRESETS else "fide"
     k = US_K.get(preset)
     if preset == "custom":
-        k = _whole(v["k"], "K", 1, 100, problems)
+        k = _whole(v["k"], "K", K, problems)
         if k is None and not v["k"]:
-            problems.append("K: give the custom K (1..100)")
+            problems.append(f"K: give the custom K ({K.low}..{K.high})")
     kin = KInput(
         k=k,
-        opp_k=_whole(v["opk"], "opponents' K", 1, 100, problems),
+        opp_k=_whole(v["opk"], "opponents' K", K, problems),
         junior=preset == "fide" and v["jr"] == "1",
-        birth_year=_whole(v["by"], "birth year", 1850, 2100, problems)
+        birth_year=_whole(v["by"], "birth year", BIRTH_YEAR, problems)
         if preset == "fide"
         else None,
-        games=_whole(v["g"], "games played before", 0, 100_000, problems)
+        games=_whole(v["g"], "games played before", CAREER_GAMES, problems)
         if preset == "fide"
         else None,
         ever_2400=preset == "fide" and v["e"] == "1",
@@ -103,18 +141,7 @@ def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[tuple[int,
         problems.append(f"rules: {v['rules']!r} is not one of {', '.join(RULE_SETS)}")
     if v["mode"] not in MODES:
         problems.append(f"mode: {v['mode']!r} is not one of {', '.join(MODES)}")
-    rows: list[tuple[int, int | None]] = []
-    for i, (o, s) in enumerate(inputs.opponents, start=1):
-        if o == "":
-            continue
-        opp = _whole(o, f"opponent {i}", 1, 3500, problems)
-        if s not in RESULTS and s not in ("", "?"):
-            problems.append(f"result {i}: {s!r} is not 1, 0.5 or 0")
-            continue
-        if opp is not None:
-            rows.append((opp, RESULTS.get(s)))
-    if not rows:
-        problems.append("give at least one opponent's rating")
+    rows = _games(inputs)
     if problems or rating is None:
         return None, rows
     given = [(o, s) for o, s in rows if s is not None]
@@ -185,7 +212,7 @@ def _written_formula(c: calculators.Calculation, by_formula: calculators.Calcula
     return lines
 
 
-def _every_result(request: CalcRequest, rows: list[tuple[int, int | None]]) -> list[dict[str, Any]]:
+def _every_result(request: CalcRequest, rows: list[Game]) -> list[dict[str, Any]]:
     """For each opponent (the first few): what a win, a draw and a loss bring to both sides."""
     shown = []
     for opponent, _ in rows[:EVERY_RESULT_SHOWN]:
@@ -214,7 +241,7 @@ def _every_result(request: CalcRequest, rows: list[tuple[int, int | None]]) -> l
     return shown
 
 
-def _first_outcome(request: CalcRequest, rows: list[tuple[int, int | None]]) -> Calculation:
+def _first_outcome(request: CalcRequest, rows: list[Game]) -> Calculation:
     one = replace(request, opponents=(rows[0][0],), scores_h=())
     return calculators.every_outcome(one)["win"]
 
