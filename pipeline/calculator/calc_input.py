@@ -66,12 +66,6 @@ NOT_PLAYED = ("", "?")  # no result: the game is not played yet (every possible 
 Game = tuple[int, int | None]  # (opponent's rating, the player's result in hundredths or None)
 
 
-def ascii_int(text: str) -> int | None:
-    """``text`` as a whole number written in ASCII digits (spaces around allowed), else None."""
-    text = text.strip()
-    return int(text) if _WHOLE.fullmatch(text) else None
-
-
 def read_whole(text: str, bounds: Whole) -> int:
     """``text`` as a whole number in ASCII digits within ``bounds`` (spaces around allowed)."""
     typed = text.strip()

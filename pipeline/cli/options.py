@@ -19,7 +19,7 @@ from pipeline.calculator.calc_input import (
     read_games,
     read_whole,
 )
-from pipeline.errors import UsageError
+from pipeline.errors import UsageError, clip
 from pipeline.rules.sets import DEFAULT_RULES, FAMILIES, RULE_SETS
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -175,7 +175,7 @@ def _parse_vs(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
         typed = (value.partition(":") for value in values)
         return read_games([(rating, result) for rating, _, result in typed])
     except GamesError as exc:
-        bad = "; ".join(f"{values[p.number - 1]!r}: {p.message}" for p in exc.problems)
+        bad = "; ".join(f"{clip(values[p.number - 1])!r}: {p.message}" for p in exc.problems)
         hint = " (each --vs is RATING:RESULT, e.g. 1800:1, 1800:0.5 or 1800:0)"
         raise click.BadParameter(bad + hint, param_hint="--vs") from None
     except UsageError as exc:

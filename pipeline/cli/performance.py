@@ -6,9 +6,10 @@ import json
 
 import click
 
-from pipeline.calculator.calc_input import ascii_int
+from pipeline.calculator.calc_input import read_rating
 from pipeline.cli.group import cli, json_flag
 from pipeline.cli.options import parse_score_h, vs_option
+from pipeline.errors import UsageError
 
 
 @cli.command()
@@ -33,13 +34,7 @@ def performance(
         ratings = [r for r, _ in vs]
         score_h = sum(s for _, s in vs if s is not None)
     elif score is not None and opponents is not None:
-        read = [ascii_int(x) for x in opponents.split(",") if x.strip()]
-        ratings = [r for r in read if r is not None]
-        if len(ratings) != len(read):
-            raise click.BadParameter(
-                f"{opponents!r}: write whole-number ratings (ASCII digits) separated by commas",
-                param_hint="--opponents",
-            )
+        ratings = _ratings(opponents)
         score_h = parse_score_h(score, "--score")
     else:
         raise click.UsageError("give --score and --opponents, or --vs RATING:RESULT for each game")
@@ -49,3 +44,16 @@ def performance(
         if as_json
         else "\n".join(performance_lines(perf))
     )
+
+
+def _ratings(opponents: str) -> list[int]:
+    """``--opponents 1620,1480,...``: each read as ``--vs`` reads a rating, all bad ones named."""
+    ratings, bad = [], []
+    for text in (x for x in opponents.split(",") if x.strip()):
+        try:
+            ratings.append(read_rating(text))
+        except UsageError as exc:
+            bad.append(str(exc))
+    if bad:
+        raise click.BadParameter("; ".join(bad), param_hint="--opponents")
+    return ratings

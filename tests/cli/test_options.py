@@ -1,5 +1,6 @@
 """The shared option parsers of ``pipeline/cli/options.py``: numbers are ASCII digits, scores
-are exact halves (issue 26, items 13 and 14)."""
+are exact halves (issue 26, items 13 and 14). Whole numbers are read by the calculator's reader
+(tests/calculator/test_calc_input.py)."""
 
 from __future__ import annotations
 
@@ -8,25 +9,7 @@ from decimal import Decimal
 import click
 import pytest
 
-from pipeline.calculator.calc_input import ascii_int
 from pipeline.cli.options import Fraction01, WholeRange, ascii_decimal, parse_score_h
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [("1500", 1500), (" 1500 ", 1500), ("-5", -5), ("+5", 5), ("007", 7)],
-)
-def test_ascii_int_reads_ascii_digits(text, value):
-    assert ascii_int(text) == value
-
-
-# int() reads every one of these; none is a number a user typed on purpose.
-NOT_ASCII_WHOLE = ["١٥٠٠", "１５００", "१५००", "1_500", "15.0", "", "-", "1e3", "²⁰", "๑๕๐๐"]
-
-
-@pytest.mark.parametrize("text", NOT_ASCII_WHOLE)
-def test_ascii_int_refuses_everything_else(text):
-    assert ascii_int(text) is None
 
 
 @pytest.mark.parametrize(
