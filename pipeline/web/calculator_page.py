@@ -26,13 +26,13 @@ from pipeline.calculator.calc_input import (
     read_whole,
 )
 from pipeline.calculator.calc_text import fixed, signed_int
-from pipeline.errors import FiderateError, UsageError
+from pipeline.errors import FiderateError, UsageError, clip
 from pipeline.jobs import calculators
 from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
 from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
 from pipeline.rules.sets import RULE_SETS, get_rules
 
-EVERY_RESULT_SHOWN = 12  # the every-result table is shown for the first few games not played
+EVERY_RESULT_SHOWN = 12  # every possible result is shown for the first few games
 RESULTS = {"1": 100, "0.5": 50, "0": 0}  # the form's choices (any spelling the CLI reads is read)
 NOT_PLAYED = "?"
 # K presets: FIDE's precedence from what the user says, US Chess's three fixed values, or any K.
@@ -138,9 +138,9 @@ def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[Game]]:
         ever_2400=preset == "fide" and v["e"] == "1",
     )
     if v["rules"] not in RULE_SETS:
-        problems.append(f"rules: {v['rules']!r} is not one of {', '.join(RULE_SETS)}")
+        problems.append(f"rules: {clip(v['rules'])!r} is not one of {', '.join(RULE_SETS)}")
     if v["mode"] not in MODES:
-        problems.append(f"mode: {v['mode']!r} is not one of {', '.join(MODES)}")
+        problems.append(f"mode: {clip(v['mode'])!r} is not one of {', '.join(MODES)}")
     rows = _games(inputs)
     if problems or rating is None:
         return None, rows
