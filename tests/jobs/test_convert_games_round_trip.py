@@ -226,7 +226,8 @@ def events(draw):
             result = draw(st.sampled_from(["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]))
             wh = {"1-0": 100, "+-": 100, "1/2-1/2": 50}.get(result, 0)
             bh = {"0-1": 100, "-+": 100, "1/2-1/2": 50}.get(result, 0)
-            games.append(("E", str(r), ids[a], ids[b], result, wh, bh, result[1] != "-"))
+            played = result in ("1-0", "0-1", "1/2-1/2")
+            games.append(("E", str(r), ids[a], ids[b], result, wh, bh, played))
         if n % 2:
             byes.append((ids[order[-1]], "E", str(r), "H", 50, pd.NA))
     return ids, ratings, games, byes
