@@ -216,9 +216,7 @@ def events(draw):
     rounds = draw(st.integers(1, 4))
     with_id = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     ids = [str(4_000_000 + 7 * i) if with_id[i] else f"x{i}" for i in range(n)]
-    ratings = draw(
-        st.lists(st.one_of(st.none(), st.integers(1001, 2800)), min_size=n, max_size=n)
-    )
+    ratings = draw(st.lists(st.one_of(st.none(), st.integers(1001, 2800)), min_size=n, max_size=n))
     games, byes = [], []
     for r in range(1, rounds + 1):
         order = draw(st.permutations(range(n)))
