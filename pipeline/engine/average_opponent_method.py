@@ -86,6 +86,23 @@ def average_opponent_expectations(
     return diff, pd_units
 
 
+def average_opponents(sides: pd.DataFrame) -> pd.Series:
+    """Rc per side: the rounded average rating of the rated opponents of the side's player in the
+    side's event (``engine.average_opponent_method``'s own grouping and rounding); <NA> where
+    the player had no rated game there."""
+    import pandas as pd
+
+    rated = sides["rated"].to_numpy(dtype=bool)
+    opp = sides["opponent_rating"].to_numpy(dtype=np.int64, na_value=0)
+    group = player_event_groups(sides, None)
+    size = int(group.max()) + 1 if len(group) else 0
+    total = np.zeros(size, dtype=np.int64)
+    np.add.at(total, group[rated], opp[rated])
+    count = np.bincount(group[rated], minlength=size).astype(np.int64)
+    rc = rounded_averages(total, count)[group]
+    return pd.Series(pd.array(rc, dtype="Int64"), index=sides.index).where(count[group] > 0)
+
+
 def deviations(score_h: np.ndarray, pd_units: np.ndarray, method: str) -> np.ndarray:
     """S - PD per side in units of 1/scale (int64): the scores are hundredths."""
     return np.asarray(score_h, dtype=np.int64) * (SCALES[method] // 100) - pd_units
