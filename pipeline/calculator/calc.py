@@ -32,7 +32,8 @@ from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_preceden
 from pipeline.rules.modes import MODES
 from pipeline.rules.periods import resolve_period
 from pipeline.rules.rounding import round_half_away
-from pipeline.rules.sets import RuleSet, get_rules
+from pipeline.rules.select import select_rules
+from pipeline.rules.sets import RuleSet
 
 RESULTS_H = {"win": 100, "draw": 50, "loss": 0}
 NOT_KNOWN_YEAR = -10_000  # a birth year that makes nobody a junior (as a blank one does)
@@ -93,6 +94,10 @@ class Calculation:
     # The player's totals, named as in the rating list (schema RatingList): k, k_base, k_rule,
     # games, score_h, expected_units, dev_units, change_units, change, new_rating.
     player: dict[str, int | str]
+    # The era used: ``--rules``' family in force for the FIDE list the period was rated for
+    # (as ``fiderate rate`` chooses it), and why.
+    rules: RuleSet
+    rules_reason: str
 
 
 def _check(request: CalcRequest) -> None:
@@ -208,7 +213,8 @@ def _rated_sides(
 def calculate(request: CalcRequest) -> Calculation:
     _check(request)
     period = resolve_period(request.period)
-    rules = get_rules(request.rules)
+    chosen = select_rules(request.rules, period)  # the era of the list, as ``rate`` picks it
+    rules = chosen.rules
     method, scale = request.method, SCALES[request.method]
     n = len(request.opponents)
     sides = _Sides.of(request)
@@ -278,7 +284,7 @@ def calculate(request: CalcRequest) -> Calculation:
         )
         for i in range(n)  # one row per typed game: a handful, never a hot path
     ]
-    return Calculation(request, scale, rows, player)
+    return Calculation(request, scale, rows, player, rules, chosen.reason)
 
 
 def every_result(request: CalcRequest) -> dict[str, Calculation]:

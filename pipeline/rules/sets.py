@@ -4,8 +4,9 @@ K precedence, for every era of the FIDE regulations.
 Each rule set carries the dates it was in force (``effective_from`` .. ``effective_to``,
 inclusive: the rating periods it rated, a quarterly list's period being its 3 months) and its
 family (standard, rapid, blitz). ``--rules standard|rapid|blitz`` names a family: the set in
-force for the FIDE list the period was rated for is chosen by ``pipeline.rules.select``; an era's own
-name (``standard-2022``) forces that era. The engine reads the fields; it never tests a name.
+force for the FIDE list the period was rated for is chosen by ``pipeline.rules.select``; an
+era's own name (``standard-2022``) forces that era. The engine reads the fields; it never tests
+a name.
 Values and sources: docs/rules-by-era.md; ../shared/fide/RULES.md decides the era in force.
 """
 

@@ -25,12 +25,12 @@ from pipeline.calculator.calc_input import (
     read_result,
     read_whole,
 )
-from pipeline.calculator.calc_text import fixed, signed_int
+from pipeline.calculator.calc_text import fixed, rules_line, signed_int
 from pipeline.errors import FiderateError, UsageError, clip
 from pipeline.jobs import calculators
 from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
 from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
-from pipeline.rules.sets import RULE_SETS, get_rules
+from pipeline.rules.sets import RULE_SETS
 
 EVERY_RESULT_SHOWN = 12  # every possible result is shown for the first few games
 RESULTS = {"1": 100, "0.5": 50, "0": 0}  # the form's choices (any spelling the CLI reads is read)
@@ -161,7 +161,7 @@ def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[Game]]:
 def _rule_notes(c: calculators.Calculation) -> list[str]:
     """Per game: where the 400-point rule counted a smaller gap, or the exemption kept the
     full one (empty when neither bit)."""
-    rules = get_rules(c.request.rules)
+    rules = c.rules  # the era the period gave (``fiderate calc`` and ``rate`` choose alike)
     notes = []
     for g in c.games:
         if not g.rated:
@@ -281,9 +281,10 @@ def calculation_context(inputs: CalcInputs) -> dict[str, Any]:
             c = calculators.calc(request)
             by_formula = calculators.calc(replace(request, method="formula"))
         every = _every_result(request, rows)
-        # The player's K: the calculation's, else that of a game not played yet.
-        k_now = int((c or _first_outcome(request, rows)).player["k"])
-        table = _table(k_now, request.rules)
+        # The player's K and era: the calculation's, else those of a game not played yet.
+        shown = c or _first_outcome(request, rows)
+        k_now = int(shown.player["k"])
+        table = _table(k_now, shown.rules.name)
     except FiderateError as exc:
         return {"problems": [str(exc)]}
     context: dict[str, Any] = {"problems": [], "every": every, "table": table, "k_now": k_now}
@@ -321,6 +322,7 @@ def _calc_rows(c: calculators.Calculation, by_formula: calculators.Calculation) 
     return {
         "games": games,
         "k_line": k_line,
+        "rules_line": rules_line(c),  # the era --period gave, as fiderate calc says it
         "sequential": SEQUENTIAL_LABEL if c.request.mode == "sequential" else "",
         "totals": {
             "score": fixed(int(p["score_h"]), 100, 1),
