@@ -75,7 +75,8 @@ def select_rules(name: str, period: str) -> RulesChoice:
     for rules in eras:
         if in_force(rules, day):
             span = f"{name} rules {_span(rules)}"
-            if first == period:  # monthly lists: the rating period is the month
+            monthly = first == period and fide_list == _month_text(_next_list_index(period, 1))
+            if monthly:  # the rating period is the month itself
                 reason = f"in force on {day} ({span})"
             else:
                 reason = (

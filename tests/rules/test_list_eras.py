@@ -144,7 +144,10 @@ def test_every_game_of_one_list_is_rated_with_one_era(period):
     # the one in force when that period began; the list comes after the month, within its
     # cadence.
     fide_list, first = rated_for_list(STANDARD, period)
-    chosen = select_rules("standard", period).rules
+    choice = select_rules("standard", period)
+    chosen = choice.rules
+    # The reason names the list whenever a list rated more than one month.
+    assert (f"FIDE's list of {fide_list}-01" in choice.reason) == (chosen.list_every_months > 1)
     assert in_force(chosen, f"{first}-01") or (
         chosen is STANDARD[-1] and first < (chosen.effective_from or first)
     )
