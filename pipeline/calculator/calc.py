@@ -179,7 +179,8 @@ def _expectations(
     for method in SCALES:
         other = rate_arrays(own, opp, np.ones(len(own), dtype=bool), score_h, rules, method)
         pd_units = other.pd_units
-        # The player's games are one event: before 2008-07 one D against their average.
+        # The player's games are one event: before the July 2008 list one D against their
+        # average.
         group = np.zeros(len(own), dtype=np.int64)
         averaged = event_expectations(own, opp, other.rated, score_h, group, rules, method)
         if averaged is not None:
@@ -192,7 +193,8 @@ def _rated_sides(
     sides: _Sides, n: int, rules: RuleSet, method: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(rated?, difference used, PD, S - PD, note code) of every side, 0 where not rated: the
-    engine's arrays, game by game or (before 2008-07) one D per player against the average."""
+    engine's arrays, game by game or (lists before July 2008) one D per player against the
+    average."""
     engine = rate_arrays(
         sides.own, sides.opp, np.ones(2 * n, dtype=bool), sides.score_h, rules, method
     )
@@ -202,7 +204,7 @@ def _rated_sides(
     averaged = event_expectations(
         sides.own, sides.opp, rated, sides.score_h, sides.codes, rules, method
     )
-    if averaged is not None:  # before 2008-07: one D per player against the average
+    if averaged is not None:  # lists before July 2008: one D per player against the average
         diff, pd_units, dev_units = averaged
     diff = np.where(rated, diff, 0)
     pd_units = np.where(rated, pd_units, 0).astype(np.int64)
