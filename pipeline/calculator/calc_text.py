@@ -1,6 +1,9 @@
 """Text and JSON for the calculator commands. Exact integers in, fixed decimals out (no float
 arithmetic between the pipeline's integers and the text; JSON numbers are converted from exact
 decimals, so they print as the same digits).
+
+One concept: what the calculator commands print (calc, table, expect, performance), as text and
+as JSON, from the same values.
 """
 
 from __future__ import annotations
