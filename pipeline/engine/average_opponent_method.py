@@ -1,5 +1,6 @@
-"""The average-opponent method: how FIDE rated an event before it rated game by game (until
-2008-06-30 here; ``RuleSet.expected_score`` is ``AVERAGE_OPPONENT``, docs/rules-by-era.md).
+"""The average-opponent method: how FIDE rated an event before it rated game by game (the lists
+until April 2008, games until 2008-03-31 here; ``RuleSet.expected_score`` is
+``AVERAGE_OPPONENT``, docs/rules-by-era.md).
 
 Each player's event is rated from ONE difference: D = Ro - Rc, Ro the player's rating and Rc the
 average rating of the rated opponents the player met in the event, with the 350-point rule on
