@@ -93,9 +93,7 @@ def _tables(path: Path) -> list[tuple[str, list[str], list[tuple], list[tuple]]]
         for ws in book.worksheets:
             rows = [tuple(r) for r in ws.iter_rows(values_only=True)]
             header = [str(h) for h in rows[0]]
-            blank = next(
-                (i for i, r in enumerate(rows) if all(v is None for v in r)), len(rows)
-            )
+            blank = next((i for i, r in enumerate(rows) if all(v is None for v in r)), len(rows))
             sheets.append((ws.title, header, rows[1:blank], rows[blank + 1 :]))
     return sheets
 
@@ -214,7 +212,7 @@ def test_player_sheets_are_named_id_and_name(runs):
         names = wb.sheetnames
         for row in summary:
             ws = wb[_sheet_name(row["id"], row["name"])]
-            labels = {r[0]: r[1] for r in ws.iter_rows(values_only=True) if r and r[0]}
+            labels = {r[0]: r[1] for r in ws.iter_rows(values_only=True) if len(r) > 1}
             assert (labels["player"], labels["name"]) == (row["id"], row["name"])
     assert names[0] == "Summary" and names[-1] == "About"
     assert len(names) == len(summary) + 2
