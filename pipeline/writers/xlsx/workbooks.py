@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 # Columns kept for the HTML charts only.
 CHART_COLUMNS = ["cum_expected", "cum_score"]
 # Excel's sheet names: at most 31 characters, none of []:*?/\, no quote at either end, and
-# "History" is its own.
+# "History" is its own; control characters (a name from the input may hold any) are left out.
 SHEET_NAME_MAX = 31
-_BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:]")
+_BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:\x00-\x1f\x7f\ufffe\uffff]")
 RESERVED_SHEET_NAMES = {"history"}
 
 Cell = str | Number | None  # a value written: text, a number, or None for a blank cell
@@ -204,8 +204,12 @@ def write_report_xlsx(
         shared = column_widths(body_all)
         body_columns = list(body_all.columns)
         body_cells = typed_columns(body_all)
-        # A player's sheet is named "id name": the tabs say whose sheet it is.
-        labels = [f"{i} {n}" for i, n in zip(ids, summary["name"].tolist(), strict=True)]
+        # A player's sheet is named "id name" (the tabs say whose sheet it is); the id alone
+        # when the name is not known (the standings then list the id as the name).
+        labels = [
+            f"{i} {n}" if n and n != i else i
+            for i, n in zip(ids, summary["name"].tolist(), strict=True)
+        ]
         for player_id, name in zip(ids, sheet_names(labels, taken), strict=True):
             if player_id not in bounds:
                 continue
