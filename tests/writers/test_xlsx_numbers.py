@@ -18,6 +18,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from tests.conftest import SAMPLE, run_cli
@@ -219,3 +221,38 @@ def test_player_sheets_are_named_id_and_name(runs):
     with closing(load_workbook(runs["rate"] / "player-4100085.xlsx", read_only=True)) as wb:
         name = next(r["name"] for r in summary if r["id"] == "4100085")
         assert wb.sheetnames == ["Summary", _sheet_name("4100085", name), "About"]
+
+
+@given(
+    units=st.integers(-(10**12), 10**12),
+    decimals=st.integers(0, 3),
+    column=st.sampled_from(["pd", "dev", "ra", "sum_dev", "score", "rating"]),
+)
+def test_a_decimal_is_written_as_its_text_and_shown_with_its_decimals(units, decimals, column):
+    """The rule for every number column: the value written is the CSV's text itself, and the
+    number a spreadsheet reads from it (the nearest double) shows as that text again with the
+    format's decimals; differences show their sign."""
+    from pipeline.writers.xlsx.cell_types import SIGNED_COLUMNS, Number, cell_value
+
+    text = f"{Decimal(units).scaleb(-decimals):f}"
+    cell = cell_value(column, text)
+    assert isinstance(cell, Number) and cell.text == text
+    assert _decimals(cell.num_format or "General") == decimals
+    assert cell.num_format.startswith("+") == (column in SIGNED_COLUMNS)
+    assert f"{float(cell.text):.{decimals}f}" == text
+
+
+@given(text=st.text(max_size=20), column=st.sampled_from(["pd", "round", "opponent", "id", "k"]))
+def test_a_cell_keeps_its_text_whatever_it_is(text, column):
+    """Typing never changes a cell's text: it is blank, the text itself, or a number whose
+    written value is the text (a side's result excepted: ½ is written as 0.5)."""
+    from pipeline.writers.xlsx.cell_types import Number, cell_value
+
+    cell = cell_value(column, text)
+    if text == "":
+        assert cell is None
+    elif isinstance(cell, Number):
+        assert cell.text == text and column != "id"
+        assert Decimal(text) == Decimal(str(float(text)))  # within Excel's 15 digits
+    else:
+        assert cell == text
