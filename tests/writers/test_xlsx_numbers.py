@@ -256,3 +256,16 @@ def test_a_cell_keeps_its_text_whatever_it_is(text, column):
         assert Decimal(text) == Decimal(str(float(text)))  # within Excel's 15 digits
     else:
         assert cell == text
+
+
+def test_the_period_list_workbook_still_reads_back_as_the_csv(runs):
+    """rating_list_N.xlsx is a --list: with birth_year and period_games now numbers it reads
+    back as the same list as the CSV, column for column."""
+    import pandas as pd
+
+    from pipeline.lists.list_file import read_list
+
+    folder = runs["period"]
+    from_csv = read_list(folder / "rating_list_2026-12.csv").players
+    from_xlsx = read_list(folder / "rating_list_2026-12.xlsx").players
+    pd.testing.assert_frame_equal(from_xlsx.reset_index(drop=True), from_csv.reset_index(drop=True))
