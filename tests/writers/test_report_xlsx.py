@@ -160,6 +160,7 @@ def test_sheet_names_unique_and_short():
     labels = ["A" * 40, "a" * 40, "x/y:z?", "Summary", "summary", "p" * 31 + "1", "p" * 31 + "2"]
     labels += ["7 [O'Neill]*: B\\C", "12345678901234567890 Very Long Name, Firstname", "History"]
     labels += ["'quoted'", "9 Bell\x07Name", "12345678901234567890 Very Long Name, Other"]
+    labels += ["8 " + "\U0001f600" * 20]  # 2 UTF-16 units each, as Excel counts
     names = sheet_names(labels, {"Summary"})
     assert len(set(n.lower() for n in names) | {"summary", "history"}) == len(names) + 2
     assert all(0 < len(n) <= 31 and not n.startswith("'") and not n.endswith("'") for n in names)
@@ -168,7 +169,8 @@ def test_sheet_names_unique_and_short():
     assert names[7] == "7 O'Neill BC"
     assert names[8] == "12345678901234567890 Very Long"  # 31 characters, the blank at the end cut
     assert names[9] == "History~2"  # Excel's own sheet name
-    assert names[10:] == ["quoted", "9 BellName", "12345678901234567890 Very Lon~2"]
+    assert names[10:13] == ["quoted", "9 BellName", "12345678901234567890 Very Lon~2"]
+    assert names[13] == "8 " + "\U0001f600" * 14 and len(names[13].encode("utf-16-le")) == 60
 
 
 def test_about_sheet_says_period_rules_why_method_version_inputs(out, book):

@@ -14,7 +14,8 @@ Every other column is text, whatever it holds: ids (a FIDE id is a key, never a 
 keeps its zeros), names (a newcomer without a name is listed under its id), dates, flags.
 ``WHOLE_COLUMNS`` take whole numbers only: a round such as ``1.10`` is a name, not 1.1, and an
 opponent's id is a number only when the number shows its exact digits. A game's result on a
-player sheet is the side's points (1, 0.5, 0), as the score total counts them.
+player sheet is the side's points (1, 0.5, 0), as the score total counts them; the marks of
+unplayed games (+, -) stay text, as crosstables print them: they are no points of a game.
 """
 
 from __future__ import annotations

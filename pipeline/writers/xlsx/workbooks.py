@@ -121,6 +121,15 @@ def write_typed(
         ws.set_autofilter(first, 0, first + rows, len(columns) - 1)
 
 
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters as Excel counts them (UTF-16 units: a character
+    beyond the Basic Multilingual Plane, an emoji, counts twice)."""
+    text = text[:limit]
+    while len(text.encode("utf-16-le")) > 2 * limit:
+        text = text[:-1]
+    return text
+
+
 def sheet_names(labels: Iterable[str], taken: set[str]) -> list[str]:
     """Sheet names for ``labels`` (a player sheet's "id name"): Excel's forbidden characters
     removed, cut to 31 characters, unique (case aside) against each other and ``taken`` by a
@@ -128,11 +137,11 @@ def sheet_names(labels: Iterable[str], taken: set[str]) -> list[str]:
     names = []
     used = {t.lower() for t in taken} | RESERVED_SHEET_NAMES
     for raw in labels:
-        base = _BAD_SHEET_CHARS.sub("", raw)[:SHEET_NAME_MAX].strip(" '") or "player"
+        base = _cut(_BAD_SHEET_CHARS.sub("", raw), SHEET_NAME_MAX).strip(" '") or "player"
         name, n = base, 2
         while name.lower() in used:
             suffix = f"~{n}"
-            name = base[: SHEET_NAME_MAX - len(suffix)].rstrip(" '") + suffix
+            name = _cut(base, SHEET_NAME_MAX - len(suffix)).rstrip(" '") + suffix
             n += 1
         used.add(name.lower())
         names.append(name)
