@@ -3,12 +3,13 @@ in the games format ``fiderate rate`` reads (docs/formats.md), so a TRF has a wa
 spreadsheet and the file rates as the TRF does.
 
 Columns: ``event, round, date, white, black, result`` (the format's own), the players' names
-(``white_name``, ``black_name``: for the reader of the sheet; ``rate`` takes names from
-``--players``) and the ratings each side is rated from (``white_rating``, ``black_rating``: the
-games format's per-game ratings, read back as such). Ids stay text (``0042`` keeps its zeros);
-ratings and whole rounds are numbers in the XLSX (the workbooks' one rule:
-:mod:`pipeline.writers.xlsx.cell_types`). Byes have no row in a games file (they are never
-rated): the conversion says how many were left out.
+(``white_name``, ``black_name``: read back as the names of players the list lacks, and a named
+player with a blank rating as a known unrated player) and the ratings each side is rated from
+(``white_rating``, ``black_rating``: the games format's per-game ratings, read back as such).
+Ids stay text (``0042`` keeps its zeros); ratings and whole rounds are numbers in the XLSX (the
+workbooks' one rule: :mod:`pipeline.writers.xlsx.cell_types`). Byes have no row in a games file
+(they are never rated), nor have players with no game: the conversion says how many byes, and
+which players, were left out.
 """
 
 from __future__ import annotations
