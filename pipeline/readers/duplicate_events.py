@@ -12,84 +12,223 @@ A player without a FIDE ID is named after the file (``<file stem>#<starting numb
 docs/formats.md), so a renamed copy of a TRF would hide behind new ids: the file's own stem is
 left out of such ids before comparing.
 
-The comparison is by a digest of each event's sorted row hashes (one pass over the games); two
-events with the same digest are compared cell by cell before they are called the same.
+How (issue 34): each event is fingerprinted by an order-free digest of its games (a 64-bit hash
+per game from the games' integer codes, summed and xor-ed per event: ``arrays.multiset_digest``),
+all events of all files in a few numpy passes. Only events whose digest another shares are
+looked at again: their games sorted into one canonical order and compared cell by cell with
+the first event of their digest, all at once, so a hash collision never refuses honest input.
+The rule's text work (round numbers, the file's stem in ids) is done once per distinct round and
+id, on the dictionaries of the games' codes (``GamesInput.codes()``), not per game.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from pipeline.arrays.arrow_text import encode_together, factorize_text
+from pipeline.arrays.multiset_digest import group_digests, row_hashes
 from pipeline.errors import Code, Problem
 from pipeline.model import GamesInput, SidesInput
 
-KEY_COLUMNS = ["round", "white", "black", "result"]
+
+@dataclass(frozen=True)
+class _FileGames:
+    """One games file's games as the rule sees them: each game's event (a code into ``names``,
+    the file's events in order of first appearance) and its key columns (round, white, black,
+    result) as codes into the key texts of all files together (``bounds``: their counts)."""
+
+    item: GamesInput
+    names: pd.Series
+    event: np.ndarray
+    keys: list[np.ndarray]
 
 
-def _by_distinct(values: pd.Series, change: object) -> pd.Series:
-    """``change`` (a function of a Series of distinct texts) applied once per distinct value."""
-    codes, distinct = pd.factorize(values.astype(str))
-    changed = change(pd.Series(distinct, dtype=str))  # type: ignore[operator]
-    return pd.Series(np.asarray(changed, dtype=object)[codes], index=values.index, dtype=str)
+def _coded(codes: np.ndarray, texts: pd.Series | None, column: pd.Series) -> tuple:
+    """(each game's code, the distinct texts): the shared encoding's when it kept the texts."""
+    return (codes, texts) if texts is not None else factorize_text(column)
 
 
-def game_keys(games: pd.DataFrame, source: str) -> pd.DataFrame:
-    """The columns that make a game the same game, written the same way in every format: round
-    numbers without leading zeros, ids without the file's own ``<stem>#`` prefix."""
-    prefix = f"{Path(source).stem}#"
-    keys = pd.DataFrame(
-        {
-            "round": _by_distinct(
-                games["round"], lambda r: r.str.replace(r"^0+(?=\d)", "", regex=True)
-            ),
-            "white": _by_distinct(games["white"], lambda i: i.str.removeprefix(prefix)),
-            "black": _by_distinct(games["black"], lambda i: i.str.removeprefix(prefix)),
-            "result": games["result"].astype(str),
-        }
+def _file_dictionaries(item: GamesInput) -> tuple[tuple, list[tuple[np.ndarray, pd.Series]]]:
+    """(the events' codes and names, per key column: each game's code and the distinct texts,
+    written the same way in every format: round numbers without leading zeros, ids without the
+    file's own ``<stem>#`` prefix). The rewriting runs once per distinct text."""
+    games, codes = item.games, item.codes()
+    events = _coded(codes.event, codes.events, games["event"])
+    round_, rounds = _coded(codes.round, codes.rounds, games["round"])
+    prefix = f"{Path(item.source).stem}#"
+    players = codes.players.str.removeprefix(prefix)
+    result, results = factorize_text(games["result"])
+    return events, [
+        (round_, rounds.str.replace(r"^0+(?=\d)", "", regex=True)),
+        (codes.white, players),
+        (codes.black, players),
+        (result, results),
+    ]
+
+
+def _all_files(items: list[GamesInput]) -> tuple[list[_FileGames], list[int]]:
+    """Every file's games with key codes shared by all files (the files' small dictionaries
+    encoded together, then each game's code looked up), and the number of codes per column."""
+    parsed = [_file_dictionaries(item) for item in items]
+    columns: list[list[np.ndarray]] = [[] for _ in items]
+    bounds = []
+    for k in range(4):
+        remaps, distinct = encode_together(*(keys[k][1] for _, keys in parsed))
+        bounds.append(max(len(distinct), 1))
+        for i, (_, keys) in enumerate(parsed):
+            columns[i].append(remaps[i][keys[k][0]])
+    files = [
+        _FileGames(item, names, np.asarray(event), columns[i])
+        for i, (item, ((event, names), _)) in enumerate(zip(items, parsed, strict=True))
+    ]
+    return files, bounds
+
+
+def _game_hashes(keys: list[np.ndarray], bounds: list[int]) -> np.ndarray:
+    return row_hashes(list(zip(keys, bounds, strict=True)))
+
+
+def _offsets(files: list[_FileGames]) -> np.ndarray:
+    """The number of each file's first event when all are numbered in the order read."""
+    return np.cumsum([0, *(len(f.names) for f in files)])
+
+
+def _first_alike(columns: dict[str, np.ndarray]) -> np.ndarray:
+    """Per row, the position of the first row with the same values in every column."""
+    group = pd.DataFrame(columns).groupby(list(columns), sort=False).ngroup().to_numpy()
+    _, first = np.unique(group, return_index=True)  # groups are numbered as first seen
+    return first[group]
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """The games of the events a digest does not tell apart, in one canonical order: event by
+    event (``event``: the event's position among the candidates, in the order read), each
+    event's games sorted by round, white, black, result and date, codes shared by all files.
+    ``start``: each event's first row; ``dated``: whether the event gives every game a date."""
+
+    event: np.ndarray
+    keys: list[np.ndarray]
+    date: np.ndarray
+    start: np.ndarray
+    dated: np.ndarray
+
+    def at(self, e: int) -> slice:
+        stop = self.start[e + 1] if e + 1 < len(self.start) else len(self.event)
+        return slice(int(self.start[e]), int(stop))
+
+    def same(self, a: int, b: int) -> bool:
+        """Whether events ``a`` and ``b`` hold the same games (the rule, cell by cell)."""
+        ra, rb = self.at(a), self.at(b)
+        if ra.stop - ra.start != rb.stop - rb.start:
+            return False
+        if any(not np.array_equal(k[ra], k[rb]) for k in self.keys):
+            return False
+        both_dated = self.dated[a] and self.dated[b]
+        return not both_dated or np.array_equal(self.date[ra], self.date[rb])
+
+
+def _candidate_games(files: list[_FileGames], candidates: np.ndarray) -> _Candidates:
+    """The games of the ``candidates`` (events by number, in the order read), sorted."""
+    offsets = _offsets(files)
+    position = np.full(offsets[-1], -1)
+    position[candidates] = np.arange(len(candidates))
+    events, keys, dates, missing = [], [], [], []
+    for f, offset in zip(files, offsets, strict=False):
+        local = position[offset + f.event]
+        keep = local >= 0
+        events.append(local[keep])
+        keys.append([k[keep] for k in f.keys])
+        games = f.item.games
+        if "date" in games.columns:
+            date = games["date"].astype("string")[keep]
+            dates.append(date)  # a missing date is encoded as "" (never compared: not dated)
+            missing.append(date.isna().to_numpy())
+        else:  # no dates: never compared
+            dates.append(pd.Series([""] * int(keep.sum()), dtype=str))
+            missing.append(np.ones(int(keep.sum()), dtype=bool))
+    date_codes, _ = encode_together(*dates)
+    event = np.concatenate(events)
+    key = [np.concatenate([k[c] for k in keys]) for c in range(4)]
+    date = np.concatenate(date_codes)
+    order = np.lexsort((date, *key[::-1], event))
+    event = event[order]
+    undated = np.bincount(event[np.concatenate(missing)[order]], minlength=len(candidates))
+    return _Candidates(
+        event,
+        [k[order] for k in key],
+        date[order],
+        np.searchsorted(event, np.arange(len(candidates))),
+        undated == 0,
     )
-    if "date" in games.columns:
-        keys["date"] = games["date"].astype("string")
-    return keys
 
 
-def _event_digests(keys: pd.DataFrame, events: np.ndarray) -> Iterator[tuple[tuple, np.ndarray]]:
-    """(order-free digest, rows) of each event of a file, in order of first appearance, in one
-    pass over the file: a 2,000-event file of a million games is hashed once, not per event.
+def _earlier_same(
+    files: list[_FileGames],
+    candidates: np.ndarray,
+    counts: np.ndarray,
+    sums: np.ndarray,
+    xors: np.ndarray,
+) -> np.ndarray:
+    """Per candidate event (in the order read): the position of the earlier candidate whose
+    games it repeats, or -1 when it is the first with its games.
 
-    The digest of an event is its number of games with the sum and the xor (both mod 2**64) of
-    its rows' 64-bit hashes: the same games in any order give the same digest. Two events with
-    one digest are compared cell by cell (:func:`same_games`) before they are called the same,
-    so a collision costs a comparison, never a wrong answer."""
-    hashes = pd.util.hash_pandas_object(keys[KEY_COLUMNS], index=False).to_numpy(np.uint64)
-    order = np.argsort(events, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(events[order]) != 0])
-    sums = np.add.reduceat(hashes[order], starts)  # uint64: wraps mod 2**64
-    xors = np.bitwise_xor.reduceat(hashes[order], starts)
-    ends = np.r_[starts[1:], len(order)]
-    for g, (start, end) in enumerate(zip(starts, ends, strict=True)):
-        yield (int(end - start), int(sums[g]), int(xors[g])), order[start:end]
+    The rule, event after event, keeps the events not yet seen and calls an event a duplicate
+    of the first kept one with the same games (dates compared when both give all). All at once:
+    within the events with one digest (the same games, once confirmed below), the first is
+    kept; a later one repeats it unless both are fully dated, in which case it repeats the first
+    fully dated one with its dates (itself, when it is the first: kept). Confirmed by comparing
+    each event's sorted games with the first of its digest (and its dates with the first of its
+    date digest), cell by cell; a digest whose events differ (a 64-bit collision) is decided
+    event by event, exactly as the rule reads."""
+    games = _candidate_games(files, candidates)
+    m = len(candidates)
+    events = np.arange(m)
+    first = _first_alike({"n": counts[candidates], "s": sums[candidates], "x": xors[candidates]})
+    # Each game against the game at the same place in the first event of its digest.
+    offset = np.arange(len(games.event)) - games.start[games.event]
+    facing = games.start[first[games.event]] + offset
+    differs = np.zeros(m, dtype=bool)
+    for k in games.keys:
+        differs[games.event[k != k[facing]]] = True
+    # The dates: the first fully dated event with the same dates, by a digest of the dates in
+    # the canonical order (the games themselves being the same), then confirmed.
+    longest = int(counts[candidates].max())
+    date_hashes = row_hashes([(games.date, int(games.date.max()) + 1), (offset, longest)])
+    _, date_sums, date_xors = group_digests(date_hashes, games.event, m)
+    dated_first = _first_alike({"g": first, "d": games.dated, "s": date_sums, "x": date_xors})
+    facing_date = games.start[dated_first[games.event]] + offset
+    checked = games.dated[games.event] & (games.date != games.date[facing_date])
+    differs[games.event[checked]] = True
+    later = events != first
+    target = np.where(later & ~(games.dated & games.dated[first]), first, -1)
+    target = np.where(
+        later & (dated_first != events) & games.dated & games.dated[first], dated_first, target
+    )
+    for group in np.unique(first[differs]):  # a collision: the rule, event by event
+        members = np.flatnonzero(first == group)
+        target[members] = _in_turn(members, games.same)
+    return target
 
 
-def _sorted(keys: pd.DataFrame) -> pd.DataFrame:
-    return keys.sort_values(KEY_COLUMNS, kind="stable").reset_index(drop=True)
-
-
-def same_games(a: pd.DataFrame, b: pd.DataFrame) -> bool:
-    """Whether two events' ``game_keys`` hold the same games (dates compared when both have all)."""
-    if len(a) != len(b):
-        return False
-    a, b = _sorted(a), _sorted(b)
-    if not a[KEY_COLUMNS].equals(b[KEY_COLUMNS]):
-        return False
-    dated = "date" in a.columns and "date" in b.columns
-    if dated and a["date"].notna().all() and b["date"].notna().all():
-        return bool((a["date"].to_numpy() == b["date"].to_numpy()).all())
-    return True
+def _in_turn(events: np.ndarray, same: object) -> np.ndarray:
+    """The rule read literally: each event against the events kept so far, the first alike
+    named; an event alike none is kept. Only for events whose digests collide."""
+    kept: list[int] = []
+    target = np.full(len(events), -1)
+    for i, event in enumerate(events.tolist()):
+        alike = next((k for k in kept if same(event, k)), None)  # type: ignore[operator]
+        if alike is None:
+            kept.append(event)
+        else:
+            target[i] = alike
+    return target
 
 
 def _where(source: str, event: str, several: bool) -> str:
@@ -99,40 +238,44 @@ def _where(source: str, event: str, several: bool) -> str:
 def duplicate_events(inputs: Sequence[GamesInput | SidesInput]) -> list[Problem]:
     """A ``duplicate-event`` problem for every event whose games an earlier one already holds,
     naming both files (and events, for files of several)."""
+    items = [i for i in inputs if isinstance(i, GamesInput) and len(i.games)]
+    if sum(i.codes().n_event for i in items) <= 1:
+        return []  # no event, or one alone (the usual run): nothing to compare
+    files, bounds = _all_files(items)
+    # Every event of every file, in the order they are read: its digest.
+    digests = [group_digests(_game_hashes(f.keys, bounds), f.event, len(f.names)) for f in files]
+    counts, sums, xors = (np.concatenate([d[k] for d in digests]) for k in range(3))
+    shared = pd.DataFrame({"n": counts, "s": sums, "x": xors}).duplicated(keep=False)
+    if not shared.any():
+        return []  # honest input: every digest its own, nothing to compare
+    candidates = np.flatnonzero(shared.to_numpy())
+    target = _earlier_same(files, candidates, counts, sums, xors)
+    offsets = _offsets(files)
+
+    def described(event: int) -> tuple[str, str, bool]:
+        """(file, event name, whether the file holds several) of an event by its number."""
+        f = int(np.searchsorted(offsets, event, side="right")) - 1
+        names = files[f].names
+        return files[f].item.source, str(names.iloc[event - offsets[f]]), len(names) > 1
+
     problems: list[Problem] = []
-    games_inputs = [i for i in inputs if isinstance(i, GamesInput) and len(i.games)]
-    if len(games_inputs) == 1 and games_inputs[0].games["event"].nunique() <= 1:
-        return problems  # one event alone (the usual run): nothing to compare
-    # digest -> the events seen with it: (file, event, several, the file's keys, the rows)
-    seen: dict[tuple, list[tuple[str, str, bool, pd.DataFrame, np.ndarray]]] = {}
-    for item in games_inputs:
-        keys = game_keys(item.games, item.source)  # the whole file at once
-        events, names = pd.factorize(item.games["event"].astype(str), sort=False)
-        several = len(names) > 1
-        for digest, rows in _event_digests(keys, np.asarray(events)):
-            name = str(names[events[rows[0]]])
-            candidates = seen.setdefault(digest, [])
-            # An event's own rows are cut out only when another has its digest (rare).
-            first = next(
-                (c for c in candidates if same_games(keys.iloc[rows], c[3].iloc[c[4]])), None
+    for local in np.flatnonzero(target >= 0):  # the duplicates only, in the order read
+        source, name, several = described(int(candidates[local]))
+        first = described(int(candidates[target[local]]))
+        if first[0] == source and not several:
+            what = "this file is given twice"
+        else:
+            what = f"these games are those of {_where(*first)}"
+        problems.append(
+            Problem(
+                Code.DUPLICATE_EVENT,
+                f"{what} (same players, rounds, colours and results): the same event "
+                "would be rated twice",
+                file=source,
+                value=name if several else None,
+                fix="give each event once: leave one of the two out",
             )
-            if first is None:
-                candidates.append((item.source, name, several, keys, rows))
-                continue
-            if first[0] == item.source and not several:
-                what = "this file is given twice"
-            else:
-                what = f"these games are those of {_where(*first[:3])}"
-            problems.append(
-                Problem(
-                    Code.DUPLICATE_EVENT,
-                    f"{what} (same players, rounds, colours and results): the same event "
-                    "would be rated twice",
-                    file=item.source,
-                    value=name if several else None,
-                    fix="give each event once: leave one of the two out",
-                )
-            )
+        )
     return problems
 
 
