@@ -33,6 +33,7 @@ import pandas as pd
 
 from pipeline.arrays.arrow_text import encode_together, factorize_text
 from pipeline.arrays.multiset_digest import group_digests, row_hashes
+from pipeline.arrays.order import first_alike
 from pipeline.errors import Code, Problem
 from pipeline.model import GamesInput, SidesInput
 
@@ -65,11 +66,18 @@ def _file_dictionaries(item: GamesInput) -> tuple[tuple, list[tuple[np.ndarray, 
     players = codes.players.str.removeprefix(prefix)
     result, results = factorize_text(games["result"])
     return events, [
-        (round_, rounds.str.replace(r"^0+(?=\d)", "", regex=True)),
+        (round_, _without_leading_zeros(rounds)),
         (codes.white, players),
         (codes.black, players),
         (result, results),
     ]
+
+
+def _without_leading_zeros(rounds: pd.Series) -> pd.Series:
+    """Round numbers as numbers are written ("01" -> "1"); the regex only when one starts with 0."""
+    if not rounds.str.startswith("0").any():
+        return rounds
+    return rounds.str.replace(r"^0+(?=\d)", "", regex=True)
 
 
 def _all_files(items: list[GamesInput]) -> tuple[list[_FileGames], list[int]]:
@@ -97,13 +105,6 @@ def _game_hashes(keys: list[np.ndarray], bounds: list[int]) -> np.ndarray:
 def _offsets(files: list[_FileGames]) -> np.ndarray:
     """The number of each file's first event when all are numbered in the order read."""
     return np.cumsum([0, *(len(f.names) for f in files)])
-
-
-def _first_alike(columns: dict[str, np.ndarray]) -> np.ndarray:
-    """Per row, the position of the first row with the same values in every column."""
-    group = pd.DataFrame(columns).groupby(list(columns), sort=False).ngroup().to_numpy()
-    _, first = np.unique(group, return_index=True)  # groups are numbered as first seen
-    return first[group]
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ def _earlier_same(
     games = _candidate_games(files, candidates)
     m = len(candidates)
     events = np.arange(m)
-    first = _first_alike({"n": counts[candidates], "s": sums[candidates], "x": xors[candidates]})
+    first = first_alike([counts[candidates], sums[candidates], xors[candidates]])
     # Each game against the game at the same place in the first event of its digest.
     offset = np.arange(len(games.event)) - games.start[games.event]
     facing = games.start[first[games.event]] + offset
@@ -202,7 +203,7 @@ def _earlier_same(
     longest = int(counts[candidates].max())
     date_hashes = row_hashes([(games.date, int(games.date.max()) + 1), (offset, longest)])
     _, date_sums, date_xors = group_digests(date_hashes, games.event, m)
-    dated_first = _first_alike({"g": first, "d": games.dated, "s": date_sums, "x": date_xors})
+    dated_first = first_alike([first, games.dated, date_sums, date_xors])
     facing_date = games.start[dated_first[games.event]] + offset
     checked = games.dated[games.event] & (games.date != games.date[facing_date])
     differs[games.event[checked]] = True
@@ -245,34 +246,39 @@ def duplicate_events(inputs: Sequence[GamesInput | SidesInput]) -> list[Problem]
     # Every event of every file, in the order they are read: its digest.
     digests = [group_digests(_game_hashes(f.keys, bounds), f.event, len(f.names)) for f in files]
     counts, sums, xors = (np.concatenate([d[k] for d in digests]) for k in range(3))
-    shared = pd.DataFrame({"n": counts, "s": sums, "x": xors}).duplicated(keep=False)
+    alike = first_alike([counts, sums, xors])
+    shared = np.bincount(alike, minlength=len(alike))[alike] > 1
     if not shared.any():
         return []  # honest input: every digest its own, nothing to compare
-    candidates = np.flatnonzero(shared.to_numpy())
+    candidates = np.flatnonzero(shared)
     target = _earlier_same(files, candidates, counts, sums, xors)
+    later = np.flatnonzero(target >= 0)  # the duplicates, in the order read
+    return _problems(files, candidates[later], candidates[target[later]])
+
+
+def _problems(files: list[_FileGames], again: np.ndarray, first: np.ndarray) -> list[Problem]:
+    """The problem of each event numbered in ``again`` (in the order read), whose games the
+    event numbered in ``first`` holds. Files and names are looked up for all at once."""
     offsets = _offsets(files)
-
-    def described(event: int) -> tuple[str, str, bool]:
-        """(file, event name, whether the file holds several) of an event by its number."""
-        f = int(np.searchsorted(offsets, event, side="right")) - 1
-        names = files[f].names
-        return files[f].item.source, str(names.iloc[event - offsets[f]]), len(names) > 1
-
+    names = np.concatenate([np.asarray(f.names, dtype=object) for f in files])
+    file_of = np.searchsorted(offsets, np.concatenate([again, first]), side="right") - 1
+    sources = [f.item.source for f in files]
+    several = [len(f.names) > 1 for f in files]
     problems: list[Problem] = []
-    for local in np.flatnonzero(target >= 0):  # the duplicates only, in the order read
-        source, name, several = described(int(candidates[local]))
-        first = described(int(candidates[target[local]]))
-        if first[0] == source and not several:
+    n = len(again)
+    for i, (event, earlier) in enumerate(zip(again.tolist(), first.tolist(), strict=True)):
+        f, g = int(file_of[i]), int(file_of[n + i])
+        if g == f and not several[f]:
             what = "this file is given twice"
         else:
-            what = f"these games are those of {_where(*first)}"
+            what = f"these games are those of {_where(sources[g], str(names[earlier]), several[g])}"
         problems.append(
             Problem(
                 Code.DUPLICATE_EVENT,
                 f"{what} (same players, rounds, colours and results): the same event "
                 "would be rated twice",
-                file=source,
-                value=name if several else None,
+                file=sources[f],
+                value=str(names[event]) if several[f] else None,
                 fix="give each event once: leave one of the two out",
             )
         )
