@@ -268,7 +268,7 @@ def _problems(files: list[_FileGames], again: np.ndarray, first: np.ndarray) -> 
     n = len(again)
     for i, (event, earlier) in enumerate(zip(again.tolist(), first.tolist(), strict=True)):
         f, g = int(file_of[i]), int(file_of[n + i])
-        if g == f and not several[f]:
+        if sources[g] == sources[f] and not several[f]:
             what = "this file is given twice"
         else:
             what = f"these games are those of {_where(sources[g], str(names[earlier]), several[g])}"
