@@ -30,34 +30,40 @@ def mix64(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def row_hashes(columns: Sequence[tuple[np.ndarray, int]]) -> np.ndarray:
-    """One uint64 per row from its codes, ``columns`` given as (codes, bound): every code of a
-    column is in ``0 .. bound - 1``.
+def packed_rows(columns: Sequence[tuple[np.ndarray, int]]) -> list[tuple[np.ndarray, int]]:
+    """The rows' codes as one uint64 column, (packed, bound), when they fit one word; else the
+    columns as given. ``columns``: (codes, bound), every code of a column in ``0 .. bound - 1``.
 
-    When the product of the bounds is below 2**64 the codes are packed exactly (mixed radix,
-    as digits of one number), then mixed: distinct rows get distinct hashes, as :func:`mix64`
-    is a bijection. Otherwise each column is folded in and mixed in turn (a hash: rows may
-    collide, which the exact comparison of a digest's groups catches)."""
-    n = len(columns[0][0]) if columns else 0
-    if _fits(columns):
-        packed = np.zeros(n, dtype=np.uint64)
-        for codes, bound in columns:
-            packed *= np.uint64(bound)
-            packed += codes.astype(np.uint64, copy=False)
-        return mix64(packed)
-    folded = np.zeros(n, dtype=np.uint64)
+    Packed as the digits of one number (mixed radix, the first column most significant): when
+    the product of the bounds is at most 2**64 every packed value is a word (no wrap), equal
+    values are equal rows, and the values sort as the rows do, column after column."""
+    product = 1
+    for _, bound in columns:
+        product *= max(int(bound), 1)
+    if len(columns) < 2 or product > 2**64:
+        return list(columns)
+    packed = np.zeros(len(columns[0][0]), dtype=np.uint64)
+    for codes, bound in columns:
+        packed *= np.uint64(max(int(bound), 1))
+        packed += codes.astype(np.uint64, copy=False)
+    return [(packed, product)]
+
+
+def row_hashes(columns: Sequence[tuple[np.ndarray, int]]) -> np.ndarray:
+    """One uint64 per row from its codes, ``columns`` given as (codes, bound).
+
+    When the rows pack into one word (:func:`packed_rows`), the hash is the packed value mixed:
+    distinct rows get distinct hashes, as :func:`mix64` is a bijection. Otherwise each column
+    is folded in and mixed in turn (a hash: rows may collide, which the exact comparison of a
+    digest's groups catches)."""
+    columns = packed_rows(columns)
+    if len(columns) == 1:
+        return mix64(columns[0][0].astype(np.uint64, copy=False))
+    folded = np.zeros(len(columns[0][0]) if columns else 0, dtype=np.uint64)
     for i, (codes, _) in enumerate(columns):
         salt = np.uint64(_GOLDEN * (i + 1) & _MASK)  # another constant per column: order counts
         folded = mix64(folded ^ (codes.astype(np.uint64) + salt))
     return folded
-
-
-def _fits(columns: Sequence[tuple[np.ndarray, int]]) -> bool:
-    """Whether the largest packed row, (product of the bounds) - 1, is a 64-bit word."""
-    product = 1
-    for _, bound in columns:
-        product *= max(int(bound), 1)
-    return product <= 2**64
 
 
 def group_digests(
@@ -67,6 +73,11 @@ def group_digests(
     ``0 .. n_groups - 1``): the same rows in any order give the same three numbers, since
     addition mod 2**64 (uint64 wraps) and xor are commutative and associative."""
     counts = np.bincount(groups, minlength=n_groups)
+    if len(groups) and n_groups and (groups[1:] >= groups[:-1]).all() and counts.all():
+        # Each group's rows together, groups in order (a file's events one after another):
+        # sums and xors of consecutive runs, without the scattered writes of ``ufunc.at``.
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        return counts, np.add.reduceat(hashes, starts), np.bitwise_xor.reduceat(hashes, starts)
     sums = np.zeros(n_groups, dtype=np.uint64)
     np.add.at(sums, groups, hashes)
     xors = np.zeros(n_groups, dtype=np.uint64)

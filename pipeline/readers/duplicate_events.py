@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.arrays.arrow_text import encode_together, factorize_text
-from pipeline.arrays.multiset_digest import group_digests, row_hashes
+from pipeline.arrays.multiset_digest import group_digests, packed_rows, row_hashes
 from pipeline.arrays.order import first_alike
 from pipeline.errors import Code, Problem
 from pipeline.model import GamesInput, SidesInput
@@ -42,12 +42,13 @@ from pipeline.model import GamesInput, SidesInput
 class _FileGames:
     """One games file's games as the rule sees them: each game's event (a code into ``names``,
     the file's events in order of first appearance) and its key columns (round, white, black,
-    result) as codes into the key texts of all files together (``bounds``: their counts)."""
+    result) as codes into the key texts of all files together, each with its count of codes,
+    packed into one column when they fit one word (``arrays.multiset_digest.packed_rows``)."""
 
     item: GamesInput
     names: pd.Series
     event: np.ndarray
-    keys: list[np.ndarray]
+    keys: list[tuple[np.ndarray, int]]
 
 
 def _coded(codes: np.ndarray, texts: pd.Series | None, column: pd.Series) -> tuple:
@@ -58,12 +59,15 @@ def _coded(codes: np.ndarray, texts: pd.Series | None, column: pd.Series) -> tup
 def _file_dictionaries(item: GamesInput) -> tuple[tuple, list[tuple[np.ndarray, pd.Series]]]:
     """(the events' codes and names, per key column: each game's code and the distinct texts,
     written the same way in every format: round numbers without leading zeros, ids without the
-    file's own ``<stem>#`` prefix). The rewriting runs once per distinct text."""
+    file's own ``<stem>#`` prefix). The rewriting runs once per distinct text, and only when
+    some text needs it: untouched, the texts stay the encoding's own (distinct)."""
     games, codes = item.games, item.codes()
     events = _coded(codes.event, codes.events, games["event"])
     round_, rounds = _coded(codes.round, codes.rounds, games["round"])
     prefix = f"{Path(item.source).stem}#"
-    players = codes.players.str.removeprefix(prefix)
+    players = codes.players
+    if players.str.startswith(prefix).any():
+        players = players.str.removeprefix(prefix)
     result, results = factorize_text(games["result"])
     return events, [
         (round_, _without_leading_zeros(rounds)),
@@ -80,26 +84,33 @@ def _without_leading_zeros(rounds: pd.Series) -> pd.Series:
     return rounds.str.replace(r"^0+(?=\d)", "", regex=True)
 
 
-def _all_files(items: list[GamesInput]) -> tuple[list[_FileGames], list[int]]:
+def _all_files(items: list[GamesInput]) -> list[_FileGames]:
     """Every file's games with key codes shared by all files (the files' small dictionaries
-    encoded together, then each game's code looked up), and the number of codes per column."""
+    encoded together, then each game's code looked up), packed into one column when they fit.
+
+    A file alone keeps its own codes for the texts its encoding already holds distinct (no
+    text rewritten): they are one-to-one with the texts."""
     parsed = [_file_dictionaries(item) for item in items]
-    columns: list[list[np.ndarray]] = [[] for _ in items]
-    bounds = []
+    columns: list[list[tuple[np.ndarray, int]]] = [[] for _ in items]
     for k in range(4):
-        remaps, distinct = encode_together(*(keys[k][1] for _, keys in parsed))
-        bounds.append(max(len(distinct), 1))
+        texts = [keys[k][1] for _, keys in parsed]
+        if len(parsed) == 1 and _untouched(items[0], k, texts[0]):
+            columns[0].append((parsed[0][1][k][0], max(len(texts[0]), 1)))
+            continue
+        remaps, distinct = encode_together(*texts)
         for i, (_, keys) in enumerate(parsed):
-            columns[i].append(remaps[i][keys[k][0]])
-    files = [
-        _FileGames(item, names, np.asarray(event), columns[i])
+            columns[i].append((remaps[i][keys[k][0]], max(len(distinct), 1)))
+    return [
+        _FileGames(item, names, np.asarray(event), packed_rows(columns[i]))
         for i, (item, ((event, names), _)) in enumerate(zip(items, parsed, strict=True))
     ]
-    return files, bounds
 
 
-def _game_hashes(keys: list[np.ndarray], bounds: list[int]) -> np.ndarray:
-    return row_hashes(list(zip(keys, bounds, strict=True)))
+def _untouched(item: GamesInput, column: int, texts: pd.Series) -> bool:
+    """Whether ``texts``, key ``column``'s distinct texts, are an encoding's own (distinct):
+    the results' always (``factorize_text``), the rounds' and ids' when none was rewritten."""
+    codes = item.codes()
+    return column == 3 or texts is (codes.rounds, codes.players, codes.players)[column]
 
 
 def _offsets(files: list[_FileGames]) -> np.ndarray:
@@ -145,7 +156,7 @@ def _candidate_games(files: list[_FileGames], candidates: np.ndarray) -> _Candid
         local = position[offset + f.event]
         keep = local >= 0
         events.append(local[keep])
-        keys.append([k[keep] for k in f.keys])
+        keys.append([k[keep] for k, _ in f.keys])
         games = f.item.games
         if "date" in games.columns:
             date = games["date"].astype("string")[keep]
@@ -156,7 +167,7 @@ def _candidate_games(files: list[_FileGames], candidates: np.ndarray) -> _Candid
             missing.append(np.ones(int(keep.sum()), dtype=bool))
     date_codes, _ = encode_together(*dates)
     event = np.concatenate(events)
-    key = [np.concatenate([k[c] for k in keys]) for c in range(4)]
+    key = [np.concatenate([k[c] for k in keys]) for c in range(len(files[0].keys))]
     date = np.concatenate(date_codes)
     order = np.lexsort((date, *key[::-1], event))
     event = event[order]
@@ -242,9 +253,9 @@ def duplicate_events(inputs: Sequence[GamesInput | SidesInput]) -> list[Problem]
     items = [i for i in inputs if isinstance(i, GamesInput) and len(i.games)]
     if sum(i.codes().n_event for i in items) <= 1:
         return []  # no event, or one alone (the usual run): nothing to compare
-    files, bounds = _all_files(items)
+    files = _all_files(items)
     # Every event of every file, in the order they are read: its digest.
-    digests = [group_digests(_game_hashes(f.keys, bounds), f.event, len(f.names)) for f in files]
+    digests = [group_digests(row_hashes(f.keys), f.event, len(f.names)) for f in files]
     counts, sums, xors = (np.concatenate([d[k] for d in digests]) for k in range(3))
     alike = first_alike([counts, sums, xors])
     shared = np.bincount(alike, minlength=len(alike))[alike] > 1
