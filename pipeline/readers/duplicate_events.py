@@ -269,25 +269,30 @@ def duplicate_events(inputs: Sequence[GamesInput | SidesInput]) -> list[Problem]
 
 def _problems(files: list[_FileGames], again: np.ndarray, first: np.ndarray) -> list[Problem]:
     """The problem of each event numbered in ``again`` (in the order read), whose games the
-    event numbered in ``first`` holds. Files and names are looked up for all at once."""
+    event numbered in ``first`` holds. Files and names are looked up for all at once, and each
+    message is worded once per earlier event (a thousand copies of one event share one)."""
     offsets = _offsets(files)
-    names = np.concatenate([np.asarray(f.names, dtype=object) for f in files])
-    file_of = np.searchsorted(offsets, np.concatenate([again, first]), side="right") - 1
+    names = np.concatenate([np.asarray(f.names, dtype=object) for f in files]).tolist()
+    file_of = (np.searchsorted(offsets, np.concatenate([again, first]), side="right") - 1).tolist()
     sources = [f.item.source for f in files]
     several = [len(f.names) > 1 for f in files]
+    messages: dict[tuple[int, bool], str] = {}
     problems: list[Problem] = []
-    n = len(again)
     for i, (event, earlier) in enumerate(zip(again.tolist(), first.tolist(), strict=True)):
-        f, g = int(file_of[i]), int(file_of[n + i])
-        if sources[g] == sources[f] and not several[f]:
-            what = "this file is given twice"
-        else:
-            what = f"these games are those of {_where(sources[g], str(names[earlier]), several[g])}"
+        f, g = file_of[i], file_of[len(again) + i]
+        twice = sources[g] == sources[f] and not several[f]
+        message = messages.get((earlier, twice))
+        if message is None:
+            where = _where(sources[g], str(names[earlier]), several[g])
+            what = "this file is given twice" if twice else f"these games are those of {where}"
+            message = messages[earlier, twice] = (
+                f"{what} (same players, rounds, colours and results): the same event "
+                "would be rated twice"
+            )
         problems.append(
             Problem(
                 Code.DUPLICATE_EVENT,
-                f"{what} (same players, rounds, colours and results): the same event "
-                "would be rated twice",
+                message,
                 file=sources[f],
                 value=str(names[event]) if several[f] else None,
                 fix="give each event once: leave one of the two out",
