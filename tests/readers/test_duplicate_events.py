@@ -284,7 +284,7 @@ def _python_calls(item: GamesInput) -> tuple[int, int]:
 def test_the_check_does_no_python_work_per_event():
     """Ten times the events, the same Python-level work: the events are fingerprinted by array
     operations, not compared one by one (issue 34: 16,000 copies of one event took 294 s). A
-    duplicate costs only its problem (built and worded: a few calls)."""
+    duplicate costs only its problem (``Problem``'s ``__init__`` and ``__post_init__``)."""
 
     def distinct(n: int) -> GamesInput:
         rows = [(f"E{e}", "1", "2026-11-01", str(2 * e), str(2 * e + 1), "1-0") for e in range(n)]
@@ -301,4 +301,4 @@ def test_the_check_does_no_python_work_per_event():
     assert many <= few + 20, (few, many)
     (few, found_few), (many, found_many) = _python_calls(copies(40)), _python_calls(copies(400))
     assert (found_few, found_many) == (39, 399)
-    assert many - few <= 4 * 360, (few, many)  # per problem: its dataclass and its words
+    assert many - few <= 2 * 360 + 20, (few, many)  # per problem: its dataclass's two calls
