@@ -24,7 +24,7 @@ id, on the dictionaries of the games' codes (``GamesInput.codes()``), not per ga
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,7 +154,9 @@ def _candidate_games(files: list[_FileGames], candidates: np.ndarray) -> _Candid
     events, keys, dates, missing = [], [], [], []
     for f, offset in zip(files, offsets, strict=False):
         local = position[offset + f.event]
-        keep = local >= 0
+        kept = local >= 0
+        # Every game of the file (copies of one event): the rows as they are, not copied.
+        keep: np.ndarray | slice = slice(None) if kept.all() else kept
         events.append(local[keep])
         keys.append([k[keep] for k, _ in f.keys])
         games = f.item.games
@@ -163,8 +165,8 @@ def _candidate_games(files: list[_FileGames], candidates: np.ndarray) -> _Candid
             dates.append(date)  # a missing date is encoded as "" (never compared: not dated)
             missing.append(date.isna().to_numpy())
         else:  # no dates: never compared
-            dates.append(pd.Series([""] * int(keep.sum()), dtype=str))
-            missing.append(np.ones(int(keep.sum()), dtype=bool))
+            dates.append(pd.Series([""] * len(events[-1]), dtype=str))
+            missing.append(np.ones(len(events[-1]), dtype=bool))
     date_codes, _ = encode_together(*dates)
     event = np.concatenate(events)
     key = [np.concatenate([k[c] for k in keys]) for c in range(len(files[0].keys))]
@@ -229,13 +231,13 @@ def _earlier_same(
     return target
 
 
-def _in_turn(events: np.ndarray, same: object) -> np.ndarray:
+def _in_turn(events: np.ndarray, same: Callable[[int, int], bool]) -> np.ndarray:
     """The rule read literally: each event against the events kept so far, the first alike
     named; an event alike none is kept. Only for events whose digests collide."""
     kept: list[int] = []
     target = np.full(len(events), -1)
     for i, event in enumerate(events.tolist()):
-        alike = next((k for k in kept if same(event, k)), None)  # type: ignore[operator]
+        alike = next((k for k in kept if same(event, k)), None)
         if alike is None:
             kept.append(event)
         else:
