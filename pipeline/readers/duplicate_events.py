@@ -51,12 +51,15 @@ class _FileGames:
     keys: list[tuple[np.ndarray, int]]
 
 
-def _coded(codes: np.ndarray, texts: pd.Series | None, column: pd.Series) -> tuple:
+Coded = tuple[np.ndarray, pd.Series]  # each game's code, the distinct texts (code c: texts[c])
+
+
+def _coded(codes: np.ndarray, texts: pd.Series | None, column: pd.Series) -> Coded:
     """(each game's code, the distinct texts): the shared encoding's when it kept the texts."""
     return (codes, texts) if texts is not None else factorize_text(column)
 
 
-def _file_dictionaries(item: GamesInput) -> tuple[tuple, list[tuple[np.ndarray, pd.Series]]]:
+def _file_dictionaries(item: GamesInput) -> tuple[Coded, list[Coded]]:
     """(the events' codes and names, per key column: each game's code and the distinct texts,
     written the same way in every format: round numbers without leading zeros, ids without the
     file's own ``<stem>#`` prefix). The rewriting runs once per distinct text, and only when
