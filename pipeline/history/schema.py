@@ -4,8 +4,8 @@ The schema is versioned with ``PRAGMA user_version``; :func:`migrate` brings an 
 to :data:`SCHEMA_VERSION`, one step per version, each step in its own transaction. Version 2
 stores each list's rows once (see :mod:`pipeline.history.list_contents`); version 3 stores them
 as compressed blocks (:mod:`pipeline.history.list_blocks`); version 4 stores each period's
-calculation, player by player (:mod:`pipeline.history.period_calculations`). A step is SQL statements, or a
-function of the connection where SQL alone cannot do it (rows into blocks).
+calculation, player by player (:mod:`pipeline.history.period_calculations`). A step is SQL
+statements, or a function of the connection where SQL alone cannot do it (rows into blocks).
 """
 
 from __future__ import annotations

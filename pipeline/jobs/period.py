@@ -44,8 +44,8 @@ from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.history import database
 from pipeline.history import store as history
 from pipeline.history.lock import holding_history
-from pipeline.history.published_inputs import nothing_to_do_note
 from pipeline.history.period_calculations import period_calculation
+from pipeline.history.published_inputs import nothing_to_do_note
 from pipeline.history.record import ListFile, RunRecord
 from pipeline.history.run_commit import commit_run, finish_run
 from pipeline.history.run_start import (
