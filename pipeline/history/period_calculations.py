@@ -21,6 +21,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -163,16 +164,32 @@ def live_periods(con: sqlite3.Connection) -> dict[str, StoredPeriod]:
     return {period: StoredPeriod(run_id, period, scale) for run_id, period, scale in rows}
 
 
-def player_changes(con: sqlite3.Connection, player_id: str) -> dict[int, dict[str, object]]:
-    """Run id -> the player's ``period_changes`` row (``CHANGE_COLUMNS``), for every run."""
+@dataclass(frozen=True)
+class StoredChange:
+    """A player's ``period_changes`` row."""
+
+    player_id: str
+    rating: int
+    k: int
+    k_rule: str
+    next_k: int | None
+    games: int
+    score_h: int
+    change_units: int
+    change: int
+    new_rating: int | None
+
+
+def player_changes(con: sqlite3.Connection, player_id: str) -> dict[int, StoredChange]:
+    """Run id -> the player's ``period_changes`` row, for every run that stored one."""
     rows = con.execute(
         f"SELECT run_id, {', '.join(CHANGE_COLUMNS)} FROM period_changes WHERE player_id = ?",
         (player_id,),
     ).fetchall()
-    return {r[0]: dict(zip(CHANGE_COLUMNS, r[1:], strict=True)) for r in rows}
+    return {r[0]: StoredChange(*r[1:]) for r in rows}
 
 
-def player_games(con: sqlite3.Connection, run_id: int, player_id: str) -> list[dict[str, object]]:
+def player_games(con: sqlite3.Connection, run_id: int, player_id: str) -> list[dict[str, Any]]:
     """The player's rated game sides in the run's period (``GAME_SCHEMA``), in the order rated:
     every block whose id range holds the player (a player's games may straddle two)."""
     parts = [
