@@ -234,6 +234,4 @@ def test_a_history_written_before_calculations_were_stored(tmp_path):
     january = period_row(found, "2027-01")
     assert january["calculation"] is True and january["period_games"] == 1
     calc = history_json(db.parent, "5100029", "--period", "2027-01")
-    assert sum(Decimal(g["k_x_s_minus_pd"]) for g in calc["games"]) == Decimal(
-        calc["change_exact"]
-    )
+    assert sum(Decimal(g["k_x_s_minus_pd"]) for g in calc["games"]) == Decimal(calc["change_exact"])
