@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import arrow_text
 from pipeline.history.bulk_insert import insert_chunks, key_order
-from pipeline.keys.id_lookup import IdLookup, take_rows
+from pipeline.keys.id_lookup import IdLookup, same_ids, take_rows
 from pipeline.model import RatedPeriod
 
 BLOCK_ROWS = 65_536  # game sides a block (tests set it small to cross block boundaries)
@@ -71,29 +71,39 @@ class PeriodCalculation:
     sides: :func:`period_calculation`)."""
 
     scale: int
-    players: pd.DataFrame  # CHANGE_COLUMNS but next_k, one row per rated player who played
+    players: pd.DataFrame  # CHANGE_COLUMNS, one row per rated player who played
     games: pa.Table  # GAME_SCHEMA: those players' rated game sides, in player key order
 
 
-def period_calculation(result: RatedPeriod) -> PeriodCalculation:
-    """The calculation of ``result`` (sides with their text columns, as a period run has them)."""
+def period_calculation(result: RatedPeriod, new: pd.DataFrame) -> PeriodCalculation:
+    """The calculation of ``result`` (sides with their text columns, as a period run has them);
+    ``new``: the next list, whose K each player's row carries as ``next_k``."""
     t = result.totals
-    keep = (
+    keep = np.flatnonzero(
         (t["games"].to_numpy(dtype=np.int64) > 0)
         & t["k"].notna().to_numpy()
         & t["rating"].notna().to_numpy()
     )
-    # The totals' columns for period_changes (next_k is the next list's: added when stored).
+    # The next list lists the totals' players in their order in a period run: no look-up then.
+    if same_ids(t["id"], new["id"]):
+        at_new = keep
+    else:
+        at_new = IdLookup(new["id"]).positions(t["id"].iloc[keep])
+    columns = {c: t[c].iloc[keep].array for c in CHANGE_COLUMNS if c in t.columns}
     players = pd.DataFrame(
-        {c: t["id" if c == "player_id" else c].iloc[np.flatnonzero(keep)].array
-         for c in CHANGE_COLUMNS if c != "next_k"}
-    )  # fmt: skip
+        {
+            "player_id": t["id"].iloc[keep].array,
+            **columns,
+            "next_k": take_rows(new["k"], at_new).astype("Int64").array,
+        }
+    )[list(CHANGE_COLUMNS)]
     s = result.sides
-    rated = s["rated"].to_numpy(dtype=bool) & s["player"].notna().to_numpy()
-    rows = np.flatnonzero(rated)
-    mine = pc.is_in(arrow_text(s["player"].iloc[rows]), value_set=arrow_text(players["player_id"]))
-    part = s.iloc[rows[np.asarray(mine.to_numpy(zero_copy_only=False), dtype=bool)]]
-    part = part.iloc[key_order(part["player"])]  # stable: a player's games keep their order
+    rated = np.flatnonzero(s["rated"].to_numpy(dtype=bool) & s["player"].notna().to_numpy())
+    mine = pc.is_in(arrow_text(s["player"].iloc[rated]), value_set=arrow_text(players["player_id"]))
+    rows = rated[np.asarray(mine.to_numpy(zero_copy_only=False), dtype=bool)]
+    # Only the stored columns are copied; a player's games keep their order (a stable sort).
+    rows = rows[key_order(s["player"].iloc[rows])]
+    part = s[[f.name for f in GAME_SCHEMA]].iloc[rows]
     return PeriodCalculation(result.scale, players, _game_table(part))
 
 
@@ -109,13 +119,10 @@ def _game_table(part: pd.DataFrame) -> pa.Table:
 
 
 def record_calculation(
-    con: sqlite3.Connection, run_id: int, calculation: PeriodCalculation, new: pd.DataFrame
+    con: sqlite3.Connection, run_id: int, calculation: PeriodCalculation
 ) -> None:
-    """Store ``calculation`` for ``run_id`` (inside the run's transaction); ``new``: the next
-    list, whose K each player's row carries as ``next_k``."""
+    """Store ``calculation`` for ``run_id`` (inside the run's transaction)."""
     players = calculation.players
-    at = IdLookup(new["id"]).positions(players["player_id"])
-    players = players.assign(next_k=take_rows(new["k"], at).astype("Int64").array)
     con.execute(
         "INSERT INTO calculated_runs (run_id, scale) VALUES (?, ?)",
         (int(run_id), int(calculation.scale)),

@@ -132,7 +132,7 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
         run_id,
     )
     if record.calculation is not None:
-        record_calculation(con, run_id, record.calculation, record.new)
+        record_calculation(con, run_id, record.calculation)
     history.insert_file_moves(con, run_id, files.moves)
     return run_id
 

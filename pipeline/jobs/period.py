@@ -355,7 +355,7 @@ def _rate_and_publish(
     # ids (its order): the rest of them and the base list are freed before the files are
     # written (release_memory in lap), the sides once games.csv is (``rated`` is emptied then).
     rated = [result.with_totals_ids_only()]
-    calculation = period_calculation(result)  # for the history, before the totals go
+    calculation = period_calculation(result, new)  # for the history, before the totals go
     del base, result
     notes = start.notes + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
