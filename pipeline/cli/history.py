@@ -120,19 +120,20 @@ def _print_calculation(c: PlayerCalculation) -> None:
     click.echo(f"{c.player_id}  {c.name}: the {c.period} period")
     click.echo(f"rating {c.rating}, K {c.k} ({c.k_rule}), {len(c.games)} rated games")
     head = (
-        f"{'event':<24} {'rd':>3} {'opponent':<10} {'opp.':>5} {'diff':>5} {'PD':>6} "
+        f"{'event':<24} {'rd':>3} {'opponent':<10} {'name':<20} {'opp.':>5} {'diff':>5} {'PD':>6} "
         f"{'score':>5} {'S - PD':>7} {'K x (S - PD)':>12} note"
     )
     click.echo(head)
     for g in c.games:
         click.echo(
             f"{str(g['event'])[:24]:<24} {g['round']!s:>3} {g['opponent']!s:<10} "
+            f"{str(g['opponent_name'])[:20]:<20} "
             f"{_blank(g['opponent_rating']):>5} {_blank(g['diff']):>5} {g['pd']!s:>6} "
             f"{g['score']!s:>5} {g['s_minus_pd']!s:>7} {g['k_x_s_minus_pd']!s:>12} "
             f"{g['note']}".rstrip()
         )
     click.echo(
-        f"{'sum':<24} {'':>3} {'':<10} {'':>5} {'':>5} {c.expected:>6} {c.score:>5} "
+        f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {c.expected:>6} {c.score:>5} "
         f"{c.sum_dev:>7} {c.change_exact:>12}"
     )
     new = "" if c.new_rating is None else f"; new rating {c.new_rating}"

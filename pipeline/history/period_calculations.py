@@ -187,6 +187,15 @@ class StoredChange:
     new_rating: int | None
 
 
+def published_content(con: sqlite3.Connection, run_id: int) -> int | None:
+    """The content id of the list ``run_id`` published (its players' names and ratings)."""
+    row = con.execute(
+        "SELECT content_id FROM lists WHERE run_id = ? AND kind = 'published' ORDER BY id LIMIT 1",
+        (run_id,),
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
 def player_changes(con: sqlite3.Connection, player_id: str) -> dict[int, StoredChange]:
     """Run id -> the player's ``period_changes`` row, for every run that stored one."""
     rows = con.execute(

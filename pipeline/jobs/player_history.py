@@ -23,10 +23,12 @@ from pipeline.calculator.calc_text import fixed
 from pipeline.errors import NotInHistory
 from pipeline.history import store
 from pipeline.history.database import reading
+from pipeline.history.list_reading import names_on_list
 from pipeline.history.period_calculations import (
     live_periods,
     player_changes,
     player_games,
+    published_content,
 )
 
 NOT_STORED = (
@@ -109,7 +111,9 @@ class PlayerCalculation:
     change_exact: str  # K x sum(S - PD)
     change: int
     new_rating: int | None
-    games: list[dict[str, object]]  # opponent, opponent_rating, diff, pd, score, s_minus_pd, ...
+    # Per game: opponent (id), opponent_name, opponent_rating, diff, pd, score, s_minus_pd,
+    # k_x_s_minus_pd, event, round, note.
+    games: list[dict[str, object]]
 
 
 def run_calculation(request: CalculationRequest) -> PlayerCalculation:
@@ -129,11 +133,19 @@ def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> Player
     scale, k = stored.scale, change.k
     places = 2 if scale == 100 else 4  # PD from the table: 2 decimals; from the formula: 4
     stored_games = player_games(con, stored.run_id, who)
+    # The names on the list the period published (the players' own, once rated).
+    content = published_content(con, stored.run_id)
+    names = (
+        names_on_list(con, content, [who, *(str(g["opponent"]) for g in stored_games)])
+        if content is not None
+        else {}
+    )
     games = [
         {
             "event": g["event"],
             "round": g["round"],
             "opponent": g["opponent"],
+            "opponent_name": names.get(str(g["opponent"]), ""),
             "opponent_rating": g["opponent_rating"],
             "diff": g["diff"],
             "pd": fixed(g["pd_units"], scale, places),
@@ -144,10 +156,9 @@ def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> Player
         }
         for g in stored_games
     ]
-    listed = [r for r in store.player_history(con, who) if r["period"] == period]
     return PlayerCalculation(
         player_id=who,
-        name=str(listed[-1]["name"]) if listed else "",
+        name=names.get(who, ""),
         period=period,
         rating=change.rating,
         k=k,

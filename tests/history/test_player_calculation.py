@@ -97,6 +97,7 @@ def test_every_played_period_row_agrees_with_changes_csv(period_out):
 
 def test_the_calculation_sums_to_the_change_and_matches_games_csv(period_out):
     games = csv_rows(period_out / "games_2026-11.csv")
+    names = {r["id"]: r["name"] for r in csv_rows(period_out / "rating_list_2026-12.csv")}
     for player, expected in played(period_out).items():
         calc = history_json(period_out, player, "--period", "2026-11")
         assert calc["k"] == int(expected["k"]) and calc["next_k"] == int(expected["next_k"])
@@ -104,6 +105,7 @@ def test_the_calculation_sums_to_the_change_and_matches_games_csv(period_out):
         assert len(calc["games"]) == len(rated) == int(expected["games"])
         for shown, game in zip(calc["games"], rated, strict=True):
             assert shown["opponent"] == game["opponent"]
+            assert shown["opponent_name"] == names[game["opponent"]]
             assert shown["opponent_rating"] == int(game["opponent_rating"])
             assert shown["diff"] == int(game["diff"])
             assert shown["pd"] == game["pd"] and shown["s_minus_pd"] == game["dev"]
@@ -185,6 +187,8 @@ def test_web_history_page_k_change_and_the_link_to_the_calculation(period_out):
         calc = parse(answer.text)
         games = table_dicts(calc, "calculation")
         body = [g for g in games if g["opponent"] != "sum"]
+        names = [r["name"] for r in csv_rows(period_out / "rating_list_2026-12.csv")]
+        assert all(any(g["opponent"].startswith(n) for n in names) for g in body)  # by name
         assert len(body) == int(expected["games"])
         total = sum(Decimal(g["K x (S - PD)"]) for g in body)
         assert total == Decimal(expected["change_exact"])
