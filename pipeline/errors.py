@@ -405,6 +405,11 @@ class RunError(FiderateError):
     """A run could not be completed for a reason other than bad input rows."""
 
 
+class NotInHistory(RunError):
+    """What was asked of the history (a player, a period, its calculation) is not in it: exit 1
+    on the command line, 404 on the web pages."""
+
+
 class UsageError(FiderateError):
     """The options ask for something the run cannot do (e.g. an option the chosen engine cannot
     honour). The CLI exits with 2, as for any usage error, before anything is read or written."""

@@ -247,11 +247,38 @@ class Pages:
         return self.page("history.html", **found)
 
     async def history_player(self, request: Request) -> Response:
+        player_id = request.query_params.get("id", "").strip()[:40]
+        return await self._history_page(
+            "history_player.html", history_pages.player, self._history_db(), player_id
+        )
+
+    async def history_calculation(self, request: Request) -> Response:
+        q = request.query_params
+        player_id, period = q.get("id", "").strip()[:40], q.get("period", "").strip()[:7]
+        return await self._history_page(
+            "history_calculation.html",
+            history_pages.calculation,
+            self._history_db(),
+            player_id,
+            period,
+        )
+
+    async def history_search(self, request: Request) -> Response:
+        query = request.query_params.get("q", "").strip()[:80]
+        return await self._history_page(
+            "history_search.html", history_pages.search, self._history_db(), query
+        )
+
+    def _history_db(self) -> Path:
         if self.history is None:
             raise HTTPException(404, "started without --history: no history database")
-        player_id = request.query_params.get("id", "").strip()[:40]
-        found = await run_in_threadpool(history_pages.player, self.history, player_id)
-        return self.page("history_player.html", **found)
+        return self.history
+
+    async def _history_page(self, template: str, build: Any, *args: Any) -> Response:
+        """A history page: its context built by ``history_pages`` (status 404 when the
+        history does not hold what was asked), rendered."""
+        found = await run_in_threadpool(build, *args)
+        return self.page(template, found.pop("status", 200), **found)
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -321,6 +348,8 @@ def create_app(history: Path | None = None, max_upload_bytes: int | None = None)
         Route("/event/{token}/outputs.zip", pages.outputs),
         Route("/history", pages.history_home),
         Route("/history/player", pages.history_player),
+        Route("/history/calculation", pages.history_calculation),
+        Route("/history/search", pages.history_search),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(
