@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import sqlite3
 from decimal import ROUND_HALF_UP, Decimal
 from html.parser import HTMLParser
 from pathlib import Path
@@ -208,12 +209,24 @@ def test_web_unknown_player_is_404_and_search_finds_by_name_and_id(period_out):
         assert nobody.status_code == 200 and "No player" in nobody.text
 
 
+JANUARY_LIST = "rating_list_2027-01.csv"
+
+
 def test_a_history_written_before_calculations_were_stored(tmp_path):
     """ratings_v3.db (today's main before this change): read and migrated, its periods say
     their calculation was not stored (nothing made up); a new period run stores its own."""
     db = tmp_path / "out" / "ratings.db"
     db.parent.mkdir()
     shutil.copy(V3_DATABASE, db)
+    # The January list the December run published, put where this folder's history finds it
+    # (the database records the folder it was written in: here, where it was made).
+    shutil.copy(V3_DATABASE.with_name("rating_list_2027-01_v3.csv"), db.parent / JANUARY_LIST)
+    with sqlite3.connect(db) as con:
+        con.execute(
+            "UPDATE lists SET source = ? WHERE effective = '2027-01'",
+            (str(db.parent / JANUARY_LIST),),
+        )
+    con.close()
     found = history_json(db.parent, "5100029")
     for period in ("2026-11", "2026-12"):
         row = period_row(found, period)
