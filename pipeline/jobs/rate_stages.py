@@ -129,6 +129,8 @@ def rate_files(
     """
     options = options or RateOptions()
     plan = plan_run(options)  # a bad option is a usage error, before any reading
+    if options.period is not None:  # the events' own dates do not choose it
+        reading = replace(reading, dates_needed=False)
     if executor is not None:
         return _rate_on_executor(paths, players_path, options, plan, reading, executor)
     read = read_rating_inputs(paths, players_path, rules=options.rules, reading=reading)
@@ -142,6 +144,7 @@ def rate_files(
         list_match=read.list_match,
         event_ranks=read.event_ranks,
         norm_sources=read.norm_sources,
+        warnings=[*read.warnings, *result.warnings],
     )
 
 

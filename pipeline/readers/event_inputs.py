@@ -54,3 +54,14 @@ def read_event_inputs(
             problems.extend(event_date_problems(item))
     problems.extend(duplicate_events(inputs))  # the same games twice: by content, any format
     return inputs, partials, problems
+
+
+def event_warnings(inputs: Sequence[GamesInput | SidesInput]) -> list[str]:
+    """What the events read say that contradicts itself or is not used (``EventInfo.warnings``),
+    in file order: ``fiderate validate`` and ``rate`` print them; they stop nothing."""
+    return [
+        warning
+        for item in inputs
+        if isinstance(item, GamesInput) and item.info is not None
+        for warning in item.info.warnings
+    ]

@@ -31,7 +31,7 @@ from pipeline.model import (
     SidesInput,
 )
 from pipeline.readers import read_players
-from pipeline.readers.event_inputs import read_event_inputs
+from pipeline.readers.event_inputs import event_warnings, read_event_inputs
 from pipeline.readers.lists.list_match import list_match
 from pipeline.readers.lists.players_merge import merge_players
 from schemas import Players, validate
@@ -59,6 +59,7 @@ class RatingInputs:
     list_match: ListMatch | None = None
     event_ranks: pd.Series | None = None
     norm_sources: NormSources | None = None
+    warnings: list[str] = field(default_factory=list)  # the events' own (``event_warnings``)
 
 
 def read_list_in_force(players_path: Path | str | None, rules: str | None) -> PlayerList | None:
@@ -77,7 +78,8 @@ def read_rating_inputs(
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
 ) -> RatingInputs:
-    """Read every file, collecting the problems of all of them (bad input raises nothing here).
+    """Read every file, collecting the problems of all of them (bad input raises nothing here),
+    and the warnings of the events read.
 
     ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players;
     ``reading`` says how the event files are read (format, sheet, crosstable columns).
@@ -96,6 +98,7 @@ def read_rating_inputs(
     inputs, partials, read_problems = read_event_inputs(paths, reading)
     problems.extend(read_problems)
     read = RatingInputs(inputs, players, problems, partials, list_readable)
+    read.warnings = event_warnings(inputs)
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if players is not None and not problems:
         read.list_match = list_match(players, inputs)

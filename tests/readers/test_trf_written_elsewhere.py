@@ -8,6 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.readers.events.trf_file import read_trf
 from tests.conftest import run_cli
 from tests.readers.test_readers_trf import record
 
@@ -78,3 +83,129 @@ def test_byes_alone_are_no_games(tmp_path):
     result = run_cli("validate", _write(tmp_path / "b.trf", lines))
     assert result.exit_code == 1, result.output
     assert "no games to rate" in result.stdout and "internal" not in result.stdout, result.stdout
+
+
+# --- 12: what other tools read ----------------------------------------------------------------
+
+
+def _event(tmp_path: Path, cells: dict[int, list[str]], *, head=(), births=None, points=None):
+    """A three-player TRF: ``cells`` per starting rank, ``head`` records before the players."""
+    names = {1: "Alpha, Anna", 2: "Beta, Berta", 3: "Gamma, Gus"}
+    births = births or {}
+    points = points or {}
+    lines = ["012 Borrowed Open", "042 2026/11/07", "052 2026/11/21", *head]
+    for sno, name in names.items():
+        birth = births.get(sno, "1990/01/01")
+        lines.append(
+            record(sno, "m", "", name, "2000", "IRL", f"25000{sno}", birth, points[sno], cells[sno])
+        )
+    return _write(tmp_path / "e.trf", lines)
+
+
+LEGACY_BYE = {
+    1: ["   2 w 1", "0000 - ="],
+    2: ["   1 b 0", "   3 w 1"],
+    3: ["0000 - =", "   2 b 0"],
+}
+
+
+def test_legacy_half_point_bye_is_read_as_h(tmp_path):
+    path = _event(tmp_path, LEGACY_BYE, points={1: "1.5", 2: "1.0", 3: "0.5"})
+    event = read_trf(path)
+    byes = event.byes.sort_values("player")
+    assert list(byes["code"]) == ["H", "H"] and list(byes["score_h"]) == [50, 50]
+    assert list(byes["round"]) == ["2", "1"]
+    assert len(event.games) == 2  # the two played games, no game against "0000"
+    result = run_cli("validate", path)
+    assert result.exit_code == 0, result.output
+
+
+def test_legacy_bye_needs_no_opponent_and_no_colour(tmp_path):
+    # "=" with a colour and no opponent is no bye of any convention: still refused.
+    cells = {**LEGACY_BYE, 1: ["   2 w 1", "0000 w ="]}
+    with pytest.raises(InputError) as caught:
+        read_trf(_event(tmp_path, cells, points={1: "1.5", 2: "1.0", 3: "0.5"}))
+    assert any(p.code == "bad-result" and p.row == 4 for p in caught.value.problems)
+
+
+@pytest.mark.parametrize(
+    ("written", "year"),
+    [("    .  .  ", None), ("    /  /  ", None), ("1975.  .  ", 1975), ("          ", None)],
+)
+def test_an_empty_birth_date_template_is_blank(tmp_path, written, year):
+    cells = {1: ["   2 w 1"], 2: ["   1 b 0"], 3: ["0000 - H"]}
+    path = _event(tmp_path, cells, births={2: written}, points={1: "1.0", 2: "0.0", 3: "0.5"})
+    players = read_trf(path).players.players.set_index("sno")
+    if year is None:
+        assert pd.isna(players.loc[2, "birth_year"])
+    else:
+        assert players.loc[2, "birth_year"] == year
+    assert players.loc[1, "birth_year"] == 1990
+
+
+def test_a_birth_date_that_is_no_template_is_still_refused(tmp_path):
+    cells = {1: ["   2 w 1"], 2: ["   1 b 0"], 3: ["0000 - H"]}
+    path = _event(tmp_path, cells, births={2: "  x.  .  "}, points={1: "1.0", 2: "0.0", 3: "0.5"})
+    with pytest.raises(InputError) as caught:
+        read_trf(path)
+    assert [(p.code, p.row) for p in caught.value.problems] == [("bad-value", 5)]
+
+
+def _with_dates(tmp_path: Path, start: str, end: str) -> Path:
+    cells = {1: ["   2 w 1"], 2: ["   1 b 0"], 3: ["0000 - H"]}
+    path = _event(tmp_path, cells, points={1: "1.0", 2: "0.0", 3: "0.5"})
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("042 2026/11/07", f"042 {start}").replace("052 2026/11/21", f"052 {end}")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("start", "end"), [("soon", "2026/11/21"), ("2026/11/07", "9999/11/21")])
+def test_period_gets_past_a_date_it_does_not_need(tmp_path, start, end):
+    path = _with_dates(tmp_path, start, end)
+    # Without --period the dates choose the period: an unusable one stops the run, as before.
+    result = run_cli("rate", path, "--out", tmp_path / "no", "-q")
+    assert result.exit_code == 1 and "[bad-value]" in result.output, result.output
+    assert not (tmp_path / "no").exists() or not any((tmp_path / "no").iterdir())
+    # With --period nothing needs them: rated, and the date is named in a warning.
+    result = run_cli("rate", path, "--period", "2026-11", "--out", tmp_path / "out", "-q")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "rating_list.csv").is_file()
+    warning = next(line for line in result.stderr.splitlines() if line.startswith("warning:"))
+    tag = "042" if start == "soon" else "052"
+    assert f"e.trf, line {2 if tag == '042' else 3} ({tag})" in warning, result.stderr
+    assert "not used, as --period gives the period" in warning, warning
+
+
+def test_games_past_the_xxr_round_count_are_rated_with_a_warning(tmp_path):
+    cells = {
+        1: ["   2 w 1", "   3 b =", "   2 b 1"],
+        2: ["   1 b 0", "0000 - H", "   1 w 0"],
+        3: ["0000 - H", "   1 w =", "0000 - H"],
+    }
+    points = {1: "2.5", 2: "0.5", 3: "1.5"}
+    path = _event(tmp_path, cells, head=("XXR 2",), points=points)
+    event = read_trf(path)
+    assert sorted(event.games["round"]) == ["1", "2", "3"]  # round 3 is read
+    assert event.info.rounds == 3
+    (warning,) = event.info.warnings
+    assert "e.trf: XXR (line 4) announces 2 round(s), but games are given up to round 3" in warning
+    assert "first at line 5, round 3" in warning
+    # validate and rate both show it, and it stops neither.
+    checked = run_cli("validate", path)
+    assert checked.exit_code == 0 and f"warning: {warning}" in checked.stderr, checked.output
+    as_json = json.loads(run_cli("validate", path, "--json").stdout)
+    assert as_json["ok"] and as_json["warnings"] == [warning], as_json
+    rated = run_cli("rate", path, "--period", "2026-11", "--out", tmp_path / "out", "-q")
+    assert rated.exit_code == 0 and f"warning: {warning}" in rated.stderr, rated.output
+    games = (tmp_path / "out" / "games.csv").read_text(encoding="utf-8")
+    assert games.count("Borrowed Open,3,25000") == 2, games  # both sides of the round-3 game
+
+
+def test_rounds_within_the_xxr_count_give_no_warning(tmp_path):
+    # An event still running (XXR 9, three rounds played) contradicts nothing.
+    cells = {1: ["   2 w 1"], 2: ["   1 b 0"], 3: ["0000 - H"]}
+    path = _event(tmp_path, cells, head=("XXR 9",), points={1: "1.0", 2: "0.0", 3: "0.5"})
+    event = read_trf(path)
+    assert event.info.warnings == [] and event.info.rounds == 9
+    assert "warning" not in run_cli("validate", path).stderr
