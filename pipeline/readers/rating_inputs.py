@@ -31,7 +31,7 @@ from pipeline.model import (
     SidesInput,
 )
 from pipeline.readers import read_players
-from pipeline.readers.event_inputs import event_warnings, read_event_inputs
+from pipeline.readers.event_inputs import read_event_inputs
 from pipeline.readers.lists.list_match import list_match
 from pipeline.readers.lists.players_merge import merge_players
 from schemas import Players, validate
@@ -59,7 +59,7 @@ class RatingInputs:
     list_match: ListMatch | None = None
     event_ranks: pd.Series | None = None
     norm_sources: NormSources | None = None
-    warnings: list[str] = field(default_factory=list)  # the events' own (``event_warnings``)
+    warnings: list[str] = field(default_factory=list)  # the events' own (``EventReads``)
 
 
 def read_list_in_force(players_path: Path | str | None, rules: str | None) -> PlayerList | None:
@@ -95,10 +95,9 @@ def read_rating_inputs(
     except InputError as exc:
         problems.extend(exc.problems)
     list_readable = not problems
-    inputs, partials, read_problems = read_event_inputs(paths, reading)
+    inputs, partials, read_problems, warnings = read_event_inputs(paths, reading)
     problems.extend(read_problems)
-    read = RatingInputs(inputs, players, problems, partials, list_readable)
-    read.warnings = event_warnings(inputs)
+    read = RatingInputs(inputs, players, problems, partials, list_readable, warnings=warnings)
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if players is not None and not problems:
         read.list_match = list_match(players, inputs)

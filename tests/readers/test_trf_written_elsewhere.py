@@ -209,3 +209,36 @@ def test_rounds_within_the_xxr_count_give_no_warning(tmp_path):
     event = read_trf(path)
     assert event.info.warnings == [] and event.info.rounds == 9
     assert "warning" not in run_cli("validate", path).stderr
+
+
+def test_a_round_zero_file_shows_its_unknown_record_and_rank_gap(tmp_path):
+    # The file as a pairing engine wrote it: a record 101 and starting ranks 1 and 3.
+    blank = " " * 64
+    path = tmp_path / "e.trf"
+    path.write_text(
+        f"012 E\n101 x\n001    1      P 1{blank}0.0    1\n001    3      P 2{blank}0.0    2\n",
+        encoding="utf-8",
+    )
+    result = run_cli("validate", path, "--json")
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert [p["code"] for p in report["problems"]] == ["not-a-table"], report
+    unknown, gap = report["warnings"]
+    assert "e.trf: line 2 ('101'): no TRF record we know" in unknown, unknown
+    assert "starting ranks run to 3 for 2 players: no player has 2" in gap, gap
+    plain = run_cli("validate", path)
+    assert f"warning: {unknown}" in plain.stderr and f"warning: {gap}" in plain.stderr
+
+
+def test_records_of_other_tools_give_no_warning(tmp_path):
+    cells = {1: ["   2 w 1"], 2: ["   1 b 0"], 3: ["0000 - H"]}
+    head = (
+        "022 Dublin",
+        "102 A. Arbiter",
+        "142 1",
+        "013 Team A    1    2",
+        "XXC white1",
+        "240 F 1",
+    )
+    path = _event(tmp_path, cells, head=head, points={1: "1.0", 2: "0.0", 3: "0.5"})
+    assert read_trf(path).info.warnings == []

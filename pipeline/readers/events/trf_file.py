@@ -29,6 +29,12 @@ from pipeline.readers.events.trf_rounds import round_cells
 FOLLOW_UPS = 10
 HEADER_TAGS = {"012": "name", "042": "start", "052": "end", "XXR": "rounds", "142": "rounds"}
 KEPT_TAG = re.compile(r"^(0[0-9][0-9]|1[0-9][0-9]|[23][0-9][0-9]|XX.|BB.)$")
+# Records of TRF16 and its successors that we keep unread: header records end in 2 (022 city,
+# 102 arbiter, TRF26's 142 ... 232), 013 and 2xx/3xx are team and pairing-engine records,
+# XX*/BB* extensions. Any other line (``101``, text) is kept too, with a warning.
+KNOWN_KEPT = re.compile(r"^([01][0-9]2|013|[23][0-9][0-9]|XX.|BB.)$")
+# How many unknown records a warning quotes.
+QUOTED = 3
 
 
 def decode(path: Path, data: bytes) -> str:
@@ -72,9 +78,8 @@ def read_trf(path: Path | str, dates_needed: bool = True) -> GamesInput:
     event = parse_trf(text, str(path), problems, dates_needed)
     if problems:
         cut = truncation(text, str(path))
-        if cut is not None:
-            raise InputError(root_cause_first(cut, problems.problems))
-    problems.raise_if_any()
+        found = problems.problems if cut is None else root_cause_first(cut, problems.problems)
+        raise InputError(found, warnings=event.info.warnings if event.info else ())
     return event
 
 
@@ -162,6 +167,8 @@ def parse_trf(
     numbers = np.array([n for n, _ in players], dtype=np.int64)
     raw = pd.Series([ln for _, ln in players], dtype=str)
     roster = trf_players.roster(raw, numbers, source, problems)
+    _unknown_records(info, source)
+    _starting_rank_gaps(info, roster["sno"], source)
     cells = round_cells(raw, numbers, roster["sno"], source, problems)
     if announced is not None:
         _past_the_rounds(info, cells, announced, source)
@@ -256,6 +263,37 @@ def _header(header: Header, field: str) -> None:
             )
             parsed = None
         setattr(info, field, parsed)
+
+
+def _unknown_records(info: EventInfo, source: str) -> None:
+    """Warn of lines that are no record we know (kept as read, never a failure: real files hold
+    vendors' records), quoting the first :data:`QUOTED`."""
+    unknown = [(row, line) for row, line in info.kept if not KNOWN_KEPT.match(line[:3])]
+    if not unknown:
+        return
+    quoted = ", ".join(f"line {row} ({line[:3]!r})" for row, line in unknown[:QUOTED])
+    more = f" and {len(unknown) - QUOTED} more" if len(unknown) > QUOTED else ""
+    info.warnings.append(
+        f"{shown_name(source)}: {quoted}{more}: no TRF record we know; kept as read, not used "
+        "(a TRF record starts with its three-character tag: 001, 012, 042, XXR, ...)"
+    )
+
+
+def _starting_rank_gaps(info: EventInfo, sno: pd.Series, source: str) -> None:
+    """Warn when the starting ranks are not 1 to the number of players: a player removed
+    (by hand, or by a tool that did not renumber) whose games may be missing."""
+    ranks = np.unique(sno.to_numpy(dtype=np.int64))
+    if not len(ranks) or (ranks[0] == 1 and ranks[-1] == len(ranks)):
+        return
+    expected = np.arange(1, int(ranks[-1]) + 1)
+    missing = np.setdiff1d(expected, ranks)
+    shown = ", ".join(str(int(n)) for n in missing[:QUOTED])
+    more = f" and {len(missing) - QUOTED} more" if len(missing) > QUOTED else ""
+    info.warnings.append(
+        f"{shown_name(source)}: the starting ranks run to {int(ranks[-1])} for "
+        f"{len(ranks)} players: no player has {shown}{more}; check that no player was left "
+        "out of the file"
+    )
 
 
 def _past_the_rounds(
