@@ -54,7 +54,11 @@ def test_json_output_is_an_object_with_a_stable_list_of_problems(sample):
     assert result.exit_code == 1
     answer = json.loads(result.stdout)
     assert list(answer) == ["ok", "files", "problem_count", "problems", "warnings"]
-    assert answer["ok"] is False and answer["warnings"] == [] and answer["problem_count"] == len(EXPECTED)
+    assert (
+        answer["ok"] is False
+        and answer["warnings"] == []
+        and answer["problem_count"] == len(EXPECTED)
+    )
     assert answer["files"] == [str(sample / "players.csv"), *(str(sample / b) for b in BROKEN)]
     problems = answer["problems"]
     assert all(tuple(p) == JSON_KEYS for p in problems)
