@@ -116,7 +116,10 @@ class CappedStream(io.RawIOBase):
 
     def read(self, size: int = -1) -> bytes:
         if size is None or size < 0:  # all of it: in chunks, never one read of the whole bound
-            return b"".join(iter(lambda: self.read(READ_CHUNK), b""))
+            out = io.BytesIO()  # grows in place; getvalue() hands its buffer over, uncopied
+            while block := self.read(READ_CHUNK):
+                out.write(block)
+            return out.getvalue()
         data = self._inner.read(min(size, MAX_UNPACKED_BYTES + 1 - self._seen)) or b""
         self._seen += len(data)
         if self._seen > MAX_UNPACKED_BYTES:
