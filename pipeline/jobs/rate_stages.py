@@ -126,6 +126,10 @@ def rate_files(
     With an ``executor`` the files are rated by it (each reads and checks its own files) and the
     result carries the totals only (``sides`` is empty); options it cannot honour are refused
     first, with :class:`UsageError`.
+
+    With ``options.period`` the events' own start and end dates choose nothing: one that cannot
+    be read is a warning (``ReadOptions.dates_needed``). The events' warnings come first in the
+    result's.
     """
     options = options or RateOptions()
     plan = plan_run(options)  # a bad option is a usage error, before any reading
