@@ -93,7 +93,7 @@ def read_inputs(
     """Read every file, collecting the problems of all of them before failing."""
     read = read_rating_inputs(paths, players_path, rules=rules, reading=reading)
     if read.problems:
-        raise InputError(input_problems(read, paths, players_path))
+        raise InputError(input_problems(read, paths, players_path), warnings=read.warnings)
     return read.inputs, read.players
 
 
@@ -139,7 +139,7 @@ def rate_files(
         return _rate_on_executor(paths, players_path, options, plan, reading, executor)
     read = read_rating_inputs(paths, players_path, rules=options.rules, reading=reading)
     if read.problems:
-        raise InputError(input_problems(read, paths, players_path))
+        raise InputError(input_problems(read, paths, players_path), warnings=read.warnings)
     plan = plan_run(options, read.inputs)
     games = rate_events(read.inputs, read.players, options, plan)
     result = total_rated(games, read.players, options, plan)

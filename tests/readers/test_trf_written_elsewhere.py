@@ -228,6 +228,9 @@ def test_a_round_zero_file_shows_its_unknown_record_and_rank_gap(tmp_path):
     assert "starting ranks run to 3 for 2 players: no player has 2" in gap, gap
     plain = run_cli("validate", path)
     assert f"warning: {unknown}" in plain.stderr and f"warning: {gap}" in plain.stderr
+    rated = run_cli("rate", path, "--period", "2026-11", "--out", tmp_path / "out")
+    assert rated.exit_code == 1 and "no games to rate" in rated.stderr, rated.output
+    assert f"warning: {unknown}" in rated.stderr and f"warning: {gap}" in rated.stderr
 
 
 def test_records_of_other_tools_give_no_warning(tmp_path):
