@@ -19,6 +19,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -26,7 +27,10 @@ from starlette.staticfiles import StaticFiles
 
 from pipeline.errors import FiderateError, InputError, problems_listed
 from pipeline.web import calculator_page, history_pages
+from pipeline.web.guard import AllowedHosts, Guard
+from pipeline.web.job_slots import RETRY_AFTER, Busy, JobSlots
 from pipeline.web.uploads import (
+    UPLOAD_BYTES,
     FinishedRun,
     RunStore,
     UploadTooLarge,
@@ -57,10 +61,11 @@ def _environment() -> Environment:
 class Pages:
     """The application's state: its templates, the history database, the finished runs."""
 
-    def __init__(self, history: Path | None, max_upload_bytes: int) -> None:
+    def __init__(self, history: Path | None, max_upload_bytes: int, jobs: JobSlots) -> None:
         self.env = _environment()
         self.history = history
         self.limit = max_upload_bytes
+        self.jobs = jobs
         self.runs = RunStore()
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -72,6 +77,10 @@ class Pages:
 
     def problem_page(self, status: int, title: str, message: str) -> HTMLResponse:
         return self.page("message.html", status, title=title, message=message)
+
+    def refusal(self, status: int, title: str, message: str) -> HTMLResponse:
+        """The page the guard answers with (pipeline/web/guard.py): no link to the history."""
+        return self.page("message.html", status, title=title, message=message, history=False)
 
     # -- home, calculator ------------------------------------------------------------------
 
@@ -116,12 +125,25 @@ class Pages:
             return self._too_large()
         limited = Request(request.scope, counted(request.receive, body_limit))
         try:
-            async with limited.form(max_files=2, max_fields=10) as form:
+            # A place in the queue before a byte of the body is read (pipeline/web/job_slots.py)
+            async with self.jobs.place(), limited.form(max_files=2, max_fields=10) as form:
                 return await self._rate_form_data(form)
+        except Busy:
+            return self._busy()
         except UploadTooLarge:
             return self._too_large()
         except (ClientDisconnect, HTTPException, ValueError, KeyError) as exc:
             return self.problem_page(400, "Upload not read", f"the upload could not be read: {exc}")
+
+    def _busy(self) -> HTMLResponse:
+        answer = self.problem_page(
+            503,
+            "Busy",
+            f"{self.jobs.running} events are being rated and {self.jobs.waiting} more wait for "
+            f"their turn; nothing was read. Send the form again in {RETRY_AFTER} seconds.",
+        )
+        answer.headers["Retry-After"] = str(RETRY_AFTER)
+        return answer
 
     def _too_large(self) -> HTMLResponse:
         return self.problem_page(
@@ -139,15 +161,16 @@ class Pages:
         players = form.get("players")
         if isinstance(players, str) or (players is not None and not players.filename):
             players = None
-        period = str(form.get("period") or "").strip()[:7] or None
-        rules = str(form.get("rules") or "standard")
-        if rules not in RULE_CHOICES:
-            rules = "standard"
-        folder = Path(tempfile.mkdtemp(prefix="fiderate-web-"))
-        try:
-            return await run_in_threadpool(self._rate_in, folder, event, players, period, rules)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        period, rules, refused = _settings(form)
+        if refused:
+            return self.page("rate.html", 422, rules=RULE_CHOICES, limit=self.limit,
+                             error="; ".join(refused) + ". Nothing was rated.")  # fmt: skip
+        async with self.jobs.turn():
+            folder = Path(tempfile.mkdtemp(prefix="fiderate-web-"))
+            try:
+                return await run_in_threadpool(self._rate_in, folder, event, players, period, rules)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
 
     def _rate_in(
         self, folder: Path, event: Any, players: Any, period: str | None, rules: str
@@ -181,7 +204,11 @@ class Pages:
                 for problem in problems_listed(exc.problems)
             ]
             return self.page(
-                "problems.html", 422, name=name, headline=exc.headline, problems=listed
+                "problems.html",
+                422,
+                name=_at_fault(listed, name),
+                headline=exc.headline,
+                problems=listed,
             )
         except FiderateError as exc:
             return self.problem_page(422, "Not rated", _hidden(str(exc), folder))
@@ -224,7 +251,10 @@ class Pages:
 
     async def player(self, request: Request) -> Response:
         run = self._run(request)
-        calc = run.view.players.get(request.path_params["player"])
+        # ``?id=``: the links' form, since an id is the organiser's text ("..", "a/../b") and a
+        # path segment of dots is resolved away by the browser; the path form for plain ids.
+        player_id = request.query_params.get("id", request.path_params.get("player", ""))
+        calc = run.view.players.get(player_id)
         if calc is None:
             raise HTTPException(404, "no such player in this event")
         return self.page("player.html", run=run, p=calc, token=request.path_params["token"])
@@ -244,14 +274,14 @@ class Pages:
         if self.history is None:
             raise HTTPException(404, "started without --history: no history database")
         found = await run_in_threadpool(history_pages.overview, self.history)
-        return self.page("history.html", **found)
+        return self.page("history.html", found.pop("status", 200), **found)
 
     async def history_player(self, request: Request) -> Response:
         if self.history is None:
             raise HTTPException(404, "started without --history: no history database")
         player_id = request.query_params.get("id", "").strip()[:40]
         found = await run_in_threadpool(history_pages.player, self.history, player_id)
-        return self.page("history_player.html", **found)
+        return self.page("history_player.html", found.pop("status", 200), **found)
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -266,6 +296,32 @@ class Pages:
             "Internal error",
             f"something went wrong ({type(exc).__name__}); nothing was kept. Please report it.",
         )
+
+
+def _settings(form: Any) -> tuple[str | None, str, list[str]]:
+    """The form's rating period and rules, and what is wrong with them: a value the page did
+    not offer is refused, naming its field, never replaced by another."""
+    from pipeline.errors import UsageError
+    from pipeline.rules.periods import resolve_period
+
+    refused = []
+    period = str(form.get("period") or "").strip() or None
+    if period is not None:
+        try:
+            period = resolve_period(period)
+        except UsageError as exc:
+            refused.append("Rating period (period): " + str(exc).removeprefix("--period "))
+    rules = str(form.get("rules") or "standard")
+    if rules not in RULE_CHOICES:
+        refused.append(f"Rules (rules): {rules[:40]!r} is not one of {', '.join(RULE_CHOICES)}")
+    return period, rules, refused
+
+
+def _at_fault(problems: list[dict[str, Any]], event: str) -> str:
+    """The file(s) the problems are in, for the page's heading ("players.csv", "games.csv and
+    players.csv"); the event's name when no problem names a file."""
+    files = list(dict.fromkeys(str(p["file"]) for p in problems if p.get("file")))
+    return " and ".join(files) or event
 
 
 def _hidden(value: Any, folder: Path) -> Any:
@@ -304,11 +360,18 @@ def _zip(out: Path, files: tuple[str, ...]) -> bytes:
     return buffer.getvalue()
 
 
-def create_app(history: Path | None = None, max_upload_bytes: int | None = None) -> Starlette:
-    """The application; ``history``: the database of ``fiderate period`` shown read-only."""
-    from pipeline.jobs.rate import MAX_INPUT_BYTES
-
-    pages = Pages(history, MAX_INPUT_BYTES if max_upload_bytes is None else max_upload_bytes)
+def create_app(
+    history: Path | None = None,
+    max_upload_bytes: int | None = None,
+    hosts: AllowedHosts | None = None,
+    jobs: JobSlots | None = None,
+) -> Starlette:
+    """The application; ``history``: the database of ``fiderate period`` shown read-only;
+    ``hosts``: the names it answers to (default: this computer's, as ``fiderate serve`` on
+    127.0.0.1); ``jobs``: how many uploads rate at once and queue."""
+    limit = UPLOAD_BYTES if max_upload_bytes is None else max_upload_bytes
+    pages = Pages(history, limit, jobs or JobSlots())
+    hosts = hosts or AllowedHosts.served("127.0.0.1")
     routes = [
         Route("/", pages.home),
         Route("/calc", pages.calc),
@@ -316,6 +379,7 @@ def create_app(history: Path | None = None, max_upload_bytes: int | None = None)
         Route("/rate", pages.rate_form, methods=["GET"]),
         Route("/rate", pages.rate_upload, methods=["POST"]),
         Route("/event/{token}", pages.event),
+        Route("/event/{token}/player", pages.player),
         # ``path``: an id may hold a "/" (a club's own ids in a games file).
         Route("/event/{token}/player/{player:path}", pages.player),
         Route("/event/{token}/outputs.zip", pages.outputs),
@@ -325,6 +389,7 @@ def create_app(history: Path | None = None, max_upload_bytes: int | None = None)
     ]
     app = Starlette(
         routes=routes,
+        middleware=[Middleware(Guard, hosts=hosts, refuse=pages.refusal)],
         exception_handlers={HTTPException: pages.not_found, Exception: pages.failed},
     )
     app.state.pages = pages

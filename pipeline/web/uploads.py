@@ -21,6 +21,14 @@ from typing import Any
 UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
 MAX_NAME = 80
 
+# The largest file an upload may hold, from what one rating job may hold in memory: the server
+# runs ``job_slots.RUNNING`` jobs at once, each within ``JOB_MEMORY``. A job's peak grows with
+# the event (its pages show every player's calculation): ``benchmarks/bench_web.py`` measured
+# at most PEAK_PER_BYTE bytes of peak memory per byte of the files uploaded (docs/web.md).
+JOB_MEMORY = 1 << 30  # 1 GiB
+PEAK_PER_BYTE = 64
+UPLOAD_BYTES = JOB_MEMORY // PEAK_PER_BYTE
+
 
 class UploadTooLarge(Exception):
     """The request body, or one file of it, is larger than the limit."""

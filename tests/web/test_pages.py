@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from starlette.testclient import TestClient
 
 from pipeline.web.app import create_app
 from pipeline.web.uploads import RunStore, safe_name
+from tests.web.conftest import local_client
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"
@@ -26,7 +26,7 @@ SAMPLE = ROOT / "sample_data"
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with local_client(create_app(), raise_server_exceptions=False) as c:
         yield c
 
 
@@ -163,7 +163,7 @@ def test_safe_names_are_base_names(sent):
 
 
 def test_a_file_over_the_limit_gets_a_413_page(tmp_path):
-    with TestClient(create_app(max_upload_bytes=1000)) as small:
+    with local_client(create_app(max_upload_bytes=1000)) as small:
         answer = post_event(small, SAMPLE / "event.trf")  # 1,718 bytes
         assert answer.status_code == 413
         assert "larger than 1,000 bytes" in answer.text
@@ -280,7 +280,7 @@ def test_history_pages_need_history(client):
 
 def test_history_pages_only_read_the_database(history_db):
     before = history_db.read_bytes()
-    with TestClient(create_app(history_db)) as c:
+    with local_client(create_app(history_db)) as c:
         overview = c.get("/history").text
         assert "2026-12" in overview and "5100134" in overview
         player = c.get("/history/player?id=5100029").text
