@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pipeline.errors import FiderateError
+from pipeline.errors import FiderateError, HistoryRefusal
 from pipeline.jobs.player_history import (
     HistoryRequest,
     OverviewRequest,
@@ -18,6 +18,9 @@ from pipeline.jobs.player_history import (
 )
 
 WIDTH, HEIGHT, PAD = 640, 240, 44
+# The status of a page the database cannot give: the server's history is unavailable, not the
+# request wrong.
+UNREADABLE = 503
 LABELS = 8  # a long history labels every few lists, so the labels never overlap
 
 
@@ -25,17 +28,22 @@ def overview(database: Path) -> dict[str, Any]:
     try:
         found = history_overview(OverviewRequest(database))
     except FiderateError as exc:
-        return {"error": str(exc), "lists": [], "pending": []}
+        return {"error": str(exc), "lists": [], "pending": [], "status": UNREADABLE}
     return {"error": "", "lists": found.lists, "pending": found.pending}
 
 
 def player(database: Path, player_id: str) -> dict[str, Any]:
     if not player_id:
-        return {"error": "give a player's id", "player_id": "", "rows": [], "pending": []}
+        return {"error": "give a player's id", "player_id": "", "rows": [], "pending": [],
+                "status": 400}  # fmt: skip
     try:
         found = run_history(HistoryRequest(player_id, database))
     except FiderateError as exc:
-        return {"error": str(exc), "player_id": player_id, "rows": [], "pending": []}
+        # A refusal of the database (damaged, not a history) is the server's history being
+        # unavailable; otherwise the database was read and the player is on no list in it.
+        status = UNREADABLE if isinstance(exc, HistoryRefusal) else 404
+        return {"error": str(exc), "player_id": player_id, "rows": [], "pending": [],
+                "status": status}  # fmt: skip
     rows = found.lists
     return {
         "error": "",
