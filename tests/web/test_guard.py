@@ -16,7 +16,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.web.app import HERE, create_app
-from pipeline.web.guard import AllowedHosts, host_and_port, same_origin
 from tests.web.conftest import Server, local_client
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
@@ -103,11 +102,20 @@ def test_no_template_needs_inline_script_or_style():
 
 
 def test_the_names_allowed_by_default():
+    from pipeline.web.guard import AllowedHosts
+
     local = AllowedHosts.served("127.0.0.1")
     assert all(local.allows(h) for h in ("127.0.0.1:8000", "localhost", "LOCALHOST.:80"))
     assert not any(
         local.allows(h)
-        for h in ("evil.example", "192.168.1.5:8000", "", "127.0.0.1:x", "a@127.0.0.1", "127.0.0.1/x")
+        for h in (
+            "evil.example",
+            "192.168.1.5:8000",
+            "",
+            "127.0.0.1:x",
+            "a@127.0.0.1",
+            "127.0.0.1/x",
+        )
     )
     named = AllowedHosts.served("ratings.lan", ["proxy.example"])
     assert named.allows("ratings.lan:8000") and named.allows("proxy.example")
@@ -119,6 +127,8 @@ def test_the_names_allowed_by_default():
 
 @given(st.text(max_size=60))
 def test_an_allowed_host_is_always_one_of_the_names(header):
+    from pipeline.web.guard import AllowedHosts, host_and_port
+
     allowed = AllowedHosts.served("127.0.0.1", ["proxy.example"])
     if allowed.allows(header):
         assert host_and_port(header)[0] in allowed.names
@@ -126,6 +136,8 @@ def test_an_allowed_host_is_always_one_of_the_names(header):
 
 @given(st.text(max_size=60), st.text(max_size=60))
 def test_same_origin_means_the_same_host_and_port(origin, host):
+    from pipeline.web.guard import host_and_port, same_origin
+
     if same_origin(origin, host):
         assert host_and_port(host) is not None
 
