@@ -30,7 +30,8 @@ from pipeline.web import calculator_page, history_pages
 from pipeline.web.guard import AllowedHosts, Guard
 from pipeline.web.job_slots import RETRY_AFTER, Busy, JobSlots
 from pipeline.web.uploads import (
-    UPLOAD_BYTES,
+    EVENT_BYTES,
+    LIST_BYTES,
     FinishedRun,
     RunStore,
     UploadTooLarge,
@@ -61,10 +62,12 @@ def _environment() -> Environment:
 class Pages:
     """The application's state: its templates, the history database, the finished runs."""
 
-    def __init__(self, history: Path | None, max_upload_bytes: int, jobs: JobSlots) -> None:
+    def __init__(
+        self, history: Path | None, event_bytes: int, list_bytes: int, jobs: JobSlots
+    ) -> None:
         self.env = _environment()
         self.history = history
-        self.limit = max_upload_bytes
+        self.limits = {"event": event_bytes, "players": list_bytes}
         self.jobs = jobs
         self.runs = RunStore()
 
@@ -116,10 +119,10 @@ class Pages:
     # -- rate an event ---------------------------------------------------------------------
 
     async def rate_form(self, request: Request) -> Response:
-        return self.page("rate.html", rules=RULE_CHOICES, limit=self.limit)
+        return self.page("rate.html", rules=RULE_CHOICES, limits=self.limits)
 
     async def rate_upload(self, request: Request) -> Response:
-        body_limit = 2 * self.limit + FORM_OVERHEAD
+        body_limit = sum(self.limits.values()) + FORM_OVERHEAD
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > body_limit:
             return self._too_large()
@@ -149,21 +152,23 @@ class Pages:
         return self.problem_page(
             413,
             "File too large",
-            f"an uploaded file is larger than {self.limit:,} bytes, the largest input fiderate "
-            "reads; nothing was rated. Split the event, or rate it with `fiderate rate`.",
+            f"an uploaded file is larger than this server takes (an event file up to "
+            f"{self.limits['event']:,} bytes, a rating list up to {self.limits['players']:,}: "
+            "what one rating job may hold in memory); nothing was rated. Rate it with "
+            "`fiderate rate`, or give only the players of the event in the list.",
         )
 
     async def _rate_form_data(self, form: Any) -> Response:
         event = form.get("event")
         if event is None or isinstance(event, str) or not event.filename:
-            return self.page("rate.html", 400, rules=RULE_CHOICES, limit=self.limit,
+            return self.page("rate.html", 400, rules=RULE_CHOICES, limits=self.limits,
                              error="choose an event file to rate")  # fmt: skip
         players = form.get("players")
         if isinstance(players, str) or (players is not None and not players.filename):
             players = None
         period, rules, refused = _settings(form)
         if refused:
-            return self.page("rate.html", 422, rules=RULE_CHOICES, limit=self.limit,
+            return self.page("rate.html", 422, rules=RULE_CHOICES, limits=self.limits,
                              error="; ".join(refused) + ". Nothing was rated.")  # fmt: skip
         async with self.jobs.turn():
             folder = Path(tempfile.mkdtemp(prefix="fiderate-web-"))
@@ -183,12 +188,12 @@ class Pages:
         name = safe_name(event.filename, "event")
         (folder / "event").mkdir()
         event_path = folder / "event" / name
-        copy_upload(event, event_path, self.limit)
+        copy_upload(event, event_path, self.limits["event"])
         players_path = None
         if players is not None:
             (folder / "list").mkdir()
             players_path = folder / "list" / safe_name(players.filename, "players")
-            copy_upload(players, players_path, self.limit)
+            copy_upload(players, players_path, self.limits["players"])
         out = folder / "out"
         request = RateRequest(
             inputs=(event_path,),
@@ -369,8 +374,11 @@ def create_app(
     """The application; ``history``: the database of ``fiderate period`` shown read-only;
     ``hosts``: the names it answers to (default: this computer's, as ``fiderate serve`` on
     127.0.0.1); ``jobs``: how many uploads rate at once and queue."""
-    limit = UPLOAD_BYTES if max_upload_bytes is None else max_upload_bytes
-    pages = Pages(history, limit, jobs or JobSlots())
+    # ``max_upload_bytes``: one limit for both files (the tests' small server)
+    event_bytes, list_bytes = (
+        (EVENT_BYTES, LIST_BYTES) if max_upload_bytes is None else (max_upload_bytes,) * 2
+    )
+    pages = Pages(history, event_bytes, list_bytes, jobs or JobSlots())
     hosts = hosts or AllowedHosts.served("127.0.0.1")
     routes = [
         Route("/", pages.home),

@@ -166,7 +166,7 @@ def test_a_file_over_the_limit_gets_a_413_page(tmp_path):
     with local_client(create_app(max_upload_bytes=1000)) as small:
         answer = post_event(small, SAMPLE / "event.trf")  # 1,718 bytes
         assert answer.status_code == 413
-        assert "larger than 1,000 bytes" in answer.text
+        assert "an event file up to 1,000 bytes" in answer.text
         # A body over twice the limit and the form's 1 MiB is refused: by its declared length
         # before it is read, or (sent in chunks, no length) as soon as it passes the limit.
         kind = {"content-type": "multipart/form-data; boundary=b"}
