@@ -127,7 +127,7 @@ def test_a_player_id_with_a_slash_has_its_own_page(client, tmp_path):
         )
     answer = post_event(client, games, players=players)
     assert answer.status_code == 200, answer.text
-    link = re.search(r'href="(/event/[^"]+/player/club[^"]*)"', answer.text)
+    link = re.search(r'href="(/event/[^"]+/player\?id=club[^"]*)"', answer.text)
     assert link is not None, answer.text
     page = client.get(link.group(1))
     assert page.status_code == 200 and "club/18" in page.text
