@@ -12,6 +12,7 @@ import io
 import shutil
 import tempfile
 import zipfile
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
@@ -127,16 +128,25 @@ class Pages:
         if declared.isdigit() and int(declared) > body_limit:
             return self._too_large()
         limited = Request(request.scope, counted(request.receive, body_limit))
-        try:
-            # A place in the queue before a byte of the body is read (pipeline/web/job_slots.py)
-            async with self.jobs.place(), limited.form(max_files=2, max_fields=10) as form:
+        async with AsyncExitStack() as held:
+            try:
+                # A place in the queue before a byte of the body is read (job_slots.py).
+                await held.enter_async_context(self.jobs.place())
+                form = await held.enter_async_context(limited.form(max_files=2, max_fields=10))
+            except Busy:
+                return self._busy()
+            except UploadTooLarge:
+                return self._too_large()
+            except (ClientDisconnect, HTTPException, ValueError, KeyError) as exc:
+                message = f"the upload could not be read: {exc}"
+                return self.problem_page(400, "Upload not read", message)
+            # Only the form's reading is "not read": an error of the job itself is the
+            # internal-error page (500), never a 400 blaming the upload.
+            try:
                 return await self._rate_form_data(form)
-        except Busy:
-            return self._busy()
-        except UploadTooLarge:
-            return self._too_large()
-        except (ClientDisconnect, HTTPException, ValueError, KeyError) as exc:
-            return self.problem_page(400, "Upload not read", f"the upload could not be read: {exc}")
+            except UploadTooLarge:
+                return self._too_large()
+        raise AssertionError("unreachable")  # pragma: no cover (mypy: every path returns)
 
     def _busy(self) -> HTMLResponse:
         answer = self.problem_page(

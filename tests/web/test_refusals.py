@@ -112,3 +112,17 @@ def test_a_player_on_no_list_is_not_found(history_db):
         assert c.get("/history/player?id=5100029").status_code == 200
         answer = c.get("/history/player?id=999")
         assert answer.status_code == 404 and "is on no list" in answer.text
+
+
+def test_an_error_of_the_job_is_not_blamed_on_the_upload(client, monkeypatch):
+    # A ValueError inside the rating job (seen: a chart of a synthetic event) was answered
+    # 400 "the upload could not be read", as if the form were broken.
+    import pipeline.jobs.rate as rate_job
+
+    def broken(request):
+        raise ValueError("cannot convert float NaN to integer")
+
+    monkeypatch.setattr(rate_job, "rate", broken)
+    answer = upload(client, SAMPLE / "event.trf")
+    assert answer.status_code == 500
+    assert "Internal error" in answer.text and "could not be read" not in answer.text
