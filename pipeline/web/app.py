@@ -44,6 +44,7 @@ from pipeline.web.uploads import (
 HERE = Path(__file__).parent
 FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the files
 RULE_CHOICES = ("standard", "rapid", "blitz")
+SETTING_CHARS = 40  # a setting quoted back is cut here (a form field may hold a megabyte)
 
 
 def _environment() -> Environment:
@@ -321,14 +322,19 @@ def _settings(form: Any) -> tuple[str | None, str, list[str]]:
 
     refused = []
     period = str(form.get("period") or "").strip() or None
-    if period is not None:
+    if period is not None and len(period) > SETTING_CHARS:
+        refused.append(f"Rating period (period): must be YYYY-MM, e.g. 2026-11 (got "
+                       f"{period[:SETTING_CHARS]!r}..., {len(period):,} characters)")  # fmt: skip
+    elif period is not None:
         try:
             period = resolve_period(period)
         except UsageError as exc:
             refused.append("Rating period (period): " + str(exc).removeprefix("--period "))
     rules = str(form.get("rules") or "standard")
     if rules not in RULE_CHOICES:
-        refused.append(f"Rules (rules): {rules[:40]!r} is not one of {', '.join(RULE_CHOICES)}")
+        refused.append(
+            f"Rules (rules): {rules[:SETTING_CHARS]!r} is not one of {', '.join(RULE_CHOICES)}"
+        )
     return period, rules, refused
 
 

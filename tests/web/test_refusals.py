@@ -39,6 +39,7 @@ def upload(client, event: Path, players: Path | None = None, **fields: str):
         ({"period": "2026-11<script>"}, ["Rating period (period)"]),
         ({"period": "2026-13"}, ["Rating period (period)"]),
         ({"period": "26-11", "rules": "fast"}, ["Rating period (period)", "Rules (rules)"]),
+        ({"period": "2026-11" + "x" * 100_000}, ["100,007 characters"]),
     ],
 )
 def test_a_setting_the_form_did_not_offer_is_refused(client, fields, named):
@@ -50,7 +51,7 @@ def test_a_setting_the_form_did_not_offer_is_refused(client, fields, named):
     for field in named:  # every wrong field at once, by its label and name, with its value
         assert field in text
     for value in fields.values():
-        assert repr(value) in text
+        assert repr(value[:40]).rstrip("'") in text
     assert "<script>" not in answer.text.split("<main")[1]
     assert len(runs._runs) == before  # nothing rated
 
