@@ -32,7 +32,8 @@ from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_preceden
 from pipeline.rules.modes import MODES
 from pipeline.rules.periods import resolve_period
 from pipeline.rules.rounding import round_half_away
-from pipeline.rules.sets import RuleSet, get_rules
+from pipeline.rules.select import select_rules
+from pipeline.rules.sets import RuleSet
 
 RESULTS_H = {"win": 100, "draw": 50, "loss": 0}
 NOT_KNOWN_YEAR = -10_000  # a birth year that makes nobody a junior (as a blank one does)
@@ -93,6 +94,10 @@ class Calculation:
     # The player's totals, named as in the rating list (schema RatingList): k, k_base, k_rule,
     # games, score_h, expected_units, dev_units, change_units, change, new_rating.
     player: dict[str, int | str]
+    # The era used: ``--rules``' family in force for the FIDE list the period was rated for
+    # (as ``fiderate rate`` chooses it), and why.
+    rules: RuleSet
+    rules_reason: str
 
 
 def _check(request: CalcRequest) -> None:
@@ -174,7 +179,8 @@ def _expectations(
     for method in SCALES:
         other = rate_arrays(own, opp, np.ones(len(own), dtype=bool), score_h, rules, method)
         pd_units = other.pd_units
-        # The player's games are one event: before 2008-07 one D against their average.
+        # The player's games are one event: before the July 2008 list one D against their
+        # average.
         group = np.zeros(len(own), dtype=np.int64)
         averaged = event_expectations(own, opp, other.rated, score_h, group, rules, method)
         if averaged is not None:
@@ -187,7 +193,8 @@ def _rated_sides(
     sides: _Sides, n: int, rules: RuleSet, method: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(rated?, difference used, PD, S - PD, note code) of every side, 0 where not rated: the
-    engine's arrays, game by game or (before 2008-07) one D per player against the average."""
+    engine's arrays, game by game or (lists before July 2008) one D per player against the
+    average."""
     engine = rate_arrays(
         sides.own, sides.opp, np.ones(2 * n, dtype=bool), sides.score_h, rules, method
     )
@@ -197,7 +204,7 @@ def _rated_sides(
     averaged = event_expectations(
         sides.own, sides.opp, rated, sides.score_h, sides.codes, rules, method
     )
-    if averaged is not None:  # before 2008-07: one D per player against the average
+    if averaged is not None:  # lists before July 2008: one D per player against the average
         diff, pd_units, dev_units = averaged
     diff = np.where(rated, diff, 0)
     pd_units = np.where(rated, pd_units, 0).astype(np.int64)
@@ -208,7 +215,8 @@ def _rated_sides(
 def calculate(request: CalcRequest) -> Calculation:
     _check(request)
     period = resolve_period(request.period)
-    rules = get_rules(request.rules)
+    chosen = select_rules(request.rules, period)  # the era of the list, as ``rate`` picks it
+    rules = chosen.rules
     method, scale = request.method, SCALES[request.method]
     n = len(request.opponents)
     sides = _Sides.of(request)
@@ -278,7 +286,7 @@ def calculate(request: CalcRequest) -> Calculation:
         )
         for i in range(n)  # one row per typed game: a handful, never a hot path
     ]
-    return Calculation(request, scale, rows, player)
+    return Calculation(request, scale, rows, player, rules, chosen.reason)
 
 
 def every_result(request: CalcRequest) -> dict[str, Calculation]:
