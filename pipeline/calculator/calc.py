@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.calculator.calc_input import RATING, check_game_count
-from pipeline.engine.average_opponent_method import event_expectations
+from pipeline.engine.average_opponent_method import event_expectations, rounded_averages
 from pipeline.engine.expected import SCALES
 from pipeline.engine.rate_sides import notes, rate_arrays
 from pipeline.engine.sequential import sequential_arrays
 from pipeline.errors import UsageError
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_precedence
+from pipeline.rules.counted_words import counted_note, rules_as_used
 from pipeline.rules.modes import MODES
 from pipeline.rules.periods import resolve_period
 from pipeline.rules.rounding import round_half_away
@@ -84,6 +85,7 @@ class GameRow:
     opp_change_units: int
     opp_change: int
     opp_new: int
+    counted: str = ""  # why gap_used counts for gap (rules.counted_words), "" as played
 
 
 @dataclass
@@ -265,6 +267,7 @@ def calculate(request: CalcRequest) -> Calculation:
     k = int(k_used[0])
     note_codes = note_code[mine]
     note_texts = notes(rules)
+    counted = _counted_notes(used, sides.opp[mine], diff[mine], mine_rated, rules, method)
     rows = [
         GameRow(
             round=i + 1,
@@ -283,10 +286,29 @@ def calculate(request: CalcRequest) -> Calculation:
             opp_change_units=int(change_units[i + 1]),
             opp_change=int(change[i + 1]),
             opp_new=int(new_rating[i + 1]),
+            counted=counted[i],
         )
         for i in range(n)  # one row per typed game: a handful, never a hot path
     ]
     return Calculation(request, scale, rows, player, rules, chosen.reason)
+
+
+def _counted_notes(
+    used: np.ndarray,
+    opp: np.ndarray,
+    diff: np.ndarray,
+    rated: np.ndarray,
+    rules: RuleSet,
+    method: str,
+) -> list[str]:
+    """Why each of the player's rated games counted ``diff`` (rules.counted_words); the games
+    are one event, so the average method's Rc is the average of their rated opponents."""
+    rc = int(rounded_averages(np.array([int(opp[rated].sum())]), np.array([int(rated.sum())]))[0])
+    counted_rules = rules_as_used(rules, method, None)
+    return [
+        counted_note(int(u - o), int(d), int(u), counted_rules, rc) if r else ""
+        for u, o, d, r in zip(used, opp, diff, rated, strict=True)  # a handful of typed games
+    ]
 
 
 def every_result(request: CalcRequest) -> dict[str, Calculation]:

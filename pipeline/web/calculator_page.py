@@ -13,8 +13,6 @@ from dataclasses import dataclass, field, replace
 from itertools import zip_longest
 from typing import Any
 
-import numpy as np
-
 from pipeline.calculator.calc_input import (
     BIRTH_YEAR,
     CAREER_GAMES,
@@ -28,11 +26,9 @@ from pipeline.calculator.calc_input import (
     read_whole,
 )
 from pipeline.calculator.calc_text import fixed, rules_line, signed_int
-from pipeline.engine.average_opponent_method import rounded_averages
 from pipeline.errors import FiderateError, UsageError, clip
 from pipeline.jobs import calculators
 from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
-from pipeline.rules.counted_words import counted_note
 from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
 from pipeline.rules.sets import RULE_SETS
 
@@ -163,18 +159,9 @@ def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[Game]]:
 
 
 def _rule_notes(c: calculators.Calculation) -> list[str]:
-    """Per game: why its difference counted as it did (engine.counted: the era's cap, the
-    exemption, or the average method's D), "not rated: ..." for a game left out."""
-    rules = c.rules  # the era the period gave (``fiderate calc`` and ``rate`` choose alike)
-    rated = [g.opponent for g in c.games if g.rated]
-    # The calculator's games are one event: the average method's Rc is their opponents'.
-    rc = int(rounded_averages(np.array([sum(rated)]), np.array([len(rated)]))[0])
-    return [
-        counted_note(g.gap, g.gap_used, g.rating_used, rules, rc)
-        if g.rated
-        else f"not rated: {g.note}"
-        for g in c.games
-    ]
+    """Per game: why its difference counted as it did (the calculation's own words: the era's
+    cap, the exemption, or the average method's D), "not rated: ..." for a game left out."""
+    return [g.counted if g.rated else f"not rated: {g.note}" for g in c.games]
 
 
 def _written_formula(c: calculators.Calculation, by_formula: calculators.Calculation) -> list[str]:

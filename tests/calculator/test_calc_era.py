@@ -56,3 +56,19 @@ def test_without_a_period_the_family_is_its_latest_era_and_no_line_is_added():
 def test_an_era_given_by_name_is_used_whatever_the_period():
     out = _json("--rules", "standard-2008", "--period", "2005-05")
     assert (out["rule_set"], out["totals"]["change"]) == ("standard-2008", -18)
+
+
+def test_each_game_says_why_its_difference_counted_in_the_eras_words():
+    # The web calculator and the event pages show these words (rules/counted_words.py).
+    from pipeline.calculator.calc import CalcRequest, calculate
+
+    def counted(period: str) -> list[str]:
+        request = CalcRequest(2250, (2000, 1705), (50, 0), period=period)
+        return [g.counted for g in calculate(request).games]
+
+    assert (
+        counted("2008-03")
+        == ["average method: D = 2250 - Rc 1853 = +397, counted as +350 (350-point rule)"] * 2
+    )
+    assert counted("2008-06") == ["", "350-point rule: +545 counts as +350"]
+    assert counted("2026-11") == ["", "400-point rule: +545 counts as +400"]
