@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pipeline.errors import FiderateError, NotInHistory
+from pipeline.errors import FiderateError, HistoryRefusal, NotInHistory
 from pipeline.jobs.player_history import (
     NOT_STORED,
     CalculationRequest,
@@ -26,24 +26,34 @@ from pipeline.jobs.player_history import (
 # 12 px on screen, and at most LABELS labels fit side by side (style.css: svg.chart).
 WIDTH, HEIGHT, PAD = 400, 220, 36
 LABELS = 5  # a long history labels every few lists, so the labels never overlap
+# The status of a page the database cannot give: the server's history is unavailable, not the
+# request wrong.
+UNREADABLE = 503
 
 
 def overview(database: Path) -> dict[str, Any]:
     try:
         found = history_overview(OverviewRequest(database))
     except FiderateError as exc:
-        return {"error": str(exc), "lists": [], "pending": []}
+        return {"error": str(exc), "lists": [], "pending": [], "status": UNREADABLE}
     return {"error": "", "lists": found.lists, "pending": found.pending}
 
 
 def _failed(exc: FiderateError, **context: Any) -> dict[str, Any]:
-    """A page's context when the job refused: 404 for what the history does not hold."""
-    return {"error": str(exc), "status": 404 if isinstance(exc, NotInHistory) else 500, **context}
+    """A page's context when the job refused: 404 for what the history does not hold, 503 when
+    the database cannot be read (damaged, not a history: the server's history is unavailable,
+    not the request wrong)."""
+    if isinstance(exc, HistoryRefusal):
+        status = UNREADABLE
+    else:
+        status = 404 if isinstance(exc, NotInHistory) else 500
+    return {"error": str(exc), "status": status, **context}
 
 
 def player(database: Path, player_id: str) -> dict[str, Any]:
     if not player_id:
-        return {"error": "give a player's id", "player_id": "", "rows": [], "pending": []}
+        return {"error": "give a player's id", "player_id": "", "rows": [], "pending": [],
+                "status": 400}  # fmt: skip
     try:
         found = run_history(HistoryRequest(player_id, database))
     except FiderateError as exc:

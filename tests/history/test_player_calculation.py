@@ -17,11 +17,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
 from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.web.app import create_app
 from tests.conftest import run_cli
+from tests.web.conftest import local_client
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "period"
@@ -177,7 +177,7 @@ def table_dicts(page: Tables, table: str) -> list[dict[str, str]]:
 
 def test_web_history_page_k_change_and_the_link_to_the_calculation(period_out):
     expected = played(period_out)["5100029"]
-    with TestClient(create_app(period_out / "ratings.db")) as client:
+    with local_client(create_app(period_out / "ratings.db")) as client:
         page = parse(client.get("/history/player?id=5100029").text)
         (row,) = [r for r in table_dicts(page, "periods") if r["period"] == "2026-11"]
         assert row["K"] == expected["k"] and row["next K"] == expected["next_k"]
@@ -197,7 +197,7 @@ def test_web_history_page_k_change_and_the_link_to_the_calculation(period_out):
 
 
 def test_web_unknown_player_is_404_and_search_finds_by_name_and_id(period_out):
-    with TestClient(create_app(period_out / "ratings.db")) as client:
+    with local_client(create_app(period_out / "ratings.db")) as client:
         assert client.get("/history/player?id=9999999").status_code == 404
         answer = client.get("/history/calculation?id=5100029&period=2031-01")
         assert answer.status_code == 404
@@ -233,7 +233,7 @@ def test_a_history_written_before_calculations_were_stored(tmp_path):
         assert row["calculation"] is False and row["k_used"] is None and row["change"] is None
     done = run_cli("history", "5100029", "--period", "2026-11", "--db", db)
     assert done.exit_code == 1 and "not stored" in done.stderr
-    with TestClient(create_app(db)) as client:
+    with local_client(create_app(db)) as client:
         page = client.get("/history/player?id=5100029")
         assert page.status_code == 200 and "not stored" in page.text
         assert "period=2026-11" not in page.text

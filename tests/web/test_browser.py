@@ -29,9 +29,13 @@ WIDTHS = {"desktop": 1280, "phone": 375}
 
 
 def wait_for(driver, condition, timeout: float = 30):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout).until(condition)
+    # The calculator replaces its results as it computes: an element read while it is being
+    # replaced is stale, which means "not yet", not a failure.
+    ignored = (StaleElementReferenceException,)
+    return WebDriverWait(driver, timeout, ignored_exceptions=ignored).until(condition)
 
 
 def text_of(driver, css: str) -> str:
