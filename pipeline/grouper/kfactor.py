@@ -99,11 +99,6 @@ def k_precedence_codes(
     already filled with ``new_player_games_below`` where not known (established). A player's
     rule is ``labels[code]`` (int8 codes: a few labels, whatever the number of players)."""
     rated = rating > 0
-    ever = ever_2400 | (rating >= precedence.ever_threshold)
-    age = period_year - birth_year
-    junior = (age <= precedence.junior_max_age) & (rating < precedence.junior_rating_below)
-    new = games < precedence.new_player_games_below
-
     if forced_k is not None:
         conditions = [~rated, np.ones(len(rating), dtype=bool)]
         ks: list[Any] = [0, forced_k]
@@ -112,19 +107,120 @@ def k_precedence_codes(
         conditions = [~rated, has_published]
         ks = [0, published]
         rules = [RULE_UNRATED, RULE_PUBLISHED]
-        # Rules not in force in the era (K None) are left out.
-        for condition, k_value, label in (
-            (ever, precedence.k_ever_2400, ever_rule(precedence)),
-            (junior, precedence.k_junior, junior_rule(precedence)),
-            (new, precedence.k_new_player, new_player_rule(precedence)),
+        for condition, k_value, label, _ in precedence_rules(
+            rating, ever_2400, birth_year, games, precedence, period_year
         ):
-            if k_value is not None:
-                conditions.append(condition)
-                ks.append(k_value)
-                rules.append(label)
+            conditions.append(condition)
+            ks.append(k_value)
+            rules.append(label)
     k = np.select(conditions, ks, precedence.k_default).astype(np.int64)
     code = np.select(conditions, list(range(len(rules))), len(rules)).astype(np.int8)
     return k, code, [*rules, RULE_DEFAULT]
+
+
+# The facts the precedence reads that an input may not give, one bit each in a player's
+# "unknown" mask (``unknown_facts``): a TRF or a games file says none of them but the birth year.
+UNKNOWN_GAMES = 1
+UNKNOWN_2400 = 2
+UNKNOWN_BIRTH = 4
+FACT_NAMES = {UNKNOWN_GAMES: "games count", UNKNOWN_2400: "2400 history", UNKNOWN_BIRTH: "birth year"}
+
+
+def precedence_rules(
+    rating: np.ndarray,
+    ever_2400: np.ndarray,
+    birth_year: np.ndarray,
+    games: np.ndarray,
+    precedence: KPrecedence,
+    period_year: int,
+) -> list[tuple[np.ndarray, int, str, int]]:
+    """The era's rules after "published K", top to bottom: (who it holds for, its K, its label,
+    the fact bit that decides it). Rules not in force in the era (K None) are left out. Unknown
+    facts are read as in :func:`k_precedence_codes` (no 2400, not a junior, established)."""
+    ever = ever_2400 | (rating >= precedence.ever_threshold)
+    age = period_year - birth_year
+    junior = (age <= precedence.junior_max_age) & (rating < precedence.junior_rating_below)
+    new = games < precedence.new_player_games_below
+    return [
+        (condition, k_value, label, fact)
+        for condition, k_value, label, fact in (
+            (ever, precedence.k_ever_2400, ever_rule(precedence), UNKNOWN_2400),
+            (junior, precedence.k_junior, junior_rule(precedence), UNKNOWN_BIRTH),
+            (new, precedence.k_new_player, new_player_rule(precedence), UNKNOWN_GAMES),
+        )
+        if k_value is not None
+    ]
+
+
+def unknown_facts(
+    players: pd.DataFrame,
+    k_base: pd.Series,
+    precedence: KPrecedence,
+    period_year: int,
+    forced_k: int | None = None,
+) -> np.ndarray:
+    """Per player, the facts (bits ``UNKNOWN_*``) the input does not give and that could have
+    given another K than ``k_base`` (:func:`base_k`'s): 0 when the K is known.
+
+    A K is known when it was forced or published, for an unrated player, and when every rule
+    above the one that gave it is decided by the input: a rule whose fact is not given (a blank
+    games count or birth year, a blank ``ever_2400``) and whose K differs is a K assumed. Some
+    rules are decided without their fact: a rating of 2400 or more has reached 2400; a rating
+    of 2300 or more is no junior's K whatever the birth year.
+    """
+    n = len(players)
+    mask = np.zeros(n, dtype=np.uint8)
+    if forced_k is not None or not n:
+        return mask
+    rating = players["rating"].fillna(0).to_numpy(dtype=np.int64)
+    ever_given = players["ever_2400"]
+    birth = players["birth_year"]
+    games = players["games"]
+    precedence_given = {
+        UNKNOWN_2400: ever_given.notna().to_numpy(),
+        UNKNOWN_BIRTH: birth.notna().to_numpy() | (rating >= precedence.junior_rating_below),
+        UNKNOWN_GAMES: games.notna().to_numpy(),
+    }
+    rules = precedence_rules(
+        rating,
+        ever_given.fillna(False).to_numpy(dtype=bool),
+        birth.fillna(-10_000).to_numpy(dtype=np.int64),
+        games.fillna(precedence.new_player_games_below).to_numpy(dtype=np.int64),
+        precedence,
+        period_year,
+    )
+    k = k_base.fillna(0).to_numpy(dtype=np.int64)
+    # Only a rated player whose K came from the precedence (not a published K) can be assumed.
+    open_ = (rating > 0) & players["k"].isna().to_numpy()
+    for holds, k_value, _, fact in rules:
+        # A rule held (its fact given and true): the rules below it cannot change the K.
+        undecided = ~holds & ~precedence_given[fact]
+        mask |= np.where(open_ & undecided & (k != k_value), np.uint8(fact), np.uint8(0))
+        open_ &= ~holds
+    return mask
+
+
+def assumed_label(rule: str, mask: int) -> str:
+    """A K's rule with what made it assumed: "standard K (assumed: no games count)"."""
+    if not mask:
+        return rule
+    missing = [name for bit, name in FACT_NAMES.items() if mask & bit]
+    return f"{rule} (assumed: no {', no '.join(missing)})"
+
+
+def with_assumed(rule: pd.Series, mask: np.ndarray) -> pd.Series:
+    """Each rule (categorical) with what made its K assumed (:func:`assumed_label`), in the
+    labels' codes: no text is built per player."""
+    import pandas as pd
+
+    codes = rule.cat.codes.to_numpy(dtype=np.int16)
+    labels = list(rule.cat.categories)
+    masks = range(max(FACT_NAMES) * 2)
+    combined = codes * len(masks) + mask.astype(np.int16)
+    used = np.unique(combined)  # only the labels in use: at most a few dozen
+    texts = [assumed_label(labels[c // len(masks)], int(c % len(masks))) for c in used]
+    new_codes = np.searchsorted(used, combined).astype(np.int8)
+    return pd.Series(pd.Categorical.from_codes(new_codes, categories=texts), index=rule.index)
 
 
 def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndarray:
