@@ -232,3 +232,28 @@ def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndar
     n = np.asarray(games, dtype=np.int64)
     over = k * n > cap
     return np.where(over, cap // np.maximum(n, 1), k)
+
+
+# How many assumed players the warning names (the rest are counted; every one is marked in the
+# rating list's k_assumed column and K explanation).
+ASSUMED_NAMED = 5
+ASSUMED_FIX = (
+    "give the rating list in force (--players FILE, or the list field of the web page) with "
+    "each player's games, ever_2400 and birth_year, or their published K"
+)
+
+
+def assumed_k_warning(totals: pd.DataFrame, named: int = ASSUMED_NAMED) -> str | None:
+    """The one warning of a run whose K is assumed for some players (``k_assumed``): how many,
+    the first ``named`` of them, and the fix. None when every K is known."""
+    assumed = totals.loc[totals["k_assumed"].to_numpy(dtype=bool), ["id", "name"]]
+    if assumed.empty:
+        return None
+    shown = [f"{name} ({pid})" for pid, name in assumed.head(named).itertuples(index=False)]
+    more = len(assumed) - len(shown)
+    listed = "; ".join(shown) + (f"; and {more} more" if more else "")
+    players = "player" if len(assumed) == 1 else "players"
+    return (
+        f"K assumed for {len(assumed)} {players} (the input gives no games count, 2400 history "
+        f"or birth year to decide it): {listed}. To use their real K, {ASSUMED_FIX}"
+    )
