@@ -28,7 +28,13 @@ from pipeline.errors import printable
 from pipeline.model import RatedPeriod
 from pipeline.resources.stage_board import StageBoard
 from pipeline.writers import WriteReport
-from pipeline.writers.summary import headline, movers, summary_lines
+from pipeline.writers.summary import (
+    ASSUMED_MARK,
+    headline,
+    marked_k,
+    movers,
+    summary_lines,
+)
 
 PROGRESS_AFTER_SECONDS = 1.0
 
@@ -81,6 +87,7 @@ def render_summary(
                 colour = ""
             # Names and ids come from the input: escaped (a name may hold an escape sequence
             # or "[/]", which rich would read as markup).
+            record["k"] = marked_k(record)
             cells = [
                 escape(printable(str(record[c])))
                 for c in ("id", "name", "rating", "k", "games", "score", "expected")
@@ -92,6 +99,8 @@ def render_summary(
             ]
             grid.add_row(*cells)
         console.print(grid)
+        if (table["k_assumed"] == "true").any():
+            console.print(ASSUMED_MARK, markup=False, highlight=False)
     console.print("written:", style="bold")
     for path in report.written:
         console.print(f"  {printable(str(path))}", markup=False, highlight=False)

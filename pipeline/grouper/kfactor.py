@@ -238,22 +238,27 @@ def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndar
 # rating list's k_assumed column and K explanation).
 ASSUMED_NAMED = 5
 ASSUMED_FIX = (
-    "give the rating list in force (--players FILE, or the list field of the web page) with "
-    "each player's games, ever_2400 and birth_year, or their published K"
+    "give the rating list in force (--players FILE; on the web page, a players list) with "
+    "games, ever_2400 and birth_year, or each player's published K"
 )
+
+
+def assumed_players(totals: pd.DataFrame) -> pd.DataFrame:
+    """The id and name of each player whose K was assumed (``k_assumed``), in list order."""
+    return totals.loc[totals["k_assumed"].to_numpy(dtype=bool), ["id", "name"]]
 
 
 def assumed_k_warning(totals: pd.DataFrame, named: int = ASSUMED_NAMED) -> str | None:
     """The one warning of a run whose K is assumed for some players (``k_assumed``): how many,
     the first ``named`` of them, and the fix. None when every K is known."""
-    assumed = totals.loc[totals["k_assumed"].to_numpy(dtype=bool), ["id", "name"]]
+    assumed = assumed_players(totals)
     if assumed.empty:
         return None
-    shown = [f"{name} ({pid})" for pid, name in assumed.head(named).itertuples(index=False)]
+    shown = [f"{name} {pid}" for pid, name in assumed.head(named).itertuples(index=False)]
     more = len(assumed) - len(shown)
     listed = "; ".join(shown) + (f"; and {more} more" if more else "")
     players = "player" if len(assumed) == 1 else "players"
     return (
-        f"K assumed for {len(assumed)} {players} (the input gives no games count, 2400 history "
-        f"or birth year to decide it): {listed}. To use their real K, {ASSUMED_FIX}"
+        f"K assumed for {len(assumed)} {players}: the input gives no games count, 2400 history "
+        f"or birth year to decide it ({listed}); {ASSUMED_FIX}"
     )
