@@ -123,7 +123,11 @@ def k_precedence_codes(
 UNKNOWN_GAMES = 1
 UNKNOWN_2400 = 2
 UNKNOWN_BIRTH = 4
-FACT_NAMES = {UNKNOWN_GAMES: "games count", UNKNOWN_2400: "2400 history", UNKNOWN_BIRTH: "birth year"}
+FACT_NAMES = {
+    UNKNOWN_GAMES: "games count",
+    UNKNOWN_2400: "2400 history",
+    UNKNOWN_BIRTH: "birth year",
+}
 
 
 def precedence_rules(
@@ -237,6 +241,8 @@ def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndar
 # How many assumed players the warning names (the rest are counted; every one is marked in the
 # rating list's k_assumed column and K explanation).
 ASSUMED_NAMED = 5
+# What a mark on an assumed K says (the console's and report.html's footnote, a page's title).
+ASSUMED_NOTE = "K assumed: the input cannot say it"
 ASSUMED_FIX = (
     "give the rating list in force (--players FILE; on the web page, a players list) with "
     "games, ever_2400 and birth_year, or each player's published K"

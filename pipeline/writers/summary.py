@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.grouper.kfactor import ASSUMED_FIX
+from pipeline.grouper.kfactor import ASSUMED_FIX, ASSUMED_NOTE
 from pipeline.model import ListMatch, RatedPeriod
 from pipeline.writers import WriteReport, rating_list_table
 from pipeline.writers.text.report_text import ORDER_BY_FILE, context_lines, mode_note
@@ -30,7 +30,7 @@ _COLUMNS = [
 ]
 
 
-ASSUMED_MARK = "* K assumed: the input cannot say it (see the warning)"
+ASSUMED_MARK = f"* {ASSUMED_NOTE} (see the warning)"
 
 
 def marked_k(record: dict[str, str]) -> str:
