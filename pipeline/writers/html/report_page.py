@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 from pipeline.file_names import shown_names
+from pipeline.grouper.kfactor import ASSUMED_NOTE
 from pipeline.model import RatedPeriod
 from pipeline.writers.html.norms_section import norms_html
-from pipeline.grouper.kfactor import ASSUMED_NOTE
 from pipeline.writers.text.report_text import context_lines, standings_order
 
 SECTIONS_MAX_PLAYERS = 1_000
