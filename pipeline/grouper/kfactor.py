@@ -244,27 +244,33 @@ ASSUMED_NAMED = 5
 # What a mark on an assumed K says (the console's and report.html's footnote, a page's title).
 ASSUMED_NOTE = "K assumed: the input cannot say it"
 ASSUMED_FIX = (
-    "give the rating list in force (--players FILE; on the web page, a players list) with "
-    "games, ever_2400 and birth_year, or each player's published K"
+    "give the list in force (--players FILE, or a players list on the web page) with games, "
+    "ever_2400 and birth_year columns, or a published K"
 )
 
 
 def assumed_players(totals: pd.DataFrame) -> pd.DataFrame:
-    """The id and name of each player whose K was assumed (``k_assumed``), in list order."""
-    return totals.loc[totals["k_assumed"].to_numpy(dtype=bool), ["id", "name"]]
+    """The id, name and K reason of each player whose K was assumed (``k_assumed``)."""
+    return totals.loc[totals["k_assumed"].to_numpy(dtype=bool), ["id", "name", "k_reason"]]
+
+
+def missing_facts(reasons: pd.Series) -> list[str]:
+    """The facts named by any of these reasons (:func:`assumed_label`'s), in FACT_NAMES order:
+    read off the few distinct labels, not per player."""
+    labels = set(reasons.unique())
+    return [name for name in FACT_NAMES.values() if any(f"no {name}" in label for label in labels)]
 
 
 def assumed_k_warning(totals: pd.DataFrame, named: int = ASSUMED_NAMED) -> str | None:
     """The one warning of a run whose K is assumed for some players (``k_assumed``): how many,
-    the first ``named`` of them, and the fix. None when every K is known."""
+    what the input lacked, the first ``named`` of them, and the fix. None when every K is
+    known."""
     assumed = assumed_players(totals)
     if assumed.empty:
         return None
-    shown = [f"{name} {pid}" for pid, name in assumed.head(named).itertuples(index=False)]
+    shown = [f"{name} {pid}" for pid, name in assumed[["id", "name"]].head(named).to_numpy()]
     more = len(assumed) - len(shown)
     listed = "; ".join(shown) + (f"; and {more} more" if more else "")
     players = "player" if len(assumed) == 1 else "players"
-    return (
-        f"K assumed for {len(assumed)} {players}: the input gives no games count, 2400 history "
-        f"or birth year to decide it ({listed}); {ASSUMED_FIX}"
-    )
+    lacked = ", no ".join(missing_facts(assumed["k_reason"]))
+    return f"K assumed for {len(assumed)} {players} (no {lacked}): {listed}. To fix: {ASSUMED_FIX}"

@@ -158,11 +158,14 @@ def test_the_warning_names_a_few_counts_the_rest_and_says_the_fix():
             "id": [f"{i}" for i in range(n)],
             "name": [f"Player {i}" for i in range(n)],
             "k_assumed": [True] * 7 + [False],
+            "k_reason": [assumed_label("standard K", UNKNOWN_GAMES)] * 6
+            + [assumed_label("standard K", UNKNOWN_BIRTH), "standard K"],
         }
     )
     warning = assumed_k_warning(totals, named=5)
     assert warning is not None
-    assert "K assumed for 7 players" in warning
+    # What the input lacked: the union over the assumed players, nothing more.
+    assert warning.startswith("K assumed for 7 players (no games count, no birth year): ")
     assert "Player 0 0" in warning and "Player 4 4" in warning and "Player 5" not in warning
     assert "and 2 more" in warning and "--players" in warning
     assert assumed_k_warning(totals.assign(k_assumed=False)) is None
