@@ -29,7 +29,6 @@ from pipeline.model import RatedPeriod
 from pipeline.resources.stage_board import StageBoard
 from pipeline.writers import WriteReport
 from pipeline.writers.summary import (
-    ASSUMED_MARK,
     headline,
     marked_k,
     movers,
@@ -99,8 +98,6 @@ def render_summary(
             ]
             grid.add_row(*cells)
         console.print(grid)
-        if (table["k_assumed"] == "true").any():
-            console.print(ASSUMED_MARK, markup=False, highlight=False)
     console.print("written:", style="bold")
     for path in report.written:
         console.print(f"  {printable(str(path))}", markup=False, highlight=False)

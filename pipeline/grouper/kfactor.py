@@ -273,4 +273,7 @@ def assumed_k_warning(totals: pd.DataFrame, named: int = ASSUMED_NAMED) -> str |
     listed = "; ".join(shown) + (f"; and {more} more" if more else "")
     players = "player" if len(assumed) == 1 else "players"
     lacked = ", no ".join(missing_facts(assumed["k_reason"]))
-    return f"K assumed for {len(assumed)} {players} (no {lacked}): {listed}. To fix: {ASSUMED_FIX}"
+    return (
+        f"K assumed (marked *) for {len(assumed)} {players} (no {lacked}): {listed}. "
+        f"To fix: {ASSUMED_FIX}"
+    )

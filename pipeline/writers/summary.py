@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.grouper.kfactor import ASSUMED_FIX, ASSUMED_NOTE
+from pipeline.grouper.kfactor import ASSUMED_FIX
 from pipeline.model import ListMatch, RatedPeriod
 from pipeline.writers import WriteReport, rating_list_table
 from pipeline.writers.text.report_text import ORDER_BY_FILE, context_lines, mode_note
@@ -30,11 +30,8 @@ _COLUMNS = [
 ]
 
 
-ASSUMED_MARK = f"* {ASSUMED_NOTE} (see the warning)"
-
-
 def marked_k(record: dict[str, str]) -> str:
-    """The K of a summary row, with * when it was assumed (``ASSUMED_MARK``)."""
+    """The K of a summary row, with * when it was assumed (the run's warning says why)."""
     return record["k"] + ("*" if record["k_assumed"] == "true" else "")
 
 
@@ -97,8 +94,6 @@ def summary_lines(result: RatedPeriod, report: WriteReport, count: int = 5) -> l
         for record in table.to_dict("records"):
             record["k"] = marked_k(record)
             lines.append("  " + "  ".join(f"{record[c]:{a}}" for c, a in fmt))
-        if (table["k_assumed"] == "true").any():
-            lines.append(f"  {ASSUMED_MARK}")
     lines += ["", "written:"] + [f"  {p}" for p in report.written]
     return lines
 

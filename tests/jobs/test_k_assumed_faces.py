@@ -40,7 +40,7 @@ def test_the_console_warns_once_naming_the_players_and_the_fix(tmp_path):
     warnings = [line for line in result.stderr.splitlines() if "K assumed" in line]
     assert len(warnings) == 1, result.stderr
     warning = warnings[0]
-    assert warning.startswith("warning: K assumed for 7 players")
+    assert warning.startswith("warning: K assumed (marked *) for 7 players")
     assert "Silva, Tiago 4100050" in warning and "Okafor, Chidi 4100069" in warning
     assert "and 2 more" in warning  # five named, the rest counted
     assert "--players" in warning
@@ -48,7 +48,7 @@ def test_the_console_warns_once_naming_the_players_and_the_fix(tmp_path):
     silva = next(line for line in result.stdout.splitlines() if SILVA in line)
     kowalski = next(line for line in result.stdout.splitlines() if KOWALSKI in line)
     assert re.search(r"1650\s+20\*", silva) and re.search(r"2712\s+10\s", kowalski)
-    assert "* K assumed" in result.stdout
+    assert "K assumed (marked *)" in warning
 
 
 def test_with_the_list_in_force_nothing_is_assumed(tmp_path):
@@ -97,7 +97,7 @@ def test_report_html_and_the_workbooks_mark_it(tmp_path):
     out = tmp_path / "out"
     rate_trf(out)
     page = (out / "report.html").read_text(encoding="utf-8")
-    assert "warning: K assumed for 7 players" in page
+    assert "warning: K assumed (marked *) for 7 players" in page
     assert "K 20: standard K (assumed: no games count, no 2400 history)" in page
     assert page.count('<abbr title="K assumed: the input cannot say it">*</abbr>') == 7
     sheet = openpyxl.load_workbook(out / "rating_list.xlsx").worksheets[0]
@@ -135,11 +135,11 @@ def upload(client, *with_list: Path):
 def test_a_web_upload_without_a_list_shows_it(client):
     answer = upload(client)
     page = answer.text
-    assert "warning: K assumed for 7 players" in page and "players list" in page
+    assert "warning: K assumed (marked *) for 7 players" in page and "players list" in page
     row = re.search(rf'<tr data-id="{SILVA}">.*?</tr>', page, re.S)
-    assert row is not None and "K 20 assumed" in row.group(0)
+    assert row is not None and "K 20*" in row.group(0)
     kowalski = re.search(rf'<tr data-id="{KOWALSKI}">.*?</tr>', page, re.S)
-    assert kowalski is not None and "assumed" not in kowalski.group(0)
+    assert kowalski is not None and "k-assumed" not in kowalski.group(0)
     player = client.get(f"{answer.url.path}/player/{OKAFOR}").text
     assert "K 20: standard K (assumed: no games count, no 2400 history)" in player
 
