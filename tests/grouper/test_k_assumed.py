@@ -165,7 +165,8 @@ def test_the_warning_names_a_few_counts_the_rest_and_says_the_fix():
     warning = assumed_k_warning(totals, named=5)
     assert warning is not None
     # What the input lacked: the union over the assumed players, nothing more.
-    assert warning.startswith("K assumed (marked *) for 7 players (no games count, no birth year): ")
+    start = "K assumed (marked *) for 7 players (no games count, no birth year): "
+    assert warning.startswith(start)
     assert "Player 0 0" in warning and "Player 4 4" in warning and "Player 5" not in warning
     assert "and 2 more" in warning and "--players" in warning
     assert assumed_k_warning(totals.assign(k_assumed=False)) is None
