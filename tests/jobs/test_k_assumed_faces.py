@@ -146,3 +146,26 @@ def test_a_web_upload_without_a_list_shows_it(client):
 
 def test_a_web_upload_with_the_list_shows_no_assumed_k(client):
     assert "assumed" not in upload(client, PLAYERS).text
+
+
+def test_a_list_without_the_2400_history_leaves_k_assumed(tmp_path):
+    """players.csv without its ever_2400 column: Okafor (2194, has reached 2400) gets K 20, and
+    the run must say it could not know; Kowalski's 2712 proves 2400 on its own."""
+    with open(PLAYERS, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    listed = tmp_path / "players.csv"
+    with open(listed, "w", newline="", encoding="utf-8") as f:
+        columns = [c for c in rows[0] if c != "ever_2400"]
+        writer = csv.DictWriter(f, columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    out = tmp_path / "out"
+    result = rate_trf(out, "--players", listed)
+    assert "K assumed (marked *) for 7 players (no 2400 history)" in result.stderr
+    got = rating_rows(out)
+    assert got[OKAFOR]["k"] == "20" and got[OKAFOR]["k_assumed"] == "true"
+    assert got[OKAFOR]["k_rule"] == "standard K (assumed: no 2400 history)"
+    # The list gives Silva's 12 games: K 40 is his; only the history is missing.
+    assert got[SILVA]["k"] == "40"
+    assert got[SILVA]["k_rule"] == "fewer than 30 rated games (assumed: no 2400 history)"
+    assert got[KOWALSKI]["k_assumed"] == "false"
