@@ -161,7 +161,8 @@ def test_a_list_without_the_2400_history_leaves_k_assumed(tmp_path):
         writer.writerows(rows)
     out = tmp_path / "out"
     result = rate_trf(out, "--players", listed)
-    assert "K assumed (marked *) for 7 players (no 2400 history)" in result.stderr
+    # Rossi has a published K on the list: known.
+    assert "K assumed (marked *) for 6 players (no 2400 history)" in result.stderr
     got = rating_rows(out)
     assert got[OKAFOR]["k"] == "20" and got[OKAFOR]["k_assumed"] == "true"
     assert got[OKAFOR]["k_rule"] == "standard K (assumed: no 2400 history)"
