@@ -8,6 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pipeline.rules.k_facts import (
+    ASSUMED_FIX,
+    FACT_NAMES,
+    UNKNOWN_2400,
+    UNKNOWN_BIRTH,
+    UNKNOWN_GAMES,
+    assumed_label,
+)
 from pipeline.rules.sets import KPrecedence
 
 if TYPE_CHECKING:
@@ -118,18 +126,6 @@ def k_precedence_codes(
     return k, code, [*rules, RULE_DEFAULT]
 
 
-# The facts the precedence reads that an input may not give, one bit each in a player's
-# "unknown" mask (``unknown_facts``): a TRF or a games file says none of them but the birth year.
-UNKNOWN_GAMES = 1
-UNKNOWN_2400 = 2
-UNKNOWN_BIRTH = 4
-FACT_NAMES = {
-    UNKNOWN_GAMES: "games count",
-    UNKNOWN_2400: "2400 history",
-    UNKNOWN_BIRTH: "birth year",
-}
-
-
 def precedence_rules(
     rating: np.ndarray,
     ever_2400: np.ndarray,
@@ -204,14 +200,6 @@ def unknown_facts(
     return mask
 
 
-def assumed_label(rule: str, mask: int) -> str:
-    """A K's rule with what made it assumed: "standard K (assumed: no games count)"."""
-    if not mask:
-        return rule
-    missing = [name for bit, name in FACT_NAMES.items() if mask & bit]
-    return f"{rule} (assumed: no {', no '.join(missing)})"
-
-
 def with_assumed(rule: pd.Series, mask: np.ndarray) -> pd.Series:
     """Each rule (categorical) with what made its K assumed (:func:`assumed_label`), in the
     labels' codes: no text is built per player."""
@@ -241,12 +229,6 @@ def apply_700_rule(k: np.ndarray, games: np.ndarray, cap: int | None) -> np.ndar
 # How many assumed players the warning names (the rest are counted; every one is marked in the
 # rating list's k_assumed column and K explanation).
 ASSUMED_NAMED = 5
-# What a mark on an assumed K says (the console's and report.html's footnote, a page's title).
-ASSUMED_NOTE = "K assumed: the input cannot say it"
-ASSUMED_FIX = (
-    "give the list in force (--players FILE, or a players list on the web page) with games, "
-    "ever_2400 and birth_year columns, or a published K"
-)
 
 
 def assumed_players(totals: pd.DataFrame) -> pd.DataFrame:

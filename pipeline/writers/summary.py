@@ -11,8 +11,8 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.grouper.kfactor import ASSUMED_FIX
 from pipeline.model import ListMatch, RatedPeriod
+from pipeline.rules.k_facts import ASSUMED_FIX
 from pipeline.writers import WriteReport, rating_list_table
 from pipeline.writers.text.report_text import ORDER_BY_FILE, context_lines, mode_note
 

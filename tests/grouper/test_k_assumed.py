@@ -16,15 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.grouper.kfactor import (
-    UNKNOWN_2400,
-    UNKNOWN_BIRTH,
-    UNKNOWN_GAMES,
-    assumed_k_warning,
-    assumed_label,
-    base_k,
-    unknown_facts,
-)
+from pipeline.grouper.kfactor import assumed_k_warning, base_k, unknown_facts
+from pipeline.rules.k_facts import UNKNOWN_2400, UNKNOWN_BIRTH, UNKNOWN_GAMES, assumed_label
 from pipeline.rules.sets import RULE_SETS, KPrecedence
 
 YEAR = 2026

@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from pipeline.file_names import shown_names
-from pipeline.grouper.kfactor import ASSUMED_NOTE
 from pipeline.model import RatedPeriod
+from pipeline.rules.k_facts import ASSUMED_NOTE
 from pipeline.writers.html.norms_section import norms_html
 from pipeline.writers.text.report_text import context_lines, standings_order
 
