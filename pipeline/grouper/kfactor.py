@@ -1,5 +1,7 @@
 """K-factor for a rating period: published K, or the precedence of RULES.md section 4, then the
-700 rule. Vectorized over players; each player's K comes with the reason that gave it.
+700 rule. Vectorized over players; each player's K comes with the reason that gave it, and with
+whether the input decided it: a K that a blank games count, 2400 history or birth year could
+have changed is assumed (:func:`unknown_facts`), and the run says so in one warning.
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ def base_k(
 
     Needs columns rating, k (published), birth_year, games, ever_2400. A blank birth year means
     "not known to be a junior"; a blank games count means "established" (30 or more): a list that
-    carries no games column is treated as a list of established players.
+    carries no games column is treated as a list of established players (and such a K is marked
+    assumed where it matters: :func:`unknown_facts`).
     """
     import pandas as pd  # here, not at the top: the calculator uses k_precedence without pandas
 
