@@ -205,7 +205,11 @@ def test_junior_status_uses_the_events_year(tmp_path):
         ("standard", "2009-07", "standard-2009"),
         ("standard", "2009-06", "standard-2008"),
         ("standard", "2008-07", "standard-2008"),
-        ("standard", "2008-06", "standard-2006"),
+        # Issue 34 #9: the games of April-June 2008 were rated for the list of July 2008, which
+        # FIDE rated game by game (the era goes by the list, not by the game's month).
+        ("standard", "2008-06", "standard-2008"),
+        ("standard", "2008-04", "standard-2008"),
+        ("standard", "2008-03", "standard-2006"),
         ("standard", "1999-01", "standard-2006"),
         ("rapid", "2024-12", "rapid-2024"),
         ("rapid", "2024-11", "rapid-2022"),

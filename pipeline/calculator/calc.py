@@ -23,16 +23,18 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.calculator.calc_input import RATING, check_game_count
-from pipeline.engine.average_opponent_method import event_expectations
+from pipeline.engine.average_opponent_method import event_expectations, rounded_averages
 from pipeline.engine.expected import SCALES
 from pipeline.engine.rate_sides import notes, rate_arrays
 from pipeline.engine.sequential import sequential_arrays
 from pipeline.errors import UsageError
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_precedence
+from pipeline.rules.counted_words import counted_note, rules_as_used
 from pipeline.rules.modes import MODES
 from pipeline.rules.periods import resolve_period
 from pipeline.rules.rounding import round_half_away
-from pipeline.rules.sets import RuleSet, get_rules
+from pipeline.rules.select import select_rules
+from pipeline.rules.sets import RuleSet
 
 RESULTS_H = {"win": 100, "draw": 50, "loss": 0}
 NOT_KNOWN_YEAR = -10_000  # a birth year that makes nobody a junior (as a blank one does)
@@ -83,6 +85,7 @@ class GameRow:
     opp_change_units: int
     opp_change: int
     opp_new: int
+    counted: str = ""  # why gap_used counts for gap (rules.counted_words), "" as played
 
 
 @dataclass
@@ -93,6 +96,10 @@ class Calculation:
     # The player's totals, named as in the rating list (schema RatingList): k, k_base, k_rule,
     # games, score_h, expected_units, dev_units, change_units, change, new_rating.
     player: dict[str, int | str]
+    # The era used: ``--rules``' family in force for the FIDE list the period was rated for
+    # (as ``fiderate rate`` chooses it), and why.
+    rules: RuleSet
+    rules_reason: str
 
 
 def _check(request: CalcRequest) -> None:
@@ -174,7 +181,8 @@ def _expectations(
     for method in SCALES:
         other = rate_arrays(own, opp, np.ones(len(own), dtype=bool), score_h, rules, method)
         pd_units = other.pd_units
-        # The player's games are one event: before 2008-07 one D against their average.
+        # The player's games are one event: before the July 2008 list one D against their
+        # average.
         group = np.zeros(len(own), dtype=np.int64)
         averaged = event_expectations(own, opp, other.rated, score_h, group, rules, method)
         if averaged is not None:
@@ -187,7 +195,8 @@ def _rated_sides(
     sides: _Sides, n: int, rules: RuleSet, method: str
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(rated?, difference used, PD, S - PD, note code) of every side, 0 where not rated: the
-    engine's arrays, game by game or (before 2008-07) one D per player against the average."""
+    engine's arrays, game by game or (lists before July 2008) one D per player against the
+    average."""
     engine = rate_arrays(
         sides.own, sides.opp, np.ones(2 * n, dtype=bool), sides.score_h, rules, method
     )
@@ -197,7 +206,7 @@ def _rated_sides(
     averaged = event_expectations(
         sides.own, sides.opp, rated, sides.score_h, sides.codes, rules, method
     )
-    if averaged is not None:  # before 2008-07: one D per player against the average
+    if averaged is not None:  # lists before July 2008: one D per player against the average
         diff, pd_units, dev_units = averaged
     diff = np.where(rated, diff, 0)
     pd_units = np.where(rated, pd_units, 0).astype(np.int64)
@@ -208,7 +217,8 @@ def _rated_sides(
 def calculate(request: CalcRequest) -> Calculation:
     _check(request)
     period = resolve_period(request.period)
-    rules = get_rules(request.rules)
+    chosen = select_rules(request.rules, period)  # the era of the list, as ``rate`` picks it
+    rules = chosen.rules
     method, scale = request.method, SCALES[request.method]
     n = len(request.opponents)
     sides = _Sides.of(request)
@@ -257,6 +267,7 @@ def calculate(request: CalcRequest) -> Calculation:
     k = int(k_used[0])
     note_codes = note_code[mine]
     note_texts = notes(rules)
+    counted = _counted_notes(used, sides.opp[mine], diff[mine], mine_rated, rules, method)
     rows = [
         GameRow(
             round=i + 1,
@@ -275,10 +286,29 @@ def calculate(request: CalcRequest) -> Calculation:
             opp_change_units=int(change_units[i + 1]),
             opp_change=int(change[i + 1]),
             opp_new=int(new_rating[i + 1]),
+            counted=counted[i],
         )
         for i in range(n)  # one row per typed game: a handful, never a hot path
     ]
-    return Calculation(request, scale, rows, player)
+    return Calculation(request, scale, rows, player, rules, chosen.reason)
+
+
+def _counted_notes(
+    used: np.ndarray,
+    opp: np.ndarray,
+    diff: np.ndarray,
+    rated: np.ndarray,
+    rules: RuleSet,
+    method: str,
+) -> list[str]:
+    """Why each of the player's rated games counted ``diff`` (rules.counted_words); the games
+    are one event, so the average method's Rc is the average of their rated opponents."""
+    rc = int(rounded_averages(np.array([int(opp[rated].sum())]), np.array([int(rated.sum())]))[0])
+    counted_rules = rules_as_used(rules, method, None)
+    return [
+        counted_note(int(u - o), int(d), int(u), counted_rules, rc) if r else ""
+        for u, o, d, r in zip(used, opp, diff, rated, strict=True)  # a handful of typed games
+    ]
 
 
 def every_result(request: CalcRequest) -> dict[str, Calculation]:

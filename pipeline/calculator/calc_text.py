@@ -1,6 +1,9 @@
 """Text and JSON for the calculator commands. Exact integers in, fixed decimals out (no float
 arithmetic between the pipeline's integers and the text; JSON numbers are converted from exact
 decimals, so they print as the same digits).
+
+One concept: what the calculator commands print (calc, table, expect, performance), as text and
+as JSON, from the same values.
 """
 
 from __future__ import annotations
@@ -62,18 +65,27 @@ def _score(score_h: int) -> str:
     return {100: "1", 50: "0.5", 0: "0"}.get(score_h, fixed(score_h, 100, 1))
 
 
+def rules_line(c: Calculation) -> str:
+    """The era a family name gave for ``--period``, and why; "" when it is the family's
+    latest (what ``--rules standard`` means without a period)."""
+    if c.rules is get_rules(c.request.rules):
+        return ""
+    return f"rules {c.rules.name}: {c.rules_reason}"
+
+
 def _header(c: Calculation) -> list[str]:
     req = c.request
     p = c.player
     k_line = f"K {int(p['k'])}: {p['k_rule']}"
     if int(p["k"]) != int(p["k_base"]):
-        cap = get_rules(req.rules).k.period_cap
+        cap = c.rules.k.period_cap
         k_line += f" (K {int(p['k_base'])} x {int(p['games'])} games > {cap})"
     lines = [
         f"rating {req.rating}, {len(req.opponents)} game(s), rules {req.rules}, "
         f"method {METHOD_LABEL[req.method]}",
-        k_line,
     ]
+    lines += [line for line in [rules_line(c)] if line]
+    lines.append(k_line)
     if req.mode == "sequential":
         lines.append(f"NOTE: {SEQUENTIAL_LABEL}")
     return lines
@@ -205,6 +217,8 @@ def calc_json(c: Calculation) -> dict[str, Any]:
             ),
             "new_rating": int(p["new_rating"]),
         },
+        "rule_set": c.rules.name,  # the era ``rules`` gave for the period, and why
+        "rules_reason": c.rules_reason,
     }
 
 

@@ -105,7 +105,8 @@ rules_option = choice_option(
     "--rules",
     [*FAMILIES, *(n for n in RULE_SETS if n not in FAMILIES)],
     default=DEFAULT_RULES,
-    help="standard, rapid or blitz: the rules in force in the rating period (by its date). "
+    help="standard, rapid or blitz: the rules in force in the rating period (those of the FIDE "
+    "list its games were rated for: until 2009-06 a quarter's games went to one list). "
     "An era's name (e.g. standard-2024, standard-2022, rapid-2022) forces that era. "
     "See docs/rules-by-era.md.",
 )

@@ -1,5 +1,6 @@
-"""The average-opponent method: how FIDE rated an event before it rated game by game (until
-2008-06-30 here; ``RuleSet.expected_score`` is ``AVERAGE_OPPONENT``, docs/rules-by-era.md).
+"""The average-opponent method: how FIDE rated an event before it rated game by game (the lists
+until April 2008, games until 2008-03-31 here; ``RuleSet.expected_score`` is
+``AVERAGE_OPPONENT``, docs/rules-by-era.md).
 
 Each player's event is rated from ONE difference: D = Ro - Rc, Ro the player's rating and Rc the
 average rating of the rated opponents the player met in the event, with the 350-point rule on
@@ -84,6 +85,23 @@ def average_opponent_expectations(
     pd_units = pd_table(method, cap, False)[raw + MAX_DIFF].astype(np.int64)
     diff = raw if cap is None else np.clip(raw, -cap, cap)
     return diff, pd_units
+
+
+def average_opponents(sides: pd.DataFrame) -> pd.Series:
+    """Rc per side: the rounded average rating of the rated opponents of the side's player in the
+    side's event (``engine.average_opponent_method``'s own grouping and rounding); <NA> where
+    the player had no rated game there."""
+    import pandas as pd
+
+    rated = sides["rated"].to_numpy(dtype=bool)
+    opp = sides["opponent_rating"].to_numpy(dtype=np.int64, na_value=0)
+    group = player_event_groups(sides, None)
+    size = int(group.max()) + 1 if len(group) else 0
+    total = np.zeros(size, dtype=np.int64)
+    np.add.at(total, group[rated], opp[rated])
+    count = np.bincount(group[rated], minlength=size).astype(np.int64)
+    rc = rounded_averages(total, count)[group]
+    return pd.Series(pd.array(rc, dtype="Int64"), index=sides.index).where(count[group] > 0)
 
 
 def deviations(score_h: np.ndarray, pd_units: np.ndarray, method: str) -> np.ndarray:

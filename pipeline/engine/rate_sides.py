@@ -232,8 +232,8 @@ def rate_sides_coded(
             note_code = np.where(skip, match + 4, note_code).astype(np.int8)
     diff, pd_units, dev_units = result.diff, result.pd_units, result.dev_units
     if rules.expected_score == AVERAGE_OPPONENT:
-        # Before 2008-07: one difference per player and event, Ro - Rc over the sides rated
-        # now (the match rules applied), its PD on each of those sides.
+        # Lists before July 2008: one difference per player and event, Ro - Rc over the sides
+        # rated now (the match rules applied), its PD on each of those sides.
         score_h = sides["score_h"].to_numpy(dtype=np.int64)
         group = player_event_groups(sides, keys)
         averaged = event_expectations(own, opp, rated_sides, score_h, group, rules, method, cap)

@@ -2,7 +2,8 @@
 
 A games row gives both players' ids; the rating used for each is the row's own override
 (``white_rating``/``black_rating``) if present, else the players list. A player found in neither
-is an ``unknown-player`` error (every such cell is reported).
+is an ``unknown-player`` error (every such cell is reported), unless the row names the player
+(``white_name``/``black_name``): a named player with no rating is a known unrated player.
 """
 
 from __future__ import annotations
@@ -175,10 +176,18 @@ def _game_texts(g: pd.DataFrame, codes: GameCodes, names: tuple[str, ...]) -> di
     return texts
 
 
+def _side_names(g: pd.DataFrame) -> pd.Series:
+    """Each side's name as the games row gives it ("" when it gives none)."""
+    if "white_name" in g.columns and "black_name" in g.columns:
+        return _interleave(g["white_name"].fillna(""), g["black_name"].fillna("")).astype(str)
+    return pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64)))
+
+
 def unknown_players(
     games: GamesInput, players: PlayerList | None, found: dict[str, np.ndarray] | None = None
 ) -> list[Problem]:
-    """Every white/black cell whose player is neither on the list nor given a rating on the row.
+    """Every white/black cell whose player is neither on the list nor given a rating or a name
+    on the row (a name without a rating: a known unrated player, as a TRF's rating 0 is).
     ``found``: ``game_positions`` when the caller has it."""
     problems = ProblemList()
     g = games.games
@@ -186,6 +195,8 @@ def unknown_players(
     for me, rating_col in (("white", "white_rating"), ("black", "black_rating")):
         on_list = found[me] >= 0
         unknown = ~on_list & g[rating_col].isna().to_numpy() & g[me].ne("").to_numpy()
+        if f"{me}_name" in g.columns:
+            unknown &= g[f"{me}_name"].fillna("").eq("").to_numpy()
         where = "on the players list" if players is not None else "given (no --players file)"
         at = np.flatnonzero(unknown)
         # Only the bad rows are visited, from plain arrays (a million of them take a second).
@@ -230,12 +241,13 @@ def sides_from_games(
         "opponent_rating": _interleave(ratings["black"], ratings["white"]),
         "score_h": score_h,
         "played": played,
-        # Games files carry no K and no names (the players list does).
+        # Games files carry no K (the players list does), and names only when they have
+        # ``white_name``/``black_name`` (for a player the list lacks).
         "k": pd.Series(
             pd.arrays.IntegerArray(np.zeros(2 * len(g), np.int64), np.ones(2 * len(g), bool)),
             copy=False,
         ),
-        "name": pd.Series(pd.array([""], dtype=str).take(np.zeros(2 * len(g), dtype=np.int64))),
+        "name": _side_names(g),
         "line": _twice(g["line"]),
     }
     if not coded:

@@ -40,7 +40,9 @@ PEOPLE_COLUMNS = ["id", "name", "rating", "birth_year", "federation", "title", "
 def event_people(
     item: GamesInput, sides: pd.DataFrame, listed: pd.DataFrame | None
 ) -> pd.DataFrame:
-    """One row per player of the event, with the rating each side is rated from."""
+    """One row per player of the event, with the rating each side is rated from. A name is the
+    list's (or the event's own players'), else the games file's (``white_name``/``black_name``),
+    else the id."""
     own = item.players.players if item.players is not None else None
     ids = pd.concat([sides["player"], own["id"] if own is not None else pd.Series([], dtype=str)])
     ids = pd.Series(ids.drop_duplicates().to_numpy(), dtype=str)
@@ -56,15 +58,42 @@ def event_people(
     used = sides.dropna(subset=["player_rating"]).drop_duplicates("player")
     used_rating = ids.map(used.set_index("player")["player_rating"]).astype("Int64")
     people["rating"] = used_rating.fillna(people["rating"].astype("Int64")).to_numpy()
-    people["name"] = people["name"].where(
-        people["name"].notna() & people["name"].ne(""), people["id"]
-    )
+    named = people["name"].notna() & people["name"].ne("")
+    people["name"] = people["name"].where(named, ids.map(game_names(item.games)).to_numpy())
+    named = people["name"].notna() & people["name"].ne("")
+    people["name"] = people["name"].where(named, people["id"])
     for column in ("federation", "title", "sex"):
         people[column] = people[column].fillna("").astype(str)
     people["birth_year"] = people["birth_year"].astype("Int64")
     if own is not None and "sno" in own.columns:
         people["sno"] = ids.map(own.set_index("id")["sno"]).to_numpy()
     return people
+
+
+def game_names(games: pd.DataFrame) -> pd.Series:
+    """id -> the first name a games file's rows give the player (none without name columns)."""
+    parts = [
+        pd.Series(games[f"{side}_name"].fillna("").to_numpy(), index=games[side].to_numpy())
+        for side in ("white", "black")
+        if f"{side}_name" in games.columns
+    ]
+    if not parts:
+        return pd.Series([], dtype=str)
+    names = pd.concat(parts)
+    names = names[names.ne("")]
+    return names[~names.index.duplicated(keep="first")]
+
+
+def _no_game(people: pd.DataFrame, games: pd.DataFrame) -> tuple[pd.DataFrame, str | None]:
+    """(the players with a game, a note naming those left out): a games file has rows for games
+    only, so a player with byes or absences alone has no place in it."""
+    playing = people["id"].isin(pd.concat([games["white"], games["black"]]))
+    left = people[~playing]
+    if not len(left):
+        return people, None
+    named = ", ".join(f"{n!r} ({i})" for i, n in zip(left["id"], left["name"], strict=True))
+    note = f"{len(left)} player(s) with no game left out (a games file has rows for games only): "
+    return people[playing], note + named
 
 
 def _read_event(
@@ -136,6 +165,7 @@ def convert_event(
         )
     item, players, sides = _read_event(input_path, players_path, reading)
     people = event_people(item, sides, players.players if players is not None else None)
+    people, no_game = _no_game(people, item.games)
     table = games_file_table(item.games, people)
     protect = [Path(input_path), *([Path(players_path)] if players_path is not None else [])]
     _write(Path(output), table, to, protect)
@@ -145,6 +175,7 @@ def convert_event(
         if byes
         else []
     )
+    notes += [no_game] if no_game else []
     rounds = int(item.info.rounds or 0) if item.info is not None else item.games["round"].nunique()
     return TrfText("", len(people), len(item.games), rounds, notes)
 

@@ -16,9 +16,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.engine.average_opponent_method import average_opponents
 from pipeline.engine.sides import with_side_texts
 from pipeline.grouper.standings import standings
 from pipeline.model import RatedPeriod
+from pipeline.rules.counted_words import (
+    counted_heading,
+    counted_note,
+    method_words,
+    rules_as_used,
+)
 from pipeline.rules.sets import RuleSet, get_rules
 
 
@@ -39,7 +46,7 @@ class GameLine:
     pd_units: int | None
     dev_units: int | None
     k_dev_units: int | None
-    cap_note: str = ""  # how the 400-point rule met this game: capped, exempt, or ""
+    cap_note: str = ""  # why the difference counted as it did (engine.counted), or ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,8 @@ class PlayerCalculation:
     new_rating: int | None
     scale: int
     lines: tuple[GameLine, ...]
+    counted_heading: str = "counted"  # the column of the counted difference, named by the era
+    method_words: str = ""  # how the era read each expected score (engine.counted)
 
 
 @dataclass(frozen=True)
@@ -106,15 +115,19 @@ def event_view(rated: RatedPeriod) -> EventView:
     totals = period.totals.reset_index(drop=True)
     order = standings(period)
     names = dict(zip(totals["id"].astype(str), totals["name"].astype(str), strict=True))
-    rules = get_rules(period.rule_set) if period.rule_set else None
-    by_player = period.sides.assign(_row=np.arange(len(period.sides))).groupby("player", sort=False)
+    o = period.options
+    rules = rules_as_used(get_rules(period.rule_set or o.rules), o.method, o.cap)
+    sides = period.sides.assign(
+        _row=np.arange(len(period.sides)), average_opponent=average_opponents(period.sides)
+    )
+    by_player = sides.groupby("player", sort=False)
     players: dict[str, PlayerCalculation] = {}
     rows = []
     for at, row_index in enumerate(order.order):
         t = totals.iloc[int(row_index)]
         pid = str(t["id"])
-        sides = by_player.get_group(pid) if pid in by_player.groups else period.sides.iloc[:0]
-        players[pid] = _calculation(t, sides, names, period.scale, rules)
+        mine = by_player.get_group(pid) if pid in by_player.groups else sides.iloc[:0]
+        players[pid] = _calculation(t, mine, names, period.scale, rules, o.method)
         perf = order.performance.iloc[int(row_index)]
         rows.append(
             StandingRow(
@@ -136,35 +149,23 @@ def event_view(rated: RatedPeriod) -> EventView:
     return EventView(tuple(rows), players)
 
 
-def cap_note(gap: int | None, used: int | None, own: int | None, rules: RuleSet | None) -> str:
-    """What the 400-point rule did to one rated game: counted a smaller difference, or let the
-    full one count because the player is rated at or above the exemption (2650 from 2025-10);
-    "" when it did not bite."""
-    if gap is None or used is None:
-        return ""
-    if used != gap:
-        return f"capped at {abs(used)}"
-    if rules is None or rules.cap is None or abs(gap) <= rules.cap:
-        return ""
-    exempt = rules.cap_exempt_from
-    if exempt is not None and own is not None and own >= exempt and gap > 0:
-        return f"exempt: rated {own}, at least {exempt}"
-    return "full difference"
-
-
 def _calculation(
     t: pd.Series,
     sides: pd.DataFrame,
     names: dict[str, str],
     scale: int,
     rules: RuleSet | None,
+    method: str,
 ) -> PlayerCalculation:
     k = _int(t["k"])
     lines = []
     # A player's own games: a handful of rows per player, shown on one page.
     for s in sides.sort_values(["round", "_row"], kind="stable").itertuples(index=False):
         rated = bool(s.rated)
-        own, opp = _int(s.player_rating), _int(s.opponent_rating)
+        # The rating the expectation was read from: the player's own, or in sequential mode
+        # the rating after the games before (as report.html's breakdown shows it).
+        own = _int(getattr(s, "rating_used", s.player_rating))
+        opp = _int(s.opponent_rating)
         dev = _int(s.dev_units) if rated else None
         lines.append(
             GameLine(
@@ -181,11 +182,12 @@ def _calculation(
                 pd_units=_int(s.pd_units) if rated else None,
                 dev_units=dev,
                 k_dev_units=None if dev is None or k is None else k * dev,
-                cap_note=cap_note(
+                cap_note=counted_note(
                     None if own is None or opp is None else own - opp,
                     _int(s.diff) if rated else None,
                     own,
                     rules,
+                    _int(s.average_opponent),
                 ),
             )
         )
@@ -209,6 +211,8 @@ def _calculation(
         new_rating=_int(t["new_rating"]),
         scale=scale,
         lines=tuple(lines),
+        counted_heading=counted_heading(rules),
+        method_words=method_words(rules, method),
     )
 
 

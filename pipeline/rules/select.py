@@ -1,7 +1,11 @@
 """Choose the rule set in force in a rating period, and say why.
 
-``--rules standard`` (the default), ``rapid`` or ``blitz`` names a family: the era whose dates
-contain the first day of the period is used. An era's own name (``standard-2024``) is used as
+``--rules standard`` (the default), ``rapid`` or ``blitz`` names a family: the era is chosen by
+the FIDE list the period's games were rated for, as FIDE chose it: every game of one list was
+rated with one method (FIDE's own calculations for the list of July 2008 are game by game, for
+games played from April 2008). Lists came every 3 months until 2009-06, every 2 months until
+2012-06, then monthly; the era whose dates contain the first day of that list's rating period
+is used (for monthly lists, the period itself). An era's own name (``standard-2024``) is used as
 given, whatever the period. Both come back with the sentence the reports print.
 """
 
@@ -26,7 +30,7 @@ def era_warnings(rules: RuleSet, day: str) -> tuple[str, ...]:
     warnings = []
     if known is not None and day < known:
         warnings.append(
-            f"the period starts {day}, before the earliest FIDE rules known here "
+            f"the rating period starts {day}, before the earliest FIDE rules known here "
             f"({rules.name}, from {known}): rated with them, the real rules may differ "
             "(docs/rules-by-era.md)"
         )
@@ -59,16 +63,26 @@ def rules_in_force(name: str, period: str) -> RuleSet:
 
 
 def select_rules(name: str, period: str) -> RulesChoice:
-    """The rule set for ``period`` (YYYY-MM) given ``--rules name``."""
+    """The rule set for ``period`` (YYYY-MM) given ``--rules name``: a family's era is the one in
+    force when the rating period of the FIDE list the month's games were rated for began."""
     eras = ERAS.get(name)
-    day = f"{period}-01"
     if eras is None:
         rules = get_rules(name)
         reason = f"--rules {name} ({_span(rules)}), as given"
-        return RulesChoice(rules, reason, era_warnings(rules, day))
+        return RulesChoice(rules, reason, era_warnings(rules, f"{period}-01"))
+    fide_list, first = rated_for_list(eras, period)
+    day = f"{first}-01"
     for rules in eras:
         if in_force(rules, day):
-            reason = f"in force on {day} ({name} rules {_span(rules)})"
+            span = f"{name} rules {_span(rules)}"
+            monthly = first == period and fide_list == _month_text(_next_list_index(period, 1))
+            if monthly:  # the rating period is the month itself
+                reason = f"in force on {day} ({span})"
+            else:
+                reason = (
+                    f"in force on {day}, the start of the rating period of FIDE's list of "
+                    f"{fide_list}-01, which rated the games of {period} ({span})"
+                )
             return RulesChoice(rules, reason, era_warnings(rules, day))
     earliest = eras[-1]
     return RulesChoice(
@@ -79,13 +93,34 @@ def select_rules(name: str, period: str) -> RulesChoice:
     )
 
 
+def _next_list_index(period: str, every_months: int) -> int:
+    """The month number (year x 12 + month - 1) of the first list after ``period`` when lists
+    come every ``every_months`` months, aligned to January (3: January, April, July, October)."""
+    index = int(period[:4]) * 12 + int(period[5:7])  # the month after ``period``
+    return index + -index % every_months  # up to the next list month
+
+
+def _month_text(index: int) -> str:
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
 def next_fide_list(rules: RuleSet, period: str) -> str:
     """The month (YYYY-MM) of the first list FIDE published after ``period`` in the era's
     cadence: monthly; every 2 months (January, March, ...) 2009-07 .. 2012-06; every 3 months
     (January, April, July, October) before 2009-07."""
-    index = int(period[:4]) * 12 + int(period[5:7]) - 1 + 1
-    index += -index % rules.list_every_months  # up to the next list month (aligned to January)
-    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+    return _month_text(_next_list_index(period, rules.list_every_months))
+
+
+def rated_for_list(eras: tuple[RuleSet, ...], period: str) -> tuple[str, str]:
+    """(the FIDE list, YYYY-MM, that rated the games of ``period``; the first month of that
+    list's rating period). The cadence is the one of the lists when the month was played (B.02
+    9.1 of the 2000s: "four times a year"; FIDE news, 13 Jul 2009: every 2 months; monthly from
+    2012-07); the family's eras carry it. A quarterly list's period is the 3 months before it:
+    the games of April, May and June 2008 were rated for the list of July 2008."""
+    played = next((r for r in eras if in_force(r, f"{period}-01")), eras[-1])
+    every = played.list_every_months
+    index = _next_list_index(period, every)
+    return _month_text(index), _month_text(index - every)
 
 
 def cadence_note(rules: RuleSet, period: str) -> str | None:

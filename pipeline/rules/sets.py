@@ -2,9 +2,11 @@
 K precedence, for every era of the FIDE regulations.
 
 Each rule set carries the dates it was in force (``effective_from`` .. ``effective_to``,
-inclusive) and its family (standard, rapid, blitz). ``--rules standard|rapid|blitz`` names a
-family: the set in force in the rating period is chosen by ``pipeline.rules.select``; an era's own
-name (``standard-2022``) forces that era. The engine reads the fields; it never tests a name.
+inclusive: the rating periods it rated, a quarterly list's period being its 3 months) and its
+family (standard, rapid, blitz). ``--rules standard|rapid|blitz`` names a family: the set in
+force for the FIDE list the period was rated for is chosen by ``pipeline.rules.select``; an
+era's own name (``standard-2022``) forces that era. The engine reads the fields; it never tests
+a name.
 Values and sources: docs/rules-by-era.md; ../shared/fide/RULES.md decides the era in force.
 """
 
@@ -15,7 +17,8 @@ from dataclasses import dataclass, replace
 from pipeline.errors import RunError
 
 # How an event's expected score is formed (``RuleSet.expected_score``): game by game (PD of each
-# game's own difference, FIDE from 2008-07 here), or from one difference per player and event,
+# game's own difference: FIDE's list of July 2008, whose games were played from 2008-04, and
+# after), or from one difference per player and event,
 # the player's rating minus the average of the rated opponents (We = n x PD(D), before;
 # pipeline.engine.average_opponent_method).
 EACH_GAME = "each game"
@@ -108,7 +111,7 @@ class RuleSet:
     skip_gap: int | None = None
     skip_above: int | None = None
     k: KPrecedence = KPrecedence()
-    expected_score: str = EACH_GAME  # or AVERAGE_OPPONENT (before 2008-07)
+    expected_score: str = EACH_GAME  # or AVERAGE_OPPONENT (lists before July 2008)
     list_column: str = "standard"  # which rating on a FIDE list this rule set uses
     family: str = "standard"
     effective_from: str | None = None  # YYYY-MM-DD, first day in force; None: since ever
@@ -191,32 +194,35 @@ _STANDARD_ERAS = (
         first_rating=FIRST_2009,
         list_every_months=2,
     ),
+    # From FIDE's list of July 2008: its games, played 2008-04 .. 2008-06, were rated game by
+    # game with the 350 cap (FIDE's own individual calculations for that list, issue 34).
     RuleSet(
         "standard-2008",
-        "FIDE standard 2008-07-01 to 2009-06-30: game by game, K 25/15/10, 350-point cap, "
-        "quarterly lists",
+        "FIDE standard, lists of July 2008 to July 2009 (games of 2008-04-01 to 2009-06-30): "
+        "game by game, K 25/15/10, 350-point cap, quarterly lists",
         cap=350,
         k=K_2009,
-        effective_from="2008-07-01",
+        effective_from="2008-04-01",
         effective_to="2009-06-30",
         uncertain="the floor (1801, the 2003 text: a later lowering before 2009-07 was not "
-        "found) and the date FIDE began rating game by game (taken as 2008-07-01)",
+        "found) and the first list FIDE rated game by game (taken as July 2008, whose games "
+        "it rated so; the April 2008 list was not checked)",
         floor=1801,
         first_rating=FIRST_2009,
         list_every_months=3,
     ),
     RuleSet(
         "standard-2006",
-        "FIDE standard before 2008-07-01: one difference per player and event (the average "
-        "opponent), K 25/15/10, 350-point cap, quarterly lists",
+        "FIDE standard, lists until April 2008 (games until 2008-03-31): one difference per "
+        "player and event (the average opponent), K 25/15/10, 350-point cap, quarterly lists",
         cap=350,
         k=K_2009,
         expected_score=AVERAGE_OPPONENT,
-        effective_to="2008-06-30",
+        effective_to="2008-03-31",
         sourced_from="2006-04-01",
         uncertain="the floor (1801, the 2003 text: a later lowering before 2009-07 was not "
-        "found), the date FIDE began rating game by game (taken as 2008-07-01) and the "
-        "rounding of the opponents' average (whole number, .5 up)",
+        "found), the first list FIDE rated game by game (taken as July 2008; the April 2008 "
+        "list was not checked) and the rounding of the opponents' average (whole number, .5 up)",
         floor=1801,
         first_rating=FIRST_2009,
         list_every_months=3,

@@ -25,12 +25,12 @@ from pipeline.calculator.calc_input import (
     read_result,
     read_whole,
 )
-from pipeline.calculator.calc_text import fixed, signed_int
+from pipeline.calculator.calc_text import fixed, rules_line, signed_int
 from pipeline.errors import FiderateError, UsageError, clip
 from pipeline.jobs import calculators
 from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
 from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
-from pipeline.rules.sets import RULE_SETS, get_rules
+from pipeline.rules.sets import RULE_SETS
 
 EVERY_RESULT_SHOWN = 12  # every possible result is shown for the first few games
 RESULTS = {"1": 100, "0.5": 50, "0": 0}  # the form's choices (any spelling the CLI reads is read)
@@ -159,29 +159,9 @@ def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[Game]]:
 
 
 def _rule_notes(c: calculators.Calculation) -> list[str]:
-    """Per game: where the 400-point rule counted a smaller gap, or the exemption kept the
-    full one (empty when neither bit)."""
-    rules = get_rules(c.request.rules)
-    notes = []
-    for g in c.games:
-        if not g.rated:
-            notes.append(f"not rated: {g.note}")
-        elif g.gap_used != g.gap:
-            notes.append(
-                f"400-point rule: the gap {g.gap:+d} counts as {g.gap_used:+d} (rule set "
-                f"{rules.name}: at most {rules.cap} points)"
-            )
-        elif rules.cap is not None and abs(g.gap) > rules.cap:
-            exempt = rules.cap_exempt_from
-            notes.append(
-                f"exemption: rated {g.rating_used} (at least {exempt}), the full gap {g.gap:+d} "
-                f"counts, not {rules.cap}"
-                if exempt is not None and g.rating_used >= exempt
-                else f"the full gap {g.gap:+d} counts"
-            )
-        else:
-            notes.append("")
-    return notes
+    """Per game: why its difference counted as it did (the calculation's own words: the era's
+    cap, the exemption, or the average method's D), "not rated: ..." for a game left out."""
+    return [g.counted if g.rated else f"not rated: {g.note}" for g in c.games]
 
 
 def _written_formula(c: calculators.Calculation, by_formula: calculators.Calculation) -> list[str]:
@@ -281,9 +261,10 @@ def calculation_context(inputs: CalcInputs) -> dict[str, Any]:
             c = calculators.calc(request)
             by_formula = calculators.calc(replace(request, method="formula"))
         every = _every_result(request, rows)
-        # The player's K: the calculation's, else that of a game not played yet.
-        k_now = int((c or _first_outcome(request, rows)).player["k"])
-        table = _table(k_now, request.rules)
+        # The player's K and era: the calculation's, else those of a game not played yet.
+        shown = c or _first_outcome(request, rows)
+        k_now = int(shown.player["k"])
+        table = _table(k_now, shown.rules.name)
     except FiderateError as exc:
         return {"problems": [str(exc)]}
     context: dict[str, Any] = {"problems": [], "every": every, "table": table, "k_now": k_now}
@@ -321,6 +302,7 @@ def _calc_rows(c: calculators.Calculation, by_formula: calculators.Calculation) 
     return {
         "games": games,
         "k_line": k_line,
+        "rules_line": rules_line(c),  # the era --period gave, as fiderate calc says it
         "sequential": SEQUENTIAL_LABEL if c.request.mode == "sequential" else "",
         "totals": {
             "score": fixed(int(p["score_h"]), 100, 1),

@@ -3,11 +3,13 @@ in the games format ``fiderate rate`` reads (docs/formats.md), so a TRF has a wa
 spreadsheet and the file rates as the TRF does.
 
 Columns: ``event, round, date, white, black, result`` (the format's own), the players' names
-(``white_name``, ``black_name``: for the reader of the sheet; ``rate`` takes names from
-``--players``) and the ratings each side is rated from (``white_rating``, ``black_rating``: the
-games format's per-game ratings, read back as such). Ids stay text (``0042`` keeps its zeros);
-ratings are numbers in the XLSX. Byes have no row in a games file (they are never rated): the
-conversion says how many were left out.
+(``white_name``, ``black_name``: read back as the names of players the list lacks, and a named
+player with a blank rating as a known unrated player) and the ratings each side is rated from
+(``white_rating``, ``black_rating``: the games format's per-game ratings, read back as such).
+Ids stay text (``0042`` keeps its zeros); ratings and whole rounds are numbers in the XLSX (the
+workbooks' one rule: :mod:`pipeline.writers.xlsx.cell_types`). Byes have no row in a games file
+(they are never rated), nor have players with no game: the conversion says how many byes, and
+which players, were left out.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pandas as pd
 
 from pipeline.writers.text.csvtext import write_text_csv
 from pipeline.writers.xlsx.package import Book
-from pipeline.writers.xlsx.workbooks import column_widths, new_sheet, write_typed
+from pipeline.writers.xlsx.workbooks import new_sheet, write_table
 
 GAMES_FILE_COLUMNS = [
     "event",
@@ -67,23 +69,11 @@ def games_file_table(games: pd.DataFrame, people: pd.DataFrame) -> pd.DataFrame:
     return table.astype(str).reset_index(drop=True)
 
 
-def _typed(column: str, text: str) -> object:
-    """A cell as the XLSX holds it: ratings and whole round numbers as numbers, the rest text
-    (ids keep their digits; a result such as 1-0 is never a date)."""
-    if text == "":
-        return None
-    if column in ("white_rating", "black_rating") or (column == "round" and text.isdigit()):
-        return int(text)
-    return text
-
-
 def write_games_file(table: pd.DataFrame, path: Path, kind: str) -> None:
     """``table`` as a games CSV (UTF-8, LF) or an XLSX with one sheet, ``Games``."""
     if kind == "csv":
         write_text_csv(table, path)
         return
     book = Book(path)
-    columns = list(table.columns)
-    cells = [[_typed(c, t) for t in table[c].tolist()] for c in columns]
-    write_typed(new_sheet(book, GAMES_SHEET), columns, cells, column_widths(table))
+    write_table(new_sheet(book, GAMES_SHEET), table)
     book.save()

@@ -177,13 +177,18 @@ requests = st.builds(
 )
 
 
+def numbers_of(games) -> list[dict]:
+    """The game rows without ``counted``: words, checked in tests/jobs/test_event_view.py."""
+    return [{k: v for k, v in vars(g).items() if k != "counted"} for g in games]
+
+
 @settings(max_examples=120, deadline=None)
 @given(requests)
 def test_calculator_gives_the_pipelines_numbers(request):
     player, games = reference(request)
     got = calculate(request)
     assert got.player == player
-    assert [vars(g) for g in got.games] == games
+    assert numbers_of(got.games) == games
 
 
 def test_a_long_sequential_run_with_the_700_rule():
@@ -204,4 +209,4 @@ def test_a_long_sequential_run_with_the_700_rule():
     got = calculate(request)
     assert got.player["k"] == 17 and got.player["k_base"] == 40
     assert got.player == player
-    assert [vars(g) for g in got.games] == games
+    assert numbers_of(got.games) == games

@@ -140,7 +140,7 @@ def test_a_web_upload_without_a_list_shows_it(client):
     assert row is not None and "K 20*" in row.group(0)
     kowalski = re.search(rf'<tr data-id="{KOWALSKI}">.*?</tr>', page, re.S)
     assert kowalski is not None and "k-assumed" not in kowalski.group(0)
-    player = client.get(f"{answer.url.path}/player/{OKAFOR}").text
+    player = client.get(f"{answer.url.path}/player", params={"id": OKAFOR}).text
     assert "K 20: standard K (assumed: no games count, no 2400 history)" in player
 
 

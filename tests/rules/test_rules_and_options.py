@@ -102,5 +102,6 @@ def test_xlsx_games_file_and_spreadsheet_outputs(tmp_path):
     assert header[:3] == ["id", "name", "rating"]
     assert [listing.cell(2, i).value for i in (1, 3, 9, 10)] == ["4100018", 1800, 5, 1805]
     report = load_workbook(out / "report.xlsx")
+    # No names given: each player's sheet is named by the id alone.
     assert report.sheetnames == ["Summary", "4100018", "4100050", "About"]
     assert report["4100018"].cell(2, 1).value is not None

@@ -96,9 +96,10 @@ def test_layout_freeze_filter_formats_widths(book):
 
 def test_player_sheets(out, book):
     games = read_csv(out / "games.csv")
-    players = {g["player"] for g in games}
+    names = {r["id"]: r["name"] for r in read_csv(out / "rating_list.csv")}
+    players = {f"{g['player']} {names[g['player']]}" for g in games}
     assert set(book.sheetnames) == {"Summary", *players, "About"}
-    ws = book["4100026"]
+    ws = book["4100026 Novak, Petra"]
     assert ws.freeze_panes == "A2"
     header = [c.value for c in ws[1]]
     assert header == BREAKDOWN_COLUMNS[1:]  # everything but the player id
@@ -134,7 +135,7 @@ def test_player_sheets(out, book):
 def test_700_rule_explained(tmp_path):
     games, players = junior_event(tmp_path / "in")
     rate_into(tmp_path / "out", games, players=players, extra=("--no-html",))
-    ws = load_workbook(tmp_path / "out" / "report.xlsx")["1"]
+    ws = load_workbook(tmp_path / "out" / "report.xlsx")["1 Young Junior"]
     labels = {
         r[0]: r[1]
         for r in ws.iter_rows(values_only=True)
@@ -150,17 +151,26 @@ def test_700_rule_explained(tmp_path):
 
 def test_player_workbook_on_its_own(out):
     book = load_workbook(out / "player-4100085.xlsx")
-    assert book.sheetnames == ["Summary", "4100085", "About"]
+    assert book.sheetnames == ["Summary", "4100085 Rossi, Marco", "About"]
     _, rows = rows_of(book["Summary"])
     assert len(rows) == 1 and rows[0][1] == "4100085"
 
 
 def test_sheet_names_unique_and_short():
-    ids = ["A" * 40, "a" * 40, "x/y:z?", "Summary", "summary", "p" * 31 + "1", "p" * 31 + "2"]
-    names = sheet_names(ids, {"Summary"})
-    assert len(set(n.lower() for n in names) | {"summary"}) == len(names) + 1
-    assert all(len(n) <= 31 for n in names)
-    assert names[2] == "x_y_z_"
+    labels = ["A" * 40, "a" * 40, "x/y:z?", "Summary", "summary", "p" * 31 + "1", "p" * 31 + "2"]
+    labels += ["7 [O'Neill]*: B\\C", "12345678901234567890 Very Long Name, Firstname", "History"]
+    labels += ["'quoted'", "9 Bell\x07Name", "12345678901234567890 Very Long Name, Other"]
+    labels += ["8 " + "\U0001f600" * 20]  # 2 UTF-16 units each, as Excel counts
+    names = sheet_names(labels, {"Summary"})
+    assert len(set(n.lower() for n in names) | {"summary", "history"}) == len(names) + 2
+    assert all(0 < len(n) <= 31 and not n.startswith("'") and not n.endswith("'") for n in names)
+    assert not any(set(n) & set("[]:*?/\\\x07") for n in names)
+    assert names[2] == "xyz"  # forbidden characters removed
+    assert names[7] == "7 O'Neill BC"
+    assert names[8] == "12345678901234567890 Very Long"  # 31 characters, the blank at the end cut
+    assert names[9] == "History~2"  # Excel's own sheet name
+    assert names[10:13] == ["quoted", "9 BellName", "12345678901234567890 Very Lon~2"]
+    assert names[13] == "8 " + "\U0001f600" * 14 and len(names[13].encode("utf-16-le")) == 60
 
 
 def test_about_sheet_says_period_rules_why_method_version_inputs(out, book):
@@ -191,16 +201,16 @@ def test_player_sheets_hold_rounds_ids_and_results_as_numbers(tmp_path):
     """Issue 26 #3: no "number stored as text" on a player sheet. Round, opponent id and the
     points of a game are numbers; an id with a leading zero, a round such as 1.10 and the marks
     of unplayed games (+, -) stay text, exactly as written."""
-    from pipeline.writers.xlsx.workbooks import breakdown_value
+    from pipeline.writers.xlsx.cell_types import Number, cell_value
 
-    assert breakdown_value("round", "3") == 3 and breakdown_value("round", "1.10") == "1.10"
-    assert breakdown_value("opponent", "4100050") == 4100050
-    assert breakdown_value("opponent", "0042") == "0042"
-    assert breakdown_value("opponent", "1" * 16) == "1" * 16  # past Excel's 15 digits
-    assert [breakdown_value("result", r) for r in ("1", "½", "0", "+", "-")] == [
-        1,
-        0.5,
-        0,
+    assert cell_value("round", "3") == Number("3", "") and cell_value("round", "1.10") == "1.10"
+    assert cell_value("opponent", "4100050") == Number("4100050", "")
+    assert cell_value("opponent", "0042") == "0042"
+    assert cell_value("opponent", "1" * 16) == "1" * 16  # past Excel's 15 digits
+    assert [cell_value("result", r) for r in ("1", "½", "0", "+", "-")] == [
+        Number("1", ""),
+        Number("0.5", ""),
+        Number("0", ""),
         "+",
         "-",
     ]
@@ -210,7 +220,7 @@ def test_player_sheets_hold_rounds_ids_and_results_as_numbers(tmp_path):
     )
     assert done.exit_code == 0, done.stderr
     with closing(load_workbook(out / "report.xlsx", read_only=True)) as book:
-        rows = list(book["4100042"].iter_rows(values_only=True))
+        rows = list(book["4100042 Moreau, Julie"].iter_rows(values_only=True))
     header = list(rows[0])
     games = [dict(zip(header, r, strict=False)) for r in rows[1:6]]  # read-only: no trailing blank
     assert [g["round"] for g in games] == [1, 2, 3, 4, 5]

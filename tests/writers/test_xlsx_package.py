@@ -10,7 +10,8 @@ import warnings
 import openpyxl
 import pandas as pd
 
-from pipeline.writers.xlsx.workbooks import Book, Styled, new_sheet, write_table
+from pipeline.writers.xlsx.cell_types import Number
+from pipeline.writers.xlsx.workbooks import Book, new_sheet, write_table
 
 TRICKY = [
     "<b>&amp;</b>",
@@ -41,7 +42,7 @@ def build(path):
     sheet = new_sheet(book, "Summary")
     write_table(sheet, table)
     sheet.append([])
-    sheet.append(["total", Styled(1.5, "+0.00;-0.00;0.00"), None, 7])
+    sheet.append(["total", Number("1.50", "+0.00;-0.00;0.00"), None, Number("7", "")])
     new_sheet(book, "O'Brien ~2")
     book.save()
 

@@ -1,4 +1,9 @@
-"""Games files: one row per game (white, black, result; optional event, round, date, ratings)."""
+"""Games files: one row per game (white, black, result; optional event, round, date, ratings and
+the players' names).
+
+A row that names a player (``white_name``/``black_name``) and gives no rating says the player is
+known and unrated (``pipeline.engine.sides.unknown_players``): the way a games file holds an
+unrated player without a players list, as ``fiderate convert --to csv`` writes one."""
 
 from __future__ import annotations
 
@@ -15,6 +20,9 @@ from pipeline.problem_list import ProblemList
 from pipeline.readers.events.results import GAME_RESULT_HELP, GAME_RESULTS
 from pipeline.readers.tables import cells
 from pipeline.readers.tables.raw import RawTable, concat_tables
+
+# The players' names a games file may give, one per side (read as text, "" when blank).
+NAME_COLUMNS = ("white_name", "black_name")
 
 
 def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
@@ -58,6 +66,9 @@ def parse_games(table: RawTable, problems: ProblemList) -> GamesInput:
         },
         copy=False,  # no block of the int64 columns stacked (copied) together
     )
+    for name in NAME_COLUMNS:
+        if name in table.frame.columns:  # only when given: a million blank names cost memory
+            games[name] = cells.text(table, name)
     item = GamesInput(table.source, games)
     _check_duplicates(item, table, problems)
     return item

@@ -34,7 +34,7 @@ KINDS: dict[str, tuple[set[str], set[str]]] = {
     # kind: (required columns, optional columns)
     "games": (
         {"white", "black", "result"},
-        {"event", "round", "date", "white_rating", "black_rating"},
+        {"event", "round", "date", "white_rating", "black_rating", "white_name", "black_name"},
     ),
     "individual": (
         {"player", "rating", "opponent_rating", "result"},

@@ -22,7 +22,9 @@ import pandas as pd
 
 from pipeline.file_names import shown_names
 from pipeline.model import RatedPeriod
+from pipeline.rules.counted_words import method_words, rules_as_used
 from pipeline.rules.k_facts import ASSUMED_NOTE
+from pipeline.rules.sets import get_rules
 from pipeline.writers.html.norms_section import norms_html
 from pipeline.writers.text.report_text import context_lines, standings_order
 
@@ -297,6 +299,9 @@ def render_report(
         f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
     )
     sources = ", ".join(html.escape(s) for s in shown_names(result.sources).values())
+    rule_set = result.rule_set or options.rules
+    rules = rules_as_used(get_rules(rule_set), options.method, options.cap)
+    method = method_words(rules, options.method)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -320,9 +325,8 @@ Ranked {html.escape(standings_order(result))}.</p>
 {limit_html}
 {sections}
 </main>
-<footer><p class="muted">Each game: PD from FIDE table 8.1.2 (or the formula, if chosen) with the
-400-point rule; the change is K x sum(S - PD) over the period, rounded once, .5 away from
-zero.</p></footer>
+<footer><p class="muted">{html.escape(method)} The change is K x sum(S - PD) over the
+period, rounded once, .5 away from zero.</p></footer>
 <script>{SCRIPT}</script>
 </body></html>
 """

@@ -69,9 +69,11 @@ def string_cell(ref: str, value: str, style: int = 0) -> str:
     return f'<c r="{ref}"{s} t="inlineStr">{inline}</c>'
 
 
-def number_cell(ref: str, value: int | float, style: int = 0) -> str:
+def number_cell(ref: str, value: str, style: int = 0) -> str:
+    """A number cell; ``value`` is the number's text as written (a plain decimal such as
+    ``-6.60``: the exact decimal, read by a spreadsheet as a number)."""
     s = f' s="{style}"' if style else ""
-    return f'<c r="{ref}"{s}><v>{value!r}</v></c>'
+    return f'<c r="{ref}"{s}><v>{value}</v></c>'
 
 
 class Book:

@@ -1,7 +1,8 @@
 """Spreadsheets for people: rating_list.xlsx and report.xlsx (summary + one sheet per player).
 
-Numbers are written as numbers (so Excel can sort and sum them) with fixed number formats; the
-values come from the same exact text tables as the CSV files.
+Numbers are written as numbers (so Excel can sort and sum them), each the CSV files' exact
+decimal shown with its decimals, and ids as text: one rule for every workbook, by column name
+(:mod:`.cell_types`). The values come from the same exact text tables as the CSV files.
 
 Written by ``xlsx_package`` (the few SpreadsheetML parts these sheets use, as text): openpyxl's
 write-only mode spent about 40 us a cell, most of a one-event run (issue 13). Strings stay
@@ -13,140 +14,56 @@ spreadsheet would read as the start of a formula carries the quote prefix (see
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS
+from pipeline.rules.norm_labels import LEGEND
 from pipeline.writers.text.norms_text import sheet_table
 from pipeline.writers.xlsx import package as xlsx_package
+from pipeline.writers.xlsx.cell_types import Number, cell_value
 from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
 
 if TYPE_CHECKING:
     from pipeline.model import NormReport
 
-INT_COLUMNS = {
-    "rating",
-    "k",
-    "games",
-    "change",
-    "new_rating",
-    "player_rating",
-    "opponent_rating",
-    "diff",
-    "round_no",
-    "rank",
-    "line",
-    "gap",
-    "gap_used",
-    "performance",
-    "rating_used",
-    # the Norms sheet
-    "played",
-    "unrated",
-    "lowest",
-    "raised_to",
-    "ra",
-    "dp",
-}
-# Number formats: PD and deviations with two decimals, scores with one.
-DECIMAL_FORMATS = {
-    "score": "0.0",
-    "expected": "0.00",
-    "change_exact": "+0.00;-0.00;0.00",
-    "pd": "0.00",
-    "dev": "+0.00;-0.00;0.00",
-    "k_dev": "+0.00;-0.00;0.00",
-    "points": "0.0",
-    # the Norms sheet: margins signed (+ spare, - short), p with two decimals
-    "p": "0.00",
-    **{f"{name}_margin": "+General;-General;0" for name in REQUIREMENTS},
-}
 # Columns kept for the HTML charts only.
 CHART_COLUMNS = ["cum_expected", "cum_score"]
-_BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:]")
+# Excel's sheet names: at most 31 characters, none of []:*?/\, no quote at either end, and
+# "History" is its own; control characters (a name from the input may hold any) are left out.
+SHEET_NAME_MAX = 31
+_BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:\x00-\x1f\x7f\ufffe\uffff]")
+RESERVED_SHEET_NAMES = {"history"}
 
-
-class Styled(NamedTuple):
-    """A value with the number format it is shown with."""
-
-    value: int | float
-    num_format: str
+Cell = str | Number | None  # a value written: text, a number, or None for a blank cell
 
 
 class Sheet(xlsx_package.Sheet):
-    """A worksheet with ``append``: a row of values (str, numbers, ``Styled``; None = blank)."""
+    """A worksheet with ``append``: a row of values (text, ``Number``; None = blank)."""
 
-    def append(self, values: Iterable[object]) -> None:
+    def append(self, values: Iterable[Cell]) -> None:
         row = self.row + 1
-        cells = []
-        for j, value in enumerate(values):
-            if value is None:
-                continue
-            ref = f"{column_letter(j)}{row}"
-            if isinstance(value, Styled):
-                style = self.book.number_format(value.num_format)
-                cells.append(number_cell(ref, value.value, style))
-            elif isinstance(value, str):
-                cells.append(string_cell(ref, value))
-            else:
-                cells.append(number_cell(ref, value))  # type: ignore[arg-type]
-        self.append_xml(cells)
+        self.append_xml(
+            _cell_xml(self.book, f"{column_letter(j)}{row}", value)
+            for j, value in enumerate(values)
+            if value is not None
+        )
+
+
+def _cell_xml(book: Book, ref: str, value: str | Number) -> str:
+    if isinstance(value, Number):
+        style = book.number_format(value.num_format) if value.num_format else 0
+        return number_cell(ref, value.text, style)
+    return string_cell(ref, value)
 
 
 def new_sheet(book: Book, name: str) -> Sheet:
     sheet = Sheet(book, name)
     book.sheets.append(sheet)
     return sheet
-
-
-def _value(column: str, text: str) -> object:
-    if text == "":
-        return None
-    if column in INT_COLUMNS:
-        try:
-            return int(text)
-        except ValueError:
-            return text
-    if column in DECIMAL_FORMATS:
-        return float(text)  # display only: the exact value is the text in the CSV
-    return text
-
-
-# A player sheet's round, opponent id and result: numbers where they are numbers, so Excel does
-# not flag "number stored as text" and an arbiter can sum the results against the score. An id
-# is a number only when the number shows its exact digits (no leading zero, at most 15 digits:
-# Excel keeps 15 significant digits); otherwise, and for rounds such as "1.10", it stays text.
-# Results: 1, 0.5, 0 as numbers (the side's points, as the score total counts them); the marks
-# of unplayed games (+, -) stay text, as crosstables print them: they are no points of a game.
-WHOLE_NUMBER_COLUMNS = {"round", "opponent"}
-SIDE_SCORES = {"1": 1, "½": 0.5, "0": 0}
-
-
-def _whole_number(text: str) -> int | None:
-    exact = text.isascii() and text.isdigit() and len(text) <= 15
-    return int(text) if exact and (text == "0" or not text.startswith("0")) else None
-
-
-def breakdown_value(column: str, text: str) -> object:
-    """A player sheet's cell (:func:`_value`, with the round, opponent and result typed)."""
-    if column in WHOLE_NUMBER_COLUMNS:
-        number = _whole_number(text)
-        return text or None if number is None else number
-    if column == "result" and text in SIDE_SCORES:
-        return SIDE_SCORES[text]
-    return _value(column, text)
-
-
-def _cell(column: str, text: str) -> object:
-    """A typed value, with its number format when the column has one."""
-    value = _value(column, text)
-    if column in DECIMAL_FORMATS and isinstance(value, int | float):
-        return Styled(value, DECIMAL_FORMATS[column])
-    return value
 
 
 def column_widths(table: pd.DataFrame) -> dict[str, float]:
@@ -159,13 +76,11 @@ def column_widths(table: pd.DataFrame) -> dict[str, float]:
     return widths
 
 
-def typed_columns(
-    table: pd.DataFrame, value: Callable[[str, str], object] | None = None
-) -> list[list[object]]:
-    """Each column's cells as the values written (int, float, str or None for blank), by
-    ``value`` (column, text) -> cell (default: :func:`_value`)."""
-    typed = value or _value
-    return [[typed(column, text) for text in table[column].tolist()] for column in table.columns]
+def typed_columns(table: pd.DataFrame) -> list[list[Cell]]:
+    """Each column's cells as the values written (:func:`.cell_types.cell_value`)."""
+    return [
+        [cell_value(column, text) for text in table[column].tolist()] for column in table.columns
+    ]
 
 
 def write_table(
@@ -180,7 +95,7 @@ def write_table(
 
 
 def write_typed(
-    ws: Sheet, columns: list[str], cells: list[list[object]], widths: dict[str, float]
+    ws: Sheet, columns: list[str], cells: list[list[Cell]], widths: dict[str, float]
 ) -> None:
     """``write_table`` on columns already typed (``typed_columns``): the per-player sheets
     type the whole breakdown once and write a slice of it each. ``widths``: shared by the
@@ -194,34 +109,39 @@ def write_typed(
     )
     ws.freeze_rows(first + 1)
     letters = [column_letter(j) for j in range(len(columns))]
-    styles = [
-        ws.book.number_format(DECIMAL_FORMATS[c]) if c in DECIMAL_FORMATS else 0 for c in columns
-    ]
+    book = ws.book
     rows = len(cells[0]) if cells else 0
     for i, values in enumerate(zip(*cells, strict=True), start=first + 2):
-        row = []
-        for letter, style, value in zip(letters, styles, values, strict=True):
-            if value is None:
-                continue
-            if isinstance(value, str):
-                row.append(string_cell(f"{letter}{i}", value))
-            else:
-                row.append(number_cell(f"{letter}{i}", value, style))  # type: ignore[arg-type]
-        ws.append_xml(row)
+        ws.append_xml(
+            _cell_xml(book, f"{letter}{i}", value)
+            for letter, value in zip(letters, values, strict=True)
+            if value is not None
+        )
     if rows:
         ws.set_autofilter(first, 0, first + rows, len(columns) - 1)
 
 
-def sheet_names(ids: Iterable[str], taken: set[str]) -> list[str]:
-    """Unique sheet names within Excel's 31 characters and allowed characters."""
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters as Excel counts them (UTF-16 units: a character
+    beyond the Basic Multilingual Plane, an emoji, counts twice)."""
+    text = text[:limit]
+    while len(text.encode("utf-16-le")) > 2 * limit:
+        text = text[:-1]
+    return text
+
+
+def sheet_names(labels: Iterable[str], taken: set[str]) -> list[str]:
+    """Sheet names for ``labels`` (a player sheet's "id name"): Excel's forbidden characters
+    removed, cut to 31 characters, unique (case aside) against each other and ``taken`` by a
+    ``~2`` suffix."""
     names = []
-    used = {t.lower() for t in taken}
-    for raw in ids:
-        base = _BAD_SHEET_CHARS.sub("_", str(raw)).strip("'")[:31] or "player"
+    used = {t.lower() for t in taken} | RESERVED_SHEET_NAMES
+    for raw in labels:
+        base = _cut(_BAD_SHEET_CHARS.sub("", raw), SHEET_NAME_MAX).strip(" '") or "player"
         name, n = base, 2
         while name.lower() in used:
             suffix = f"~{n}"
-            name = base[: 31 - len(suffix)] + suffix
+            name = _cut(base, SHEET_NAME_MAX - len(suffix)).rstrip(" '") + suffix
             n += 1
         used.add(name.lower())
         names.append(name)
@@ -292,8 +212,14 @@ def write_report_xlsx(
         ids = summary["id"].tolist()
         shared = column_widths(body_all)
         body_columns = list(body_all.columns)
-        body_cells = typed_columns(body_all, breakdown_value)
-        for player_id, name in zip(ids, sheet_names(ids, taken), strict=True):
+        body_cells = typed_columns(body_all)
+        # A player's sheet is named "id name" (the tabs say whose sheet it is); the id alone
+        # when the name is not known (the standings then list the id as the name).
+        labels = [
+            f"{i} {n}" if n and n != i else i
+            for i, n in zip(ids, summary["name"].tolist(), strict=True)
+        ]
+        for player_id, name in zip(ids, sheet_names(labels, taken), strict=True):
             if player_id not in bounds:
                 continue
             lo, hi = bounds[player_id]
@@ -315,7 +241,7 @@ def write_report_xlsx(
                 ("change (rounded once, .5 away from zero)", "change"),
                 ("new rating", "new_rating"),
             ):
-                ws.append([label, _cell(key, str(totals[key]))])
+                ws.append([label, cell_value(key, str(totals[key]))])
             if note:
                 ws.append(["NOTE", note])
     if about is not None:
