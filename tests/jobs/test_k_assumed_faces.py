@@ -15,9 +15,9 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from starlette.testclient import TestClient
 
 from tests.conftest import SAMPLE, run_cli
+from tests.web.conftest import local_client
 
 TRF = SAMPLE / "event.trf"
 PLAYERS = SAMPLE / "players.csv"
@@ -109,7 +109,9 @@ def test_report_html_and_the_workbooks_mark_it(tmp_path):
     report = openpyxl.load_workbook(out / "report.xlsx")
     explained = [
         row[1]
-        for row in report[SILVA].iter_rows(values_only=True)
+        for row in next(ws for ws in report.worksheets if ws.title.startswith(SILVA)).iter_rows(
+            values_only=True
+        )
         if row and row[0] == "K explained"
     ]
     assert explained == ["K 20: standard K (assumed: no games count, no 2400 history)"]
@@ -119,7 +121,7 @@ def test_report_html_and_the_workbooks_mark_it(tmp_path):
 def client():
     from pipeline.web.app import create_app
 
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with local_client(create_app(), raise_server_exceptions=False) as c:
         yield c
 
 
