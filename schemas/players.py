@@ -12,7 +12,8 @@ class Players(pa.DataFrameModel):
     k: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1, le=100)
     birth_year: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1850, le=2100)
     games: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
-    ever_2400: Series[bool]
+    # <NA>: the list does not say (no ever_2400 column): a K that hangs on it is assumed.
+    ever_2400: Series[pd.BooleanDtype] = pa.Field(nullable=True, coerce=True)
 
     class Config:
         strict = False

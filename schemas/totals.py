@@ -18,6 +18,8 @@ class RatingList(pa.DataFrameModel):
     change: Series[int]
     new_rating: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     k_rule: Series[str]
+    # The K was assumed: the input gave no games count, 2400 history or birth year to decide it.
+    k_assumed: Series[bool]
 
     @pa.dataframe_check
     def no_games_no_change(cls, df: pd.DataFrame) -> Series[bool]:  # type: ignore[misc]

@@ -28,7 +28,12 @@ from pipeline.errors import printable
 from pipeline.model import RatedPeriod
 from pipeline.resources.stage_board import StageBoard
 from pipeline.writers import WriteReport
-from pipeline.writers.summary import headline, movers, summary_lines
+from pipeline.writers.summary import (
+    headline,
+    marked_k,
+    movers,
+    summary_lines,
+)
 
 PROGRESS_AFTER_SECONDS = 1.0
 
@@ -81,6 +86,7 @@ def render_summary(
                 colour = ""
             # Names and ids come from the input: escaped (a name may hold an escape sequence
             # or "[/]", which rich would read as markup).
+            record["k"] = marked_k(record)
             cells = [
                 escape(printable(str(record[c])))
                 for c in ("id", "name", "rating", "k", "games", "score", "expected")

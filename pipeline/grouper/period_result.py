@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from pipeline.engine.rate_events import rate_in_order
+from pipeline.grouper.kfactor import assumed_k_warning
 from pipeline.grouper.roster import event_players_only, listed_event_players
 from pipeline.grouper.totals import finish_totals, partial_totals
 from pipeline.keys.id_lookup import same_ids
@@ -41,6 +42,7 @@ def finish_period(
     # The list's id look-up serves the totals too when both list the same ids in the same order
     # (a period's totals are its list in force, row for row): one look-up, not two.
     shared = players is not None and same_ids(players.players["id"], totals["id"])
+    assumed = assumed_k_warning(totals)
     result = RatedPeriod(
         sides=sides,
         totals=validate(totals, RatingList, internal=True),
@@ -51,7 +53,7 @@ def finish_period(
         period_reason=plan.period_reason,
         rule_set=plan.rules.name,
         rules_reason=plan.rules_reason,
-        warnings=list(plan.warnings),
+        warnings=[*plan.warnings, *([assumed] if assumed else [])],
         totals_ids=players.lookup() if shared and players is not None else None,
     )
     return result

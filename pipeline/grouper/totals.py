@@ -15,7 +15,13 @@ import pandas as pd
 
 from pipeline.arrays.arrow_text import factorize_text, str_series, text_array
 from pipeline.arrays.exact_sums import exact_in_float, int_bincount, packed_pair_sums
-from pipeline.grouper.kfactor import apply_700_rule, base_k, cap_suffix
+from pipeline.grouper.kfactor import (
+    apply_700_rule,
+    base_k,
+    cap_suffix,
+    unknown_facts,
+    with_assumed,
+)
 from pipeline.keys.id_lookup import natural_order
 from pipeline.model import PlayerList
 from pipeline.rules.rounding import round_half_away
@@ -193,7 +199,8 @@ def info_and_rows(
             "k": seen["last_k"].astype("Int64"),
             "birth_year": pd.Series(pd.NA, index=seen.index, dtype="Int64"),
             "games": pd.Series(pd.NA, index=seen.index, dtype="Int64"),
-            "ever_2400": False,
+            # Not on a list: nothing says whether the rating has ever reached 2400.
+            "ever_2400": pd.Series(pd.NA, index=seen.index, dtype="boolean"),
             "federation": "",
             "title": "",
         }
@@ -259,6 +266,9 @@ def finish_totals(
     else:
         k_used = k_base_values
     reduced = k_used != k_base_values
+    # A K the input could not decide (no games count, 2400 history or birth year) says so.
+    unknown = unknown_facts(info, k_base, rules.k, period_year, forced_k)
+    k_rule = with_assumed(k_rule, unknown)
     k_reason = k_rule
     k_rule = with_cap_suffix(k_rule, reduced, cap_suffix(rules.k))
 
@@ -286,6 +296,7 @@ def finish_totals(
             # 700 rule then lowered it to k.
             "k_reason": category_text(k_reason),
             "k_700": reduced,
+            "k_assumed": unknown != 0,
             "federation": info["federation"].astype(str),
             "title": info["title"].astype(str),
         },

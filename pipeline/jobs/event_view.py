@@ -62,6 +62,7 @@ class PlayerCalculation:
     k_base: int | None
     k_rule: str
     k_700: bool
+    k_assumed: bool  # the input could not decide the K (k_rule says what it lacked)
     games: int
     score_h: int
     expected_units: int
@@ -89,6 +90,7 @@ class StandingRow:
     change_units: int
     change: int
     new_rating: int | None
+    k_assumed: bool = False  # the K used was assumed (the player's page says why)
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ def event_view(rated: RatedPeriod) -> EventView:
                 change_units=int(t["change_units"]),
                 change=int(t["change"]),
                 new_rating=_int(t["new_rating"]),
+                k_assumed=bool(t["k_assumed"]),
             )
         )
     return EventView(tuple(rows), players)
@@ -198,6 +201,7 @@ def _calculation(
         k_base=_int(t.get("k_base")),
         k_rule=_text(t.get("k_reason")) or _text(t.get("k_rule")),
         k_700=bool(t.get("k_700", False)),
+        k_assumed=bool(t["k_assumed"]),
         games=int(t["games"]),
         score_h=int(t["score_h"]),
         expected_units=int(t["expected_units"]),

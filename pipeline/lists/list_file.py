@@ -56,6 +56,8 @@ def read_list(path: Path | str, rules: str | None = None) -> PlayerList:
         players.players["flags"] = cells.text(table, "flags").astype(str)
         problems.raise_if_any()
     validate(players.players, Players, players.source)
+    # A period publishes ever_2400 on every row: a list that does not say it starts as false.
+    players.players["ever_2400"] = players.players["ever_2400"].fillna(False).astype(bool)
     return players
 
 

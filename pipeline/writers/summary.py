@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 
 from pipeline.model import ListMatch, RatedPeriod
+from pipeline.rules.k_facts import ASSUMED_FIX
 from pipeline.writers import WriteReport, rating_list_table
 from pipeline.writers.text.report_text import ORDER_BY_FILE, context_lines, mode_note
 
@@ -27,6 +28,11 @@ _COLUMNS = [
     ("change", ">6"),
     ("new_rating", ">10"),
 ]
+
+
+def marked_k(record: dict[str, str]) -> str:
+    """The K of a summary row, with * when it was assumed (the run's warning says why)."""
+    return record["k"] + ("*" if record["k_assumed"] == "true" else "")
 
 
 def movers(result: RatedPeriod, count: int = 5) -> pd.DataFrame:
@@ -86,6 +92,7 @@ def summary_lines(result: RatedPeriod, report: WriteReport, count: int = 5) -> l
         fmt = [(c, f"<{name_width}" if a == "<" else a) for c, a in _COLUMNS]
         lines.append("  " + "  ".join(f"{c:{a}}" for c, a in fmt))
         for record in table.to_dict("records"):
+            record["k"] = marked_k(record)
             lines.append("  " + "  ".join(f"{record[c]:{a}}" for c, a in fmt))
     lines += ["", "written:"] + [f"  {p}" for p in report.written]
     return lines
@@ -113,6 +120,7 @@ def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> di
             "change_exact": r["change_exact"],
             "change": int(r["change"]),
             "new_rating": as_int(r["new_rating"]),
+            "k_assumed": r["k_assumed"] == "true",
         }
         for r in table.to_dict("records")
     ]
@@ -134,4 +142,20 @@ def summary_data(result: RatedPeriod, report: WriteReport, count: int = 5) -> di
         "written": [str(p) for p in report.written],
         "notes": list(report.skipped),
         "players_list": None if result.list_match is None else asdict(result.list_match),
+        "k_assumed": k_assumed_data(result),
+    }
+
+
+def k_assumed_data(result: RatedPeriod) -> dict[str, Any]:
+    """The players whose K the input could not decide (every one: the warning names a few), and
+    the fix."""
+    t = result.totals
+    assumed = t.loc[t["k_assumed"].to_numpy(dtype=bool), ["id", "name", "k", "k_reason"]]
+    return {
+        "count": len(assumed),
+        "players": [
+            {"id": i, "name": n, "k": int(k), "k_reason": reason}
+            for i, n, k, reason in assumed.itertuples(index=False)
+        ],
+        "fix": ASSUMED_FIX if len(assumed) else "",
     }

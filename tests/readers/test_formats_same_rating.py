@@ -97,9 +97,10 @@ def test_players_missing_from_the_list_come_from_the_event(sample, tmp_path):
     out = rate(tmp_path, "short", str(sample / "event.trf"), "--players", str(short)).decode()
     rows = {r["id"]: r for r in csv.DictReader(out.splitlines())}
     assert rows["4100085"]["rating"] == "1760" and rows["4100085"]["name"] == "Rossi, Marco"
-    # players.csv publishes K 20 for Rossi; the TRF has no K: born 1970, established -> 20 by
-    # the precedence, with the reason saying so.
-    assert rows["4100085"]["k_rule"] == "standard K"
+    # players.csv publishes K 20 for Rossi; the TRF has no K, no games count and no 2400
+    # history: born 1970, 20 by the precedence, assumed, with the reason saying so (issue 35).
+    assert rows["4100085"]["k_rule"] == "standard K (assumed: no games count, no 2400 history)"
+    assert rows["4100085"]["k_assumed"] == "true"
     assert rows["4100034"]["games"] == "4"  # the list still decides for everybody on it
 
 

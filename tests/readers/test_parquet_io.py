@@ -89,7 +89,7 @@ def test_parquet_outputs_are_typed_and_hold_the_csv_values(tmp_path):
                 assert values == [Decimal(t) if t else None for t in text], column
             elif column in ints:
                 assert values == [int(t) if t else None for t in text], column
-            elif column == "rated":
+            elif column in ("rated", "k_assumed"):  # booleans, written true/false in CSV
                 assert values == [t == "true" for t in text]
             elif column == "date":
                 assert [v.isoformat() if v else "" for v in values] == text

@@ -82,7 +82,7 @@ def test_performance_is_fide_rp(out, book, shared_fide):
 def test_layout_freeze_filter_formats_widths(book):
     ws = book["Summary"]
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == f"A1:P{ws.max_row}"
+    assert ws.auto_filter.ref == f"A1:Q{ws.max_row}"  # 17 columns: k_assumed added
     header = [c.value for c in ws[1]]
     second = ws[2]
     fmt = {h: c.number_format for h, c in zip(header, second, strict=True)}

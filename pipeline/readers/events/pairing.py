@@ -272,7 +272,8 @@ def _player_list(roster: pd.DataFrame, source: str, problems: ProblemList) -> Pl
             "k": pd.Series(pd.NA, index=roster.index, dtype="Int64"),
             "birth_year": roster["birth_year"].astype("Int64"),
             "games": pd.Series(pd.NA, index=roster.index, dtype="Int64"),
-            "ever_2400": np.zeros(n, dtype=bool),
+            # An event file says nothing of a rating's past: whether it reached 2400 is not known.
+            "ever_2400": pd.array([pd.NA] * n, dtype="boolean"),
             "federation": roster["federation"].astype(str),
             "title": roster["title"].astype(str),
             "sex": roster["sex"].astype(str),

@@ -35,7 +35,7 @@ def parse_players(table: RawTable, problems: ProblemList) -> PlayerList:
             "games": cells.parse_int(
                 problems, table, "games", low=0, high=100000, what="a number of games"
             ),
-            "ever_2400": cells.parse_bool(problems, table, "ever_2400"),
+            "ever_2400": _ever_2400(table, problems),
             "federation": cells.text(table, "federation").astype(str),
             "title": cells.text(table, "title").astype(str),
             "sex": cells.text(table, "sex").astype(str),
@@ -56,6 +56,15 @@ def parse_players(table: RawTable, problems: ProblemList) -> PlayerList:
                 fix="keep one row per player id",
             )
     return PlayerList(table.source, players)
+
+
+def _ever_2400(table: RawTable, problems: ProblemList) -> pd.Series:
+    """The ``ever_2400`` column (a blank cell is false, as the format says); a list without the
+    column does not say whether a rating ever reached 2400: blank (<NA>), so a K that hangs on
+    it is marked assumed (``grouper.kfactor.unknown_facts``)."""
+    if "ever_2400" in table.frame.columns:
+        return cells.parse_bool(problems, table, "ever_2400")
+    return pd.Series(pd.array([pd.NA] * len(table.frame), dtype="boolean"))
 
 
 def _duplicated_ids(ids: pd.Series) -> np.ndarray:

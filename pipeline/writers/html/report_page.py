@@ -23,6 +23,7 @@ import pandas as pd
 from pipeline.file_names import shown_names
 from pipeline.model import RatedPeriod
 from pipeline.rules.counted_words import method_words, rules_as_used
+from pipeline.rules.k_facts import ASSUMED_NOTE
 from pipeline.rules.sets import get_rules
 from pipeline.writers.html.norms_section import norms_html
 from pipeline.writers.text.report_text import context_lines, standings_order
@@ -172,9 +173,12 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     name = pd.Series(
         np.where(has_link, '<a href="#' + anchors + '">' + name + "</a>", name), index=table.index
     )
+    # An assumed K is marked (the sort reads "20*" as 20); the legend under the table says why.
+    assumed = table["k_assumed"].eq("true").to_numpy()
+    k = _esc(table["k"]) + np.where(assumed, f'<abbr title="{ASSUMED_NOTE}">*</abbr>', "")
     cells = []
     for key, _, cls in STANDINGS_HEAD:
-        value = name if key == "name" else _esc(table[key])
+        value = name if key == "name" else (k if key == "k" else _esc(table[key]))
         klass = pd.Series(cls, index=table.index)
         if key == "name":
             klass = klass + " t"
@@ -185,9 +189,12 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     for c in cells[1:]:
         rows = rows + c
     body = "\n".join(("<tr>" + rows + "</tr>").tolist())
+    legend = ""
+    if assumed.any():
+        legend = f'<p class="note">* {ASSUMED_NOTE} (the warning above names them and the fix)</p>'
     return (
         '<div class="scroll"><table class="sortable" id="standings">'
-        f"<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table></div>"
+        f"<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table></div>{legend}"
     )
 
 

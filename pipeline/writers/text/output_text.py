@@ -42,6 +42,7 @@ RATING_LIST_COLUMNS = [
     "change",
     "new_rating",
     "k_rule",
+    "k_assumed",
     "federation",
     "title",
 ]
@@ -84,6 +85,8 @@ def rating_list_spec(scale: int) -> Spec:
         "change": ("int", "change", ()),
         "new_rating": ("int", "new_rating", ()),
         "k_rule": ("text", "k_rule", ()),
+        # The input could not decide the K (no games count, 2400 history or birth year).
+        "k_assumed": ("bool", "k_assumed", ()),
         "federation": ("text", "federation", ()),
         "title": ("text", "title", ()),
     }
@@ -103,10 +106,16 @@ def spec_columns(frame: pd.DataFrame, spec: Spec, by_kind: dict[str, Callable[..
     return dict(zip(spec, made, strict=True))
 
 
+def bool_text(values: pd.Series) -> pd.Series:
+    """true/false, as games.csv writes its ``rated`` column."""
+    return pd.Series(np.where(values.to_numpy(dtype=bool), "true", "false"), index=values.index)
+
+
 _AS_TEXT: dict[str, Callable[..., pd.Series]] = {
     "text": lambda values: values,
     "int": int_text,
     "units": units_text,
+    "bool": bool_text,
 }
 
 

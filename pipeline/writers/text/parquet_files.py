@@ -41,10 +41,15 @@ def decimal_column(units: object, scale: int, decimals: int) -> pa.Array:
     return pc.if_else(ints.is_null(), pa.scalar(None, as_decimal.type), as_decimal)
 
 
+def _bool_column(values: pd.Series) -> pa.Array:
+    return pa.array(values.to_numpy(dtype=bool))
+
+
 _AS_ARROW: dict[str, Callable[..., pa.Array]] = {
     "text": arrow_text,
     "int": arrow_ints,
     "units": decimal_column,
+    "bool": _bool_column,
 }
 
 
@@ -58,13 +63,8 @@ def _date_column(values: pd.Series) -> pa.Array:
     return pc.strptime(date, format="%Y-%m-%d", unit="s").cast(pa.date32())
 
 
-def _bool_column(values: pd.Series) -> pa.Array:
-    return pa.array(values.to_numpy(dtype=bool))
-
-
 _GAMES_AS_ARROW: dict[str, Callable[..., pa.Array]] = {
     **_AS_ARROW,
-    "bool": _bool_column,
     "date": _date_column,
 }
 

@@ -24,7 +24,7 @@ from pipeline.file_names import shown_names
 from pipeline.model import RatedPeriod, Standings
 from pipeline.rules.modes import SEQUENTIAL_LABEL
 from pipeline.rules.sets import get_rules
-from pipeline.writers.text.output_text import RATING_LIST_COLUMNS
+from pipeline.writers.text.output_text import RATING_LIST_COLUMNS, bool_text
 
 
 def _with_inserted(columns: list[str], before: dict[str, str]) -> list[str]:
@@ -135,6 +135,7 @@ def standings(result: RatedPeriod, computed: Standings) -> pd.DataFrame:
             "change": t["change"].astype(str),
             "new_rating": int_text(t["new_rating"]),
             "k_rule": k_explanations(result).to_numpy(),
+            "k_assumed": bool_text(t["k_assumed"]),
             "federation": t["federation"],
             "title": t["title"],
         }
