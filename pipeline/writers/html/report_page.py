@@ -299,9 +299,7 @@ def render_report(
         f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
     )
     sources = ", ".join(html.escape(s) for s in shown_names(result.sources).values())
-    rule_set = result.rule_set or options.rules
-    rules = rules_as_used(get_rules(rule_set), options.method, options.cap)
-    method = method_words(rules, options.method)
+    rules = rules_as_used(get_rules(result.rule_set or options.rules), options.method, options.cap)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -325,8 +323,8 @@ Ranked {html.escape(standings_order(result))}.</p>
 {limit_html}
 {sections}
 </main>
-<footer><p class="muted">{html.escape(method)} The change is K x sum(S - PD) over the
-period, rounded once, .5 away from zero.</p></footer>
+<footer><p class="muted">{html.escape(method_words(rules, options.method))}
+The change is K x sum(S - PD) over the period, rounded once, .5 away from zero.</p></footer>
 <script>{SCRIPT}</script>
 </body></html>
 """
