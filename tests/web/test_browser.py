@@ -24,7 +24,7 @@ from tests.web.conftest import ROOT
 
 SHOTS = ROOT / "docs" / "web"
 SAMPLE = ROOT / "sample_data"
-WIDTHS = {"desktop": 1280, "phone": 375}
+WIDTHS = {"desktop": 1366, "phone": 390}
 
 
 def wait_for(driver, condition, timeout: float = 30):
