@@ -24,7 +24,8 @@ from tests.web.conftest import ROOT
 
 SHOTS = ROOT / "docs" / "web"
 SAMPLE = ROOT / "sample_data"
-WIDTHS = {"desktop": 1366, "phone": 390}
+PHONE = 390
+WIDTHS = {"desktop": 1366, "phone": PHONE}
 
 
 def wait_for(driver, condition, timeout: float = 30):
@@ -65,6 +66,61 @@ def shoot(driver, name: str) -> None:
     driver.set_window_size(1280, 900)
 
 
+# Per table, the columns a reader of that page needs on a phone without scrolling.
+KEY_COLUMNS = {
+    "calculator": ("#results table.num", ["opponent", "result", "PD (FIDE table)", "S - PD", "K x (S - PD)"]),
+    "event": ("table.standings", ["player", "points", "change", "new rating"]),
+    "player": ("table.calc", ["opponent", "result", "expected (PD)", "S - PD", "K x (S - PD)"]),
+}  # fmt: skip
+
+# The headers of ``arguments[0]`` named in ``arguments[1]`` that are not wholly on screen (the
+# viewport's width, no scrolling), each with where it is.
+OFF_SCREEN = """
+const table = document.querySelector(arguments[0]);
+if (!table) { return ["no table " + arguments[0]]; }
+const width = document.documentElement.clientWidth;
+const heads = [...table.tHead.rows[0].cells];
+return arguments[1].flatMap(name => {
+  const th = heads.find(h => h.textContent.trim() === name);
+  if (!th) { return [name + ": no such column"]; }
+  const r = th.getBoundingClientRect();
+  return r.width > 0 && r.left >= 0 && r.right <= width + 0.5
+    ? [] : [`${name}: ${Math.round(r.left)}..${Math.round(r.right)} of ${width} px`];
+});
+"""
+
+# Every table box that scrolls sideways, and whether it shows the cue (a shadow at its edge).
+SCROLLERS = """
+return [...document.querySelectorAll("main table")].map(t => t.parentElement)
+  .filter(box => box.getClientRects().length && box.scrollWidth > box.clientWidth + 1)
+  .map(box => [box.querySelector("table").className || "table",
+               getComputedStyle(box).overflowX,
+               getComputedStyle(box).backgroundImage.includes("gradient")]);
+"""
+
+
+def at_width(driver, width: int) -> None:
+    driver.set_window_size(width, 900)
+    wait_for(driver, lambda d: d.execute_script("return window.innerWidth") == width)
+
+
+def check_phone_layout(driver, page: str) -> None:
+    """At 390 px the page's key columns are on screen, the page itself does not scroll sideways,
+    and every table that does scroll says so."""
+    at_width(driver, PHONE)
+    table, columns = KEY_COLUMNS[page]
+    try:
+        assert driver.execute_script(OFF_SCREEN, table, columns) == []
+        overflow = driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the {page} page scrolls sideways by {overflow} px"
+        for name, scrolls, cue in driver.execute_script(SCROLLERS):
+            assert scrolls == "auto" and cue, f"{name} scrolls without a cue"
+    finally:
+        driver.set_window_size(1280, 900)
+
+
 def type_into(driver, css: str, value: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -103,6 +159,7 @@ def test_calculator_as_you_type(browser, server):
         browser,
         lambda d: text_of(d, "#new-rating") == "1614" and "+13.80" in text_of(d, "#results"),
     )
+    check_phone_layout(browser, "calculator")
     shoot(browser, "calculator")
 
 
@@ -141,6 +198,7 @@ def test_upload_an_event_and_read_a_change_its_calculation_and_the_zip(browser, 
 
     upload(browser, server, SAMPLE / "event.trf")
     wait_for_page(browser, "table.standings")
+    check_phone_layout(browser, "event")
     shoot(browser, "event")
     cli_out = rate_with_cli(SAMPLE / "event.trf", tmp_path)
     with (cli_out / "rating_list.csv").open(encoding="utf-8", newline="") as f:
@@ -170,6 +228,7 @@ def test_upload_an_event_and_read_a_change_its_calculation_and_the_zip(browser, 
     assert len(rows) == 5
     assert len(browser.find_elements(By.CSS_SELECTOR, "table.calc tr.capped")) == 3
     assert "-1062" in rows[0].text and "-400" in rows[0].text
+    check_phone_layout(browser, "player")
     shoot(browser, "player")
 
 
@@ -247,6 +306,33 @@ def test_home_page(browser, server):
     browser.get(server.url + "/")
     assert "Rate an event" in text_of(browser, "main")
     shoot(browser, "home")
+
+
+# For each select of the page, the options whose words do not fit the box (the box's inner width
+# less its padding and the arrow's 24 px), measured in the box's own font.
+CUT_OPTIONS = """
+const canvas = document.createElement("canvas").getContext("2d");
+const width = document.documentElement.clientWidth;
+return [...document.querySelectorAll("select")].filter(s => s.getClientRects().length)
+  .flatMap(s => {
+    const css = getComputedStyle(s), r = s.getBoundingClientRect();
+    if (r.left < 0 || r.right > width + 0.5) { return [`${s.name}: box ${r.left}..${r.right}`]; }
+    canvas.font = css.font;
+    const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 24;
+    return [...s.options].filter(o => canvas.measureText(o.text).width > room)
+      .map(o => `${s.name}: "${o.text}" needs ${Math.round(canvas.measureText(o.text).width)} of ${Math.round(room)} px`);
+  });
+"""
+
+
+def test_the_calculator_fields_fit_a_phone(browser, server):
+    """At 390 px every select (the K factor, the mode) shows each of its choices whole."""
+    browser.get(server.url + "/calc")
+    at_width(browser, PHONE)
+    try:
+        assert browser.execute_script(CUT_OPTIONS) == []
+    finally:
+        browser.set_window_size(1280, 900)
 
 
 @pytest.mark.parametrize("page", ["/calc", "/rate"])
