@@ -309,7 +309,7 @@ def test_home_page(browser, server):
 
 
 # For each select of the page, the options whose words do not fit the box (the box's inner width
-# less its padding and the arrow's 24 px), measured in the box's own font.
+# less its padding and the arrow's 20 px), measured in the box's own font.
 CUT_OPTIONS = """
 const canvas = document.createElement("canvas").getContext("2d");
 const width = document.documentElement.clientWidth;
@@ -318,7 +318,7 @@ return [...document.querySelectorAll("select")].filter(s => s.getClientRects().l
     const css = getComputedStyle(s), r = s.getBoundingClientRect();
     if (r.left < 0 || r.right > width + 0.5) { return [`${s.name}: box ${r.left}..${r.right}`]; }
     canvas.font = css.font;
-    const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 24;
+    const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
     return [...s.options].filter(o => canvas.measureText(o.text).width > room)
       .map(o => `${s.name}: "${o.text}" needs ${Math.round(canvas.measureText(o.text).width)} of ${Math.round(room)} px`);
   });
