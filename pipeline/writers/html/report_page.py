@@ -75,9 +75,9 @@ h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
 .scroll { background:
     linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left / 2.5rem 100% no-repeat local,
     linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right / 2.5rem 100% no-repeat local,
-    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.28), rgba(0,0,0,0)) left / .9rem 100%
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.35), rgba(0,0,0,0)) left / .9rem 100%
       no-repeat scroll,
-    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.28), rgba(0,0,0,0)) right / .9rem 100%
+    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.35), rgba(0,0,0,0)) right / .9rem 100%
       no-repeat scroll; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: right;
