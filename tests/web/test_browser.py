@@ -335,7 +335,7 @@ def test_history_on_a_phone_k_change_chart_and_calculation(browser, server, hist
     browser.set_window_size(390, 900)
     try:
         browser.get(server.url + "/history/player?id=5100029")
-        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart text"))
+        wait_for_page(browser, "svg.chart text")
         labels = browser.execute_script(CHART_LABELS)
         assert labels and min(size for size, *_ in labels) >= 11, labels
         assert overlapping([box for _, *box in labels]) == []
@@ -355,7 +355,7 @@ def test_history_on_a_phone_k_change_chart_and_calculation(browser, server, hist
         shoot(browser, "history-player")
         browser.set_window_size(390, 900)
         row.find_element(By.TAG_NAME, "a").click()
-        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#calculation tbody tr"))
+        wait_for_page(browser, "#calculation tbody tr")
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
         kept = browser.find_elements(By.XPATH, "//table[@id='calculation']/thead//th")[:7]
         assert [th.text.replace("\n", " ") for th in kept][-1] == "K x (S - PD)"
@@ -368,7 +368,7 @@ def test_history_on_a_phone_k_change_chart_and_calculation(browser, server, hist
         browser.get(server.url + "/history/search")
         type_into(browser, "#q", "becker")
         browser.find_element(By.CSS_SELECTOR, "form[role=search] button").click()
-        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#found a"))
+        wait_for_page(browser, "#found a")
         assert "5100029" in text_of(browser, "#found")
         shoot(browser, "history-search")
     finally:
