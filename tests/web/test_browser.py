@@ -44,8 +44,10 @@ def wait_for_page(driver, css: str) -> None:
     """The new page is there (an element only it has) and fully parsed."""
     wait_for(
         driver,
-        lambda d: d.find_elements("css selector", css)
-        and d.execute_script("return document.readyState") == "complete",
+        lambda d: (
+            d.find_elements("css selector", css)
+            and d.execute_script("return document.readyState") == "complete"
+        ),
     )
 
 
@@ -69,7 +71,9 @@ def shoot(driver, name: str) -> None:
 
 # Per table, the columns a reader of that page needs on a phone without scrolling.
 KEY_COLUMNS = {
-    "calculator": ("#results table.num", ["opponent", "result", "PD (FIDE table)", "S - PD", "K x (S - PD)"]),
+    "calculator": (
+        "#results table.num", ["opponent", "result", "PD (FIDE table)", "S - PD", "K x (S - PD)"]
+    ),
     "event": ("table.standings", ["player", "points", "change", "new rating"]),
     "player": ("table.calc", ["opponent", "result", "expected (PD)", "S - PD", "K x (S - PD)"]),
 }  # fmt: skip
@@ -143,9 +147,11 @@ def test_calculator_as_you_type(browser, server):
     Select(browser.find_element(By.CSS_SELECTOR, "#games li select")).select_by_value("1")
     wait_for(
         browser,
-        lambda d: text_of(d, "#change") == "+14"
-        and text_of(d, "#new-rating") == "1664"
-        and "o=1800" in d.current_url,
+        lambda d: (
+            text_of(d, "#change") == "+14"
+            and text_of(d, "#new-rating") == "1664"
+            and "o=1800" in d.current_url
+        ),
     )
     assert "r=1650" in browser.current_url
     # A second game, added by keyboard-free clicking and typing: EXAMPLES.md whole event 2 is
@@ -392,8 +398,9 @@ return [...document.querySelectorAll("select")].filter(s => s.getClientRects().l
     if (r.left < 0 || r.right > width + 0.5) { return [`${s.name}: box ${r.left}..${r.right}`]; }
     canvas.font = css.font;
     const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
+    const needs = o => Math.round(canvas.measureText(o.text).width);
     return [...s.options].filter(o => canvas.measureText(o.text).width > room)
-      .map(o => `${s.name}: "${o.text}" needs ${Math.round(canvas.measureText(o.text).width)} of ${Math.round(room)} px`);
+      .map(o => `${s.name}: "${o.text}" needs ${needs(o)} of ${Math.round(room)} px`);
   });
 """
 

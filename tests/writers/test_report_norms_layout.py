@@ -77,8 +77,10 @@ def layout(driver, page: Path, width: int) -> dict:
     driver.set_window_size(width, 900)
     driver.get(page.as_uri())
     WebDriverWait(driver, 30).until(
-        lambda d: d.execute_script("return document.readyState") == "complete"
-        and d.execute_script("return window.innerWidth") == width
+        lambda d: (
+            d.execute_script("return document.readyState") == "complete"
+            and d.execute_script("return window.innerWidth") == width
+        )
     )
     return driver.execute_script(NORMS_LAYOUT)
 

@@ -72,7 +72,9 @@ def norms_html(report: NormReport | None) -> str:
     tables = "".join(
         f'<h3 class="norm-event">{html.escape(str(event))}</h3>'
         '<div class="scroll"><table class="sortable norms">'
-        f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows.tolist()) + "\n</tbody></table></div>"
+        f"<thead><tr>{head}</tr></thead><tbody>\n"
+        + "\n".join(rows.tolist())
+        + "\n</tbody></table></div>"
         for event, rows in row.groupby(t["event"], sort=False)
     )
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in report.to_confirm)
