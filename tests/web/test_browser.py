@@ -405,6 +405,14 @@ return [...document.querySelectorAll("select")].filter(s => s.getClientRects().l
 """
 
 
+def test_the_sequential_calculation_fits_a_phone(browser, server):
+    """Games in order add the rating before each game: the key columns still fit 390 px."""
+    browser.get(server.url + "/calc?r=1600&o=1800&s=1&o=1550&s=0.5&mode=sequential")
+    wait_for_page(browser, "#change")
+    assert "rating before" in text_of(browser, "#results thead")
+    check_phone_layout(browser, "calculator")
+
+
 def test_the_calculator_fields_fit_a_phone(browser, server):
     """At 390 px every select (the K factor, the mode) shows each of its choices whole."""
     browser.get(server.url + "/calc")
