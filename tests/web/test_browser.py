@@ -25,17 +25,30 @@ from tests.web.conftest import ROOT
 
 SHOTS = ROOT / "docs" / "web"
 SAMPLE = ROOT / "sample_data"
-WIDTHS = {"desktop": 1280, "phone": 375}
+PHONE = 390
+WIDTHS = {"desktop": 1366, "phone": PHONE}
 
 
 def wait_for(driver, condition, timeout: float = 30):
-    from selenium.common.exceptions import StaleElementReferenceException
+    """Poll ``condition(driver)`` until it is true. The condition re-finds its elements on every
+    poll, and an element replaced between the find and the read (the calculator swaps its results
+    as the answers arrive; a click swaps the page) is one more poll, never a failure."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    # The calculator replaces its results as it computes: an element read while it is being
-    # replaced is stale, which means "not yet", not a failure.
-    ignored = (StaleElementReferenceException,)
+    ignored = (NoSuchElementException, StaleElementReferenceException)
     return WebDriverWait(driver, timeout, ignored_exceptions=ignored).until(condition)
+
+
+def wait_for_page(driver, css: str) -> None:
+    """The new page is there (an element only it has) and fully parsed."""
+    wait_for(
+        driver,
+        lambda d: (
+            d.find_elements("css selector", css)
+            and d.execute_script("return document.readyState") == "complete"
+        ),
+    )
 
 
 def text_of(driver, css: str) -> str:
@@ -54,6 +67,63 @@ def shoot(driver, name: str) -> None:
         driver.set_window_size(width, min(max(int(height) + 140, 600), 2400))
         driver.save_screenshot(str(SHOTS / f"{name}-{label}.png"))
     driver.set_window_size(1280, 900)
+
+
+# Per table, the columns a reader of that page needs on a phone without scrolling.
+KEY_COLUMNS = {
+    "calculator": (
+        "#results table.num", ["opponent", "result", "PD (FIDE table)", "S - PD", "K x (S - PD)"]
+    ),
+    "event": ("table.standings", ["player", "points", "change", "new rating"]),
+    "player": ("table.calc", ["opponent", "result", "expected (PD)", "S - PD", "K x (S - PD)"]),
+}  # fmt: skip
+
+# The headers of ``arguments[0]`` named in ``arguments[1]`` that are not wholly on screen (the
+# viewport's width, no scrolling), each with where it is.
+OFF_SCREEN = """
+const table = document.querySelector(arguments[0]);
+if (!table) { return ["no table " + arguments[0]]; }
+const width = document.documentElement.clientWidth;
+const heads = [...table.tHead.rows[0].cells];
+return arguments[1].flatMap(name => {
+  const th = heads.find(h => h.textContent.trim() === name);
+  if (!th) { return [name + ": no such column"]; }
+  const r = th.getBoundingClientRect();
+  return r.width > 0 && r.left >= 0 && r.right <= width + 0.5
+    ? [] : [`${name}: ${Math.round(r.left)}..${Math.round(r.right)} of ${width} px`];
+});
+"""
+
+# Every table box that scrolls sideways, and whether it shows the cue (a shadow at its edge).
+SCROLLERS = """
+return [...document.querySelectorAll("main table")].map(t => t.parentElement)
+  .filter(box => box.getClientRects().length && box.scrollWidth > box.clientWidth + 1)
+  .map(box => [box.querySelector("table").className || "table",
+               getComputedStyle(box).overflowX,
+               getComputedStyle(box).backgroundImage.includes("gradient")]);
+"""
+
+
+def at_width(driver, width: int) -> None:
+    driver.set_window_size(width, 900)
+    wait_for(driver, lambda d: d.execute_script("return window.innerWidth") == width)
+
+
+def check_phone_layout(driver, page: str) -> None:
+    """At 390 px the page's key columns are on screen, the page itself does not scroll sideways,
+    and every table that does scroll says so."""
+    at_width(driver, PHONE)
+    table, columns = KEY_COLUMNS[page]
+    try:
+        assert driver.execute_script(OFF_SCREEN, table, columns) == []
+        overflow = driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the {page} page scrolls sideways by {overflow} px"
+        for name, scrolls, cue in driver.execute_script(SCROLLERS):
+            assert scrolls == "auto" and cue, f"{name} scrolls without a cue"
+    finally:
+        driver.set_window_size(1280, 900)
 
 
 def type_into(driver, css: str, value: str) -> None:
@@ -75,8 +145,14 @@ def test_calculator_as_you_type(browser, server):
     type_into(browser, "#r", "1650")
     type_into(browser, "#games li:first-child input[name=o]", "1800")
     Select(browser.find_element(By.CSS_SELECTOR, "#games li select")).select_by_value("1")
-    wait_for(browser, lambda d: text_of(d, "#change") == "+14" and "o=1800" in d.current_url)
-    assert text_of(browser, "#new-rating") == "1664"
+    wait_for(
+        browser,
+        lambda d: (
+            text_of(d, "#change") == "+14"
+            and text_of(d, "#new-rating") == "1664"
+            and "o=1800" in d.current_url
+        ),
+    )
     assert "r=1650" in browser.current_url
     # A second game, added by keyboard-free clicking and typing: EXAMPLES.md whole event 2 is
     # 1600 beating 1800 and drawing 1550: +13.8 -> +14, new 1614.
@@ -86,8 +162,11 @@ def test_calculator_as_you_type(browser, server):
         "0.5"
     )
     type_into(browser, "#r", "1600")
-    wait_for(browser, lambda d: text_of(d, "#new-rating") == "1614")
-    assert "+13.80" in text_of(browser, "#results")
+    wait_for(
+        browser,
+        lambda d: text_of(d, "#new-rating") == "1614" and "+13.80" in text_of(d, "#results"),
+    )
+    check_phone_layout(browser, "calculator")
     shoot(browser, "calculator")
 
 
@@ -95,10 +174,10 @@ def test_calculator_from_the_url_shows_the_exemption_and_the_cap(browser, server
     """EXAMPLES.md: 2700 beats 2200 (standard, from 2025-10-01): PD 0.96 with no cap at 2650+,
     K 10: +0.4 -> 0; the 2200 side is capped: PD 0.08, -1.6 -> -2."""
     browser.get(server.url + "/calc?r=2700&kp=fide&o=2200&s=1&rules=standard-2025")
-    wait_for(browser, lambda d: d.find_elements("id", "change"))
+    wait_for_page(browser, "#change")
     assert text_of(browser, "#change") == "0"
     results = text_of(browser, "#results")
-    assert "exemption" in results and "+500" in results
+    assert "exempt" in results and "+500" in results
     assert "-1.60 -> -2" in results
     assert "0.96" in results
 
@@ -125,7 +204,8 @@ def test_upload_an_event_and_read_a_change_its_calculation_and_the_zip(browser, 
     from selenium.webdriver.common.by import By
 
     upload(browser, server, SAMPLE / "event.trf")
-    wait_for(browser, lambda d: "/event/" in d.current_url)
+    wait_for_page(browser, "table.standings")
+    check_phone_layout(browser, "event")
     shoot(browser, "event")
     cli_out = rate_with_cli(SAMPLE / "event.trf", tmp_path)
     with (cli_out / "rating_list.csv").open(encoding="utf-8", newline="") as f:
@@ -149,18 +229,19 @@ def test_upload_an_event_and_read_a_change_its_calculation_and_the_zip(browser, 
     # Silva, Tiago (4100050): five games, K 20, from the TRF; the games against 2712, 2194
     # and 2205 are more than 400 points above him, so they count as -400 (PD 0.08).
     browser.find_element(By.CSS_SELECTOR, "tr[data-id='4100050'] a").click()
-    wait_for(browser, lambda d: d.find_elements("id", "player-change"))
+    wait_for_page(browser, "#player-change")
     assert text_of(browser, "#player-change") == cli_changes["4100050"]
     rows = browser.find_elements(By.CSS_SELECTOR, "table.calc tbody tr")
     assert len(rows) == 5
     assert len(browser.find_elements(By.CSS_SELECTOR, "table.calc tr.capped")) == 3
     assert "-1062" in rows[0].text and "-400" in rows[0].text
+    check_phone_layout(browser, "player")
     shoot(browser, "player")
 
 
 def test_a_broken_upload_lists_its_problems(browser, server):
     upload(browser, server, SAMPLE / "broken" / "result-mismatch.trf")
-    wait_for(browser, lambda d: d.find_elements("css selector", "table.problems-table"))
+    wait_for_page(browser, "table.problems-table")
     table = text_of(browser, "table.problems-table")
     assert "result-mismatch" in table and "result-mismatch.trf" in table
     shoot(browser, "problems")
@@ -260,7 +341,7 @@ def test_history_on_a_phone_k_change_chart_and_calculation(browser, server, hist
     browser.set_window_size(390, 900)
     try:
         browser.get(server.url + "/history/player?id=5100029")
-        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart text"))
+        wait_for_page(browser, "svg.chart text")
         labels = browser.execute_script(CHART_LABELS)
         assert labels and min(size for size, *_ in labels) >= 11, labels
         assert overlapping([box for _, *box in labels]) == []
@@ -280,7 +361,7 @@ def test_history_on_a_phone_k_change_chart_and_calculation(browser, server, hist
         shoot(browser, "history-player")
         browser.set_window_size(390, 900)
         row.find_element(By.TAG_NAME, "a").click()
-        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#calculation tbody tr"))
+        wait_for_page(browser, "#calculation tbody tr")
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
         kept = browser.find_elements(By.XPATH, "//table[@id='calculation']/thead//th")[:7]
         assert [th.text.replace("\n", " ") for th in kept][-1] == "K x (S - PD)"
@@ -293,7 +374,7 @@ def test_history_on_a_phone_k_change_chart_and_calculation(browser, server, hist
         browser.get(server.url + "/history/search")
         type_into(browser, "#q", "becker")
         browser.find_element(By.CSS_SELECTOR, "form[role=search] button").click()
-        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#found a"))
+        wait_for_page(browser, "#found a")
         assert "5100029" in text_of(browser, "#found")
         shoot(browser, "history-search")
     finally:
@@ -304,6 +385,42 @@ def test_home_page(browser, server):
     browser.get(server.url + "/")
     assert "Rate an event" in text_of(browser, "main")
     shoot(browser, "home")
+
+
+# For each select of the page, the options whose words do not fit the box (the box's inner width
+# less its padding and the arrow's 20 px), measured in the box's own font.
+CUT_OPTIONS = """
+const canvas = document.createElement("canvas").getContext("2d");
+const width = document.documentElement.clientWidth;
+return [...document.querySelectorAll("select")].filter(s => s.getClientRects().length)
+  .flatMap(s => {
+    const css = getComputedStyle(s), r = s.getBoundingClientRect();
+    if (r.left < 0 || r.right > width + 0.5) { return [`${s.name}: box ${r.left}..${r.right}`]; }
+    canvas.font = css.font;
+    const room = s.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
+    const needs = o => Math.round(canvas.measureText(o.text).width);
+    return [...s.options].filter(o => canvas.measureText(o.text).width > room)
+      .map(o => `${s.name}: "${o.text}" needs ${needs(o)} of ${Math.round(room)} px`);
+  });
+"""
+
+
+def test_the_sequential_calculation_fits_a_phone(browser, server):
+    """Games in order add the rating before each game: the key columns still fit 390 px."""
+    browser.get(server.url + "/calc?r=1600&o=1800&s=1&o=1550&s=0.5&mode=sequential")
+    wait_for_page(browser, "#change")
+    assert "rating before" in text_of(browser, "#results thead")
+    check_phone_layout(browser, "calculator")
+
+
+def test_the_calculator_fields_fit_a_phone(browser, server):
+    """At 390 px every select (the K factor, the mode) shows each of its choices whole."""
+    browser.get(server.url + "/calc")
+    at_width(browser, PHONE)
+    try:
+        assert browser.execute_script(CUT_OPTIONS) == []
+    finally:
+        browser.set_window_size(1280, 900)
 
 
 @pytest.mark.parametrize("page", ["/calc", "/rate"])

@@ -306,7 +306,7 @@ def test_games_in_order_is_the_sequential_mode_and_says_it_is_not_fides(client):
     (EXAMPLES.md, whole event 2)."""
     answer = client.get("/api/calc?r=1600&o=1800&s=1&o=1550&s=0.5&mode=sequential").json()
     assert answer["change"] == 13
-    assert "<td>2</td><td>1615</td>" in answer["html"]
+    assert '<td class="wide">2</td><td>1615</td>' in answer["html"]  # game 2 from 1615
     assert "NOT the FIDE method" in answer["html"]
 
 

@@ -34,7 +34,6 @@ def norms_html(report: NormReport | None) -> str:
         )
     raised = t["raised_to"].ne("")
     cells = {
-        "event": _esc(t["event"]),
         "player": _esc(t["name"]) + ' <span class="muted pid">' + _esc(t["id"]) + "</span>",
         "fed": _esc(t["federation"]),
         "title": _esc(t["title"]),
@@ -57,14 +56,27 @@ def norms_html(report: NormReport | None) -> str:
             + "</span>"
         )
     cells["to confirm"] = _esc(t["to_confirm"])
-    text_columns = {"event", "player", "fed", "title", "norm", "result", "to confirm"}
-    head = "".join(
-        f'<th class="{"t" if c in text_columns else ""}">{html.escape(c)}</th>' for c in cells
-    )
+    text_columns = {"player", "fed", "title", "norm", "result", "to confirm"}
+    # On a phone the player's federation and title and the file's gaps give way to the figures.
+    optional = {"fed", "title", "to confirm"}
+
+    def column_class(c: str) -> str:
+        return " ".join(k for k, on in (("t", c in text_columns), ("opt", c in optional)) if on)
+
+    head = "".join(f'<th class="{column_class(c)}">{html.escape(c)}</th>' for c in cells)
     row = pd.Series("<tr>", index=t.index)
     for c, values in cells.items():
-        row = row + f'<td class="{"t" if c in text_columns else ""}">' + values + "</td>"
-    body = "\n".join((row + "</tr>").tolist())
+        row = row + f'<td class="{column_class(c)}">' + values + "</td>"
+    row = row + "</tr>"
+    # One table per event under its name (in the events' order), not the name on every row.
+    tables = "".join(
+        f'<h3 class="norm-event">{html.escape(str(event))}</h3>'
+        '<div class="scroll"><table class="sortable norms">'
+        f"<thead><tr>{head}</tr></thead><tbody>\n"
+        + "\n".join(rows.tolist())
+        + "\n</tbody></table></div>"
+        for event, rows in row.groupby(t["event"], sort=False)
+    )
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in report.to_confirm)
     met = int(t["result"].eq("norm").sum())
     return (
@@ -72,7 +84,6 @@ def norms_html(report: NormReport | None) -> str:
         f'<p class="muted">{met} norm(s) met of {len(t)} checked (FIDE Handbook B.01; '
         "* = the lowest opponent raised to the title's floor). "
         f"{html.escape(LEGEND)}</p>"
-        '<div class="scroll"><table class="sortable" id="norms-table">'
-        f"<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table></div>"
+        f"{tables}"
         f'<p class="muted">To confirm (not in the event file):</p><ul class="muted">{notes}</ul>'
     )

@@ -71,6 +71,15 @@ h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
 .muted { color: var(--muted); }
 .note { background:#fff4e0; border-left:4px solid #d9822b; padding:.5rem .8rem; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+/* A table wider than the screen says so: a shadow at the edge it scrolls towards (the white
+   layers move with the table and cover a shadow once that edge is reached). */
+.scroll { background:
+    linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left / 2.5rem 100% no-repeat local,
+    linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right / 2.5rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.35), rgba(0,0,0,0)) left / .9rem 100%
+      no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.35), rgba(0,0,0,0)) right / .9rem 100%
+      no-repeat scroll; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: right;
          white-space: nowrap; }
@@ -79,6 +88,10 @@ td.t, th.t { text-align: left; white-space: normal; }
 table.sortable th { cursor: pointer; user-select: none; }
 table.sortable th[aria-sort=ascending]::after { content: " \\25B2"; }
 table.sortable th[aria-sort=descending]::after { content: " \\25BC"; }
+h3.norm-event { margin: 1.2rem 0 .3rem; }
+/* The norms' twenty figures fit a laptop's width (1366 px) without scrolling. */
+table.norms th, table.norms td { padding: .3rem .3rem; }
+table.norms { font-size: .9rem; }
 .up { color: var(--up); } .down { color: var(--down); }
 section.player { border-top: 2px solid var(--line); padding-top: .8rem; margin-top: 1.2rem; }
 .cols { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
