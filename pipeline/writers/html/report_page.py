@@ -2,8 +2,8 @@
 changes (sortable), a section per player with the game table and an expected-vs-actual chart, and
 the event's rating changes against starting rating.
 
-Self-contained means no network at all: CSS and the sorting script are inline, charts are inline
-SVG (``pipeline.writers.html.svg_charts``). The page is readable on a phone (tables scroll
+Self-contained means no network at all: CSS and the sorting script (report.css, report.js beside
+this module) are inlined, charts are inline SVG (``pipeline.writers.html.svg_charts``). The page is readable on a phone (tables scroll
 sideways, less important columns hide on narrow screens) and when printed (no script controls,
 sections do not split across pages where avoidable).
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from importlib.resources import files
 
 import numpy as np
 import pandas as pd
@@ -60,85 +61,10 @@ GAMES_HEAD = [
 # Every standings column but the name holds a number.
 NUMERIC = {key for key, _, _ in STANDINGS_HEAD} - {"name"}
 
-CSS = """
-:root { --fg:#1d2327; --muted:#5f6b73; --line:#d9dee2; --head:#f2f5f7;
-        --up:#1e7d3c; --down:#b3261e; }
-* { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
-       margin: 0 auto; padding: 1rem; max-width: 1100px; }
-h1 { font-size: 1.5rem; margin: .2rem 0; } h2 { font-size: 1.2rem; margin-top: 2rem; }
-h3 { font-size: 1.05rem; margin: 0 0 .3rem; }
-.muted { color: var(--muted); }
-.note { background:#fff4e0; border-left:4px solid #d9822b; padding:.5rem .8rem; }
-.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
-/* A table wider than the screen says so: a shadow at the edge it scrolls towards (the white
-   layers move with the table and cover a shadow once that edge is reached). */
-.scroll { background:
-    linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left / 2.5rem 100% no-repeat local,
-    linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right / 2.5rem 100% no-repeat local,
-    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.35), rgba(0,0,0,0)) left / .9rem 100%
-      no-repeat scroll,
-    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.35), rgba(0,0,0,0)) right / .9rem 100%
-      no-repeat scroll; }
-table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
-th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: right;
-         white-space: nowrap; }
-th { background: var(--head); position: sticky; top: 0; }
-td.t, th.t { text-align: left; white-space: normal; }
-table.sortable th { cursor: pointer; user-select: none; }
-table.sortable th[aria-sort=ascending]::after { content: " \\25B2"; }
-table.sortable th[aria-sort=descending]::after { content: " \\25BC"; }
-h3.norm-event { margin: 1.2rem 0 .3rem; }
-/* The norms' twenty figures fit a laptop's width (1366 px) without scrolling. */
-table.norms th, table.norms td { padding: .3rem .3rem; }
-table.norms { font-size: .9rem; }
-.up { color: var(--up); } .down { color: var(--down); }
-section.player { border-top: 2px solid var(--line); padding-top: .8rem; margin-top: 1.2rem; }
-.cols { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
-.cols > div { flex: 1 1 360px; min-width: 0; }
-.chart svg { max-width: 100%; height: auto; }
-dl.totals { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8rem;
-            margin: .4rem 0; }
-dl.totals dt { color: var(--muted); } dl.totals dd { margin: 0; }
-tr.unrated td { color: var(--muted); }
-.legend { font-size: .85rem; color: var(--muted); margin: 0; }
-.sw { display: inline-block; width: 1.6em; margin: 0 .3em 0 .6em; vertical-align: middle;
-      border-top: 2px solid #1f6fb2; }
-.sw.expected { border-top: 2px dashed #d9822b; }
-@media (max-width: 640px) {
-  body { font-size: 14px; padding: .5rem; }
-  th, td { padding: .25rem .3rem; }
-  .opt, .pid { display: none; }
-}
-@media print {
-  body { max-width: none; font-size: 10pt; }
-  .noprint { display: none; }
-  th { position: static; }
-  section.player { break-inside: avoid; page-break-inside: avoid; }
-  a { color: inherit; text-decoration: none; }
-}
-"""
+# The page's style and its sorting script, inlined so the file stands alone (package data).
+CSS = (files("pipeline.writers.html") / "report.css").read_text(encoding="utf-8")
+SCRIPT = (files("pipeline.writers.html") / "report.js").read_text(encoding="utf-8")
 
-# Click a header to sort; numbers sort as numbers, blanks last. No library, no network.
-SCRIPT = """
-document.querySelectorAll("table.sortable").forEach(function (table) {
-  table.querySelectorAll("th").forEach(function (th, col) {
-    th.addEventListener("click", function () {
-      var asc = th.getAttribute("aria-sort") !== "ascending";
-      table.querySelectorAll("th").forEach(function (h) { h.removeAttribute("aria-sort"); });
-      th.setAttribute("aria-sort", asc ? "ascending" : "descending");
-      var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
-      var key = function (r) { var t = r.cells[col].textContent.trim().replace("\\u2212", "-");
-        var n = parseFloat(t);
-        return t === "" ? null : (isNaN(n) || !th.dataset.num ? t.toLowerCase() : n); };
-      rows.sort(function (a, b) { var x = key(a), y = key(b);
-        if (x === null) return 1; if (y === null) return -1;
-        return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1); });
-      rows.forEach(function (r) { body.appendChild(r); });
-    });
-  });
-});
-"""
 
 CHART_LEGEND = (
     '<p class="legend"><span class="sw actual"></span>actual score '
