@@ -3,9 +3,9 @@ changes (sortable), a section per player with the game table and an expected-vs-
 the event's rating changes against starting rating.
 
 Self-contained means no network at all: CSS and the sorting script (report.css, report.js beside
-this module) are inlined, charts are inline SVG (``pipeline.writers.html.svg_charts``). The page is readable on a phone (tables scroll
-sideways, less important columns hide on narrow screens) and when printed (no script controls,
-sections do not split across pages where avoidable).
+this module) are inlined, charts are inline SVG (``pipeline.writers.html.svg_charts``). The page
+is readable on a phone (tables scroll sideways, less important columns hide on narrow screens)
+and when printed (no script controls, sections do not split across pages where avoidable).
 
 Large events: the standings list every player; per-player sections are written for the first
 ``SECTIONS_MAX_PLAYERS`` players of the standings and per-player charts for the first
