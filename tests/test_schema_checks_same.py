@@ -4,6 +4,8 @@ same order) for the same frames, so the reports of bad input are unchanged."""
 
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 import pandera.pandas as pa
 import pytest
@@ -67,6 +69,7 @@ def failures(schema: pa.DataFrameSchema | type[pa.DataFrameModel], frame: pd.Dat
     return []
 
 
+@functools.cache  # built once: the examples only validate with it
 def builtin_games() -> pa.DataFrameSchema:
     """Games as it was: pandera's own str_matches, str_length, isin, ge and le on every row."""
     schema = Games.to_schema()
@@ -115,6 +118,17 @@ def test_a_bad_value_is_reported_under_the_builtin_name(column, value, check):
     assert failures(Games, frame) == [(column, check, 1, str(value))]
 
 
+@functools.cache
+def builtin_engine() -> pa.DataFrameSchema:
+    """EngineOutput as it was: pandera's own ge(0) on pd_units."""
+    return with_checks(EngineOutput.to_schema(), {"pd_units": [pa.Check.ge(0)]})
+
+
+@functools.cache
+def rated_sides_engine_columns() -> pa.DataFrameSchema:
+    return RatedSides.to_schema().select_columns(ENGINE_COLUMNS)
+
+
 ENGINE = st.tuples(st.booleans(), st.sampled_from([None, -1, 0, 5]))
 
 
@@ -131,8 +145,6 @@ def test_pd_units_fail_the_rows_ge_fails(rows):
             "dev_units": pd.array(units, dtype="Int64"),
         }
     )
-    builtin = with_checks(EngineOutput.to_schema(), {"pd_units": [pa.Check.ge(0)]})
+    builtin = builtin_engine()
     assert failures(EngineOutput, frame) == failures(builtin, frame)
-    assert failures(RatedSides.to_schema().select_columns(ENGINE_COLUMNS), frame) == failures(
-        builtin, frame
-    )
+    assert failures(rated_sides_engine_columns(), frame) == failures(builtin, frame)
