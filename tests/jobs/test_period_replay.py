@@ -175,8 +175,9 @@ def replay(tmp_path_factory):
             write_event(folder / f"event_{i}.csv", event)
         # No workbooks: only the CSVs are compared (tests/writers check the workbooks).
         run_period(
-            PeriodRequest(list_path=list_path, events=(folder,), period=period, out_dir=out,
-                          xlsx=False)  # fmt: skip
+            PeriodRequest(
+                list_path=list_path, events=(folder,), period=period, out_dir=out, xlsx=False
+            )
         )
         expected = reference.rate_period(period, events)
         list_path = out / f"rating_list_{next_month(period)}.csv"
