@@ -48,9 +48,12 @@ def _alone(path: Path) -> tuple[pd.DataFrame | None, list]:
         return (exc.partial.games if exc.partial is not None else None), exc.problems
 
 
-def _together(paths: list[Path]) -> list[tuple[pd.DataFrame | None, list]]:
+def _together(
+    paths: list[Path], reads: list | None = None
+) -> list[tuple[pd.DataFrame | None, list]]:
+    """Each file's games and problems from one batch read (``reads``: that read, if done)."""
     out = []
-    for read in read_event_files(paths, READ_DEFAULTS):
+    for read in read_event_files(paths, READ_DEFAULTS) if reads is None else reads:
         if isinstance(read, InputError):
             out.append((read.partial.games if read.partial is not None else None, read.problems))
         else:
@@ -77,9 +80,10 @@ def _assert_same_codes(kept, alone) -> None:
 
 
 def _same(paths: list[Path]) -> None:
-    together = _together(paths)
+    reads = list(read_event_files(paths, READ_DEFAULTS))
+    together = _together(paths, reads)
     assert len(together) == len(paths)
-    for read in read_event_files(paths, READ_DEFAULTS):  # codes kept from the batch's
+    for read in reads:  # codes kept from the batch's
         item = read.partial if isinstance(read, InputError) else read
         if item is not None:
             _assert_same_codes(item.codes(), encode_games(item.games))
