@@ -17,7 +17,6 @@ RATED = {f"10{i}": {"rating": 1800 + 20 * i, "games": 100, "federation": "ENG"} 
 
 
 def rate(list_path: Path, events: list[Path], period: str, out: Path, **options: object):
-    options.setdefault("xlsx", False)  # no workbooks: these tests read the CSVs and the report
     return run_period(
         PeriodRequest(
             list_path=list_path, events=tuple(events), period=period, out_dir=out, **options
