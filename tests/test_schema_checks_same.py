@@ -135,10 +135,11 @@ def rated_sides_engine_columns() -> pa.DataFrameSchema:
 ENGINE = st.tuples(st.booleans(), st.sampled_from([None, -1, 0, 5]))
 
 
-# Eight kinds of row (rated or not, four pd_units): 50 lists of up to 12 of them cover each
-# kind at each position many times over (each example is three lazy pandera validations).
-@settings(max_examples=50, deadline=None)
-@given(st.lists(ENGINE, max_size=12))
+# Eight kinds of row (rated or not, four pd_units): 30 lists of up to 30 of them cover each
+# kind at each position many times over (each example is three lazy pandera validations, whose
+# cost is per call rather than per row).
+@settings(max_examples=30, deadline=None)
+@given(st.lists(ENGINE, max_size=30))
 def test_pd_units_fail_the_rows_ge_fails(rows):
     rated, units = zip(*rows, strict=True) if rows else ([], [])
     frame = pd.DataFrame(
