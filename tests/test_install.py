@@ -12,6 +12,7 @@ site-packages, so ``pipeline`` itself can only come from the wheel just built.
 from __future__ import annotations
 
 import fnmatch
+import importlib.util
 import os
 import re
 import shutil
@@ -60,11 +61,19 @@ def _bin(venv: Path, name: str) -> Path:
 def test_pip_install_dot_gives_a_working_fiderate(tmp_path):
     source = _fresh_copy(tmp_path / "clone")
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     python = _bin(venv, "python")
+    # This environment's pip installs into the fresh one (pip --python): seeding the fresh
+    # environment with its own pip (ensurepip) would cost more than the whole install, and the
+    # build is the same (pip builds the wheel in an isolated environment either way).
+    if importlib.util.find_spec("pip") is not None:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        pip = [sys.executable, "-m", "pip", "--python", str(python)]
+    else:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+        pip = [str(python), "-m", "pip"]
     # -v shows the build backend's own warnings (pip hides them otherwise).
     built = subprocess.run(
-        [str(python), "-m", "pip", "install", "-v", "--no-deps", "--no-input", "."],
+        [*pip, "install", "-v", "--no-deps", "--no-input", "."],
         cwd=source,
         capture_output=True,
         text=True,

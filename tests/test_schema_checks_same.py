@@ -4,6 +4,8 @@ same order) for the same frames, so the reports of bad input are unchanged."""
 
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 import pandera.pandas as pa
 import pytest
@@ -67,6 +69,7 @@ def failures(schema: pa.DataFrameSchema | type[pa.DataFrameModel], frame: pd.Dat
     return []
 
 
+@functools.cache  # built once: the examples only validate with it
 def builtin_games() -> pa.DataFrameSchema:
     """Games as it was: pandera's own str_matches, str_length, isin, ge and le on every row."""
     schema = Games.to_schema()
@@ -89,8 +92,11 @@ def with_checks(schema: pa.DataFrameSchema, checks: dict) -> pa.DataFrameSchema:
     return schema
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(GAMES, max_size=12))
+# Each example is two lazy pandera validations, whose cost is mostly per call, not per row:
+# fewer, longer frames (up to 30 rows) check more rows, and more rows failing together, for
+# about a third of the time 150 frames of up to 12 rows took.
+@settings(max_examples=60, deadline=None)
+@given(st.lists(GAMES, max_size=30))
 def test_cheaper_checks_fail_the_rows_the_builtin_checks_fail(rows):
     frame = games(rows)
     assert failures(Games, frame) == failures(builtin_games(), frame)
@@ -115,11 +121,25 @@ def test_a_bad_value_is_reported_under_the_builtin_name(column, value, check):
     assert failures(Games, frame) == [(column, check, 1, str(value))]
 
 
+@functools.cache
+def builtin_engine() -> pa.DataFrameSchema:
+    """EngineOutput as it was: pandera's own ge(0) on pd_units."""
+    return with_checks(EngineOutput.to_schema(), {"pd_units": [pa.Check.ge(0)]})
+
+
+@functools.cache
+def rated_sides_engine_columns() -> pa.DataFrameSchema:
+    return RatedSides.to_schema().select_columns(ENGINE_COLUMNS)
+
+
 ENGINE = st.tuples(st.booleans(), st.sampled_from([None, -1, 0, 5]))
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.lists(ENGINE, max_size=12))
+# Eight kinds of row (rated or not, four pd_units): 30 lists of up to 30 of them cover each
+# kind at each position many times over (each example is three lazy pandera validations, whose
+# cost is per call rather than per row).
+@settings(max_examples=30, deadline=None)
+@given(st.lists(ENGINE, max_size=30))
 def test_pd_units_fail_the_rows_ge_fails(rows):
     rated, units = zip(*rows, strict=True) if rows else ([], [])
     frame = pd.DataFrame(
@@ -131,8 +151,6 @@ def test_pd_units_fail_the_rows_ge_fails(rows):
             "dev_units": pd.array(units, dtype="Int64"),
         }
     )
-    builtin = with_checks(EngineOutput.to_schema(), {"pd_units": [pa.Check.ge(0)]})
-    assert failures(EngineOutput, frame) == failures(builtin, frame)
-    assert failures(RatedSides.to_schema().select_columns(ENGINE_COLUMNS), frame) == failures(
-        builtin, frame
-    )
+    expected = failures(builtin_engine(), frame)
+    assert failures(EngineOutput, frame) == expected
+    assert failures(rated_sides_engine_columns(), frame) == expected

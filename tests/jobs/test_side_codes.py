@@ -50,11 +50,15 @@ def _write(folder, files):
     return paths
 
 
-SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Each example reads, assembles and rates its files: a cost mostly per call, not per game. So
+# fewer examples of longer files (up to 30 games, more pairings, events and matches per file)
+# check more games than 25 of up to 12 did, in about 60% of the time.
+SOME = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FILES = st.lists(st.lists(game, min_size=1, max_size=30), min_size=1, max_size=3)
 
 
 @SOME
-@given(st.lists(st.lists(game, min_size=1, max_size=12), min_size=1, max_size=3))
+@given(FILES)
 def test_side_codes_name_each_sides_text_and_its_matches(tmp_path_factory, files):
     paths = _write(tmp_path_factory.mktemp("games"), files)
     read = read_rating_inputs(paths, None)
@@ -72,7 +76,7 @@ def test_side_codes_name_each_sides_text_and_its_matches(tmp_path_factory, files
 
 
 @SOME
-@given(st.lists(st.lists(game, min_size=1, max_size=12), min_size=1, max_size=3))
+@given(FILES)
 def test_games_csv_is_the_same_from_the_codes_as_from_the_text(tmp_path_factory, files):
     folder = tmp_path_factory.mktemp("games")
     result = rate_files(_write(folder, files), None, RateOptions(period="2026-11"))
@@ -88,7 +92,7 @@ def test_games_csv_is_the_same_from_the_codes_as_from_the_text(tmp_path_factory,
 
 
 @SOME
-@given(st.lists(st.lists(game, min_size=1, max_size=12), min_size=1, max_size=3))
+@given(FILES)
 def test_sides_left_as_codes_are_the_sides_built_from_text(tmp_path_factory, files):
     paths = _write(tmp_path_factory.mktemp("games"), files)
     options = RateOptions(period="2026-11")
@@ -119,7 +123,7 @@ def test_rating_list_and_games_csv_never_build_the_coded_texts(tmp_path):
 
 
 @SOME
-@given(st.lists(st.lists(game, min_size=1, max_size=12), min_size=1, max_size=3))
+@given(FILES)
 def test_a_periods_sides_take_the_games_codes_too(tmp_path_factory, files):
     # ``fiderate period`` rates each event with its own list (``rate_with_event_lists``): the
     # sides are still the games' sides in order, so games.csv takes their text by code as
