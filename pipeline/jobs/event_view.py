@@ -16,9 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.arrays.number_text import pd_decimals
 from pipeline.engine.average_opponent_method import average_opponents
 from pipeline.engine.sides import with_side_texts
 from pipeline.grouper.standings import standings
+from pipeline.lists.next_list import STATUS_POOL
 from pipeline.model import RatedPeriod
 from pipeline.rules.counted_words import (
     counted_heading,
@@ -27,6 +29,7 @@ from pipeline.rules.counted_words import (
     rules_as_used,
 )
 from pipeline.rules.sets import RuleSet, get_rules
+from pipeline.writers.text.report_text import event_title
 
 
 @dataclass(frozen=True)
@@ -89,14 +92,24 @@ class StandingRow:
     change_units: int
     change: int
     new_rating: int | None
+    # K and the expected score (sum of PD, ``expected_decimals`` decimals), as report.html's
+    # standings show them.
+    k: int | None = None
+    expected_units: int = 0
+    expected_decimals: int = 2
+    # An unrated player has no change to show: what the period's changes CSV says of them
+    # (``lists.next_list.STATUS_POOL``), "" for a rated player.
+    unrated_words: str = ""
 
 
 @dataclass(frozen=True)
 class EventView:
-    """The standings (in the reports' order) and every player's calculation by id."""
+    """The standings (in the reports' order) and every player's calculation by id; ``title``
+    is the event's name as report.html gives it (``report_text.event_title``)."""
 
     rows: tuple[StandingRow, ...]
     players: dict[str, PlayerCalculation]
+    title: str = ""
 
 
 def _int(value: object) -> int | None:
@@ -141,9 +154,13 @@ def event_view(rated: RatedPeriod) -> EventView:
                 change_units=int(t["change_units"]),
                 change=int(t["change"]),
                 new_rating=_int(t["new_rating"]),
+                k=_int(t["k"]),
+                expected_units=int(t["expected_units"]),
+                expected_decimals=pd_decimals(period.scale),
+                unrated_words=STATUS_POOL if pd.isna(t["rating"]) else "",
             )
         )
-    return EventView(tuple(rows), players)
+    return EventView(tuple(rows), players, event_title(period))
 
 
 def _calculation(

@@ -21,11 +21,12 @@ import numpy as np
 import pandas as pd
 
 from pipeline.file_names import shown_names
+from pipeline.lists.next_list import STATUS_POOL
 from pipeline.model import RatedPeriod
 from pipeline.rules.counted_words import method_words, rules_as_used
 from pipeline.rules.sets import get_rules
 from pipeline.writers.html.norms_section import norms_html
-from pipeline.writers.text.report_text import context_lines, standings_order
+from pipeline.writers.text.report_text import context_lines, event_title, standings_order
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -152,8 +153,18 @@ def _esc(series: pd.Series) -> pd.Series:
 
 
 def _change_class(text: pd.Series) -> pd.Series:
-    return np.where(
-        text.str.startswith("-"), "down", np.where(text.isin(["", "0", "0.00"]), "", "up")
+    """down for a loss, up for a gain, nothing for no change or for words (an unrated player)."""
+    gain = text.str.fullmatch(r"\+?[0-9.]+") & ~text.isin(["0", "0.00"])
+    return np.where(text.str.startswith("-"), "down", np.where(gain, "up", ""))
+
+
+def with_unrated_words(standings: pd.DataFrame) -> pd.DataFrame:
+    """The standings with an unrated player's change in words: no rating, so no change of
+    "0.00 / 0", but what the period's changes CSV says of them (``next_list.STATUS_POOL``)."""
+    unrated = standings["rating"].eq("")
+    return standings.assign(
+        change_exact=standings["change_exact"].mask(unrated, ""),
+        change=standings["change"].mask(unrated, STATUS_POOL),
     )
 
 
@@ -241,7 +252,9 @@ def _player_section(row: dict[str, str], games: str, chart: str, header: str) ->
         ("performance (FIDE)", row["performance"] or "-"),
         (
             "change",
-            f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)",
+            f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)"
+            if row["change_exact"]
+            else row["change"],
         ),
         ("new rating", row["new_rating"] or "-"),
     ]
@@ -275,10 +288,11 @@ def render_report(
     options = result.options
     if only is not None:
         standings = standings[standings["id"].isin(only)]
+    standings = with_unrated_words(standings)
     section_rows = standings.head(SECTIONS_MAX_PLAYERS)
     sections, linked = _player_sections(section_rows, breakdown)
     title = (
-        "Rating report"
+        event_title(result)
         if only is None
         else "Player report: "
         + ", ".join(f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True))
@@ -298,7 +312,7 @@ def render_report(
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)} {html.escape(result.period)}</title>
+<title>{html.escape(title)}: rating report {html.escape(result.period)}</title>
 <style>{CSS}</style></head>
 <body>
 <header><h1>{html.escape(title)}</h1>

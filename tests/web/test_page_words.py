@@ -1,0 +1,145 @@
+"""What people read on the web pages is what report.html and the CSVs say (issue 35 item 5): the
+same numbers under the same words, the event called by its own name, the problems in the words
+of the page that shows them.
+
+Starlette's TestClient in this process; report.html is read from the run's own zip, so the page
+and the report compared come from one run.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import zipfile
+from html.parser import HTMLParser
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from pipeline.lists.next_list import STATUS_POOL
+from pipeline.web.app import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_data"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
+def post(client, event: Path, players: Path | None = None, name: str | None = None):
+    files = {"event": (name or event.name, event.read_bytes())}
+    if players is not None:
+        files["players"] = (players.name, players.read_bytes())
+    return client.post("/rate", files=files, follow_redirects=True)
+
+
+class Tables(HTMLParser):
+    """Every table's header cells and body rows (cell texts), in page order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[tuple[list[str], list[list[str]]]] = []
+        self.cell: list[str] | None = None
+        self.row: list[str] | None = None
+        self.in_head = False
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append(([], []))
+        elif tag == "thead":
+            self.in_head = True
+        elif tag == "tr":
+            self.row = []
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None and self.row is not None:
+            self.row.append(" ".join("".join(self.cell).split()))
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            head, body = self.tables[-1]
+            (head.extend if self.in_head else body.append)(self.row)
+            self.row = None
+        elif tag == "thead":
+            self.in_head = False
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def standings(page: str, first_header: str) -> list[dict[str, str]]:
+    """The rows of the page's first table whose first header is ``first_header``, by header."""
+    parser = Tables()
+    parser.feed(page)
+    head, body = next(t for t in parser.tables if t[0] and t[0][0] == first_header)
+    return [dict(zip(head, row, strict=True)) for row in body]
+
+
+def player_id(cell: str) -> str:
+    return cell.split()[-1]
+
+
+def zipped(client, page: str, name: str) -> str:
+    token = re.search(r'href="/event/([^/"]+)/outputs.zip"', page).group(1)
+    archive = zipfile.ZipFile(BytesIO(client.get(f"/event/{token}/outputs.zip").content))
+    return archive.read(name).decode("utf-8")
+
+
+def test_the_event_is_called_by_its_trf_tournament_name_on_every_face(client):
+    answer = post(client, SAMPLE / "event.trf")
+    assert answer.status_code == 200, answer.text
+    # sample_data/event.trf's 012 record: "Autumn Open 2026" (not the file name).
+    name = next(
+        line[4:].strip()
+        for line in (SAMPLE / "event.trf").read_text(encoding="utf-8").splitlines()
+        if line.startswith("012 ")
+    )
+    assert "<h1>" + html.escape(name) + "</h1>" in answer.text
+    assert re.search(r"<title>[^<]*" + re.escape(html.escape(name)), answer.text)
+    report = zipped(client, answer.text, "report.html")
+    assert "<h1>" + html.escape(name) + "</h1>" in report
+    assert re.search(r"<title>" + re.escape(html.escape(name)) + r"[^<]*</title>", report)
+    assert "<h1>event.trf</h1>" not in answer.text + report
+
+
+def test_a_games_file_is_called_by_its_file_name(client):
+    answer = post(client, SAMPLE / "games.csv", SAMPLE / "players.csv")
+    assert answer.status_code == 200, answer.text
+    assert "<h1>games.csv</h1>" in answer.text
+    assert "<h1>games.csv</h1>" in zipped(client, answer.text, "report.html")
+
+
+@pytest.mark.parametrize("event", ["event.trf", "games.csv"])
+def test_web_standings_show_k_and_expected_as_report_html_does(client, event):
+    players = None if event.endswith(".trf") else SAMPLE / "players.csv"
+    answer = post(client, SAMPLE / event, players)
+    web = {player_id(r["player"]): r for r in standings(answer.text, "rank")}
+    report = {
+        player_id(r["player"]): r for r in standings(zipped(client, answer.text, "report.html"), "#")
+    }
+    assert web.keys() == report.keys() and len(web) >= 10
+    for pid, row in report.items():
+        assert web[pid]["K"] == row["K"], pid
+        assert web[pid]["expected"] == row["expected"], pid
+    assert {r["K"] for r in web.values()} >= {"10", "20", "40"}
+
+
+def test_an_unrated_players_change_is_said_in_the_changes_csv_words(client):
+    # Schmidt, Hanna (4100093) is unrated in the TRF: no change of "0.00 / 0" anywhere.
+    answer = post(client, SAMPLE / "event.trf")
+    web = {player_id(r["player"]): r for r in standings(answer.text, "rank")}
+    report_page = zipped(client, answer.text, "report.html")
+    report = {player_id(r["player"]): r for r in standings(report_page, "#")}
+    assert web["4100093"]["rating"] == "unrated"
+    assert (web["4100093"]["change exact"], web["4100093"]["change"]) == ("", STATUS_POOL)
+    assert (report["4100093"]["change (exact)"], report["4100093"]["change"]) == ("", STATUS_POOL)
+    assert "0.00 exact, 0 rounded" not in report_page
+    # A rated player's change is still the number.
+    assert web["4100085"]["change"] == "+27" and report["4100085"]["change"] == "27"
