@@ -121,9 +121,8 @@ def test_web_standings_show_k_and_expected_as_report_html_does(client, event):
     players = None if event.endswith(".trf") else SAMPLE / "players.csv"
     answer = post(client, SAMPLE / event, players)
     web = {player_id(r["player"]): r for r in standings(answer.text, "rank")}
-    report = {
-        player_id(r["player"]): r for r in standings(zipped(client, answer.text, "report.html"), "#")
-    }
+    report_page = zipped(client, answer.text, "report.html")
+    report = {player_id(r["player"]): r for r in standings(report_page, "#")}
     assert web.keys() == report.keys() and len(web) >= 10
     for pid, row in report.items():
         assert web[pid]["K"] == row["K"], pid
