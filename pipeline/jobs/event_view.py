@@ -19,6 +19,7 @@ import pandas as pd
 from pipeline.arrays.number_text import pd_decimals
 from pipeline.engine.average_opponent_method import average_opponents
 from pipeline.engine.sides import with_side_texts
+from pipeline.file_names import event_title
 from pipeline.grouper.standings import standings
 from pipeline.lists.next_list import STATUS_POOL
 from pipeline.model import RatedPeriod
@@ -29,7 +30,6 @@ from pipeline.rules.counted_words import (
     rules_as_used,
 )
 from pipeline.rules.sets import RuleSet, get_rules
-from pipeline.writers.text.report_text import event_title
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class StandingRow:
 @dataclass(frozen=True)
 class EventView:
     """The standings (in the reports' order) and every player's calculation by id; ``title``
-    is the event's name as report.html gives it (``report_text.event_title``)."""
+    is the event's name as report.html gives it (``file_names.event_title``)."""
 
     rows: tuple[StandingRow, ...]
     players: dict[str, PlayerCalculation]
@@ -160,7 +160,7 @@ def event_view(rated: RatedPeriod) -> EventView:
                 unrated_words=STATUS_POOL if pd.isna(t["rating"]) else "",
             )
         )
-    return EventView(tuple(rows), players, event_title(period))
+    return EventView(tuple(rows), players, event_title(period.event_name, period.sources))
 
 
 def _calculation(

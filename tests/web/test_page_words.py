@@ -142,3 +142,37 @@ def test_an_unrated_players_change_is_said_in_the_changes_csv_words(client):
     assert "0.00 exact, 0 rounded" not in report_page
     # A rated player's change is still the number.
     assert web["4100085"]["change"] == "+27" and report["4100085"]["change"] == "27"
+
+
+def problems_table(page: str) -> list[dict[str, str]]:
+    return standings(page, "file")
+
+
+def test_problems_speak_of_the_upload_form_not_of_cli_options(client):
+    # A games file without ratings and no list: the CLI says "no --players file"; a browser
+    # user has the form's "Rating list in force" field, and no option to type.
+    answer = post(client, SAMPLE / "broken" / "games_unknown_player.csv")
+    assert answer.status_code == 422
+    rows = problems_table(answer.text)
+    assert rows and all(r["code"] == "unknown-player" for r in rows)
+    text = html.unescape(answer.text)
+    assert "--players" not in text
+    assert '(no "Rating list in force" file)' in rows[0]["problem"]
+
+
+def test_a_problems_value_is_quoted_as_the_console_quotes_it(client, tmp_path):
+    from tests.conftest import run_cli
+
+    players = tmp_path / "players.csv"
+    text = (SAMPLE / "players.csv").read_text(encoding="utf-8")
+    players.write_text(text.replace('"Kowalski, Adam",2712', '"Kowalski, Adam",25OO'), "utf-8")
+    answer = post(client, SAMPLE / "games.csv", players)
+    assert answer.status_code == 422
+    (row,) = problems_table(answer.text)
+    assert (row["code"], row["column"], row["value"]) == ("bad-rating", "rating", "'25OO'")
+    # The console quotes it alike: `fiderate rate` ("value '25OO'") and `fiderate validate`.
+    rate = run_cli("rate", str(SAMPLE / "games.csv"), "--players", str(players), "--out",
+                   str(tmp_path / "out"))  # fmt: skip
+    assert rate.exit_code == 1 and f"value {row['value']}" in rate.stderr
+    validate = run_cli("validate", str(SAMPLE / "games.csv"), "--players", str(players))
+    assert validate.exit_code == 1 and f"  {row['value']}  " in validate.stdout

@@ -20,13 +20,13 @@ import re
 import numpy as np
 import pandas as pd
 
-from pipeline.file_names import shown_names
+from pipeline.file_names import event_title, shown_names
 from pipeline.lists.next_list import STATUS_POOL
 from pipeline.model import RatedPeriod
 from pipeline.rules.counted_words import method_words, rules_as_used
 from pipeline.rules.sets import get_rules
 from pipeline.writers.html.norms_section import norms_html
-from pipeline.writers.text.report_text import context_lines, event_title, standings_order
+from pipeline.writers.text.report_text import context_lines, standings_order
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -292,7 +292,7 @@ def render_report(
     section_rows = standings.head(SECTIONS_MAX_PLAYERS)
     sections, linked = _player_sections(section_rows, breakdown)
     title = (
-        event_title(result)
+        event_title(result.event_name, result.sources)
         if only is None
         else "Player report: "
         + ", ".join(f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True))

@@ -55,13 +55,6 @@ BREAKDOWN_COLUMNS = [
 ]
 
 
-def event_title(result: RatedPeriod) -> str:
-    """What every face calls the event (report.html's title and heading, the web's event page):
-    a lone TRF's tournament name (its 012 record), else the input files' names."""
-    names = ", ".join(shown_names(result.sources).values())
-    return result.event_name or names or "Rating report"
-
-
 def mode_note(result: RatedPeriod) -> str:
     """'' for the FIDE method, else the label every report must carry."""
     return SEQUENTIAL_LABEL if result.options.mode == "sequential" else ""
