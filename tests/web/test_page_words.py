@@ -176,3 +176,28 @@ def test_a_problems_value_is_quoted_as_the_console_quotes_it(client, tmp_path):
     assert rate.exit_code == 1 and f"value {row['value']}" in rate.stderr
     validate = run_cli("validate", str(SAMPLE / "games.csv"), "--players", str(players))
     assert validate.exit_code == 1 and f"  {row['value']}  " in validate.stdout
+
+
+def calc_tables(client, query: str) -> tuple[list[dict[str, str]], list[dict[str, str]], str]:
+    """(the every-result table, the expectancy table, the expectancy table's note)."""
+    fragment = client.get("/api/calc?" + query).json()["html"]
+    note = re.search(r'<p class="small" id="table-rule">(.*?)</p>', fragment, re.S)
+    return standings(fragment, "result"), standings(fragment, "gap"), html.unescape(note.group(1))
+
+
+@pytest.mark.parametrize("rules", ["standard-2025", "standard-2009", "standard-2008"])
+@pytest.mark.parametrize("gap", [300, 400, 450, 600, 800])
+def test_the_expectancy_table_is_worth_what_the_calculator_gives(client, rules, gap):
+    """A game at a gap is worth in the table what the calculator gives for that very game: the
+    era's cap counts above it (400 or 350 points), as in the rating (issue 35 item 5)."""
+    every, table, note = calc_tables(client, f"r={1000 + gap}&o=1000&s=?&rules={rules}")
+    mine = {r["result"]: r["your change"] for r in every}
+    (row,) = [r for r in table if r["gap"] == str(gap)]
+    assert row["favourite W / D / L"] == " / ".join(mine[x] for x in ("win", "draw", "loss"))
+    theirs = {r["result"]: r["opponent's change"] for r in every}
+    assert row["underdog W / D / L"] == " / ".join(theirs[x] for x in ("loss", "draw", "win"))
+    # The note names the era's rule in the words the rest of the site uses.
+    from pipeline.rules.counted_words import cap_rule_name
+    from pipeline.rules.sets import get_rules
+
+    assert cap_rule_name(get_rules(rules)) in note and "no 400-point rule" not in note
