@@ -137,6 +137,7 @@ def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[Game]]:
         if preset == "fide"
         else None,
         ever_2400=preset == "fide" and v["e"] == "1",
+        k_words="" if k is None else f"{K_PRESETS[preset]}, used as given",
     )
     if v["rules"] not in RULE_SETS:
         problems.append(f"rules: {clip(v['rules'])!r} is not one of {', '.join(RULE_SETS)}")

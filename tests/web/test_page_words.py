@@ -201,3 +201,26 @@ def test_the_expectancy_table_is_worth_what_the_calculator_gives(client, rules, 
     from pipeline.rules.sets import get_rules
 
     assert cap_rule_name(get_rules(rules)) in note and "no 400-point rule" not in note
+
+
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ("kp=custom&k=30", "K 30: custom K, used as given"),
+        ("kp=us32", "K 32: US Chess 32 (below 2100), used as given"),
+        ("kp=us16", "K 16: US Chess 16 (2400 and above), used as given"),
+    ],
+)
+def test_a_k_the_user_chose_is_not_called_published(client, query, words):
+    fragment = client.get(f"/api/calc?r=1650&{query}&o=1800&s=1").json()["html"]
+    line = re.search(r'<p class="k">(.*?)</p>', fragment).group(1)
+    assert html.unescape(line) == words and "published" not in line
+
+
+def test_the_cli_k_is_the_one_on_the_card(tmp_path):
+    # `fiderate calc --k` is "K on the player's card": FIDE's published K, said so.
+    from tests.conftest import run_cli
+
+    done = run_cli("calc", "1650", "--k", "30", "--vs", "1800:1")
+    assert done.exit_code == 0, done.stderr
+    assert "K 30: published K (used as given)" in done.stdout
