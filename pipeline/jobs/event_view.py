@@ -76,6 +76,7 @@ class PlayerCalculation:
     lines: tuple[GameLine, ...]
     counted_heading: str = "counted"  # the column of the counted difference, named by the era
     method_words: str = ""  # how the era read each expected score (engine.counted)
+    unrated_words: str = ""  # as StandingRow's: an unrated player has no change to show
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,7 @@ def _calculation(
         lines=tuple(lines),
         counted_heading=counted_heading(rules),
         method_words=method_words(rules, method),
+        unrated_words=STATUS_POOL if pd.isna(t["rating"]) else "",
     )
 
 

@@ -140,6 +140,10 @@ def test_an_unrated_players_change_is_said_in_the_changes_csv_words(client):
     assert (web["4100093"]["change exact"], web["4100093"]["change"]) == ("", STATUS_POOL)
     assert (report["4100093"]["change (exact)"], report["4100093"]["change"]) == ("", STATUS_POOL)
     assert "0.00 exact, 0 rounded" not in report_page
+    link = re.search(r'href="(/event/[^"]+/player/4100093)"', answer.text).group(1)
+    player_page = client.get(link).text
+    headline = re.search(r'id="player-change">(.*?)</strong>', player_page).group(1)
+    assert headline == STATUS_POOL
     # A rated player's change is still the number.
     assert web["4100085"]["change"] == "+27" and report["4100085"]["change"] == "27"
 
