@@ -384,16 +384,20 @@ class InputError(FiderateError):
 
     headline = "the input is not valid."
 
-    def __init__(self, problems: Sequence[Problem], partial: object = None):
+    def __init__(
+        self, problems: Sequence[Problem], partial: object = None, warnings: Sequence[str] = ()
+    ):
         self.problems: list[Problem] = list(problems)
         # What could be read despite the problems (e.g. a GamesInput with its bad cells blanked),
         # so later checks (unknown players) can still report in the same pass.
         self.partial = partial
+        # What the file also says that stops nothing (``EventInfo.warnings``): shown beside.
+        self.warnings = tuple(warnings)
         super().__init__(format_problems(self.problems))
 
     def __reduce__(self):  # type: ignore[no-untyped-def]
         # Rebuilt from its problems when it crosses a process boundary (a Dask worker).
-        return (type(self), (self.problems, self.partial))
+        return (type(self), (self.problems, self.partial, self.warnings))
 
 
 class OutputError(InputError):
@@ -439,6 +443,11 @@ class HistoryRefusal(InputError):
 
 class RunError(FiderateError):
     """A run could not be completed for a reason other than bad input rows."""
+
+
+class NotInHistory(RunError):
+    """What was asked of the history (a player, a period, its calculation) is not in it: exit 1
+    on the command line, 404 on the web pages."""
 
 
 class UsageError(FiderateError):

@@ -31,6 +31,10 @@ class EventInfo:
     records: list[str] = field(default_factory=list)
     # The line ending the TRF was written with (its first), kept by a TRF-to-TRF conversion.
     newline: str = "\r\n"
+    # What the file says that contradicts itself or that is not used, read as other tools read
+    # it (results past the XXR round count; a 042/052 date --period makes unneeded): each a
+    # sentence naming the file, printed by ``fiderate validate`` and ``rate``.
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -134,6 +138,9 @@ class ReadOptions:
     input_format: str | None = None  # None: detected from content and extension
     sheet: str | None = None  # XLSX: by name or number; None: the first that fits
     columns: Mapping[str, str] | Sequence[str] | None = None  # crosstables: NAME=ROLE
+    # Whether the events' own start and end dates (TRF 042/052) choose the rating period: with
+    # --period they do not, and one that cannot be read is a warning instead of a problem.
+    dates_needed: bool = True
 
 
 READ_DEFAULTS = ReadOptions()  # every file read as its content and extension say

@@ -35,6 +35,8 @@ class FiderateGroup(click.Group):
             return super().invoke(ctx)
         except InputError as exc:
             click.echo(f"error: {exc.headline}\n{format_problems(exc.problems)}", err=True)
+            for message in exc.warnings:  # what the files also say, stopping nothing
+                click.echo(f"warning: {printable(message)}", err=True)
             _json_error(ctx, exc.headline, exc.problems)
             _maybe_traceback(ctx)
             ctx.exit(exc.exit_code)  # 1, or 75 when another run holds the history

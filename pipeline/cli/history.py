@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from pipeline.cli.group import cli, json_flag
+
+if TYPE_CHECKING:
+    from pipeline.jobs.player_history import PlayerCalculation
 
 
 @cli.command()
@@ -27,36 +32,73 @@ from pipeline.cli.group import cli, json_flag
     help="History database written by `fiderate period` (its --db). Default: OUT/ratings.db "
     "with --out, else ratings.db in the current folder.",
 )
+@click.option(
+    "--period",
+    default=None,
+    metavar="YYYY-MM",
+    help="Show that period's calculation game by game: opponent, rating, difference, PD, "
+    "score, S - PD and K x (S - PD), summing to the change.",
+)
 @json_flag("Print JSON instead of a table.")
-def history(player_id: str, out_dir: Path | None, db_path: Path | None, as_json: bool) -> None:
-    """Print PLAYER_ID's rating on every list in the history database, and the results still
-    waiting for a first rating. Only reads the database (never changes or creates it)."""
-    from pipeline.jobs.player_history import HistoryRequest, run_history
+def history(
+    player_id: str,
+    out_dir: Path | None,
+    db_path: Path | None,
+    period: str | None,
+    as_json: bool,
+) -> None:
+    """Print PLAYER_ID's rating on every list in the history database, with each period's
+    games, score, change and the K that rated them (the next list's K apart), and the results
+    still waiting for a first rating; with --period, that period's calculation. Only reads the
+    database (never changes or creates it)."""
+    from pipeline.jobs.player_history import (
+        CalculationRequest,
+        HistoryRequest,
+        run_calculation,
+        run_history,
+    )
 
     if out_dir is not None and db_path is not None:
         raise click.UsageError("give --out or --db, not both (--db names the database itself)")
     # The same default as `fiderate period`: the database is OUT/ratings.db.
     db_path = db_path or (out_dir or Path(".")) / "ratings.db"
+    if period is not None:
+        calc = run_calculation(CalculationRequest(player_id, period, db_path))
+        if as_json:
+            click.echo(json.dumps(dataclasses.asdict(calc), indent=2))
+        else:
+            _print_calculation(calc)
+        return
     found = run_history(HistoryRequest(player_id, db_path))
     rows, pending = found.lists, found.pending
     if as_json:
         click.echo(json.dumps({"player": player_id, "lists": rows, "pending": pending}, indent=2))
         return
     click.echo(f"{player_id}  {rows[-1]['name']}")
-    click.echo(f"{'list':<8} {'period':<8} {'rating':>6} {'games':>5} {'K':>3} {'flags':<5} note")
+    # K: the K that rated the period's games; next-K: the K this list gives, for the next one.
+    click.echo(
+        f"{'list':<8} {'period':<8} {'rating':>6} {'games':>5} {'score':>5} {'change':>6} "
+        f"{'K':>3} {'next-K':>6} {'flags':<5} note"
+    )
     was_rated = False
     for r in rows:
-        note = "superseded" if r["superseded"] else ("list given" if r["kind"] == "input" else "")
-        if r["rating"] is None and r["kind"] != "input" and was_rated:
-            note = f"{note}, unrated on this list" if note else "unrated on this list"
-        was_rated = was_rated or r["rating"] is not None
-        rating = "" if r["rating"] is None else r["rating"]
-        k = "" if r["k"] is None else r["k"]
-        games = "" if r["period_games"] is None else r["period_games"]
-        click.echo(
-            f"{r['list']:<8} {r['period'] or '':<8} {rating!s:>6} {games!s:>5} {k!s:>3} "
-            f"{r['flags']:<5} {note}".rstrip()
+        notes = (
+            ["superseded"] if r["superseded"] else (["list given"] if r["kind"] == "input" else [])
         )
+        if r["rating"] is None and r["kind"] != "input" and was_rated:
+            notes.append("unrated on this list")
+        if r["kind"] == "published" and not r["superseded"] and not r["calculation"]:
+            notes.append("calculation not stored")
+        was_rated = was_rated or r["rating"] is not None
+        change = "" if r["change"] is None else f"{r['change']:+d}"
+        click.echo(
+            f"{r['list']:<8} {r['period'] or '':<8} {_blank(r['rating']):>6} "
+            f"{_blank(r['period_games']):>5} {_blank(r['score']):>5} {change:>6} "
+            f"{_blank(r['k_used']):>3} {_blank(r['next_k']):>6} {r['flags']:<5} "
+            f"{', '.join(notes)}".rstrip()
+        )
+    if any(r["k_used"] is not None for r in rows):
+        click.echo(f"a period's calculation: fiderate history {player_id} --period YYYY-MM")
     if pending:
         games = sum(int(p["games"]) for p in pending if not p["disregarded"])  # type: ignore[call-overload]
         click.echo(f"pending results for a first rating ({games} games counted):")
@@ -67,3 +109,34 @@ def history(player_id: str, out_dir: Path | None, db_path: Path | None, as_json:
                 f"{p['period']!s:<8} {p['games']!s:>5} {p['points']!s:>6} "
                 f"{p['opponents_sum']!s:>8} {p['event']}{note}"
             )
+
+
+def _blank(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _print_calculation(c: PlayerCalculation) -> None:
+    """One period's calculation as a table: each rated game, then the sums and the change."""
+    click.echo(f"{c.player_id}  {c.name}: the {c.period} period")
+    click.echo(f"rating {c.rating}, K {c.k} ({c.k_rule}), {len(c.games)} rated games")
+    head = (
+        f"{'event':<24} {'rd':>3} {'opponent':<10} {'name':<20} {'opp.':>5} {'diff':>5} {'PD':>6} "
+        f"{'score':>5} {'S - PD':>7} {'K x (S - PD)':>12} note"
+    )
+    click.echo(head)
+    for g in c.games:
+        click.echo(
+            f"{str(g['event'])[:24]:<24} {g['round']!s:>3} {g['opponent']!s:<10} "
+            f"{str(g['opponent_name'])[:20]:<20} "
+            f"{_blank(g['opponent_rating']):>5} {_blank(g['diff']):>5} {g['pd']!s:>6} "
+            f"{g['score']!s:>5} {g['s_minus_pd']!s:>7} {g['k_x_s_minus_pd']!s:>12} "
+            f"{g['note']}".rstrip()
+        )
+    click.echo(
+        f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {c.expected:>6} {c.score:>5} "
+        f"{c.sum_dev:>7} {c.change_exact:>12}"
+    )
+    new = "" if c.new_rating is None else f"; new rating {c.new_rating}"
+    click.echo(f"change: K x sum(S - PD) = {c.change_exact}, rounded once: {c.change:+d}{new}")
+    if c.next_k is not None:
+        click.echo(f"next list's K {c.next_k} (it rates the next period, not this one)")

@@ -20,11 +20,19 @@ from pipeline.cli.group import cli
     default=None,
     help="History database of `fiderate period` (its ratings.db), shown read-only.",
 )
-def serve(host: str, port: int, history: Path | None) -> None:
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests for this host name (repeatable): the name a reverse proxy "
+    "passes on. By default only this computer's names and --host are answered.",
+)
+def serve(host: str, port: int, history: Path | None, allow_hosts: tuple[str, ...]) -> None:
     """Serve the calculator, "rate an event" and the history pages in a browser."""
     from pipeline.web import serve as run_server
 
     if history is not None and not history.is_file():
         raise click.BadParameter(f"{str(history)!r} is not a file", param_hint="--history")
     click.echo(f"fiderate serve: http://{host}:{port}/ (Ctrl+C stops it)", err=True)
-    run_server(host, port, history)
+    run_server(host, port, history, allow_hosts)

@@ -28,7 +28,10 @@ if TYPE_CHECKING:
 )
 @rules_option
 @read_options
-@json_flag('Print the report as JSON: {"ok", "files", "problem_count", "problems": [...]}.')
+@json_flag(
+    'Print the report as JSON: {"ok", "files", "problem_count", "problems": [...], '
+    '"warnings": [...]}.'
+)
 def validate(
     files: tuple[Path, ...],
     players: Path | None,
@@ -39,9 +42,10 @@ def validate(
     """Check FILES (games, individual, TRF, crosstable, grid) and the players list without rating.
 
     Runs the same checks as `fiderate rate` and prints every problem at once: file, row, column,
-    value, a stable code and how to fix it. Exit code 0 when everything is valid, 1 otherwise.
+    value, a stable code and how to fix it, then the warnings (what a file says that contradicts
+    itself; they stop nothing). Exit code 0 when everything is valid, 1 otherwise.
     """
-    from pipeline.errors import count_problems
+    from pipeline.errors import count_problems, printable
     from pipeline.jobs import validate as validate_job
 
     report = validate_job.validate(
@@ -55,5 +59,8 @@ def validate(
         click.echo(validate_job.problems_table(report.problems))
         found = count_problems(report.problems)
         click.echo(f"\n{found} problem(s) in {len(report.files)} file(s)", err=True)
+    if not as_json:
+        for message in report.warnings:
+            click.echo(f"warning: {printable(message)}", err=True)
     if not report.ok:
         raise click.exceptions.Exit(1)

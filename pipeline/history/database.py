@@ -21,7 +21,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from pipeline.errors import Code, HistoryRefusal, Problem
 from pipeline.history import store
@@ -30,6 +32,7 @@ from pipeline.history.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 from pipeline.resources.pause_points import pause_point
 
 BUSY_TIMEOUT_SECONDS = 30.0
+T = TypeVar("T")
 
 
 def database_problem(
@@ -139,11 +142,19 @@ def open_read_only(path: Path) -> sqlite3.Connection:
 def read_player(
     path: Path, player_id: str
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    """A player's lists and pending results (``fiderate history``), read-only. Whatever is
-    wrong with the file (damaged pages, a damaged block of a list) is a clear problem."""
+    """A player's lists and pending results (``fiderate history``), read-only."""
+    return reading(
+        path,
+        lambda con: (store.player_history(con, player_id), store.player_pending(con, player_id)),
+    )
+
+
+def reading(path: Path, read: Callable[[sqlite3.Connection], T]) -> T:
+    """``read`` of the history at ``path``, opened read-only (:func:`open_read_only`). Whatever
+    is wrong with the file (damaged pages, a damaged block of a list) is a clear problem."""
     con = open_read_only(path)
     try:
-        return store.player_history(con, player_id), store.player_pending(con, player_id)
+        return read(con)
     except sqlite3.Error as exc:
         raise translate(path, exc) from None
     except (ValueError, OSError, KeyError) as exc:  # a block that does not decode (pyarrow)

@@ -134,6 +134,17 @@ def player_history(con: sqlite3.Connection, player_id: str) -> list[dict[str, ob
     return out
 
 
+def names_on_list(con: sqlite3.Connection, content_id: int, ids: Sequence[str]) -> dict[str, str]:
+    """Id -> name of those ``ids`` on the list stored as ``content_id``: one block read per id,
+    for the few a page shows (a player's opponents), never a whole list."""
+    found = {}
+    for player_id in dict.fromkeys(ids):
+        row = _player_row(con, content_id, player_id)
+        if row is not None:
+            found[player_id] = str(row["name"])
+    return found
+
+
 def _player_row(
     con: sqlite3.Connection, content_id: int, player_id: str
 ) -> dict[str, object] | None:

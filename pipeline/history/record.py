@@ -15,6 +15,7 @@ import pandas as pd
 
 from pipeline.history import store as history
 from pipeline.history.list_contents import StoredRows, content_sha
+from pipeline.history.period_calculations import PeriodCalculation, record_calculation
 from pipeline.lists.first_rating import FirstRatings
 from pipeline.model import EarlierList, EventFile, PlayerList, UnitFacts
 from pipeline.rules.months import add_months
@@ -46,6 +47,8 @@ class RunRecord:
     new: pd.DataFrame  # the next list
     first: FirstRatings
     earlier_lists: Mapping[str, EarlierList] = field(default_factory=dict)  # --earlier-list
+    # Each player's calculation of the period (history pages; None: not stored).
+    calculation: PeriodCalculation | None = None
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,8 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
         ),
         run_id,
     )
+    if record.calculation is not None:
+        record_calculation(con, run_id, record.calculation)
     history.insert_file_moves(con, run_id, files.moves)
     return run_id
 

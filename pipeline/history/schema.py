@@ -3,8 +3,9 @@
 The schema is versioned with ``PRAGMA user_version``; :func:`migrate` brings an older database up
 to :data:`SCHEMA_VERSION`, one step per version, each step in its own transaction. Version 2
 stores each list's rows once (see :mod:`pipeline.history.list_contents`); version 3 stores them
-as compressed blocks (:mod:`pipeline.history.list_blocks`). A step is SQL statements, or a
-function of the connection where SQL alone cannot do it (rows into blocks).
+as compressed blocks (:mod:`pipeline.history.list_blocks`); version 4 stores each period's
+calculation, player by player (:mod:`pipeline.history.period_calculations`). A step is SQL
+statements, or a function of the connection where SQL alone cannot do it (rows into blocks).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from pipeline.history.list_blocks import BLOCK_COLUMNS, BLOCK_ROWS, insert_blocks, sql_rows_table
 from pipeline.lists.list_file import LIST_TEXT_COLUMNS
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # PRAGMA application_id of a fiderate history ("FIDR"): tells it from another program's SQLite
 # file (pipeline.history.database refuses those). Set by every migration step.
 APPLICATION_ID = 0x46494452
@@ -171,6 +172,34 @@ MIGRATIONS: list[list[str | Callable[[sqlite3.Connection], None]]] = [
         "DROP VIEW list_rows",
         "DROP INDEX content_rows_player",
         "DROP TABLE content_rows",
+    ],
+    [
+        # Version 4 (issue 35): each period's calculation (pipeline.history.period_calculations).
+        # A period published before has none, and none is made up: its pages say so.
+        """CREATE TABLE calculated_runs (
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+        scale INTEGER NOT NULL)   -- pd_units, dev_units and change_units are in 1/scale""",
+        """CREATE TABLE period_changes (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        player_id TEXT NOT NULL,
+        rating INTEGER NOT NULL,     -- the rating the change is added to
+        k INTEGER NOT NULL,          -- the K that rated the period's games
+        k_rule TEXT NOT NULL,        -- why that K
+        next_k INTEGER,              -- the K of the next list (rates the next period)
+        games INTEGER NOT NULL,      -- rated games
+        score_h INTEGER NOT NULL,    -- points in hundredths
+        change_units INTEGER NOT NULL,  -- K x sum(S - PD), exact, in 1/scale
+        change INTEGER NOT NULL,     -- rounded once, half away from zero
+        new_rating INTEGER,
+        PRIMARY KEY (run_id, player_id)) WITHOUT ROWID""",
+        "CREATE INDEX period_changes_player ON period_changes(player_id)",
+        """CREATE TABLE period_breakdown (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        first_id TEXT NOT NULL,
+        last_id TEXT NOT NULL,
+        rows INTEGER NOT NULL,
+        data BLOB NOT NULL)   -- Arrow IPC file, zstd: GAME_SCHEMA""",
+        "CREATE INDEX period_breakdown_range ON period_breakdown(run_id, last_id)",
     ],
 ]
 

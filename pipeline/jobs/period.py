@@ -44,6 +44,7 @@ from pipeline.errors import FiderateError, InputError, Problem
 from pipeline.history import database
 from pipeline.history import store as history
 from pipeline.history.lock import holding_history
+from pipeline.history.period_calculations import period_calculation
 from pipeline.history.published_inputs import nothing_to_do_note
 from pipeline.history.record import ListFile, RunRecord
 from pipeline.history.run_commit import commit_run, finish_run
@@ -354,6 +355,7 @@ def _rate_and_publish(
     # ids (its order): the rest of them and the base list are freed before the files are
     # written (release_memory in lap), the sides once games.csv is (``rated`` is emptied then).
     rated = [result.with_totals_ids_only()]
+    calculation = period_calculation(result, new)  # for the history, before the totals go
     del base, result
     notes = start.notes + [
         f"event {u.name!r} ({u.file.path}) has no dates: taken to start in {period}"
@@ -375,6 +377,7 @@ def _rate_and_publish(
         new=new,
         first=first,
         earlier_lists=earlier,
+        calculation=calculation,
     )
     run_id, written, more_notes = _publish(
         request, asked, start, record, report, rated, clock, inputs

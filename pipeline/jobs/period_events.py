@@ -120,7 +120,7 @@ def read_events(files: Sequence[EventFile], period: str) -> list[EventUnit]:
     """Read every event file (all problems of all files at once) and split them into units."""
     paths = [f.path for f in files]
     # No list here: a player the list in force lacks is a new, unrated player, not a problem.
-    inputs, _, problems = read_event_inputs(paths)
+    inputs, _, problems, _ = read_event_inputs(paths)
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if embedded:
         try:  # two event files giving a new player different ratings

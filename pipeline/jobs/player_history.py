@@ -1,14 +1,40 @@
-"""``fiderate history PLAYER_ID``: a player's ratings over the recorded periods, as a job: a
-:class:`HistoryRequest` in, a :class:`PlayerHistory` out, the database only read (never changed
-or created)."""
+"""``fiderate history PLAYER_ID``: a player's ratings over the recorded periods, as jobs that
+only read the database (never change or create it), each a request in and a plain value out
+that the CLI and the web pages render alike:
+
+- :func:`run_history`: every list the player is on, and per period rated the K that rated the
+  games (beside the next list's K, which rates the next period), the score and the change;
+- :func:`run_calculation`: one period's calculation, game by game (opponent, rating,
+  difference, PD, S - PD, K x (S - PD)), summing exactly to the change;
+- :func:`run_search`: players found by name or id;
+- :func:`history_overview`: the lists and the pending first-rating results of the database.
+
+Numbers are text made from the stored integers (never through a float), as the period's CSVs
+write them.
+"""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import RunError
-from pipeline.history.database import read_player
+from pipeline.calculator.calc_text import fixed
+from pipeline.errors import NotInHistory
+from pipeline.history import store
+from pipeline.history.database import reading
+from pipeline.history.list_reading import names_on_list
+from pipeline.history.period_calculations import (
+    live_periods,
+    player_changes,
+    player_games,
+    published_content,
+)
+
+NOT_STORED = (
+    "not stored: the period was rated by a fiderate older than history schema 4, which kept "
+    "no calculation"
+)
 
 
 @dataclass(frozen=True)
@@ -21,15 +47,152 @@ class HistoryRequest:
 class PlayerHistory:
     player_id: str
     database: Path
-    lists: list[dict[str, object]]  # one row per list the player is on, oldest first
+    # One row per list the player is on, oldest first; a published list's row also carries
+    # its period's calculation: k_used, next_k, score, change_exact, change, calculation.
+    lists: list[dict[str, object]]
     pending: list[dict[str, object]]  # results still waiting for a first rating
 
 
 def run_history(request: HistoryRequest) -> PlayerHistory:
-    rows, pending = read_player(request.database, request.player_id)
+    rows, pending = reading(request.database, lambda con: _history(con, request.player_id))
     if not rows:
-        raise RunError(f"player {request.player_id!r} is on no list in {str(request.database)!r}")
+        raise NotInHistory(
+            f"player {request.player_id!r} is on no list in {str(request.database)!r}"
+        )
     return PlayerHistory(request.player_id, request.database, rows, pending)
+
+
+def _history(
+    con: sqlite3.Connection, player_id: str
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    rows = store.player_history(con, player_id)
+    periods = live_periods(con)
+    changes = player_changes(con, player_id) if rows else {}
+    for row in rows:
+        stored = periods.get(str(row["period"])) if row["kind"] == "published" else None
+        if row["superseded"]:
+            stored = None  # a replaced period's list: its live run is another one
+        change = changes.get(stored.run_id) if stored is not None else None
+        scale = stored.scale if stored is not None else None
+        row.update(
+            k_used=change.k if change else None,
+            k_rule=change.k_rule if change else None,
+            # The K this list gives: it rates the next period.
+            next_k=row["k"] if row["kind"] == "published" else None,
+            score=fixed(change.score_h, 100, 1) if change else None,
+            change_exact=fixed(change.change_units, scale, 2) if change and scale else None,
+            change=change.change if change else None,
+            calculation=scale is not None,
+        )
+    return rows, store.player_pending(con, player_id)
+
+
+@dataclass(frozen=True)
+class CalculationRequest:
+    player_id: str
+    period: str  # YYYY-MM, a period the history published
+    database: Path
+
+
+@dataclass(frozen=True)
+class PlayerCalculation:
+    """A player's calculation of one period: the change is K x sum(S - PD), rounded once."""
+
+    player_id: str
+    name: str
+    period: str
+    rating: int  # the rating the change is added to
+    k: int  # the K that rated the games
+    k_rule: str  # why that K
+    next_k: int | None  # the next list's K (rates the next period)
+    score: str
+    expected: str  # sum of PD
+    sum_dev: str  # sum of S - PD
+    change_exact: str  # K x sum(S - PD)
+    change: int
+    new_rating: int | None
+    # Per game: opponent (id), opponent_name, opponent_rating, diff, pd, score, s_minus_pd,
+    # k_x_s_minus_pd, event, round, note.
+    games: list[dict[str, object]]
+
+
+def run_calculation(request: CalculationRequest) -> PlayerCalculation:
+    return reading(request.database, lambda con: _calculation(con, request))
+
+
+def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> PlayerCalculation:
+    who, period = request.player_id, request.period
+    stored = live_periods(con).get(period)
+    if stored is None:
+        raise NotInHistory(f"no period {period!r} was published in {str(request.database)!r}")
+    if stored.scale is None:
+        raise NotInHistory(f"the calculation of {period}: {NOT_STORED}")
+    change = player_changes(con, who).get(stored.run_id)
+    if change is None:
+        raise NotInHistory(f"player {who!r} has no rated game in {period} (or is not rated)")
+    scale, k = stored.scale, change.k
+    places = 2 if scale == 100 else 4  # PD from the table: 2 decimals; from the formula: 4
+    stored_games = player_games(con, stored.run_id, who)
+    # The names on the list the period published (the players' own, once rated).
+    content = published_content(con, stored.run_id)
+    names = (
+        names_on_list(con, content, [who, *(str(g["opponent"]) for g in stored_games)])
+        if content is not None
+        else {}
+    )
+    games = [
+        {
+            "event": g["event"],
+            "round": g["round"],
+            "opponent": g["opponent"],
+            "opponent_name": names.get(str(g["opponent"]), ""),
+            "opponent_rating": g["opponent_rating"],
+            "diff": g["diff"],
+            "pd": fixed(g["pd_units"], scale, places),
+            "score": fixed(g["score_h"], 100, 1),
+            "s_minus_pd": fixed(g["dev_units"], scale, places),
+            "k_x_s_minus_pd": fixed(k * g["dev_units"], scale, places),
+            "note": g["note"],
+        }
+        for g in stored_games
+    ]
+    return PlayerCalculation(
+        player_id=who,
+        name=names.get(who, ""),
+        period=period,
+        rating=change.rating,
+        k=k,
+        k_rule=change.k_rule,
+        next_k=change.next_k,
+        score=fixed(change.score_h, 100, 1),
+        expected=fixed(sum(g["pd_units"] for g in stored_games), scale, places),
+        sum_dev=fixed(sum(g["dev_units"] for g in stored_games), scale, places),
+        change_exact=fixed(change.change_units, scale, places),
+        change=change.change,
+        new_rating=change.new_rating,
+        games=games,
+    )
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str  # an id, or part of a name (any case)
+    database: Path
+
+
+@dataclass(frozen=True)
+class PlayerSearch:
+    query: str
+    month: str | None  # the list searched (the newest the history holds)
+    players: list[dict[str, object]]  # id, name, federation, rating; at most SHOWN
+    matched: int  # how many matched in all
+
+
+def run_search(request: SearchRequest) -> PlayerSearch:
+    from pipeline.history.player_search import find_players
+
+    month, rows, matched = reading(request.database, lambda con: find_players(con, request.query))
+    return PlayerSearch(request.query, month, rows, matched)
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,7 @@ def read_inputs(
     """Read every file, collecting the problems of all of them before failing."""
     read = read_rating_inputs(paths, players_path, rules=rules, reading=reading)
     if read.problems:
-        raise InputError(input_problems(read, paths, players_path))
+        raise InputError(input_problems(read, paths, players_path), warnings=read.warnings)
     return read.inputs, read.players
 
 
@@ -126,14 +126,20 @@ def rate_files(
     With an ``executor`` the files are rated by it (each reads and checks its own files) and the
     result carries the totals only (``sides`` is empty); options it cannot honour are refused
     first, with :class:`UsageError`.
+
+    With ``options.period`` the events' own start and end dates choose nothing: one that cannot
+    be read is a warning (``ReadOptions.dates_needed``). The events' warnings come first in the
+    result's.
     """
     options = options or RateOptions()
     plan = plan_run(options)  # a bad option is a usage error, before any reading
+    if options.period is not None:  # the events' own dates do not choose it
+        reading = replace(reading, dates_needed=False)
     if executor is not None:
         return _rate_on_executor(paths, players_path, options, plan, reading, executor)
     read = read_rating_inputs(paths, players_path, rules=options.rules, reading=reading)
     if read.problems:
-        raise InputError(input_problems(read, paths, players_path))
+        raise InputError(input_problems(read, paths, players_path), warnings=read.warnings)
     plan = plan_run(options, read.inputs)
     games = rate_events(read.inputs, read.players, options, plan)
     result = total_rated(games, read.players, options, plan)
@@ -143,6 +149,7 @@ def rate_files(
         event_ranks=read.event_ranks,
         event_name=read.event_name,
         norm_sources=read.norm_sources,
+        warnings=[*read.warnings, *result.warnings],
     )
 
 

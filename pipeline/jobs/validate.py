@@ -1,8 +1,8 @@
 """Check input files without rating: the library behind ``fiderate validate``.
 
-The checks are exactly those of ``fiderate rate`` (:func:`jobs.rate_stages.check_inputs`: the
+The checks are exactly those of ``fiderate rate`` (:func:`jobs.rate_stages.input_problems`: the
 readers, the schemas and the assembly of games with the players list); this module only reports
-them, as a table for people or JSON for programs.
+them, with the events' warnings, as a table for people or JSON for programs.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from pipeline.errors import (
     quoted,
     split_omitted,
 )
-from pipeline.jobs.rate_stages import check_inputs
+from pipeline.jobs.rate_stages import input_problems
 from pipeline.model import READ_DEFAULTS, ReadOptions
+from pipeline.readers.rating_inputs import read_rating_inputs
 
 
 @dataclass(frozen=True)
@@ -41,10 +42,13 @@ class ValidateRequest:
 
 @dataclass(frozen=True)
 class ValidationReport:
-    """The files checked (the players list first) and every problem found, in fixing order."""
+    """The files checked (the players list first), every problem found, in fixing order, and
+    the warnings of the events read (what a file says that contradicts itself: they stop
+    nothing)."""
 
     files: tuple[str, ...]
     problems: tuple[Problem, ...]
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -53,22 +57,26 @@ class ValidationReport:
 
 def validate(request: ValidateRequest) -> ValidationReport:
     """Every problem ``rate`` would stop on, without rating or writing anything."""
-    problems = check_inputs(
+    read = read_rating_inputs(
         request.files, request.players, rules=request.rules, reading=request.reading
     )
+    problems = input_problems(read, request.files, request.players)
     players = [str(request.players)] if request.players is not None else []
-    return ValidationReport((*players, *(str(p) for p in request.files)), tuple(problems))
+    files = (*players, *(str(p) for p in request.files))
+    return ValidationReport(files, tuple(problems), tuple(read.warnings))
 
 
 def report_json(report: ValidationReport, limit: int = LIST_LIMIT) -> str:
     """The report as one JSON object, as every command's ``--json`` prints one: ``ok``, the
-    ``files`` checked, the ``problem_count`` and the ``problems`` (``errors.problems_listed``:
-    the first ``limit``, then one ``more-problems`` object counting the rest)."""
+    ``files`` checked, the ``problem_count``, the ``problems`` (``errors.problems_listed``:
+    the first ``limit``, then one ``more-problems`` object counting the rest) and the
+    ``warnings``."""
     answer = {
         "ok": report.ok,
         "files": report.files,
         "problem_count": len(report.problems),
         "problems": problems_listed(report.problems, limit),
+        "warnings": list(report.warnings),
     }
     return json.dumps(answer, ensure_ascii=False, indent=1)
 

@@ -66,8 +66,10 @@ def read_event(
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Columns = None,
+    dates_needed: bool = True,
 ) -> GamesInput | SidesInput:
-    """Read one event file of any format; raises InputError listing every problem found."""
+    """Read one event file of any format; raises InputError listing every problem found.
+    ``dates_needed``: see :attr:`pipeline.model.ReadOptions.dates_needed`."""
     path = Path(path)
     if input_format is not None and input_format not in FORMATS:
         raise FiderateError(
@@ -76,7 +78,7 @@ def read_event(
     overrides = parse_overrides(columns)
     limits.check_input(path)  # a FIFO or device: refused before it is opened
     if input_format == "trf" or (input_format is None and detect_format(path) == "trf"):
-        return read_trf(path)
+        return read_trf(path, dates_needed=dates_needed)
     return _read_table_event(path, input_format, sheet, overrides)
 
 
@@ -85,13 +87,14 @@ def event_or_games_table(
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Columns = None,
+    dates_needed: bool = True,
 ) -> GamesInput | SidesInput | RawTable:
     """``read_event``, except that a CSV games file comes back as its table of cells (columns
     canonical), for ``games.parse_games_of_files`` to parse with other files' games."""
     path = Path(path)
     text_table = path.suffix.lower() in (".csv", ".tsv")
     if input_format not in (None, "games") or sheet is not None or not text_table:
-        return read_event(path, input_format, sheet, columns)
+        return read_event(path, input_format, sheet, columns, dates_needed)
     overrides = parse_overrides(columns)
     limits.check_input(path)
     tables = _tables(path, sheet)

@@ -12,11 +12,17 @@ problem instead of exhausting memory or time.
   opened (:func:`check_input`): ``/dev/zero`` would be read until the kernel kills the run, and
   opening a FIFO blocks until someone writes to it. The file is then read with this bound
   (:func:`read_input`), in case it grows while it is read.
+
+No read asks for one of these bounds at once: CPython's ``read(n)`` on a file allocates ``n``
+bytes before it reads one, so ``read(MAX_INPUT_BYTES + 1)`` reserves 2 GiB of address space for a
+2 KB file, and fails (MemoryError) under an address-space limit of a few GB (``ulimit -v``, a
+small container, strict overcommit). Reads are sized by what the file holds and go on in chunks.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import stat
 import zipfile
 from pathlib import Path
@@ -36,6 +42,8 @@ MAX_TRF_LINE = 91 + 10 * MAX_TRF_ROUNDS
 MAX_ROUND = 9_999
 # Twice the full FIDE XML list unpacked; a month of FIDE games as CSV is under 100 MB.
 MAX_INPUT_BYTES = 2 << 30  # 2 GiB
+# What a read asks for at once past the size a file's status gave (see the module's docstring).
+READ_CHUNK = 1 << 20  # 1 MiB
 
 
 def too_large(source: str, what: str) -> InputError:
@@ -107,9 +115,12 @@ class CappedStream(io.RawIOBase):
         return True
 
     def read(self, size: int = -1) -> bytes:
-        room = MAX_UNPACKED_BYTES + 1 - self._seen
-        wanted = room if size is None or size < 0 else min(size, room)
-        data = self._inner.read(wanted) or b""
+        if size is None or size < 0:  # all of it: in chunks, never one read of the whole bound
+            out = io.BytesIO()  # grows in place; getvalue() hands its buffer over, uncopied
+            while block := self.read(READ_CHUNK):
+                out.write(block)
+            return out.getvalue()
+        data = self._inner.read(min(size, MAX_UNPACKED_BYTES + 1 - self._seen)) or b""
         self._seen += len(data)
         if self._seen > MAX_UNPACKED_BYTES:
             raise too_large(self._source, "the zipped list")
@@ -196,7 +207,7 @@ def read_input(path: Path) -> bytes:
     check_input(path)
     try:
         with path.open("rb") as fh:
-            data = fh.read(MAX_INPUT_BYTES + 1)
+            data = _read_bounded(fh)
     except OSError as exc:
         raise InputError(
             [
@@ -211,3 +222,21 @@ def read_input(path: Path) -> bytes:
     if len(data) > MAX_INPUT_BYTES:
         raise InputError([_too_big(str(path), None)])
     return data
+
+
+def _read_bounded(fh: IO[bytes]) -> bytes:
+    """All of ``fh``, or its first ``MAX_INPUT_BYTES + 1`` bytes when it holds more. The first
+    read asks for the size the file's status gives, plus one byte to see whether it grew; only
+    a file that grew (or that, like those in /proc, reports no size) is read on, in chunks of
+    :data:`READ_CHUNK`, until it ends or passes the bound."""
+    expected = min(os.fstat(fh.fileno()).st_size, MAX_INPUT_BYTES)
+    data = fh.read(expected + 1)
+    if len(data) <= expected:
+        return data
+    chunks, held = [data], len(data)
+    while held <= MAX_INPUT_BYTES and (
+        block := fh.read(min(READ_CHUNK, MAX_INPUT_BYTES + 1 - held))
+    ):
+        chunks.append(block)
+        held += len(block)
+    return b"".join(chunks)

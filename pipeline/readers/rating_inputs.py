@@ -61,6 +61,7 @@ class RatingInputs:
     event_ranks: pd.Series | None = None
     event_name: str = ""
     norm_sources: NormSources | None = None
+    warnings: list[str] = field(default_factory=list)  # the events' own (``EventReads``)
 
 
 def read_list_in_force(players_path: Path | str | None, rules: str | None) -> PlayerList | None:
@@ -79,7 +80,8 @@ def read_rating_inputs(
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
 ) -> RatingInputs:
-    """Read every file, collecting the problems of all of them (bad input raises nothing here).
+    """Read every file, collecting the problems of all of them (bad input raises nothing here),
+    and the warnings of the events read.
 
     ``rules`` chooses the standard/rapid/blitz column of a FIDE rating list given as players;
     ``reading`` says how the event files are read (format, sheet, crosstable columns).
@@ -95,9 +97,9 @@ def read_rating_inputs(
     except InputError as exc:
         problems.extend(exc.problems)
     list_readable = not problems
-    inputs, partials, read_problems = read_event_inputs(paths, reading)
+    inputs, partials, read_problems, warnings = read_event_inputs(paths, reading)
     problems.extend(read_problems)
-    read = RatingInputs(inputs, players, problems, partials, list_readable)
+    read = RatingInputs(inputs, players, problems, partials, list_readable, warnings=warnings)
     embedded = [i.players for i in inputs if isinstance(i, GamesInput) and i.players is not None]
     if players is not None and not problems:
         read.list_match = list_match(players, inputs)

@@ -85,7 +85,7 @@ def counted_note(
         return ""
     exempt = rules.cap_exempt_from
     if exempt is not None and own is not None and own >= exempt and gap > 0:
-        return f"exempt: rated {own}, at least {exempt}: the full {gap:+d} counts"
+        return f"exemption: rated {own}, at least {exempt}: the full {gap:+d} counts"
     if rules.cap_once_per_event:
         return f"the full {gap:+d} counts: the {cap_rule_name(rules)} helps once per event"
     return f"the full {gap:+d} counts"

@@ -4,6 +4,10 @@ Every number comes from the jobs the CLI calls (``pipeline.jobs``): the calculat
 ``norms``, the history read-outs. A route reads the request, calls a job (in a worker thread
 when it reads files), and renders the result through a Jinja2 template (autoescaped). No error
 reaches the browser as a traceback: bad input is a page of problems, anything else a short page.
+
+One concept: the routes, each a few lines from request to job to template; what a page shows is
+built in ``calculator_page``, ``history_pages`` and the jobs, what guards them in ``guard``,
+``job_slots`` and ``uploads``.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import io
 import shutil
 import tempfile
 import zipfile
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +24,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -26,7 +32,11 @@ from starlette.staticfiles import StaticFiles
 
 from pipeline.errors import FiderateError, InputError, in_face, problems_listed, quoted
 from pipeline.web import calculator_page, history_pages
+from pipeline.web.guard import AllowedHosts, Guard
+from pipeline.web.job_slots import RETRY_AFTER, Busy, JobSlots
 from pipeline.web.uploads import (
+    EVENT_BYTES,
+    LIST_BYTES,
     FinishedRun,
     RunStore,
     UploadTooLarge,
@@ -38,6 +48,7 @@ from pipeline.web.uploads import (
 HERE = Path(__file__).parent
 FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the files
 RULE_CHOICES = ("standard", "rapid", "blitz")
+SETTING_CHARS = 40  # a setting quoted back is cut here (a form field may hold a megabyte)
 
 
 def _environment() -> Environment:
@@ -57,10 +68,13 @@ def _environment() -> Environment:
 class Pages:
     """The application's state: its templates, the history database, the finished runs."""
 
-    def __init__(self, history: Path | None, max_upload_bytes: int) -> None:
+    def __init__(
+        self, history: Path | None, event_bytes: int, list_bytes: int, jobs: JobSlots
+    ) -> None:
         self.env = _environment()
         self.history = history
-        self.limit = max_upload_bytes
+        self.limits = {"event": event_bytes, "players": list_bytes}
+        self.jobs = jobs
         self.runs = RunStore()
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -72,6 +86,10 @@ class Pages:
 
     def problem_page(self, status: int, title: str, message: str) -> HTMLResponse:
         return self.page("message.html", status, title=title, message=message)
+
+    def refusal(self, status: int, title: str, message: str) -> HTMLResponse:
+        """The page the guard answers with (pipeline/web/guard.py): no link to the history."""
+        return self.page("message.html", status, title=title, message=message, history=False)
 
     # -- home, calculator ------------------------------------------------------------------
 
@@ -107,47 +125,72 @@ class Pages:
     # -- rate an event ---------------------------------------------------------------------
 
     async def rate_form(self, request: Request) -> Response:
-        return self.page("rate.html", rules=RULE_CHOICES, limit=self.limit)
+        return self.page("rate.html", rules=RULE_CHOICES, limits=self.limits)
 
     async def rate_upload(self, request: Request) -> Response:
-        body_limit = 2 * self.limit + FORM_OVERHEAD
+        body_limit = sum(self.limits.values()) + FORM_OVERHEAD
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > body_limit:
             return self._too_large()
         limited = Request(request.scope, counted(request.receive, body_limit))
-        try:
-            async with limited.form(max_files=2, max_fields=10) as form:
+        async with AsyncExitStack() as held:
+            try:
+                # A place in the queue before a byte of the body is read (job_slots.py).
+                await held.enter_async_context(self.jobs.place())
+                form = await held.enter_async_context(limited.form(max_files=2, max_fields=10))
+            except Busy:
+                return self._busy()
+            except UploadTooLarge:
+                return self._too_large()
+            except (ClientDisconnect, HTTPException, ValueError, KeyError) as exc:
+                message = f"the upload could not be read: {exc}"
+                return self.problem_page(400, "Upload not read", message)
+            # Only the form's reading is "not read": an error of the job itself is the
+            # internal-error page (500), never a 400 blaming the upload.
+            try:
                 return await self._rate_form_data(form)
-        except UploadTooLarge:
-            return self._too_large()
-        except (ClientDisconnect, HTTPException, ValueError, KeyError) as exc:
-            return self.problem_page(400, "Upload not read", f"the upload could not be read: {exc}")
+            except UploadTooLarge:
+                return self._too_large()
+        raise AssertionError("unreachable")  # pragma: no cover (mypy: every path returns)
+
+    def _busy(self) -> HTMLResponse:
+        answer = self.problem_page(
+            503,
+            "Busy",
+            f"{self.jobs.running} events are being rated and {self.jobs.waiting} more wait for "
+            f"their turn; nothing was read. Send the form again in {RETRY_AFTER} seconds.",
+        )
+        answer.headers["Retry-After"] = str(RETRY_AFTER)
+        return answer
 
     def _too_large(self) -> HTMLResponse:
         return self.problem_page(
             413,
             "File too large",
-            f"an uploaded file is larger than {self.limit:,} bytes, the largest input fiderate "
-            "reads; nothing was rated. Split the event, or rate it with `fiderate rate`.",
+            f"an uploaded file is larger than this server takes (an event file up to "
+            f"{self.limits['event']:,} bytes, a rating list up to {self.limits['players']:,}: "
+            "what one rating job may hold in memory); nothing was rated. Rate it with "
+            "`fiderate rate`, or give only the players of the event in the list.",
         )
 
     async def _rate_form_data(self, form: Any) -> Response:
         event = form.get("event")
         if event is None or isinstance(event, str) or not event.filename:
-            return self.page("rate.html", 400, rules=RULE_CHOICES, limit=self.limit,
+            return self.page("rate.html", 400, rules=RULE_CHOICES, limits=self.limits,
                              error="choose an event file to rate")  # fmt: skip
         players = form.get("players")
         if isinstance(players, str) or (players is not None and not players.filename):
             players = None
-        period = str(form.get("period") or "").strip()[:7] or None
-        rules = str(form.get("rules") or "standard")
-        if rules not in RULE_CHOICES:
-            rules = "standard"
-        folder = Path(tempfile.mkdtemp(prefix="fiderate-web-"))
-        try:
-            return await run_in_threadpool(self._rate_in, folder, event, players, period, rules)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+        period, rules, refused = _settings(form)
+        if refused:
+            return self.page("rate.html", 422, rules=RULE_CHOICES, limits=self.limits,
+                             error="; ".join(refused) + ". Nothing was rated.")  # fmt: skip
+        async with self.jobs.turn():
+            folder = Path(tempfile.mkdtemp(prefix="fiderate-web-"))
+            try:
+                return await run_in_threadpool(self._rate_in, folder, event, players, period, rules)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
 
     def _rate_in(
         self, folder: Path, event: Any, players: Any, period: str | None, rules: str
@@ -160,12 +203,12 @@ class Pages:
         name = safe_name(event.filename, "event")
         (folder / "event").mkdir()
         event_path = folder / "event" / name
-        copy_upload(event, event_path, self.limit)
+        copy_upload(event, event_path, self.limits["event"])
         players_path = None
         if players is not None:
             (folder / "list").mkdir()
             players_path = folder / "list" / safe_name(players.filename, "players")
-            copy_upload(players, players_path, self.limit)
+            copy_upload(players, players_path, self.limits["players"])
         out = folder / "out"
         request = RateRequest(
             inputs=(event_path,),
@@ -178,7 +221,11 @@ class Pages:
         except InputError as exc:
             listed = [_problem_shown(problem, folder) for problem in problems_listed(exc.problems)]
             return self.page(
-                "problems.html", 422, name=name, headline=exc.headline, problems=listed
+                "problems.html",
+                422,
+                name=_at_fault(listed, name),
+                headline=exc.headline,
+                problems=listed,
             )
         except FiderateError as exc:
             return self.problem_page(422, "Not rated", _words(str(exc), folder))
@@ -221,7 +268,10 @@ class Pages:
 
     async def player(self, request: Request) -> Response:
         run = self._run(request)
-        calc = run.view.players.get(request.path_params["player"])
+        # ``?id=``: the links' form, since an id is the organiser's text ("..", "a/../b") and a
+        # path segment of dots is resolved away by the browser; the path form for plain ids.
+        player_id = request.query_params.get("id", request.path_params.get("player", ""))
+        calc = run.view.players.get(player_id)
         if calc is None:
             raise HTTPException(404, "no such player in this event")
         return self.page("player.html", run=run, p=calc, token=request.path_params["token"])
@@ -241,14 +291,41 @@ class Pages:
         if self.history is None:
             raise HTTPException(404, "started without --history: no history database")
         found = await run_in_threadpool(history_pages.overview, self.history)
-        return self.page("history.html", **found)
+        return self.page("history.html", found.pop("status", 200), **found)
 
     async def history_player(self, request: Request) -> Response:
+        player_id = request.query_params.get("id", "").strip()[:40]
+        return await self._history_page(
+            "history_player.html", history_pages.player, self._history_db(), player_id
+        )
+
+    async def history_calculation(self, request: Request) -> Response:
+        q = request.query_params
+        player_id, period = q.get("id", "").strip()[:40], q.get("period", "").strip()[:7]
+        return await self._history_page(
+            "history_calculation.html",
+            history_pages.calculation,
+            self._history_db(),
+            player_id,
+            period,
+        )
+
+    async def history_search(self, request: Request) -> Response:
+        query = request.query_params.get("q", "").strip()[:80]
+        return await self._history_page(
+            "history_search.html", history_pages.search, self._history_db(), query
+        )
+
+    def _history_db(self) -> Path:
         if self.history is None:
             raise HTTPException(404, "started without --history: no history database")
-        player_id = request.query_params.get("id", "").strip()[:40]
-        found = await run_in_threadpool(history_pages.player, self.history, player_id)
-        return self.page("history_player.html", **found)
+        return self.history
+
+    async def _history_page(self, template: str, build: Any, *args: Any) -> Response:
+        """A history page: its context built by ``history_pages`` (its status: 404 when the
+        history does not hold what was asked, 503 when it cannot be read), rendered."""
+        found = await run_in_threadpool(build, *args)
+        return self.page(template, found.pop("status", 200), **found)
 
     # -- errors ----------------------------------------------------------------------------
 
@@ -263,6 +340,37 @@ class Pages:
             "Internal error",
             f"something went wrong ({type(exc).__name__}); nothing was kept. Please report it.",
         )
+
+
+def _settings(form: Any) -> tuple[str | None, str, list[str]]:
+    """The form's rating period and rules, and what is wrong with them: a value the page did
+    not offer is refused, naming its field, never replaced by another."""
+    from pipeline.errors import UsageError
+    from pipeline.rules.periods import resolve_period
+
+    refused = []
+    period = str(form.get("period") or "").strip() or None
+    if period is not None and len(period) > SETTING_CHARS:
+        refused.append(f"Rating period (period): must be YYYY-MM, e.g. 2026-11 (got "
+                       f"{period[:SETTING_CHARS]!r}..., {len(period):,} characters)")  # fmt: skip
+    elif period is not None:
+        try:
+            period = resolve_period(period)
+        except UsageError as exc:
+            refused.append("Rating period (period): " + str(exc).removeprefix("--period "))
+    rules = str(form.get("rules") or "standard")
+    if rules not in RULE_CHOICES:
+        refused.append(
+            f"Rules (rules): {rules[:SETTING_CHARS]!r} is not one of {', '.join(RULE_CHOICES)}"
+        )
+    return period, rules, refused
+
+
+def _at_fault(problems: list[dict[str, Any]], event: str) -> str:
+    """The file(s) the problems are in, for the page's heading ("players.csv", "games.csv and
+    players.csv"); the event's name when no problem names a file."""
+    files = list(dict.fromkeys(str(p["file"]) for p in problems if p.get("file")))
+    return " and ".join(files) or event
 
 
 def _hidden(value: Any, folder: Path) -> Any:
@@ -319,11 +427,21 @@ def _zip(out: Path, files: tuple[str, ...]) -> bytes:
     return buffer.getvalue()
 
 
-def create_app(history: Path | None = None, max_upload_bytes: int | None = None) -> Starlette:
-    """The application; ``history``: the database of ``fiderate period`` shown read-only."""
-    from pipeline.jobs.rate import MAX_INPUT_BYTES
-
-    pages = Pages(history, MAX_INPUT_BYTES if max_upload_bytes is None else max_upload_bytes)
+def create_app(
+    history: Path | None = None,
+    max_upload_bytes: int | None = None,
+    hosts: AllowedHosts | None = None,
+    jobs: JobSlots | None = None,
+) -> Starlette:
+    """The application; ``history``: the database of ``fiderate period`` shown read-only;
+    ``hosts``: the names it answers to (default: this computer's, as ``fiderate serve`` on
+    127.0.0.1); ``jobs``: how many uploads rate at once and queue."""
+    # ``max_upload_bytes``: one limit for both files (the tests' small server)
+    event_bytes, list_bytes = (
+        (EVENT_BYTES, LIST_BYTES) if max_upload_bytes is None else (max_upload_bytes,) * 2
+    )
+    pages = Pages(history, event_bytes, list_bytes, jobs or JobSlots())
+    hosts = hosts or AllowedHosts.served("127.0.0.1")
     routes = [
         Route("/", pages.home),
         Route("/calc", pages.calc),
@@ -331,15 +449,19 @@ def create_app(history: Path | None = None, max_upload_bytes: int | None = None)
         Route("/rate", pages.rate_form, methods=["GET"]),
         Route("/rate", pages.rate_upload, methods=["POST"]),
         Route("/event/{token}", pages.event),
+        Route("/event/{token}/player", pages.player),
         # ``path``: an id may hold a "/" (a club's own ids in a games file).
         Route("/event/{token}/player/{player:path}", pages.player),
         Route("/event/{token}/outputs.zip", pages.outputs),
         Route("/history", pages.history_home),
         Route("/history/player", pages.history_player),
+        Route("/history/calculation", pages.history_calculation),
+        Route("/history/search", pages.history_search),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(
         routes=routes,
+        middleware=[Middleware(Guard, hosts=hosts, refuse=pages.refusal)],
         exception_handlers={HTTPException: pages.not_found, Exception: pages.failed},
     )
     app.state.pages = pages

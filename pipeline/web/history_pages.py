@@ -9,33 +9,55 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from pipeline.errors import FiderateError
+from pipeline.errors import FiderateError, HistoryRefusal, NotInHistory
 from pipeline.jobs.player_history import (
+    NOT_STORED,
+    CalculationRequest,
     HistoryRequest,
     OverviewRequest,
+    SearchRequest,
     history_overview,
+    run_calculation,
     run_history,
+    run_search,
 )
 
-WIDTH, HEIGHT, PAD = 640, 240, 44
-LABELS = 8  # a long history labels every few lists, so the labels never overlap
+# The chart's own units: drawn 1:1 at about 400 px, so at 390 px (a phone) its 13-unit text is
+# 12 px on screen, and at most LABELS labels fit side by side (style.css: svg.chart).
+WIDTH, HEIGHT, PAD = 400, 220, 36
+LABELS = 5  # a long history labels every few lists, so the labels never overlap
+# The status of a page the database cannot give: the server's history is unavailable, not the
+# request wrong.
+UNREADABLE = 503
 
 
 def overview(database: Path) -> dict[str, Any]:
     try:
         found = history_overview(OverviewRequest(database))
     except FiderateError as exc:
-        return {"error": str(exc), "lists": [], "pending": []}
+        return {"error": str(exc), "lists": [], "pending": [], "status": UNREADABLE}
     return {"error": "", "lists": found.lists, "pending": found.pending}
+
+
+def _failed(exc: FiderateError, **context: Any) -> dict[str, Any]:
+    """A page's context when the job refused: 404 for what the history does not hold, 503 when
+    the database cannot be read (damaged, not a history: the server's history is unavailable,
+    not the request wrong)."""
+    if isinstance(exc, HistoryRefusal):
+        status = UNREADABLE
+    else:
+        status = 404 if isinstance(exc, NotInHistory) else 500
+    return {"error": str(exc), "status": status, **context}
 
 
 def player(database: Path, player_id: str) -> dict[str, Any]:
     if not player_id:
-        return {"error": "give a player's id", "player_id": "", "rows": [], "pending": []}
+        return {"error": "give a player's id", "player_id": "", "rows": [], "pending": [],
+                "status": 400}  # fmt: skip
     try:
         found = run_history(HistoryRequest(player_id, database))
     except FiderateError as exc:
-        return {"error": str(exc), "player_id": player_id, "rows": [], "pending": []}
+        return _failed(exc, player_id=player_id, rows=[], pending=[])
     rows = found.lists
     return {
         "error": "",
@@ -43,9 +65,40 @@ def player(database: Path, player_id: str) -> dict[str, Any]:
         "name": rows[-1]["name"],
         "rows": rows,
         "pending": found.pending,
+        "not_stored": NOT_STORED,
         "chart": rating_chart(
             [(str(r["list"]), int(r["rating"])) for r in rows if r["rating"] is not None]  # type: ignore[call-overload]
         ),
+    }
+
+
+def calculation(database: Path, player_id: str, period: str) -> dict[str, Any]:
+    """One period's calculation of a player, game by game (``fiderate history --period``)."""
+    context: dict[str, Any] = {"player_id": player_id, "period": period, "calc": None}
+    if not player_id or not period:
+        return {**context, "error": "give a player's id and a period", "status": 404}
+    try:
+        found = run_calculation(CalculationRequest(player_id, period, database))
+    except FiderateError as exc:
+        return _failed(exc, **context)
+    return {**context, "error": "", "calc": found}
+
+
+def search(database: Path, query: str) -> dict[str, Any]:
+    """Players found by id or by a part of their name."""
+    context: dict[str, Any] = {"query": query, "players": [], "matched": 0, "month": None}
+    if not query:
+        return {**context, "error": ""}
+    try:
+        found = run_search(SearchRequest(query, database))
+    except FiderateError as exc:
+        return _failed(exc, **context)
+    return {
+        **context,
+        "error": "",
+        "players": found.players,
+        "matched": found.matched,
+        "month": found.month,
     }
 
 
@@ -80,7 +133,8 @@ def rating_chart(points: list[tuple[str, int]]) -> Markup:
     every = -(-n // LABELS)  # at most LABELS labelled dots, the last one always
     for i, (month, rating) in enumerate(points):
         parts.append(f'<circle cx="{x(i)}" cy="{y(rating)}" r="4" class="dot"/>')
-        if i % every and i != n - 1:
+        last = i == n - 1
+        if not last and (i % every or n - 1 - i < every):  # never crowding the last label
             continue
         parts.append(f'<text x="{x(i)}" y="{y(rating) - 10}" text-anchor="middle">{rating}</text>')
         parts.append(

@@ -21,6 +21,19 @@ from typing import Any
 UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
 MAX_NAME = 80
 
+# The largest files an upload may hold, from what one rating job may hold in memory: the server
+# rates ``job_slots.RUNNING`` events at once, each within JOB_MEMORY, three quarters of it for
+# the event and one for the rating list. A job's peak grows with the event far faster than with
+# the list (its pages hold every player's calculation): measured over the web page (docs/web.md),
+# a 10 MB games file of 200,000 games peaked about 290 bytes per byte, a 20 MB list of 400,000
+# players about 11. Rounded down to whole MiB; a larger event is for ``fiderate rate``.
+JOB_MEMORY = 1 << 30  # 1 GiB
+EVENT_PEAK_PER_BYTE = 300
+LIST_PEAK_PER_BYTE = 12
+MIB = 1 << 20
+EVENT_BYTES = JOB_MEMORY * 3 // 4 // EVENT_PEAK_PER_BYTE // MIB * MIB  # 2 MiB
+LIST_BYTES = JOB_MEMORY // 4 // LIST_PEAK_PER_BYTE // MIB * MIB  # 21 MiB
+
 
 class UploadTooLarge(Exception):
     """The request body, or one file of it, is larger than the limit."""

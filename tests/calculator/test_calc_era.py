@@ -66,8 +66,9 @@ def test_each_game_says_why_its_difference_counted_in_the_eras_words():
         request = CalcRequest(2250, (2000, 1705), (50, 0), period=period)
         return [g.counted for g in calculate(request).games]
 
-    assert counted("2008-03") == [
-        "average method: D = 2250 - Rc 1853 = +397, counted as +350 (350-point rule)"
-    ] * 2
+    assert (
+        counted("2008-03")
+        == ["average method: D = 2250 - Rc 1853 = +397, counted as +350 (350-point rule)"] * 2
+    )
     assert counted("2008-06") == ["", "350-point rule: +545 counts as +350"]
     assert counted("2026-11") == ["", "400-point rule: +545 counts as +400"]

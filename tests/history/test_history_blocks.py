@@ -173,7 +173,7 @@ def test_a_version_2_history_migrates_with_everything_it_held(tmp_path):
     raw.close()
     expected = json.loads(V2_EXPECTED.read_text())
     con = connect(path)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
     assert "content_rows" not in tables and "list_rows" not in tables
     contents = con.execute(

@@ -50,7 +50,7 @@ def test_the_400_point_rule_is_named_where_it_bites(view):
     assert silva.cap_note == "400-point rule: -1062 counts as -400"
     assert (kowalski.gap_used, kowalski.cap_note) == (
         1062,
-        "exempt: rated 2712, at least 2650: the full +1062 counts",
+        "exemption: rated 2712, at least 2650: the full +1062 counts",
     )
     assert shown.players["4100050"].counted_heading == "counted (400-point rule)"
 
@@ -60,7 +60,7 @@ def test_cap_notes_by_rule_set():
     assert counted_note(500, 400, 2700, get_rules("standard-2024")) == (
         "400-point rule: +500 counts as +400"
     )
-    assert counted_note(500, 500, 2700, get_rules("standard-2025")).startswith("exempt")
+    assert counted_note(500, 500, 2700, get_rules("standard-2025")).startswith("exemption")
     assert counted_note(300, 300, 2700, get_rules("standard-2025")) == ""
     assert counted_note(None, None, None, None) == ""
     # 2008-07 .. 2009-06: game by game with the 350-point rule.

@@ -296,7 +296,14 @@ def test_history_prints_the_ratings_over_the_periods(sample, tmp_path):
     assert lines[0] == "5100029  Becker, Jonas"
     new = rows(out / "rating_list_2026-12.csv")["5100029"]["rating"]
     assert lines[2].split()[:2] == ["2026-11", "2391"]  # the list given, in force in November
-    assert lines[3].split()[:5] == ["2026-12", "2026-11", new, "5", "10"]
+    # The period's games, score and change with the K that rated them, then the next list's K
+    # (issue 35: the next K alone beside the games gave the wrong sum).
+    with (out / "changes_2026-11.csv").open(encoding="utf-8") as fh:
+        change = {r["id"]: r for r in csv.DictReader(fh)}["5100029"]
+    assert lines[3].split()[:8] == [
+        "2026-12", "2026-11", new, change["games"], change["score"],
+        f"{int(change['change']):+d}", change["k"], change["next_k"],
+    ]  # fmt: skip
     data = json.loads(
         run_cli("history", "5100029", "--db", str(out / "ratings.db"), "--json").stdout
     )

@@ -47,14 +47,18 @@ def test_broken_sample_lists_every_problem(sample):
 
 def test_json_output_is_an_object_with_a_stable_list_of_problems(sample):
     """One object, as every command's --json prints (issue 26): ok, the files checked, the count
-    and the problems, each with the same keys in the same order."""
+    and the problems, each with the same keys in the same order, then the warnings (issue 34)."""
     result = run_cli(
         "validate", *(sample / b for b in BROKEN), "--players", sample / "players.csv", "--json"
     )
     assert result.exit_code == 1
     answer = json.loads(result.stdout)
-    assert list(answer) == ["ok", "files", "problem_count", "problems"]
-    assert answer["ok"] is False and answer["problem_count"] == len(EXPECTED)
+    assert list(answer) == ["ok", "files", "problem_count", "problems", "warnings"]
+    assert (
+        answer["ok"] is False
+        and answer["warnings"] == []
+        and answer["problem_count"] == len(EXPECTED)
+    )
     assert answer["files"] == [str(sample / "players.csv"), *(str(sample / b) for b in BROKEN)]
     problems = answer["problems"]
     assert all(tuple(p) == JSON_KEYS for p in problems)
@@ -77,6 +81,7 @@ def test_json_clean_is_ok_with_no_problems(sample):
         "files": [str(sample / "players.csv"), str(sample / "games.csv")],
         "problem_count": 0,
         "problems": [],
+        "warnings": [],
     }
 
 

@@ -25,6 +25,14 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 INSTALL = "apt-get install chromium chromium-driver"
 
 
+def local_client(app, **options):
+    """Starlette's TestClient for ``app``, sending ``Host: 127.0.0.1`` as a browser on this
+    computer does (its default, ``testserver``, is a host the server refuses)."""
+    from starlette.testclient import TestClient
+
+    return TestClient(app, base_url="http://127.0.0.1", **options)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -16,6 +16,7 @@ import threading
 import urllib.request
 import uuid
 import zipfile
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,13 @@ WIDTHS = {"desktop": 1280, "phone": 375}
 
 
 def wait_for(driver, condition, timeout: float = 30):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout).until(condition)
+    # The calculator replaces its results as it computes: an element read while it is being
+    # replaced is stale, which means "not yet", not a failure.
+    ignored = (StaleElementReferenceException,)
+    return WebDriverWait(driver, timeout, ignored_exceptions=ignored).until(condition)
 
 
 def text_of(driver, css: str) -> str:
@@ -225,6 +230,78 @@ def test_history_pages(browser, server):
     assert len(points) == 2  # rated on the list given (2391) and the one published (2410)
     assert "2391" in text_of(browser, "svg.chart") and "2410" in text_of(browser, "svg.chart")
     shoot(browser, "history-player")
+
+
+# Each chart label's size on screen: its CSS font size times the drawing's scale (viewBox to
+# pixels), and its box, to find overlaps.
+CHART_LABELS = """
+const svg = document.querySelector('svg.chart');
+const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+return [...svg.querySelectorAll('text')].map(t => {
+  const r = t.getBoundingClientRect();
+  return [parseFloat(getComputedStyle(t).fontSize) * scale, r.left, r.right, r.top, r.bottom];
+});
+"""
+
+
+def overlapping(boxes: list[list[float]]) -> list[tuple[int, int]]:
+    return [
+        (i, j)
+        for i, a in enumerate(boxes)
+        for j, b in enumerate(boxes)
+        if i < j and a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
+    ]
+
+
+def test_history_on_a_phone_k_change_chart_and_calculation(browser, server, history_db):
+    """At 390 px: the chart's labels are legible (>= 11 px) and apart, the period's row shows
+    the K that rated its games beside the next K, and its link opens the calculation, whose
+    main columns stay on screen and whose K x (S - PD) column sums to the change."""
+    from selenium.webdriver.common.by import By
+
+    with (history_db.parent / "changes_2026-11.csv").open(encoding="utf-8") as fh:
+        expected = {r["id"]: r for r in csv.DictReader(fh)}["5100029"]
+    browser.set_window_size(390, 900)
+    try:
+        browser.get(server.url + "/history/player?id=5100029")
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.chart text"))
+        labels = browser.execute_script(CHART_LABELS)
+        assert labels and min(size for size, *_ in labels) >= 11, labels
+        assert overlapping([box for _, *box in labels]) == []
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        shown = [th for th in browser.find_elements(By.CSS_SELECTOR, "#periods th")]
+        shown = [th for th in shown if th.is_displayed()]  # the columns kept on a phone
+        assert all(th.rect["x"] + th.rect["width"] <= 390 for th in shown), [
+            (th.text, th.rect, browser.execute_script("return window.innerWidth")) for th in shown
+        ]
+        header = [th.text.replace("\n", " ") for th in shown]
+        assert {"period", "games", "score", "change", "K", "next K"} <= set(header)
+        row = browser.find_element(By.XPATH, "//table[@id='periods']//tr[td[1]/a]")
+        tds = [td for td in row.find_elements(By.TAG_NAME, "td") if td.is_displayed()]
+        cells = dict(zip(header, [td.text for td in tds], strict=True))
+        assert (cells["K"], cells["next K"]) == (expected["k"], expected["next_k"])
+        assert cells["change"] == f"{int(expected['change']):+d}"
+        shoot(browser, "history-player")
+        browser.set_window_size(390, 900)
+        row.find_element(By.TAG_NAME, "a").click()
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#calculation tbody tr"))
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        kept = browser.find_elements(By.XPATH, "//table[@id='calculation']/thead//th")[:7]
+        assert [th.text.replace("\n", " ") for th in kept][-1] == "K x (S - PD)"
+        assert all(th.rect["x"] + th.rect["width"] <= 390 for th in kept), [th.rect for th in kept]
+        column = browser.find_elements(By.CSS_SELECTOR, "#calculation tbody tr td:nth-child(7)")
+        total = sum(Decimal(td.text) for td in column)
+        assert total == Decimal(expected["change_exact"]) and len(column) == int(expected["games"])
+        shoot(browser, "history-calculation")
+        browser.set_window_size(390, 900)
+        browser.get(server.url + "/history/search")
+        type_into(browser, "#q", "becker")
+        browser.find_element(By.CSS_SELECTOR, "form[role=search] button").click()
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#found a"))
+        assert "5100029" in text_of(browser, "#found")
+        shoot(browser, "history-search")
+    finally:
+        browser.set_window_size(1280, 900)
 
 
 def test_home_page(browser, server):

@@ -5,16 +5,16 @@ works the numbers: -18 game by game for the July 2008 list, -19 by the average o
 from __future__ import annotations
 
 import pytest
-from starlette.testclient import TestClient
 
 from pipeline.web.app import create_app
+from tests.web.conftest import local_client
 
 QUERY = "/api/calc?r=2250&g=99&o=2000&s=0.5&o=1705&s=0"
 
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with local_client(create_app(), raise_server_exceptions=False) as c:
         yield c
 
 

@@ -141,7 +141,7 @@ def test_an_unrated_players_change_is_said_in_the_changes_csv_words(client):
     assert (report["4100093"]["change (exact)"], report["4100093"]["change"]) == ("", STATUS_POOL)
     assert "0.00 exact, 0 rounded" not in report_page
     assert f'<td class="">{STATUS_POOL}</td>' in report_page  # words: neither "up" nor "down"
-    link = re.search(r'href="(/event/[^"]+/player/4100093)"', answer.text).group(1)
+    link = re.search(r'href="(/event/[^"]+/player\?id=4100093)"', answer.text).group(1)
     player_page = client.get(link).text
     headline = re.search(r'id="player-change">(.*?)</strong>', player_page).group(1)
     assert headline == STATUS_POOL

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from starlette.testclient import TestClient
 
 from pipeline.web.app import create_app
 from pipeline.web.uploads import RunStore, safe_name
+from tests.web.conftest import local_client
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"
@@ -26,7 +26,7 @@ SAMPLE = ROOT / "sample_data"
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with local_client(create_app(), raise_server_exceptions=False) as c:
         yield c
 
 
@@ -127,7 +127,7 @@ def test_a_player_id_with_a_slash_has_its_own_page(client, tmp_path):
         )
     answer = post_event(client, games, players=players)
     assert answer.status_code == 200, answer.text
-    link = re.search(r'href="(/event/[^"]+/player/club[^"]*)"', answer.text)
+    link = re.search(r'href="(/event/[^"]+/player\?id=club[^"]*)"', answer.text)
     assert link is not None, answer.text
     page = client.get(link.group(1))
     assert page.status_code == 200 and "club/18" in page.text
@@ -164,10 +164,10 @@ def test_safe_names_are_base_names(sent):
 
 
 def test_a_file_over_the_limit_gets_a_413_page(tmp_path):
-    with TestClient(create_app(max_upload_bytes=1000)) as small:
+    with local_client(create_app(max_upload_bytes=1000)) as small:
         answer = post_event(small, SAMPLE / "event.trf")  # 1,718 bytes
         assert answer.status_code == 413
-        assert "larger than 1,000 bytes" in answer.text
+        assert "an event file up to 1,000 bytes" in answer.text
         # A body over twice the limit and the form's 1 MiB is refused: by its declared length
         # before it is read, or (sent in chunks, no length) as soon as it passes the limit.
         kind = {"content-type": "multipart/form-data; boundary=b"}
@@ -283,7 +283,7 @@ def test_history_pages_need_history(client):
 
 def test_history_pages_only_read_the_database(history_db):
     before = history_db.read_bytes()
-    with TestClient(create_app(history_db)) as c:
+    with local_client(create_app(history_db)) as c:
         overview = c.get("/history").text
         assert "2026-12" in overview and "5100134" in overview
         player = c.get("/history/player?id=5100029").text

@@ -341,3 +341,21 @@ def test_real_event_sorts_by_clicking_a_header_in_a_browser(shared_trf, tmp_path
         timeout=120,
     )
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+
+def test_unrated_players_who_played_are_left_off_the_event_chart(tmp_path):
+    # A players file where some who played have no rating (the synthetic federation has them):
+    # report.html's chart of change against starting rating used to end in an internal error
+    # (a blank rating read as NaN). Rated players who played are its points, nobody else.
+    from benchmarks.synthetic import write_period
+
+    games, players = write_period(tmp_path / "in", 2000, 100)
+    out = tmp_path / "out"
+    rate_into(out, *games, players=players)
+    listed = read_csv(out / "rating_list.csv")
+    unrated_played = [r for r in listed if r["rating"] == "" and r["games"] != "0"]
+    assert unrated_played, "the input must hold an unrated player who played"
+    rated_played = [r for r in listed if r["rating"] != "" and r["games"] != "0"]
+    page = (out / "report.html").read_text(encoding="utf-8")
+    chart = page.split("<h2>Rating changes against starting rating</h2>", 1)[1].split("</svg>")[0]
+    assert chart.count("<circle") == len(rated_played)

@@ -26,7 +26,9 @@ def read_event_files(
     tables: list[tuple[int, RawTable]] = []
     for position, path in enumerate(paths):
         try:
-            read = event_or_games_table(path, reading.input_format, reading.sheet, reading.columns)
+            read = event_or_games_table(
+                path, reading.input_format, reading.sheet, reading.columns, reading.dates_needed
+            )
         except InputError as exc:
             out[position] = exc
             continue

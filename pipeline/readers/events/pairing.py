@@ -289,6 +289,8 @@ def build_event(
     source: str, roster: pd.DataFrame, cells: pd.DataFrame, info: EventInfo, problems: ProblemList
 ) -> GamesInput:
     """Roster + round cells -> GamesInput with games, byes and the event's own player list."""
+    if not (cells["opp"] > 0).any():
+        _no_games(source, problems)
     dummies = _dummies(roster, cells)
     roster = roster.copy()
     roster["id"] = roster["id"].where(roster["id"].ne(""), fallback_id(source, roster["sno"]))
@@ -317,9 +319,11 @@ def build_event(
             "event": pd.Series(event, index=pairs.index, dtype=str),
             "round": rounds.astype(str),
             "date": dates,
-            "white": pd.Series(white_sno).map(ids).astype(str).to_numpy(),
-            "black": pd.Series(black_sno).map(ids).astype(str).to_numpy(),
-            "result": pd.Series(canonical, dtype=str).to_numpy(),
+            # ``.array``, not ``.to_numpy()``: the text stays ``str`` when there is no game
+            # (an empty object array would fail the Games schema as an internal error).
+            "white": pd.Series(white_sno).map(ids).astype(str).array,
+            "black": pd.Series(black_sno).map(ids).astype(str).array,
+            "result": pd.Series(canonical, dtype=str).array,
             "white_h": np.where(white_is_opp, opp_h, own_h),
             "black_h": np.where(white_is_opp, own_h, opp_h),
             "played": result["played"].to_numpy(dtype=bool),
@@ -337,6 +341,19 @@ def build_event(
     byes = _byes(cells[cells["opp"] == 0], ids, roster, event, info, source)
     return GamesInput(
         source, games, players=_player_list(roster, source, problems), byes=byes, info=info
+    )
+
+
+def _no_games(source: str, problems: ProblemList) -> None:
+    """A file of players and no game (a pairing engine's round-0 file, an event not yet
+    played): nothing to rate. Said when no round cell names an opponent at all; cells that do but
+    are bad are reported as such, and this would only repeat them."""
+    problems.add(
+        Code.NOT_A_TABLE,
+        "the file lists players but no game: there are no games to rate",
+        file=source,
+        fix="give the event once its rounds are played (a file written before round 1 holds "
+        "the players only), or leave it out of the run",
     )
 
 

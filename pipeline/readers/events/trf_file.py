@@ -9,12 +9,14 @@ and text. Pairing both sides of every game happens in :mod:`.pairing`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from pipeline.errors import Code, InputError, Omitted, Problem, split_omitted
+from pipeline.file_names import shown_name
 from pipeline.model import EventInfo, GamesInput
 from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
@@ -27,6 +29,12 @@ from pipeline.readers.events.trf_rounds import round_cells
 FOLLOW_UPS = 10
 HEADER_TAGS = {"012": "name", "042": "start", "052": "end", "XXR": "rounds", "142": "rounds"}
 KEPT_TAG = re.compile(r"^(0[0-9][0-9]|1[0-9][0-9]|[23][0-9][0-9]|XX.|BB.)$")
+# Records of TRF16 and its successors that we keep unread: header records end in 2 (022 city,
+# 102 arbiter, TRF26's 142 ... 232), 013 and 2xx/3xx are team and pairing-engine records,
+# XX*/BB* extensions. Any other line (``101``, text) is kept too, with a warning.
+KNOWN_KEPT = re.compile(r"^([01][0-9]2|013|[23][0-9][0-9]|XX.|BB.)$")
+# How many unknown records a warning quotes.
+QUOTED = 3
 
 
 def decode(path: Path, data: bytes) -> str:
@@ -49,7 +57,9 @@ def looks_like_trf(text: str) -> bool:
     )
 
 
-def read_trf(path: Path | str) -> GamesInput:
+def read_trf(path: Path | str, dates_needed: bool = True) -> GamesInput:
+    """The event of the TRF ``path``; raises InputError listing every problem found.
+    ``dates_needed``: see :attr:`pipeline.model.ReadOptions.dates_needed`."""
     path = Path(path)
     data = limits.read_input(path)
     if b"\x00" in data[:4096]:
@@ -65,12 +75,11 @@ def read_trf(path: Path | str) -> GamesInput:
         )
     problems = ProblemList()
     text = decode(path, data)
-    event = parse_trf(text, str(path), problems)
+    event = parse_trf(text, str(path), problems, dates_needed)
     if problems:
         cut = truncation(text, str(path))
-        if cut is not None:
-            raise InputError(root_cause_first(cut, problems.problems))
-    problems.raise_if_any()
+        found = problems.problems if cut is None else root_cause_first(cut, problems.problems)
+        raise InputError(found, warnings=event.info.warnings if event.info else ())
     return event
 
 
@@ -122,7 +131,9 @@ def root_cause_first(cause: Problem, rest: list[Problem]) -> list[Problem]:
     return [cause, *kept[:FOLLOW_UPS], *tail]
 
 
-def parse_trf(text: str, source: str, problems: ProblemList) -> GamesInput:
+def parse_trf(
+    text: str, source: str, problems: ProblemList, dates_needed: bool = True
+) -> GamesInput:
     lines = re.split(r"\r\n|\r|\n", text)
     _refuse_long_lines(lines, source)
     info = EventInfo(records=lines[:-1] if lines and lines[-1] == "" else list(lines))
@@ -130,12 +141,17 @@ def parse_trf(text: str, source: str, problems: ProblemList) -> GamesInput:
     if ending is not None:
         info.newline = ending.group(0)
     players: list[tuple[int, str]] = []
+    # Where the number of rounds was announced (tag, line), for the rounds check below.
+    announced: tuple[str, int] | None = None
     for number, line in enumerate(lines, start=1):
         tag = line[:3]
         if tag == "001":
             players.append((number, line))
         elif tag in HEADER_TAGS:
-            _header(info, HEADER_TAGS[tag], line, number, source, problems)
+            header = Header(info, line, number, source, problems, dates_needed)
+            _header(header, HEADER_TAGS[tag])
+            if HEADER_TAGS[tag] == "rounds" and info.rounds is not None:
+                announced = (tag, number)
         elif tag == "132":
             _round_dates(info, line)
         elif line.strip() and not line.startswith("###"):
@@ -151,7 +167,11 @@ def parse_trf(text: str, source: str, problems: ProblemList) -> GamesInput:
     numbers = np.array([n for n, _ in players], dtype=np.int64)
     raw = pd.Series([ln for _, ln in players], dtype=str)
     roster = trf_players.roster(raw, numbers, source, problems)
+    _unknown_records(info, source)
+    _starting_rank_gaps(info, roster["sno"], source)
     cells = round_cells(raw, numbers, roster["sno"], source, problems)
+    if announced is not None:
+        _past_the_rounds(info, cells, announced, source)
     if info.rounds is None and len(cells):
         info.rounds = int(cells["round"].max())
     return build_event(source, roster.drop(columns="ok"), cells, info, problems)
@@ -179,9 +199,40 @@ def _refuse_long_lines(lines: list[str], source: str) -> None:
     raise InputError(problems.problems)
 
 
-def _header(
-    info: EventInfo, field: str, line: str, number: int, source: str, problems: ProblemList
-) -> None:
+@dataclass(frozen=True)
+class Header:
+    """One header record being read, with where its problems and warnings go."""
+
+    info: EventInfo
+    line: str
+    number: int
+    source: str
+    problems: ProblemList
+    dates_needed: bool
+
+    def bad_date(self, message: str, fix: str) -> None:
+        """A start or end date that cannot be used: a problem when the events' dates choose
+        the period, else (``--period`` given) a warning: nothing else needs it."""
+        value = self.line[4:].strip()
+        if not self.dates_needed:
+            self.info.warnings.append(
+                f"{shown_name(self.source)}, line {self.number} ({self.line[:3]}): {message} "
+                f"({value!r}): not used, as --period gives the period"
+            )
+            return
+        self.problems.add(
+            Code.BAD_VALUE,
+            message,
+            file=self.source,
+            row=self.number,
+            column=f"{self.line[:3]} (columns 5-)",
+            value=value,
+            fix=fix,
+        )
+
+
+def _header(header: Header, field: str) -> None:
+    info, line, number, source = header.info, header.line, header.number, header.source
     value = line[4:].strip()
     if field == "name":
         info.name = value
@@ -189,7 +240,7 @@ def _header(
         if value.isascii() and value.isdigit():
             info.rounds = int(value)
         elif value:
-            problems.add(
+            header.problems.add(
                 Code.BAD_VALUE,
                 "the number of rounds is not a whole number",
                 file=source,
@@ -201,27 +252,70 @@ def _header(
     elif value:
         parsed = dates.find_date(value)
         if parsed is None:
-            problems.add(
-                Code.BAD_VALUE,
+            header.bad_date(
                 f"the {field} date is in no layout we know",
-                file=source,
-                row=number,
-                column=f"{line[:3]} (columns 5-)",
-                value=value,
-                fix="write the date as YYYY/MM/DD, e.g. 2026/11/07",
+                "write the date as YYYY/MM/DD, e.g. 2026/11/07",
             )
         elif not dates.plausible(parsed):
-            problems.add(
-                Code.BAD_VALUE,
+            header.bad_date(
                 f"the {field} date {parsed} is outside the dates we rate ({dates.DATE_BOUNDS})",
-                file=source,
-                row=number,
-                column=f"{line[:3]} (columns 5-)",
-                value=value,
-                fix="correct the year, e.g. 2026/11/07",
+                "correct the year, e.g. 2026/11/07",
             )
             parsed = None
         setattr(info, field, parsed)
+
+
+def _unknown_records(info: EventInfo, source: str) -> None:
+    """Warn of lines that are no record we know (kept as read, never a failure: real files hold
+    vendors' records), quoting the first :data:`QUOTED`."""
+    unknown = [(row, line) for row, line in info.kept if not KNOWN_KEPT.match(line[:3])]
+    if not unknown:
+        return
+    quoted = ", ".join(f"line {row} ({line[:3]!r})" for row, line in unknown[:QUOTED])
+    more = f" and {len(unknown) - QUOTED} more" if len(unknown) > QUOTED else ""
+    info.warnings.append(
+        f"{shown_name(source)}: {quoted}{more}: no TRF record we know; kept as read, not used "
+        "(a TRF record starts with its three-character tag: 001, 012, 042, XXR, ...)"
+    )
+
+
+def _starting_rank_gaps(info: EventInfo, sno: pd.Series, source: str) -> None:
+    """Warn when the starting ranks are not 1 to the number of players: a player removed
+    (by hand, or by a tool that did not renumber) whose games may be missing."""
+    ranks = np.unique(sno.to_numpy(dtype=np.int64))
+    if not len(ranks) or (ranks[0] == 1 and ranks[-1] == len(ranks)):
+        return
+    expected = np.arange(1, int(ranks[-1]) + 1)
+    missing = np.setdiff1d(expected, ranks)
+    shown = ", ".join(str(int(n)) for n in missing[:QUOTED])
+    more = f" and {len(missing) - QUOTED} more" if len(missing) > QUOTED else ""
+    info.warnings.append(
+        f"{shown_name(source)}: the starting ranks run to {int(ranks[-1])} for "
+        f"{len(ranks)} players: no player has {shown}{more}; check that no player was left "
+        "out of the file"
+    )
+
+
+def _past_the_rounds(
+    info: EventInfo, cells: pd.DataFrame, announced: tuple[str, int], source: str
+) -> None:
+    """Warn when games are given past the number of rounds the file announces (``XXR``/142):
+    they are read and rated as bbpPairings and FIDE's server read them, and the rounds counted
+    are those played."""
+    declared = info.rounds or 0
+    past = cells[(cells["opp"] > 0).to_numpy() & (cells["round"] > declared).to_numpy()]
+    if not len(past):
+        return
+    last = int(past["round"].max())
+    first = past.sort_values(["line", "round"], kind="stable").iloc[0]
+    tag, row = announced
+    info.warnings.append(
+        f"{shown_name(source)}: {tag} (line {row}) announces {declared} round(s), but games "
+        f"are given up to round {last} (first at line {int(first['line'])}, round "
+        f"{int(first['round'])}): all {last} rounds are read and rated; correct the {tag} "
+        "record if they belong to the event"
+    )
+    info.rounds = last
 
 
 def _round_dates(info: EventInfo, line: str) -> None:

@@ -175,8 +175,12 @@ def roster(raw: pd.Series, numbers: np.ndarray, source: str, problems: ProblemLi
 
 def _birth_years(text: pd.Series) -> tuple[pd.Series, np.ndarray]:
     """(year or <NA>, bad) per birth date; the usual ``YYYY/MM/DD``, ``YYYY.MM.DD``, ``YYYY``
-    in one vectorized pass, anything else through :func:`dates.birth_year` one by one."""
-    common = text.str.extract(r"^([0-9]{4})(?:[/.\-][0-9]{1,2}[/.\-][0-9]{1,2})?$")[0]
+    in one vectorized pass, anything else through :func:`dates.birth_year` one by one. An empty
+    template (``    .  .  ``, ``    /  /  ``: separators only, as some tools write an unknown
+    date) is blank."""
+    text = text.mask(text.str.fullmatch(r"[ ./\-]*"), "")
+    # A year with its month and day left as a template (``1990.  .``) is that year.
+    common = text.str.extract(r"^([0-9]{4})(?:[/.\-][0-9]{1,2}[/.\-][0-9]{1,2}|[ ./\-]*)$")[0]
     years = pd.to_numeric(common).astype("Int64")
     years = years.mask(years.eq(0))  # 0000/00/00: not given
     bad = np.zeros(len(text), dtype=bool)

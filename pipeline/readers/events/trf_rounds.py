@@ -115,14 +115,17 @@ def round_cells(
                 fix=fix,
             )
     keep = present & opp_ok & colour_ok & code_ok & ~missing & np.isin(c.player, valid_sno)
+    code = np.where(c.code == " ", "Z", c.code)  # 0000 and no result: a known absence (TRF.md)
+    # The legacy half-point bye "0000 - =" (no opponent, no colour, a draw), TRF16's H: so
+    # bbpPairings and the Irish federation's tools read it.
+    code = np.where((opp == 0) & np.isin(c.colour, ["-", " "]) & (c.code == "="), "H", code)
     return pd.DataFrame(
         {
             "sno": c.player[keep],
             "round": c.round_no[keep],
             "opp": opp[keep],
             "colour": np.where(np.isin(c.colour[keep], ["-", " "]), "", c.colour[keep]).astype(str),
-            # A cell with 0000 and no result is a known absence (TRF.md: blank = Z).
-            "code": np.where(c.code[keep] == " ", "Z", c.code[keep]).astype(str),
+            "code": code[keep].astype(str),
             "line": c.line[keep],
             "column": c.columns[keep].astype(str),
             "value": c.value[keep].astype(str),

@@ -392,7 +392,12 @@ def _event_chart(standings: pd.DataFrame) -> str:
     """The event's rating changes against the starting ratings ('' when nobody played)."""
     from pipeline.writers.html.svg_charts import changes_vs_rating_svg
 
-    played = standings[standings["games"] != "0"]
+    # Rated players who played: an unrated one has no starting rating to draw against.
+    played = standings[
+        (standings["games"] != "0")
+        & (standings["rating"] != "")
+        & (standings["change_exact"] != "")
+    ]
     if not len(played):
         return ""
     ratings = pd.to_numeric(played["rating"]).to_numpy()
