@@ -16,10 +16,10 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
 from pipeline.lists.next_list import STATUS_POOL
 from pipeline.web.app import create_app
+from tests.web.conftest import local_client
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"
@@ -27,7 +27,7 @@ SAMPLE = ROOT / "sample_data"
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(), raise_server_exceptions=False) as c:
+    with local_client(create_app(), raise_server_exceptions=False) as c:
         yield c
 
 

@@ -10,6 +10,9 @@ sections do not split across pages where avoidable).
 Large events: the standings list every player; per-player sections are written for the first
 ``SECTIONS_MAX_PLAYERS`` players of the standings and per-player charts for the first
 ``CHARTS_MAX_PLAYERS``; the page says so.
+
+One concept: the page report.html, its CSS and sorting script included (the charts are drawn by
+``svg_charts``, the norms section by ``norms_section``).
 """
 
 from __future__ import annotations
