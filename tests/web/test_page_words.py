@@ -229,3 +229,12 @@ def test_the_cli_k_is_the_one_on_the_card(tmp_path):
     done = run_cli("calc", "1650", "--k", "30", "--vs", "1800:1")
     assert done.exit_code == 0, done.stderr
     assert "K 30: published K (used as given)" in done.stdout
+
+
+def test_a_period_given_on_the_form_is_said_so(client):
+    # The CLI says "given with --period"; the page says the form's field, from the same words.
+    files = {"event": ("event.trf", (SAMPLE / "event.trf").read_bytes())}
+    answer = client.post("/rate", files=files, data={"period": "2026-11"}, follow_redirects=True)
+    assert answer.status_code == 200, answer.text
+    text = html.unescape(answer.text)
+    assert 'given with the "Rating period" field' in text and "--period" not in text
