@@ -233,6 +233,42 @@ class Code(StrEnum):
 CODES = {code.value: code.title for code in Code}
 
 
+@dataclass(frozen=True)
+class FaceWords:
+    """One thing a person gives, as each face names it: the CLI by its option, the web by the
+    upload form's field (a browser user has no ``--players``)."""
+
+    cli: str
+    web: str
+
+
+# Messages are written in the CLI's words (``FaceWords.cli``); a face that gives the input
+# another way shows them in its own (:func:`in_face`). Longest first: "--players file" is
+# matched before "--players".
+PLAYERS_FILE = FaceWords("--players file", '"Rating list in force" file')
+PLAYERS_LIST = FaceWords("--players LIST", 'a "Rating list in force" file')
+PLAYERS_OPTION = FaceWords("--players", 'a "Rating list in force" file')
+PERIOD_OPTION = FaceWords("--period", 'the "Rating period" field')
+FACE_WORDS = (PLAYERS_FILE, PLAYERS_LIST, PLAYERS_OPTION, PERIOD_OPTION)
+_CLI_WORDS = re.compile(
+    "|".join(re.escape(w.cli) + r"(?![\w-])" for w in FACE_WORDS), flags=re.ASCII
+)
+_WEB_WORDS = {w.cli: w.web for w in FACE_WORDS}
+
+
+def in_face(text: str, face: str) -> str:
+    """``text`` (a message or a fix, in the CLI's words) as ``face`` ("cli" or "web") says it."""
+    if face == "cli":
+        return text
+    return _CLI_WORDS.sub(lambda m: _WEB_WORDS[m.group()], text)
+
+
+def quoted(value: object) -> str:
+    """A problem's value as every face quotes it: ``repr`` (``'25OO'``, so a letter O is not
+    read as a zero), unprintable characters escaped; "" when the problem has none."""
+    return "" if value is None else printable(repr(value))
+
+
 # Bounds on what a report quotes: a 200 MB cell is shown by its first characters and its length,
 # and a million bad rows by the first LIST_LIMIT problems and a count of the rest.
 QUOTE_LIMIT = 80
@@ -453,7 +489,7 @@ def format_problems(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str
             where += f", row {p.row}"
         if p.column:
             where += f", column {printable(repr(p.column))}"
-        value = f": value {printable(repr(p.value))}" if p.value is not None else ""
+        value = f": value {quoted(p.value)}" if p.value is not None else ""
         fix = f"\n      fix: {printable(p.fix)}" if p.fix else ""
         lines.append(f"  [{p.code}] {where}{value}\n      {printable(p.message)}{fix}")
     rest = len(kept) + omitted - min(limit, len(kept))

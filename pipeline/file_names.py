@@ -34,6 +34,13 @@ def shown_names(paths: Iterable[str | PurePath]) -> dict[str, str]:
     return shown
 
 
+def event_title(event_name: str, paths: Iterable[str | PurePath]) -> str:
+    """What every face calls a rated event (report.html's title and heading, the web's event
+    page): its own name (a lone TRF's 012 record, ``RatedPeriod.event_name``), else the names
+    of its input files."""
+    return event_name or ", ".join(shown_names(paths).values()) or "Rating report"
+
+
 def shown_name(path: str | PurePath) -> str:
     """One path's file name (no other path to tell it from)."""
     return _parts(str(path))[-1]

@@ -206,6 +206,9 @@ class RatedPeriod:
     list_match: ListMatch | None = None  # how the events met --players (``rate`` only)
     # id -> final rank printed on the event file (one TRF rated alone): the standings order.
     event_ranks: pd.Series | None = None
+    # The tournament name of a lone TRF (its 012 record), "" otherwise: the reports' title
+    # (``file_names.event_title``).
+    event_name: str = ""
     # Title norms of the events, once checked (the output stage checks them from
     # ``norm_sources`` when a report shows them; a run that writes no report never does).
     norms: NormReport | None = None

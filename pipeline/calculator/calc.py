@@ -50,6 +50,9 @@ class KInput:
     birth_year: int | None = None
     games: int | None = None  # rated games completed before this period
     ever_2400: bool = False
+    # What the given ``k`` is, in words ("" : the K on the player's card, FIDE's published K);
+    # the web names a custom K or a US Chess K so, never "published".
+    k_words: str = ""
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,7 @@ def _k_base(
         birth_year = period_year - rules.k.junior_max_age  # the last year that counts as junior
     opp_k = kin.opp_k if kin.opp_k is not None else kin.k
     established = rules.k.new_player_games_below  # a blank games count means established
-    return k_precedence(
+    k_base, k_rule = k_precedence(
         np.array([request.rating, *request.opponents], dtype=np.int64),
         np.array([kin.k or 0] + [opp_k or 0] * n, dtype=np.int64),
         np.array([kin.k is not None] + [opp_k is not None] * n, dtype=bool),
@@ -165,6 +168,9 @@ def _k_base(
         rules.k,
         period_year,
     )
+    if kin.k is not None and kin.k_words:
+        k_rule = np.array([kin.k_words, *k_rule[1:].tolist()])  # a new array: wider text fits
+    return k_base, k_rule
 
 
 def _sum_by(codes: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:

@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 
 from pipeline.arrays.arrow_text import STR_DTYPE, arrow_text, str_series
-from pipeline.errors import Code, Problem
+from pipeline.errors import PLAYERS_FILE, Code, Problem
 from pipeline.keys.game_codes import GameCodes
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, SidesInput
 from pipeline.problem_list import ProblemList
@@ -197,7 +197,7 @@ def unknown_players(
         unknown = ~on_list & g[rating_col].isna().to_numpy() & g[me].ne("").to_numpy()
         if f"{me}_name" in g.columns:
             unknown &= g[f"{me}_name"].fillna("").eq("").to_numpy()
-        where = "on the players list" if players is not None else "given (no --players file)"
+        where = "on the players list" if players is not None else f"given (no {PLAYERS_FILE.cli})"
         at = np.flatnonzero(unknown)
         # Only the bad rows are visited, from plain arrays (a million of them take a second).
         ids = g[me].iloc[at].tolist()

@@ -59,7 +59,8 @@ def list_file_in_force(con: sqlite3.Connection, month: str) -> tuple[str, str] |
 def nothing_to_do_note(period: str, files: int) -> str:
     """What a run is told when its month was published from the same inputs already (an
     explicit run and a scheduled one say it alike)."""
-    return f"{period} already published from these {files} files; nothing to do"
+    inputs = "this file" if files == 1 else f"these {files} files"
+    return f"{period} already published from {inputs}; nothing to do"
 
 
 def log_nothing_to_do(

@@ -16,9 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pipeline.arrays.number_text import pd_decimals
 from pipeline.engine.average_opponent_method import average_opponents
 from pipeline.engine.sides import with_side_texts
+from pipeline.file_names import event_title
 from pipeline.grouper.standings import standings
+from pipeline.lists.next_list import STATUS_POOL
 from pipeline.model import RatedPeriod
 from pipeline.rules.counted_words import (
     counted_heading,
@@ -74,6 +77,7 @@ class PlayerCalculation:
     lines: tuple[GameLine, ...]
     counted_heading: str = "counted"  # the column of the counted difference, named by the era
     method_words: str = ""  # how the era read each expected score (engine.counted)
+    unrated_words: str = ""  # as StandingRow's: an unrated player has no change to show
 
 
 @dataclass(frozen=True)
@@ -91,14 +95,24 @@ class StandingRow:
     change: int
     new_rating: int | None
     k_assumed: bool = False  # the K used was assumed (the player's page says why)
+    # K and the expected score (sum of PD, ``expected_decimals`` decimals), as report.html's
+    # standings show them.
+    k: int | None = None
+    expected_units: int = 0
+    expected_decimals: int = 2
+    # An unrated player has no change to show: what the period's changes CSV says of them
+    # (``lists.next_list.STATUS_POOL``), "" for a rated player.
+    unrated_words: str = ""
 
 
 @dataclass(frozen=True)
 class EventView:
-    """The standings (in the reports' order) and every player's calculation by id."""
+    """The standings (in the reports' order) and every player's calculation by id; ``title``
+    is the event's name as report.html gives it (``file_names.event_title``)."""
 
     rows: tuple[StandingRow, ...]
     players: dict[str, PlayerCalculation]
+    title: str = ""
 
 
 def _int(value: object) -> int | None:
@@ -144,9 +158,13 @@ def event_view(rated: RatedPeriod) -> EventView:
                 change=int(t["change"]),
                 new_rating=_int(t["new_rating"]),
                 k_assumed=bool(t["k_assumed"]),
+                k=_int(t["k"]),
+                expected_units=int(t["expected_units"]),
+                expected_decimals=pd_decimals(period.scale),
+                unrated_words=STATUS_POOL if pd.isna(t["rating"]) else "",
             )
         )
-    return EventView(tuple(rows), players)
+    return EventView(tuple(rows), players, event_title(period.event_name, period.sources))
 
 
 def _calculation(
@@ -213,6 +231,7 @@ def _calculation(
         lines=tuple(lines),
         counted_heading=counted_heading(rules),
         method_words=method_words(rules, method),
+        unrated_words=STATUS_POOL if pd.isna(t["rating"]) else "",
     )
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import RunError
+from pipeline.errors import PLAYERS_LIST, RunError
 from pipeline.jobs.rate_stages import read_inputs
 from pipeline.model import READ_DEFAULTS, NormReport, ReadOptions
 from pipeline.norms import NORM_RULES, norm_inputs
@@ -38,7 +38,7 @@ def norm_files(
             "federations), and the norm requirements are about the opponents' titles and "
             "federations: add them to the event file (TRF player records: title in columns "
             "11-13, federation in columns 54-56; a crosstable: title and federation columns) "
-            "or give --players LIST with title and federation columns"
+            f"or give {PLAYERS_LIST.cli} with title and federation columns"
         )
     return report
 

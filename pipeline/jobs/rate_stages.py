@@ -147,6 +147,7 @@ def rate_files(
         result,
         list_match=read.list_match,
         event_ranks=read.event_ranks,
+        event_name=read.event_name,
         norm_sources=read.norm_sources,
         warnings=[*read.warnings, *result.warnings],
     )

@@ -12,7 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import LIST_LIMIT, Problem, printable, problems_listed, split_omitted
+from pipeline.errors import (
+    LIST_LIMIT,
+    Problem,
+    printable,
+    problems_listed,
+    quoted,
+    split_omitted,
+)
 from pipeline.jobs.rate_stages import input_problems
 from pipeline.model import READ_DEFAULTS, ReadOptions
 from pipeline.readers.rating_inputs import read_rating_inputs
@@ -91,7 +98,7 @@ def problems_table(problems: Sequence[Problem], limit: int = LIST_LIMIT) -> str:
             p.file or "<input>",
             "" if p.row is None else str(p.row),
             p.column,
-            "" if p.value is None else repr(p.value),
+            quoted(p.value),
             p.code,
             f"{p.message}; fix: {p.fix}" if p.fix else p.message,
         )

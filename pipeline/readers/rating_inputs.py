@@ -48,7 +48,8 @@ class RatingInputs:
     ``list_readable``: the list in force (if any) was read; an unreadable one would make every
     player look unknown, so the unknown-player check is skipped then. ``list_match``: how the
     events meet the list in force (a clean read with a list only). ``event_ranks``: id -> the
-    final rank a lone event file prints. ``norm_sources``: what the title-norm check reads, for
+    final rank a lone event file prints. ``event_name``: a lone TRF's 012 record (the tournament
+    name), "" otherwise. ``norm_sources``: what the title-norm check reads, for
     events that carry titles and federations (TRF, crosstables)."""
 
     inputs: list[GamesInput | SidesInput]
@@ -58,6 +59,7 @@ class RatingInputs:
     list_readable: bool = True
     list_match: ListMatch | None = None
     event_ranks: pd.Series | None = None
+    event_name: str = ""
     norm_sources: NormSources | None = None
     warnings: list[str] = field(default_factory=list)  # the events' own (``EventReads``)
 
@@ -109,6 +111,7 @@ def read_rating_inputs(
     if problems:
         return read
     read.event_ranks = file_ranks(inputs)
+    read.event_name = trf_event_name(inputs)
     if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
         # Events (TRF, crosstables) carry titles and federations: their norms go in the reports,
         # checked by the output stage only if a report is written (``jobs.rate_outputs``).
@@ -126,6 +129,15 @@ def sort_problems(
         problems,
         key=lambda p: (order.get(p.file, len(order)), p.code != Code.TRUNCATED_FILE, p.row or 0),
     )
+
+
+def trf_event_name(inputs: Sequence[GamesInput | SidesInput]) -> str:
+    """The tournament name a lone TRF gives in its 012 record, "" for anything else: several
+    files are no one event, and a crosstable's or games file's "name" is only its file name."""
+    if len(inputs) != 1 or not isinstance(inputs[0], GamesInput) or inputs[0].info is None:
+        return ""
+    info = inputs[0].info
+    return info.name.strip() if info.records else ""
 
 
 def file_ranks(inputs: Sequence[GamesInput | SidesInput]) -> pd.Series | None:

@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pipeline.errors import FiderateError, InputError, problems_listed
+from pipeline.errors import FiderateError, InputError, in_face, problems_listed, quoted
 from pipeline.web import calculator_page, history_pages
 from pipeline.web.guard import AllowedHosts, Guard
 from pipeline.web.job_slots import RETRY_AFTER, Busy, JobSlots
@@ -219,10 +219,7 @@ class Pages:
         try:
             result = rate(request)
         except InputError as exc:
-            listed = [
-                {key: _hidden(value, folder) for key, value in problem.items()}
-                for problem in problems_listed(exc.problems)
-            ]
+            listed = [_problem_shown(problem, folder) for problem in problems_listed(exc.problems)]
             return self.page(
                 "problems.html",
                 422,
@@ -231,21 +228,21 @@ class Pages:
                 problems=listed,
             )
         except FiderateError as exc:
-            return self.problem_page(422, "Not rated", _hidden(str(exc), folder))
+            return self.problem_page(422, "Not rated", _words(str(exc), folder))
         files = tuple(p.relative_to(out).as_posix() for p in result.written)
         rated = result.rated
         rated_sides, all_sides = rated.side_counts()
         summary = {
             "period": rated.period,
-            "period_reason": rated.period_reason,
+            "period_reason": _words(rated.period_reason, folder),
             "rule_set": rated.rule_set,
             "rules_reason": rated.rules_reason,
             "method": rated.options.method,
             "players": len(rated.totals),
             "rated_sides": rated_sides,
             "sides": all_sides,
-            "warnings": [_hidden(w, folder) for w in result.warnings],
-            "notes": [_hidden(n, folder) for n in result.notes],
+            "warnings": [_words(w, folder) for w in result.warnings],
+            "notes": [_words(n, folder) for n in result.notes],
             "players_name": safe_name(players.filename, "players") if players else "",
         }
         finished = FinishedRun(
@@ -387,6 +384,24 @@ def _hidden(value: Any, folder: Path) -> Any:
     return value.replace(str(folder), "")
 
 
+def _words(text: str, folder: Path) -> str:
+    """A message for the browser: the upload form's words for the CLI's options
+    (``errors.in_face``), the private folder taken out."""
+    return str(_hidden(in_face(text, "web"), folder))
+
+
+def _problem_shown(problem: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """One problem as the problems page lists it: in the form's words, its value quoted as the
+    console quotes it (``errors.quoted``: '25OO', not 25OO read as 2500)."""
+    shown = {key: _hidden(value, folder) for key, value in problem.items()}
+    shown.update(
+        message=_words(str(problem["message"]), folder),
+        fix=_words(str(problem["fix"]), folder),
+        value=quoted(shown["value"]),
+    )
+    return shown
+
+
 def _norms(event: Path, players: Path | None, rules: str, folder: Path) -> dict[str, Any]:
     """The title norms of the event (the ``norms`` job), or why there are none to show."""
     from pipeline.jobs.norms import NormsRequest, norms
@@ -394,7 +409,7 @@ def _norms(event: Path, players: Path | None, rules: str, folder: Path) -> dict[
     try:
         report = norms(NormsRequest(inputs=(event,), players=players, rules=rules))
     except FiderateError as exc:
-        return {"rows": [], "note": _hidden(str(exc), folder)}
+        return {"rows": [], "note": _words(str(exc), folder)}
     keep = ["name", "id", "title", "norm", "result", "games", "ra", "score", "performance"]
     rows = report.table[keep].astype(str).to_dict("records") if len(report.table) else []
     return {"rows": rows, "note": "", "to_confirm": list(report.to_confirm)}

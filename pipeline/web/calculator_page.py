@@ -29,6 +29,7 @@ from pipeline.calculator.calc_text import fixed, rules_line, signed_int
 from pipeline.errors import FiderateError, UsageError, clip
 from pipeline.jobs import calculators
 from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
+from pipeline.rules.counted_words import method_words
 from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
 from pipeline.rules.sets import RULE_SETS
 
@@ -136,6 +137,7 @@ def requests_of(inputs: CalcInputs) -> tuple[CalcRequest | None, list[Game]]:
         if preset == "fide"
         else None,
         ever_2400=preset == "fide" and v["e"] == "1",
+        k_words="" if k is None else f"{K_PRESETS[preset]}, used as given",
     )
     if v["rules"] not in RULE_SETS:
         problems.append(f"rules: {clip(v['rules'])!r} is not one of {', '.join(RULE_SETS)}")
@@ -227,13 +229,16 @@ def _first_outcome(request: CalcRequest, rows: list[Game]) -> Calculation:
 
 
 def _table(k: int, rules: str) -> list[dict[str, str]]:
-    """The expectancy table (``fiderate table``) at the player's K, the rule set's cap off."""
+    """The expectancy table (``fiderate table``) at the player's K: the expected score for the
+    real gap, and what each result is worth as the rating counts it (the era's cap on: above a
+    400-point gap a game is worth what the calculation above gives, not the real gap's)."""
     t = calculators.table(TableRequest(k=k, step=50, max_gap=800, rules=rules))
+    counted = calculators.table(TableRequest(k=k, step=50, max_gap=800, rules=rules, cap=True))
     rows = []
     for i, r in enumerate(t.records()):
         worth = {
             key: " / ".join(
-                fixed(int(t.worth_units("fide", side, res)[i]), 100, 2, sign=True)
+                fixed(int(counted.worth_units("fide", side, res)[i]), 100, 2, sign=True)
                 for res in ("win", "draw", "loss")
             )
             for key, side in (("fav", "favourite"), ("dog", "underdog"))
@@ -267,7 +272,14 @@ def calculation_context(inputs: CalcInputs) -> dict[str, Any]:
         table = _table(k_now, shown.rules.name)
     except FiderateError as exc:
         return {"problems": [str(exc)]}
-    context: dict[str, Any] = {"problems": [], "every": every, "table": table, "k_now": k_now}
+    context: dict[str, Any] = {
+        "problems": [],
+        "every": every,
+        "table": table,
+        "k_now": k_now,
+        # How the worth columns counted each gap, in the era's words (rules.counted_words).
+        "table_rule": method_words(shown.rules),
+    }
     if c is not None and by_formula is not None:
         context.update(_calc_rows(c, by_formula))
     return context

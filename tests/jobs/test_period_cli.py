@@ -179,6 +179,17 @@ def test_same_event_twice_is_refused_and_named(sample, tmp_path):
     assert con.execute("SELECT COUNT(*) FROM lists WHERE kind = 'published'").fetchone()[0] == 1
 
 
+def test_nothing_to_do_says_one_file_in_the_singular(sample, tmp_path):
+    # Issue 35 item 5: "from these 1 files" read as a mistake; one file is "this file".
+    out = tmp_path / "out"
+    args = period_args(sample, out)
+    args[args.index("--events") + 1] = str(sample / "events" / "weekend_open.csv")
+    assert run_cli(*args).exit_code == 0
+    again = run_cli(*args)
+    assert again.exit_code == 0, again.stderr
+    assert again.stdout == "2026-11 already published from this file; nothing to do\n"
+
+
 def test_same_period_twice_needs_replace_and_keeps_the_old_list(sample, tmp_path):
     out = tmp_path / "out"
     assert run_cli(*period_args(sample, out)).exit_code == 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pipeline.errors import Code
+from pipeline.errors import PLAYERS_OPTION, Code
 from pipeline.model import PlayerList
 from pipeline.problem_list import ProblemList
 from pipeline.readers.lists.player_details import DETAIL_TEXT, fill_blank_details
@@ -43,7 +43,7 @@ def merge_players(in_force: PlayerList | None, embedded: list[PlayerList]) -> Pl
                 row=int(row.line),
                 column="rating",
                 value=str(row.rating),
-                fix="rate events with the same list in force, or give --players",
+                fix=f"rate events with the same list in force, or give {PLAYERS_OPTION.cli}",
             )
         new = frame[~frame["id"].isin(first["id"]) & ~frame["id"].duplicated()]
         first = pd.concat(

@@ -10,6 +10,9 @@ and when printed (no script controls, sections do not split across pages where a
 Large events: the standings list every player; per-player sections are written for the first
 ``SECTIONS_MAX_PLAYERS`` players of the standings and per-player charts for the first
 ``CHARTS_MAX_PLAYERS``; the page says so.
+
+One concept: the page report.html, its CSS and sorting script included (the charts are drawn by
+``svg_charts``, the norms section by ``norms_section``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from importlib.resources import files
 import numpy as np
 import pandas as pd
 
-from pipeline.file_names import shown_names
+from pipeline.file_names import event_title, shown_names
+from pipeline.lists.next_list import STATUS_POOL
 from pipeline.model import RatedPeriod
 from pipeline.rules.counted_words import method_words, rules_as_used
 from pipeline.rules.k_facts import ASSUMED_NOTE
@@ -92,8 +96,18 @@ def _esc(series: pd.Series) -> pd.Series:
 
 
 def _change_class(text: pd.Series) -> pd.Series:
-    return np.where(
-        text.str.startswith("-"), "down", np.where(text.isin(["", "0", "0.00"]), "", "up")
+    """down for a loss, up for a gain, nothing for no change or for words (an unrated player)."""
+    gain = text.str.fullmatch(r"\+?[0-9.]+") & ~text.isin(["0", "0.00"])
+    return np.where(text.str.startswith("-"), "down", np.where(gain, "up", ""))
+
+
+def with_unrated_words(standings: pd.DataFrame) -> pd.DataFrame:
+    """The standings with an unrated player's change in words: no rating, so no change of
+    "0.00 / 0", but what the period's changes CSV says of them (``next_list.STATUS_POOL``)."""
+    unrated = standings["rating"].eq("")
+    return standings.assign(
+        change_exact=standings["change_exact"].mask(unrated, ""),
+        change=standings["change"].mask(unrated, STATUS_POOL),
     )
 
 
@@ -187,7 +201,9 @@ def _player_section(row: dict[str, str], games: str, chart: str, header: str) ->
         ("performance (FIDE)", row["performance"] or "-"),
         (
             "change",
-            f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)",
+            f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)"
+            if row["change_exact"]
+            else row["change"],
         ),
         ("new rating", row["new_rating"] or "-"),
     ]
@@ -221,10 +237,11 @@ def render_report(
     options = result.options
     if only is not None:
         standings = standings[standings["id"].isin(only)]
+    standings = with_unrated_words(standings)
     section_rows = standings.head(SECTIONS_MAX_PLAYERS)
     sections, linked = _player_sections(section_rows, breakdown)
     title = (
-        "Rating report"
+        event_title(result.event_name, result.sources)
         if only is None
         else "Player report: "
         + ", ".join(f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True))
@@ -242,7 +259,7 @@ def render_report(
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)} {html.escape(result.period)}</title>
+<title>{html.escape(title)}: rating report {html.escape(result.period)}</title>
 <style>{CSS}</style></head>
 <body>
 <header><h1>{html.escape(title)}</h1>
