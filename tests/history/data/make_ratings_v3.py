@@ -4,9 +4,9 @@ With the code of commit 3c61c7e (history schema version 3, before the periods' c
 were stored), from the repository's root:
     PYTHONPATH=. python tests/history/data/make_ratings_v3.py OUT
 then OUT/out/ratings.db copied here as ratings_v3.db, and OUT/out/rating_list_2027-01.csv as
-rating_list_2027-01_v3.csv (the list the test rates January from; sha256 da1996ad...). It holds the sample's November (the
-README's run) and a December played on the published list: two periods rated before version 4,
-so no calculation of either is stored.
+rating_list_2027-01_v3.csv (the list the test rates January from; sha256 da1996ad...). It holds
+the sample's November (the README's run) and a December played on the published list: two
+periods rated before version 4, so no calculation of either is stored.
 """
 
 import shutil
