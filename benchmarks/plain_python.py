@@ -28,9 +28,7 @@ RESULTS = {
 }
 SHOWN = {(2, True): "1", (1, True): "½", (0, True): "0", (2, False): "+", (0, False): "-"}
 GAMES_HEADER = "player,event,round,opponent,player_rating,opponent_rating,result,rated,diff,pd,dev,note,date,source,line"  # noqa: E501
-LIST_HEADER = (
-    "id,name,rating,k,games,score,expected,change_exact,change,new_rating,k_rule,federation,title"  # noqa: E501
-)
+LIST_HEADER = "id,name,rating,k,games,score,expected,change_exact,change,new_rating,k_rule,k_assumed,federation,title"  # noqa: E501
 
 
 def pd_table() -> list[int]:
@@ -74,6 +72,21 @@ def k_rule(p: dict, year: int) -> tuple[int, str]:
     if p["games"] != "" and int(p["games"]) < 30:
         return 40, "fewer than 30 rated games"
     return 20, "standard K"
+
+
+def k_assumed(p: dict, year: int, k: int) -> bool:
+    """Whether K ``k`` hangs on a fact the players file leaves blank: a rule above the one used,
+    with another K, that the blank fact could make apply (2400 history, junior, games)."""
+    if p["rating"] == "" or p["k"] != "" or int(p["rating"]) >= 2400 or p["ever_2400"] == "true":
+        return False
+    rating = int(p["rating"])
+    junior = p["birth_year"] != "" and year - int(p["birth_year"]) <= 18 and rating < 2300
+    unknown = [p["ever_2400"] == "" and k != 10]  # rules above K's, top to bottom
+    if not junior:
+        unknown.append(p["birth_year"] == "" and rating < 2300 and k != 40)
+        if p["games"] == "" or int(p["games"]) >= 30:
+            unknown.append(p["games"] == "" and k != 40)
+    return any(unknown)
 
 
 def rate(games_path: str, players_path: str, out: str, year: int = 2026) -> None:
@@ -138,6 +151,7 @@ def rate(games_path: str, players_path: str, out: str, year: int = 2026) -> None
             p = players[pid]
             n, score, dev = sums[pid]
             k, rule = k_rule(p, year)
+            assumed = k_assumed(p, year, k)  # by the K of the precedence, before the 700 rule
             if k * n > 700:
                 k, rule = 700 // n, rule + "; 700 rule: K x games <= 700"
             change = half_away(k * dev)
@@ -156,6 +170,7 @@ def rate(games_path: str, players_path: str, out: str, year: int = 2026) -> None
                     change,
                     int(p["rating"]) + change if rated else "",
                     rule,
+                    "true" if assumed else "false",
                     p["federation"],
                     p["title"],
                 ]

@@ -247,9 +247,10 @@ class FaceWords:
 # matched before "--players".
 PLAYERS_FILE = FaceWords("--players file", '"Rating list in force" file')
 PLAYERS_LIST = FaceWords("--players LIST", 'a "Rating list in force" file')
+PLAYERS_FILE_ARG = FaceWords("--players FILE", 'a "Rating list in force" file')
 PLAYERS_OPTION = FaceWords("--players", 'a "Rating list in force" file')
 PERIOD_OPTION = FaceWords("--period", 'the "Rating period" field')
-FACE_WORDS = (PLAYERS_FILE, PLAYERS_LIST, PLAYERS_OPTION, PERIOD_OPTION)
+FACE_WORDS = (PLAYERS_FILE, PLAYERS_LIST, PLAYERS_FILE_ARG, PLAYERS_OPTION, PERIOD_OPTION)
 _CLI_WORDS = re.compile(
     "|".join(re.escape(w.cli) + r"(?![\w-])" for w in FACE_WORDS), flags=re.ASCII
 )

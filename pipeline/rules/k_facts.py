@@ -32,6 +32,7 @@ def assumed_label(rule: str, mask: int) -> str:
 # What a mark on an assumed K says (report.html's legend and the title of its mark).
 ASSUMED_NOTE = "K assumed: the input cannot say it"
 ASSUMED_FIX = (
-    "give the list in force (--players FILE, or a players list on the web page) with games, "
-    "ever_2400 and birth_year columns, or a published K"
+    # In the CLI's words: the web says its form's field instead (errors.in_face).
+    "give the list in force (--players FILE) with games, ever_2400 and birth_year columns, "
+    "or a published K"
 )

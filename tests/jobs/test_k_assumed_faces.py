@@ -137,7 +137,10 @@ def upload(client, *with_list: Path):
 def test_a_web_upload_without_a_list_shows_it(client):
     answer = upload(client)
     page = answer.text
-    assert "warning: K assumed (marked *) for 7 players" in page and "players list" in page
+    assert "warning: K assumed (marked *) for 7 players" in page
+    # The fix in the form's words (errors.in_face): a browser user has no --players.
+    assert "give the list in force (a &#34;Rating list in force&#34; file)" in page
+    assert "--players" not in page
     row = re.search(rf'<tr data-id="{SILVA}">.*?</tr>', page, re.S)
     assert row is not None and re.search(r'class="wide k-assumed"[^>]*>20\*</td>', row.group(0))
     kowalski = re.search(rf'<tr data-id="{KOWALSKI}">.*?</tr>', page, re.S)

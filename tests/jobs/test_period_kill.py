@@ -181,4 +181,4 @@ def test_killed_after_the_commit_is_completed_by_the_next_run(template, tmp_path
     con.close()
     # A further run of the same period is now an ordinary repeat: nothing to do (issue 29).
     again = rerun(state)
-    assert again.exit_code == 0 and "already published from these" in again.stdout
+    assert again.exit_code == 0 and "already published from this file" in again.stdout
