@@ -21,7 +21,7 @@ from pipeline.engine.four_hundred_point_rule import uncapped_sides
 from pipeline.engine.sides import with_side_texts
 from pipeline.grouper.kfactor import apply_700_rule
 from pipeline.model import EventInfo, GamesInput
-from pipeline.rules.event_period import choose_period
+from pipeline.planning.event_period import choose_period
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import get_rules
 from tests.conftest import SAMPLE, run_cli

@@ -19,28 +19,31 @@ PACKAGE = ROOT / "pipeline"
 
 # A module may import modules of its own layer or of a lower one, never of a higher one.
 LAYERS = {
+    # Layer 0 imports nothing above it: rules as data, the error catalogue, helpers. The stage
+    # values (model) sit above them, so a rule that reaches for a stage value fails here.
     "errors": 0,
     "problem_list": 0,  # problems collected in bounded memory (readers and engine)
     "file_names": 0,  # how reports name input files (by name, not path)
-    "model": 0,
-    "rules": 0,
+    "rules": 0,  # the FIDE rules as data and the words that name them
     "keys": 0,
     "arrays": 0,
     "resources": 0,
     "lazy": 0,  # the packages' import-on-first-use helper
-    "readers": 1,
-    "engine": 2,
-    "grouper": 3,
-    "norms": 3,  # title norms of rated events: engine sides, grouper performance
-    "lists": 3,  # FIDE's rules of a new list: pure computation on totals, no storage, no files
-    "writers": 4,
-    "history": 5,  # the period's SQLite store: imports lists' rules, never the jobs
-    "calculator": 5,  # single-player arithmetic; the calculator jobs (jobs/calculators.py) call it
-    "jobs": 6,  # one function per command, and the stage functions the jobs share
-    "web": 7,  # fiderate serve: pages on the jobs, as the CLI (jobs only, never a stage)
-    "cli": 8,
-    "": 9,  # pipeline/__init__.py: the public API
-    "__main__": 9,
+    "model": 1,  # the stage values
+    "planning": 2,  # the run's plan (era, period, scale) from the options and the events' dates
+    "readers": 2,
+    "engine": 3,
+    "grouper": 4,
+    "norms": 4,  # title norms of rated events: engine sides, grouper performance
+    "lists": 4,  # FIDE's rules of a new list: pure computation on totals, no storage, no files
+    "writers": 5,
+    "history": 6,  # the period's SQLite store: imports lists' rules, never the jobs
+    "calculator": 6,  # single-player arithmetic; the calculator jobs (jobs/calculators.py) call it
+    "jobs": 7,  # one function per command, and the stage functions the jobs share
+    "web": 8,  # fiderate serve: pages on the jobs, as the CLI (jobs only, never a stage)
+    "cli": 9,
+    "": 10,  # pipeline/__init__.py: the public API
+    "__main__": 10,
 }
 
 

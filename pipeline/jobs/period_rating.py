@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pipeline.engine import rate_events
 from pipeline.grouper.period_result import total_rated
 from pipeline.model import GamesInput, PlayerList, RatedPeriod, RateOptions, SidesInput
-from pipeline.rules.run_plan import plan_run
+from pipeline.planning.run_plan import plan_run
 
 
 def rate_with_event_lists(

@@ -1,6 +1,6 @@
 """What every engine of the rate job shares around the rating itself: the executor an engine
 plugs in (:class:`Executor`) and the refusal of options an executor cannot honour. The run's
-plan (rules, period, scale) is :func:`pipeline.rules.run_plan.plan_run`, re-exported here."""
+plan (rules, period, scale) is :func:`pipeline.planning.run_plan.plan_run`, re-exported here."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pipeline.model import (
     ReadOptions,
     RunPlan,
 )
-from pipeline.rules.run_plan import plan_run
+from pipeline.planning.run_plan import plan_run
 
 
 class Executor(Protocol):

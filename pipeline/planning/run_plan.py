@@ -1,6 +1,6 @@
 """The plan of a run, decided once before anything is rated: the rule set in force, the rating
 period and the unit of the expected scores (:class:`pipeline.model.RunPlan`), from the options
-and the events' own dates (:mod:`pipeline.rules.event_period`). A bad option is a
+and the events' own dates (:mod:`pipeline.planning.event_period`). A bad option is a
 :class:`~pipeline.errors.RunError` here, before any reading."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from pipeline.errors import RunError
 from pipeline.model import GamesInput, RateOptions, RunPlan, SidesInput
-from pipeline.rules.event_period import choose_period
+from pipeline.planning.event_period import choose_period
 from pipeline.rules.methods import SCALES
 from pipeline.rules.modes import MODES
 from pipeline.rules.select import select_rules
