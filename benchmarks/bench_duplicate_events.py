@@ -67,7 +67,7 @@ def small_events(n_events: int, seed: int = 3) -> pd.DataFrame:
 
 
 def read(path: Path) -> list[GamesInput | SidesInput]:
-    inputs, _, problems = read_event_inputs([path])
+    inputs, _, problems, _ = read_event_inputs([path])
     assert not [p for p in problems if p.code != "duplicate-event"], problems[:3]
     return inputs
 
