@@ -199,6 +199,7 @@ class Pages:
         from pipeline.jobs.event_view import event_view
         from pipeline.jobs.rate import RateRequest, rate
         from pipeline.model import RateOptions
+        from pipeline.writers.summary import summary_data
 
         name = safe_name(event.filename, "event")
         (folder / "event").mkdir()
@@ -231,20 +232,13 @@ class Pages:
             return self.problem_page(422, "Not rated", _words(str(exc), folder))
         files = tuple(p.relative_to(out).as_posix() for p in result.written)
         rated = result.rated
-        rated_sides, all_sides = rated.side_counts()
-        summary = {
-            "period": rated.period,
-            "period_reason": _words(rated.period_reason, folder),
-            "rule_set": rated.rule_set,
-            "rules_reason": rated.rules_reason,
-            "method": rated.options.method,
-            "players": len(rated.totals),
-            "rated_sides": rated_sides,
-            "sides": all_sides,
-            "warnings": [_words(w, folder) for w in result.warnings],
-            "notes": [_words(n, folder) for n in result.notes],
-            "players_name": safe_name(players.filename, "players") if players else "",
-        }
+        # The run summary of ``rate --json`` (writers.summary), its texts in the form's words.
+        summary = summary_data(rated, result.report)
+        for key in ("period_reason", "rules_reason"):
+            summary[key] = _words(summary[key], folder)
+        for key in ("warnings", "notes"):
+            summary[key] = [_words(text, folder) for text in summary[key]]
+        summary["players_name"] = safe_name(players.filename, "players") if players else ""
         finished = FinishedRun(
             name=name,
             summary=summary,

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.errors import in_face
 from pipeline.lists.next_list import STATUS_POOL
 from pipeline.web.app import create_app
 from tests.web.conftest import local_client
@@ -238,3 +239,25 @@ def test_a_period_given_on_the_form_is_said_so(client):
     assert answer.status_code == 200, answer.text
     text = html.unescape(answer.text)
     assert 'given with the "Rating period" field' in text and "--period" not in text
+
+
+def test_the_event_pages_facts_are_rate_jsons_summary(client, tmp_path):
+    # One run summary (writers.summary.summary_data) for `rate --json` and the web event page:
+    # the period, the rule set and its reason, the counts, the warnings, in the same words.
+    import json
+
+    from tests.conftest import run_cli
+
+    done = run_cli("rate", str(SAMPLE / "event.trf"), "--out", str(tmp_path / "o"), "--json")
+    assert done.exit_code == 0, done.stderr
+    cli = json.loads(done.stdout)
+    page = html.unescape(post(client, SAMPLE / "event.trf").text)
+    assert f"<dd>{cli['period']}: {cli['period_reason']}</dd>" in page
+    assert f"<dd>{cli['rules']}: {cli['rules_reason']} (method {cli['method']})</dd>" in page
+    total = cli["rated_game_sides"] + cli["unrated_game_sides"]
+    assert (
+        f"<dd>{cli['players']}; rated game sides {cli['rated_game_sides']} of {total}</dd>" in page
+    )
+    # The web says each warning in the form's words (errors.in_face), nothing else changed.
+    assert cli["warnings"]
+    assert all(f"warning: {in_face(w, 'web')}" in page for w in cli["warnings"])
