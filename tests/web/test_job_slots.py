@@ -10,14 +10,11 @@ held at a gate the test opens).
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 
 from pipeline.web.app import create_app
 from tests.web.conftest import local_client
-
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
 
 
 class Counted:
@@ -52,8 +49,16 @@ def counted(monkeypatch):
     return wrapped
 
 
+# Two games: the test is about how many jobs run at once, not what they rate, and twenty sample
+# events (each rated, its pages and norms built) cost the suite ten seconds more.
+SMALL_EVENT = (
+    b"event,round,date,white,black,result,white_rating,black_rating\n"
+    b"Club,1,2026-11-03,a,b,1-0,1800,1700\nClub,2,2026-11-10,b,a,1/2-1/2,1700,1800\n"
+)
+
+
 def upload(client):
-    files = {"event": ("event.trf", (SAMPLE / "event.trf").read_bytes())}
+    files = {"event": ("games.csv", SMALL_EVENT)}
     return client.post("/rate", files=files, follow_redirects=False)
 
 
