@@ -33,6 +33,15 @@ def local_client(app, **options):
     return TestClient(app, base_url="http://127.0.0.1", **options)
 
 
+@pytest.fixture(scope="module")
+def client():
+    """The app in this process, as a browser on this computer reaches it (one per module)."""
+    from pipeline.web.app import create_app
+
+    with local_client(create_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -20,15 +20,7 @@ from starlette.testclient import TestClient
 
 from pipeline.calculator.calc_input import MAX_GAMES
 from pipeline.web import calculator_page
-from pipeline.web.app import create_app
 from tests.conftest import run_cli
-from tests.web.conftest import local_client
-
-
-@pytest.fixture(scope="module")
-def client():
-    with local_client(create_app(), raise_server_exceptions=False) as c:
-        yield c
 
 
 def api(client: TestClient, query: str) -> dict[str, Any]:

@@ -6,16 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.web.app import create_app
-from tests.web.conftest import local_client
-
 QUERY = "/api/calc?r=2250&g=99&o=2000&s=0.5&o=1705&s=0"
-
-
-@pytest.fixture(scope="module")
-def client():
-    with local_client(create_app(), raise_server_exceptions=False) as c:
-        yield c
 
 
 @pytest.mark.parametrize(

@@ -11,21 +11,14 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.web.app import HERE, create_app
-from tests.web.conftest import Server, local_client
+from pipeline.web.app import HERE
+from tests.web.conftest import Server
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
 EVIL = {"host": "evil.example:8000"}
-
-
-@pytest.fixture(scope="module")
-def client():
-    with local_client(create_app(), raise_server_exceptions=False) as c:
-        yield c
 
 
 def upload(client, **headers: str):

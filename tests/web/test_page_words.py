@@ -19,17 +19,9 @@ import pytest
 
 from pipeline.errors import in_face
 from pipeline.lists.next_list import STATUS_POOL
-from pipeline.web.app import create_app
-from tests.web.conftest import local_client
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"
-
-
-@pytest.fixture(scope="module")
-def client():
-    with local_client(create_app(), raise_server_exceptions=False) as c:
-        yield c
 
 
 def post(client, event: Path, players: Path | None = None, name: str | None = None):

@@ -24,12 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"
 
 
-@pytest.fixture(scope="module")
-def client():
-    with local_client(create_app(), raise_server_exceptions=False) as c:
-        yield c
-
-
 def change(client, query: str) -> int | None:
     return client.get("/api/calc?" + query).json()["change"]
 

@@ -18,12 +18,6 @@ from tests.web.conftest import local_client
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
 
 
-@pytest.fixture(scope="module")
-def client():
-    with local_client(create_app(), raise_server_exceptions=False) as c:
-        yield c
-
-
 def upload(client, event: Path, players: Path | None = None, **fields: str):
     files = {"event": (event.name, event.read_bytes())}
     if players is not None:

@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from tests.conftest import SAMPLE, run_cli
+from tests.conftest import SAMPLE, SAMPLE_RATE, run_cli
 
 PERIOD_SAMPLE = SAMPLE / "period"
 PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
@@ -62,20 +62,7 @@ def runs(tmp_path_factory) -> dict[str, Path]:
         "-q",
     )
     rate = root / "rate"
-    _run(
-        "rate",
-        SAMPLE / "games.csv",
-        "--players",
-        SAMPLE / "players.csv",
-        "--period",
-        "2026-11",
-        "--out",
-        rate,
-        "--player",
-        "4100085",
-        "--no-html",
-        "-q",
-    )
+    _run(*SAMPLE_RATE, "--out", rate, "--player", "4100085", "--no-html", "-q")
     norms = root / "norms"
     _run("rate", norm_trf(root / "norm.trf"), "--out", norms, "--no-html", "-q")
     return {"period": period, "rate": rate, "norms": norms}
