@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.calculator.calc_input import RATING, check_game_count
-from pipeline.engine.average_opponent_method import event_expectations, rounded_averages
+from pipeline.engine.average_opponent_method import event_expectations, group_averages
 from pipeline.engine.expected import SCALES
 from pipeline.engine.rate_sides import notes, rate_arrays
 from pipeline.engine.sequential import sequential_arrays
@@ -309,7 +309,7 @@ def _counted_notes(
 ) -> list[str]:
     """Why each of the player's rated games counted ``diff`` (rules.counted_words); the games
     are one event, so the average method's Rc is the average of their rated opponents."""
-    rc = int(rounded_averages(np.array([int(opp[rated].sum())]), np.array([int(rated.sum())]))[0])
+    rc = int(group_averages(opp, rated, np.zeros(len(opp), dtype=np.int64))[0][0])
     counted_rules = rules_as_used(rules, method, None)
     return [
         counted_note(int(u - o), int(d), int(u), counted_rules, rc) if r else ""

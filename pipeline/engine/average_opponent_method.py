@@ -58,6 +58,21 @@ def rounded_averages(total: np.ndarray, count: np.ndarray) -> np.ndarray:
     return np.where(count > 0, (2 * total + count) // (2 * safe), 0)
 
 
+def group_averages(
+    opp: np.ndarray, rated: np.ndarray, group: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(Rc, n) per group: the rounded average rating of the ``rated`` sides' opponents and how
+    many there were (Rc 0 where n is 0). Integer sums: no float in the average."""
+    opp = np.asarray(opp, dtype=np.int64)
+    rated = np.asarray(rated, dtype=bool)
+    group = np.asarray(group, dtype=np.int64)
+    size = int(group.max()) + 1 if len(group) else 0
+    total = np.zeros(size, dtype=np.int64)
+    np.add.at(total, group[rated], opp[rated])
+    count = np.bincount(group[rated], minlength=size).astype(np.int64)
+    return rounded_averages(total, count), count
+
+
 def average_opponent_expectations(
     own: np.ndarray,
     opp: np.ndarray,
@@ -70,14 +85,8 @@ def average_opponent_expectations(
     cap, pd_units = PD(diff) in units of 1/scale. Only ``rated`` sides count towards Rc; the
     values of the other sides are meaningless (the caller masks them)."""
     own = np.asarray(own, dtype=np.int64)
-    opp = np.asarray(opp, dtype=np.int64)
-    rated = np.asarray(rated, dtype=bool)
     group = np.asarray(group, dtype=np.int64)
-    size = int(group.max()) + 1 if len(group) else 0
-    total = np.zeros(size, dtype=np.int64)
-    np.add.at(total, group[rated], opp[rated])  # integer sums: no float in the average
-    count = np.bincount(group[rated], minlength=size).astype(np.int64)
-    rc = rounded_averages(total, count)
+    rc, _ = group_averages(opp, rated, group)
     raw = own - rc[group]
     # Ratings are 0..MAX_DIFF and so is Rc: raw lies in the table's rows (unrated sides, whose
     # own or Rc is 0, too), and the table has the cap applied to its entries already.
@@ -93,15 +102,13 @@ def average_opponents(sides: pd.DataFrame) -> pd.Series:
     the player had no rated game there."""
     import pandas as pd
 
-    rated = sides["rated"].to_numpy(dtype=bool)
-    opp = sides["opponent_rating"].to_numpy(dtype=np.int64, na_value=0)
     group = player_event_groups(sides, None)
-    size = int(group.max()) + 1 if len(group) else 0
-    total = np.zeros(size, dtype=np.int64)
-    np.add.at(total, group[rated], opp[rated])
-    count = np.bincount(group[rated], minlength=size).astype(np.int64)
-    rc = rounded_averages(total, count)[group]
-    return pd.Series(pd.array(rc, dtype="Int64"), index=sides.index).where(count[group] > 0)
+    rc, count = group_averages(
+        sides["opponent_rating"].to_numpy(dtype=np.int64, na_value=0),
+        sides["rated"].to_numpy(dtype=bool),
+        group,
+    )
+    return pd.Series(pd.array(rc[group], dtype="Int64"), index=sides.index).where(count[group] > 0)
 
 
 def deviations(score_h: np.ndarray, pd_units: np.ndarray, method: str) -> np.ndarray:
