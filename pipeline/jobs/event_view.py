@@ -26,6 +26,7 @@ from pipeline.model import RatedPeriod
 from pipeline.rules.counted_words import (
     counted_heading,
     counted_note,
+    is_average_method,
     method_words,
     rules_as_used,
 )
@@ -132,7 +133,9 @@ def event_view(rated: RatedPeriod) -> EventView:
     o = period.options
     rules = rules_as_used(get_rules(period.rule_set or o.rules), o.method, o.cap)
     sides = period.sides.assign(
-        _row=np.arange(len(period.sides)), average_opponent=average_opponents(period.sides)
+        _row=np.arange(len(period.sides)),
+        # Rc names the difference only under the average-opponent method (counted_note).
+        average_opponent=average_opponents(period.sides) if is_average_method(rules) else None,
     )
     by_player = sides.groupby("player", sort=False)
     players: dict[str, PlayerCalculation] = {}
