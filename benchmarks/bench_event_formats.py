@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.jobs.rate_stages import read_inputs
+from pipeline.jobs.rate.stages import read_inputs
 from pipeline.model import EventInfo
 from pipeline.writers.text.trf_writer import event_trf
 

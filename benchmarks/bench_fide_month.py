@@ -78,8 +78,8 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
     if mode == "floor":
         floor(Path(list_path), Path(events), Path(out))
     elif mode == "rate":
-        from pipeline.jobs.rate_outputs import write_outputs
-        from pipeline.jobs.rate_stages import rate_files
+        from pipeline.jobs.rate.outputs import write_outputs
+        from pipeline.jobs.rate.stages import rate_files
         from pipeline.model import RateOptions
         from pipeline.resources.memory import prefer_jemalloc
 

@@ -73,12 +73,12 @@ def child(mode: str, list_path: str, events: str, out: str) -> None:
     laps: dict[str, list[float]] = {}
     files = sorted(str(p) for p in Path(events).iterdir())
     if mode == "read":
-        from pipeline.jobs.rate_stages import read_inputs
+        from pipeline.jobs.rate.stages import read_inputs
 
         read_inputs(files, list_path)
     elif mode == "rate":
-        from pipeline.jobs.rate_outputs import write_outputs
-        from pipeline.jobs.rate_stages import rate_files
+        from pipeline.jobs.rate.outputs import write_outputs
+        from pipeline.jobs.rate.stages import rate_files
         from pipeline.model import RateOptions
 
         result = rate_files(files, list_path, RateOptions(period="2026-11"))

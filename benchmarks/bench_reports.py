@@ -15,7 +15,7 @@ import pandas as pd
 
 from pipeline.engine.sides import with_side_texts
 from pipeline.grouper.standings import standings as compute_standings
-from pipeline.jobs.rate_stages import rate_files
+from pipeline.jobs.rate.stages import rate_files
 from pipeline.model import RatedPeriod, RateOptions
 from pipeline.writers import games_table, rating_list_table
 from pipeline.writers.text.report_text import breakdown, standings

@@ -15,8 +15,8 @@ from pipeline.lazy import lazy_names
 if TYPE_CHECKING:
     from pipeline.errors import FiderateError, InputError, Problem, RunError, UsageError
     from pipeline.jobs.norms import norm_files
-    from pipeline.jobs.rate_outputs import write_outputs
-    from pipeline.jobs.rate_stages import rate_files, rate_inputs, read_inputs
+    from pipeline.jobs.rate.outputs import write_outputs
+    from pipeline.jobs.rate.stages import rate_files, rate_inputs, read_inputs
     from pipeline.model import (
         GamesInput,
         NormReport,
@@ -48,10 +48,10 @@ _HOMES = {
     "RuleSet": "pipeline.rules.sets",
     "get_rules": "pipeline.rules.sets",
     "norm_files": "pipeline.jobs.norms",
-    "rate_files": "pipeline.jobs.rate_stages",
-    "rate_inputs": "pipeline.jobs.rate_stages",
-    "read_inputs": "pipeline.jobs.rate_stages",
-    "write_outputs": "pipeline.jobs.rate_outputs",
+    "rate_files": "pipeline.jobs.rate.stages",
+    "rate_inputs": "pipeline.jobs.rate.stages",
+    "read_inputs": "pipeline.jobs.rate.stages",
+    "write_outputs": "pipeline.jobs.rate.outputs",
 }
 
 

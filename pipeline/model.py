@@ -162,7 +162,7 @@ class NormSources:
     """What the title-norm check reads besides the rated sides: the events as read and the
     players (``pipeline.norms.norm_inputs``). A run keeps them only for event formats (TRF,
     crosstables: titles and federations), for the output stage to check norms when a report
-    shows them (``pipeline.jobs.rate_outputs``)."""
+    shows them (``pipeline.jobs.rate.outputs``)."""
 
     inputs: tuple[GamesInput | SidesInput, ...]
     players: PlayerList | None
@@ -187,7 +187,7 @@ class RatedPeriod:
 
     Plain data: nothing here computes on read. What only some outputs need (the sides' text
     columns, the standings, the title norms) is computed by the output stage
-    (``pipeline.jobs.rate_outputs``) for the outputs asked for, before any writer runs."""
+    (``pipeline.jobs.rate.outputs``) for the outputs asked for, before any writer runs."""
 
     # Schema schemas.sides.RatedSides, but for the text columns ``engine.sides.CODED_COLUMNS``
     # a run leaves as codes in ``side_players`` and ``side_texts`` when nothing before the

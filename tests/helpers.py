@@ -76,7 +76,7 @@ def period_on_copy(
 def report_tables(result):  # type: ignore[no-untyped-def]
     """(the period as the output stage prepares it for report.html, its standings table, its
     per-game breakdown): what ``write_outputs`` hands the report writers."""
-    from pipeline.jobs.rate_outputs import prepare_outputs
+    from pipeline.jobs.rate.outputs import prepare_outputs
     from pipeline.writers.text.report_text import breakdown, standings
 
     prepared, _, computed = prepare_outputs(result, xlsx=False, html=True)

@@ -67,7 +67,7 @@ def column_on_a_crosstable(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
 def scheduler_unreachable(tmp: Path, mp: pytest.MonkeyPatch) -> list[str]:
     # Nothing listens on port 1 of this machine: distributed retries until the connect timeout,
     # lowered here from 10 s to 1 s (the code path is the same).
-    import pipeline.jobs.dask_scheduler as scheduler
+    import pipeline.jobs.rate.dask_scheduler as scheduler
 
     mp.setattr(scheduler, "CONNECT_SECONDS", 1)
     return _rate(tmp / "out", "--period", "2026-11", "--scheduler", "tcp://127.0.0.1:1")

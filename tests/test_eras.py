@@ -510,7 +510,7 @@ def test_period_rapid_uses_the_rapid_column_and_falls_back_to_standard(tmp_path)
 
 def _lists_now_and_then(tmp_path):
     """x beats y and draws z in an old event; x is unrated on the list then, rated 1700 now."""
-    from pipeline.jobs.rate_stages import read_inputs
+    from pipeline.jobs.rate.stages import read_inputs
 
     now = write_csv(tmp_path / "now.csv", PLAYER_HEADER,
                     [["x", "X", 1700, 1990, 0], ["y", "Y", 1800, 1980, 99],
@@ -527,7 +527,7 @@ def _lists_now_and_then(tmp_path):
 
 
 def test_rated_mid_accumulation_8_2_4(tmp_path):
-    from pipeline.jobs.period_rating import rate_with_event_lists
+    from pipeline.jobs.period.rating import rate_with_event_lists
     from pipeline.model import PlayerList
 
     # The event started when x was unrated (list then: x blank); x's first rating 1700 was
@@ -552,7 +552,7 @@ def test_8_2_4_in_an_individual_file_rated_with_the_list_now(tmp_path):
     starts from itself, a side unrated there whose player that list rates is still 8.2.4's
     (only a games file's sides take their ratings from that list)."""
     from pipeline.engine.sides import assemble_sides
-    from pipeline.jobs.period_rating import rate_with_event_lists
+    from pipeline.jobs.period.rating import rate_with_event_lists
     from pipeline.model import SidesInput
 
     inputs, listed_now, listed_then = _lists_now_and_then(tmp_path)

@@ -180,7 +180,7 @@ def test_games_order_by_rank_matches_the_natural_order_of_ids(tmp_path):
     """games.csv's order comes from each side's row in the rating list; it must be the natural
     order of the sides' own ids (numbers numerically, then text), stable."""
     from benchmarks.synthetic import synthetic_games, synthetic_players
-    from pipeline.jobs.rate_stages import rate_files
+    from pipeline.jobs.rate.stages import rate_files
     from pipeline.model import RateOptions
     from pipeline.writers.text.output_text import games_order, player_ranks
 

@@ -179,7 +179,7 @@ def test_the_cli_check_finds_a_command_that_skips_the_jobs():
     graph = {
         "pipeline.cli.rate": {"pipeline.jobs.rate", "pipeline.engine.sides"},
         "pipeline.cli.options": {"pipeline.readers.events.crosstable_columns"},
-        "pipeline.jobs.rate_stages": {"pipeline.engine.sides"},  # a job may
+        "pipeline.jobs.rate.stages": {"pipeline.engine.sides"},  # a job may
     }
     assert cli_past_the_jobs(graph) == [
         "pipeline.cli.options -> pipeline.readers.events.crosstable_columns",
@@ -235,7 +235,7 @@ def test_every_module_imports_in_a_fresh_process():
 def test_writers_import_no_stage_that_computes():
     """Writers format and write (issue 27): the standings, performance and title norms they show
     are computed by a stage before (``grouper.standings``, ``pipeline.norms``, the output stage
-    ``jobs.rate_outputs``), so no module under pipeline/writers imports the engine, the grouper
+    ``jobs.rate.outputs``), so no module under pipeline/writers imports the engine, the grouper
     or the norm check, not even inside a function."""
     graph = import_graph(module_files())
     computing = {"engine", "grouper", "norms"}

@@ -4,4 +4,4 @@ pipeline's engine, grouper, rounding and tables; none has its own copy of a rule
 """
 
 # Modules are imported by name (pipeline.calculator.calc, ...): importing them here would make
-# jobs.rate_stages (which uses .sequential) and .calc (which uses jobs.rate_stages) circular.
+# jobs.rate.stages (which uses .sequential) and .calc (which uses jobs.rate.stages) circular.

@@ -5,7 +5,7 @@ game as plain arrays and go through the engine (``rate_arrays``: 400-point rule 
 grouper's K precedence (``k_precedence``) and 700 rule, the sequential mode's own array function,
 and the one rounding rule (the exact change rounded once). Arrays, not frames: a calculator must
 answer at once, and pandas alone takes longer to import than the whole answer (issue 13). A test
-rates random requests through ``jobs.rate_stages.rate_inputs`` as well and compares every number.
+rates random requests through ``jobs.rate.stages.rate_inputs`` as well and compares every number.
 The other method's expectation, shown side by side, comes from the same engine. Each opponent is
 a separate player, so the opponent's change for the game comes from the same grouper rules.
 

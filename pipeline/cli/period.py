@@ -18,7 +18,7 @@ from pipeline.errors import RunError, printable
 def _earlier_lists(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
 ) -> tuple[tuple[str, Path], ...]:
-    from pipeline.jobs.period_earlier_lists import parse_spec
+    from pipeline.jobs.period.earlier_lists import parse_spec
 
     try:
         return tuple(parse_spec(v) for v in values)

@@ -1,7 +1,7 @@
 """The standings of a rated period: the order and ranks the reports show, each player's points
 over every game and FIDE performance, and the breakdown's order of the game sides.
 
-A stage, run before any report is written (``pipeline.jobs.rate_outputs``): the writers only
+A stage, run before any report is written (``pipeline.jobs.rate.outputs``): the writers only
 format what :class:`pipeline.model.Standings` holds (``pipeline.writers.text.report_text``).
 """
 

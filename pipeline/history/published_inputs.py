@@ -1,6 +1,6 @@
 """What the history says each published month was made from: its event files (by content hash),
 the list it started from, and the months published so far. A scheduled run
-(:mod:`pipeline.jobs.period_schedule`) compares these with the files it is given.
+(:mod:`pipeline.jobs.period.schedule`) compares these with the files it is given.
 
 No table of its own: each published run already records its inputs (``runs.inputs``: role,
 path, sha256 of the list and of every event file) and each live event file (``events``: sha256,

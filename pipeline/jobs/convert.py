@@ -17,7 +17,7 @@ import pandas as pd
 
 from pipeline.engine.sides import assemble_sides
 from pipeline.errors import InputError, RunError, UsageError
-from pipeline.jobs.rate_stages import read_inputs, with_byes
+from pipeline.jobs.rate.stages import read_inputs, with_byes
 from pipeline.model import READ_DEFAULTS, GamesInput, PlayerList, ReadOptions
 from pipeline.readers.events.date_order import date_order_problems, played_dates
 from pipeline.readers.events.dates import find_date

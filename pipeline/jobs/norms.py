@@ -1,6 +1,6 @@
 """Title norms of event files: the library behind ``fiderate norms``.
 
-Reading and checking are those of ``fiderate rate`` (:func:`pipeline.jobs.rate_stages.read_inputs`);
+Reading and checking are those of ``fiderate rate`` (:func:`pipeline.jobs.rate.stages.read_inputs`);
 the check itself is :mod:`pipeline.norms`. Nothing here writes files.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import PLAYERS_LIST, RunError
-from pipeline.jobs.rate_stages import read_inputs
+from pipeline.jobs.rate.stages import read_inputs
 from pipeline.model import READ_DEFAULTS, NormReport, ReadOptions
 from pipeline.norms import NORM_RULES, norm_inputs
 

@@ -1,6 +1,6 @@
 """Check input files without rating: the library behind ``fiderate validate``.
 
-The checks are exactly those of ``fiderate rate`` (:func:`jobs.rate_stages.input_problems`: the
+The checks are exactly those of ``fiderate rate`` (:func:`jobs.rate.stages.input_problems`: the
 readers, the schemas and the assembly of games with the players list); this module only reports
 them, with the events' warnings, as a table for people or JSON for programs.
 """
@@ -20,7 +20,7 @@ from pipeline.errors import (
     quoted,
     split_omitted,
 )
-from pipeline.jobs.rate_stages import input_problems
+from pipeline.jobs.rate.stages import input_problems
 from pipeline.model import READ_DEFAULTS, ReadOptions
 from pipeline.readers.rating_inputs import read_rating_inputs
 

@@ -114,7 +114,7 @@ def read_rating_inputs(
     read.event_name = trf_event_name(inputs)
     if any(isinstance(i, GamesInput) and i.info is not None for i in inputs):
         # Events (TRF, crosstables) carry titles and federations: their norms go in the reports,
-        # checked by the output stage only if a report is written (``jobs.rate_outputs``).
+        # checked by the output stage only if a report is written (``jobs.rate.outputs``).
         read.norm_sources = NormSources(tuple(inputs), read.players)
     return read
 

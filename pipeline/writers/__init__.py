@@ -194,7 +194,7 @@ def write_files(
     inputs: Sequence[Path | str] = (),
 ) -> WriteReport:
     """Write the files of ``plan``, all of them atomically. ``result`` holds what they show,
-    computed by the output stage (``pipeline.jobs.rate_outputs``): the sides' text columns when
+    computed by the output stage (``pipeline.jobs.rate.outputs``): the sides' text columns when
     a report or Parquet is written, the title norms, and ``standings`` when a report is.
     ``inputs``: the run's input files, which no output may replace."""
     report = WriteReport()

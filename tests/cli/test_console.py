@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from pipeline.cli.console import DelayedProgress, render_summary
-from pipeline.jobs.rate_stages import rate_files
+from pipeline.jobs.rate.stages import rate_files
 from pipeline.model import RateOptions
 from pipeline.writers import WriteReport
 from tests.conftest import SAMPLE, rate_sample, run_cli

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from pipeline import RateOptions, rate_files
-from pipeline.jobs.rate_outputs import with_side_texts
+from pipeline.jobs.rate.outputs import with_side_texts
 from pipeline.rules.sets import get_rules
 from tests.conftest import SHARED, run_cli
 from tests.helpers import write_csv

@@ -16,14 +16,14 @@ import pytest
 
 from benchmarks.synthetic import synthetic_games, synthetic_players, write_text_csv
 from pipeline.errors import InputError
-from pipeline.jobs.rate_outputs import write_outputs
-from pipeline.jobs.rate_stages import rate_files
+from pipeline.jobs.rate.outputs import write_outputs
+from pipeline.jobs.rate.stages import rate_files
 from pipeline.model import RateOptions, ReadOptions
 from tests.conftest import run_cli
 
 distributed = pytest.importorskip("distributed")
 from pipeline.jobs import rate as rate_job  # noqa: E402
-from pipeline.jobs.dask_executor import DaskExecutor  # noqa: E402
+from pipeline.jobs.rate.dask_executor import DaskExecutor  # noqa: E402
 
 PARTS = 4
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.errors import RunError, UsageError
-from pipeline.jobs import dask_scheduler
+from pipeline.jobs.rate import dask_scheduler
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.jobs.period_events import EventUnit, player_ids
+from pipeline.jobs.period.events import EventUnit, player_ids
 from pipeline.model import GamesInput, SidesInput
 
 ids = st.lists(st.sampled_from(["", "7", "07", "12", "x", "Ä9", "100"]), max_size=8)

@@ -101,7 +101,7 @@ def test_the_rate_job_on_a_dask_executor_it_is_given(tmp_path):
     """The caller's cluster (here one in this process): the same list as the pandas job, the
     games parts in OUT/games, the counts in the result and no temporary folder left."""
     distributed = pytest.importorskip("distributed")
-    from pipeline.jobs.dask_executor import DaskExecutor
+    from pipeline.jobs.rate.dask_executor import DaskExecutor
 
     common = {
         "inputs": (SAMPLE / "games.csv",),

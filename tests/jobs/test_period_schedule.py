@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.jobs.period_schedule import due_months, month_is_over
+from pipeline.jobs.period.schedule import due_months, month_is_over
 from tests.conftest import run_cli
 from tests.jobs.schedule_fixtures import ini_blocks
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import shutil
 
-from pipeline.jobs.rate_stages import read_inputs
+from pipeline.jobs.rate.stages import read_inputs
 from tests.conftest import run_cli
 
 

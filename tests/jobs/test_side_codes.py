@@ -13,10 +13,10 @@ from pipeline.engine.matches import SideKeys, match_codes, match_events
 from pipeline.engine.rate_sides import rate_sides
 from pipeline.engine.side_codes import side_codes, side_texts
 from pipeline.engine.sides import assemble_sides, with_side_texts
-from pipeline.jobs.period_rating import rate_with_event_lists
+from pipeline.jobs.period.rating import rate_with_event_lists
 from pipeline.jobs.plan import plan_run
-from pipeline.jobs.rate_outputs import prepare_outputs, write_outputs
-from pipeline.jobs.rate_stages import rate_files
+from pipeline.jobs.rate.outputs import prepare_outputs, write_outputs
+from pipeline.jobs.rate.stages import rate_files
 from pipeline.keys.game_codes import GAME_TEXTS
 from pipeline.model import RateOptions
 from pipeline.readers.rating_inputs import read_rating_inputs

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from pipeline.errors import CODES, JSON_KEYS, InputError
-from pipeline.jobs.rate_stages import check_inputs, rate_files
+from pipeline.jobs.rate.stages import check_inputs, rate_files
 from tests.conftest import run_cli
 
 BROKEN = ["broken/games_broken.csv", "broken/games_unknown_player.csv"]

@@ -606,8 +606,8 @@ def test_norms_sheet_and_section_in_the_reports(tmp_path):
 
 
 def test_norms_are_checked_only_when_a_report_shows_them(tmp_path):
-    from pipeline.jobs.rate_outputs import prepare_outputs, write_outputs
-    from pipeline.jobs.rate_stages import rate_files
+    from pipeline.jobs.rate.outputs import prepare_outputs, write_outputs
+    from pipeline.jobs.rate.stages import rate_files
 
     trf = norm_trf(tmp_path / "norm.trf")
     result = rate_files([trf])

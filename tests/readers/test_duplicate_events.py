@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import pipeline.readers.duplicate_events as duplicate_events_module
 from pipeline.arrays.multiset_digest import row_hashes
 from pipeline.errors import Problem
-from pipeline.jobs.rate_stages import check_inputs
+from pipeline.jobs.rate.stages import check_inputs
 from pipeline.model import GamesInput
 from pipeline.readers.duplicate_events import duplicate_events
 from tests.conftest import SAMPLE

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline import RateOptions, rate_files
-from pipeline.jobs.rate_outputs import with_side_texts
+from pipeline.jobs.rate.outputs import with_side_texts
 from pipeline.rules.select import in_force, rated_for_list, select_rules
 from pipeline.rules.sets import EACH_GAME, ERAS
 from tests.conftest import run_cli

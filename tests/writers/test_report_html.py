@@ -186,7 +186,7 @@ def test_large_event_caps_sections_and_charts(monkeypatch):
     from helpers import report_tables
 
     import pipeline.writers.html.report_page as page_module
-    from pipeline.jobs.rate_stages import rate_files
+    from pipeline.jobs.rate.stages import rate_files
     from pipeline.model import RateOptions
 
     monkeypatch.setattr(page_module, "SECTIONS_MAX_PLAYERS", 3)
@@ -253,7 +253,7 @@ def test_names_are_escaped(tmp_path, monkeypatch):
     from helpers import report_tables
 
     import pipeline.writers.html.report_page as page_module
-    from pipeline.jobs.rate_stages import rate_files
+    from pipeline.jobs.rate.stages import rate_files
     from pipeline.model import RateOptions
 
     monkeypatch.setattr(page_module, "CHARTS_MAX_PLAYERS", 0)

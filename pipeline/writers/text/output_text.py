@@ -209,7 +209,7 @@ def games_coded(result: RatedPeriod, ranks: np.ndarray | None) -> dict[str, Text
         known["player"] = _codes_text(ranks, result.totals["id"])
     rest_spec = {k: v for k, v in spec.items() if k not in known}
     # Only the columns still needed: the texts known by code are never built (the output stage
-    # builds the sides' text columns only for outputs that read them: ``jobs.rate_outputs``).
+    # builds the sides' text columns only for outputs that read them: ``jobs.rate.outputs``).
     frame = result.sides[sorted({source for _, source, _ in rest_spec.values()})]
     rest = spec_columns(frame, rest_spec, _GAMES_CODED)
     columns = {name: known[name] if name in known else rest[name] for name in spec}

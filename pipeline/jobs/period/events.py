@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import arrow_text, factorize_text, str_series
 from pipeline.errors import Code, InputError, Problem
-from pipeline.jobs.rate_stages import sort_problems
+from pipeline.jobs.rate.stages import sort_problems
 from pipeline.model import EventFile, EventUnit, GamesInput, PlayerList, SidesInput
 from pipeline.readers.event_inputs import read_event_inputs
 from pipeline.readers.limits import input_problem

@@ -3,7 +3,7 @@
 readers -> assemble -> engine -> grouper, with a schema check at every boundary. Nothing here
 writes files; see :mod:`pipeline.writers`. One run function, :func:`rate_files`, serves both
 engines: with no executor the period is rated in this process; with one (the Dask executor of
-:mod:`pipeline.jobs.dask_executor`) the executor turns the files into per-player partial sums
+:mod:`pipeline.jobs.rate.dask_executor`) the executor turns the files into per-player partial sums
 and this module finishes them exactly as for one process. An option an executor cannot honour is
 refused (:class:`~pipeline.errors.UsageError`, exit 2), never ignored.
 """

@@ -2,7 +2,7 @@
 either engine. The CLI (and a web page, a scheduler) builds the request and renders the result;
 nothing here prints.
 
-Kept apart from :mod:`pipeline.jobs.rate_stages` (the read-check-rate functions both engines share)
+Kept apart from :mod:`pipeline.jobs.rate.stages` (the read-check-rate functions both engines share)
 because the Dask executor imports those functions: the job that builds the executor cannot live
 beside them without an import cycle. Dask itself is imported only by a Dask run.
 """
@@ -20,7 +20,7 @@ from pipeline.readers.limits import MAX_INPUT_BYTES  # the largest input file a 
 from pipeline.resources.stage_board import StageBoard
 
 if TYPE_CHECKING:
-    from pipeline.jobs.dask_executor import DaskExecutor
+    from pipeline.jobs.rate.dask_executor import DaskExecutor
     from pipeline.writers import WriteReport
 
 ENGINES = ("pandas", "dask")
@@ -129,8 +129,8 @@ def rate(
         return _rate_on_dask(request, executor)
     if executor is not None:
         raise ValueError("an executor is for engine 'dask'; this request is for pandas")
-    from pipeline.jobs.rate_outputs import write_outputs
-    from pipeline.jobs.rate_stages import rate_files
+    from pipeline.jobs.rate.outputs import write_outputs
+    from pipeline.jobs.rate.stages import rate_files
 
     protected = request.protected
     board = progress or StageBoard()
@@ -155,16 +155,16 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
     honour is refused (UsageError) before anything is read or written. The workers write the
     games parts into a temporary folder of ``out_dir``, renamed to ``games`` once the rating
     list is written; a failed run removes it, and the ``out_dir`` it made."""
-    from pipeline.jobs.dask_executor import (
+    from pipeline.jobs.rate.dask_executor import (
         DaskExecutor,
         DaskRun,
         games_tmp_dir,
         output_refusals,
         write_dask_outputs,
     )
-    from pipeline.jobs.dask_scheduler import check_scheduler_address
+    from pipeline.jobs.rate.dask_scheduler import check_scheduler_address
     from pipeline.jobs.plan import refuse
-    from pipeline.jobs.rate_stages import rate_files
+    from pipeline.jobs.rate.stages import rate_files
     from pipeline.writers import WriteReport
 
     outputs = request.outputs

@@ -22,7 +22,7 @@ month rated: a scheduled run rates each month through the same ``run_period`` st
 
 One concept: what a scheduled run decides from the history, the calendar and the files given
 (the months, each file's month, nothing to do), and its record of each month published
-(``run-YYYY-MM.json``); what it tells a person is :mod:`pipeline.jobs.period_inbox_problems`.
+(``run-YYYY-MM.json``); what it tells a person is :mod:`pipeline.jobs.period.inbox_problems`.
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ from pipeline.history.published_inputs import (
     published_periods,
 )
 from pipeline.history.record import now, user
-from pipeline.jobs.period_events import find_event_files, read_events
-from pipeline.jobs.period_inbox_problems import InboxFile, list_name, person_needed
+from pipeline.jobs.period.events import find_event_files, read_events
+from pipeline.jobs.period.inbox_problems import InboxFile, list_name, person_needed
 from pipeline.model import EventFile
 from pipeline.resources.file_hash import sha256_of
 from pipeline.rules.months import add_months

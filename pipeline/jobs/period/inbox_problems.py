@@ -1,7 +1,7 @@
 """What a scheduled run tells the officer when a person is needed: the event files of a
 published month that were added late, changed or removed, and the command lines that settle it
 (``--replace`` of the last month published, or the next period with the late files and the
-``--earlier-list`` they need). Planned by :mod:`pipeline.jobs.period_schedule`.
+``--earlier-list`` they need). Planned by :mod:`pipeline.jobs.period.schedule`.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ def _client(scheduler: str | None):  # type: ignore[no-untyped-def]
     from distributed import Client, LocalCluster
 
     if scheduler:
-        from pipeline.jobs.dask_scheduler import connect
+        from pipeline.jobs.rate.dask_scheduler import connect
 
         return connect(scheduler), None
     cluster = LocalCluster(

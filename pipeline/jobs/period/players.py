@@ -11,7 +11,7 @@ import pandas as pd
 
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history import store as history
-from pipeline.jobs.period_events import embedded_players, player_names
+from pipeline.jobs.period.events import embedded_players, player_names
 from pipeline.keys.frame_lookup import member
 from pipeline.model import EventUnit, GamesInput, PlayerList
 from pipeline.rules.months import add_months

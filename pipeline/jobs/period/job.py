@@ -25,7 +25,7 @@ overwritten; ``--replace`` overwrites only the replaced period's own files, afte
 the replaced list stays in the database marked superseded.
 
 One concept: the steps of one period run in their crash-safe order (a scheduled run's choice of
-the list, the months and the files is :mod:`pipeline.jobs.period_schedule`'s).
+the list, the months and the files is :mod:`pipeline.jobs.period.schedule`'s).
 """
 
 from __future__ import annotations
@@ -55,22 +55,22 @@ from pipeline.history.run_start import (
     record_failure_before_start,
     start_run,
 )
-from pipeline.jobs.period_earlier_lists import read_earlier_lists
-from pipeline.jobs.period_events import (
+from pipeline.jobs.period.earlier_lists import read_earlier_lists
+from pipeline.jobs.period.events import (
     find_event_files,
     player_ids,
     read_events,
     untrusted,
 )
-from pipeline.jobs.period_players import (
+from pipeline.jobs.period.players import (
     lists_for_units,
     player_details,
     trusted_list,
     with_new_players,
 )
-from pipeline.jobs.period_rating import rate_with_event_lists
-from pipeline.jobs.period_results import publish_results
-from pipeline.jobs.period_schedule import (
+from pipeline.jobs.period.rating import rate_with_event_lists
+from pipeline.jobs.period.results import publish_results
+from pipeline.jobs.period.schedule import (
     is_scheduled,
     month_requests,
     plan_notes,
@@ -137,7 +137,7 @@ class PeriodOutcome:
     recovered: bool = False
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage (benchmarks)
     peaks: dict[str, float] = field(default_factory=dict)  # peak RSS (MiB) after each stage
-    # A scheduled run (pipeline.jobs.period_schedule): the month was published from the same
+    # A scheduled run (pipeline.jobs.period.schedule): the month was published from the same
     # inputs already; each month it published (--until), in order; the files left waiting.
     nothing_to_do: bool = False
     months: tuple[PeriodOutcome, ...] = ()
@@ -165,7 +165,7 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
 
 
 def _run_scheduled(request: PeriodRequest) -> PeriodOutcome:
-    """A scheduled run (:mod:`pipeline.jobs.period_schedule`): each month due published as an
+    """A scheduled run (:mod:`pipeline.jobs.period.schedule`): each month due published as an
     explicit run would publish it, with its ``run-YYYY-MM.json``; or nothing to do."""
     plan = scheduled_plan(request)
     if not plan.months:
