@@ -247,3 +247,18 @@ def test_writers_import_no_stage_that_computes():
         if layer(target) in computing
     ]
     assert found == []
+
+
+def test_the_list_rules_read_no_files():
+    """``pipeline.lists`` holds FIDE's rules of a new list, pure computation on frames: reading a
+    list file is the readers' (``readers.lists.published_list``), so no list rule imports a
+    reader or a file helper (``lists/list_file.py`` once read files inside the rules)."""
+    graph = import_graph(module_files())
+    found = [
+        f"{module} -> {target}"
+        for module, targets in sorted(graph.items())
+        if layer(module) == "lists"
+        for target in sorted(targets)
+        if layer(target) in {"readers", "resources", "writers"}
+    ]
+    assert found == []

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 
 BLOCK_ROWS = 65_536  # rows a block (tests set it small to cross block boundaries)
 INT_COLUMNS = ("birth_year", "rating", "period_games", "games", "k")

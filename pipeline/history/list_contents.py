@@ -37,7 +37,7 @@ from pipeline.history.list_blocks import (
     insert_blocks,
 )
 from pipeline.keys.frame_lookup import positions
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 
 # Changed rows larger than this share of the list are stored as a full list instead: never more
 # rows than the full list (in the FIDE-month benchmark about 65% of the players play).

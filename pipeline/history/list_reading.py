@@ -24,7 +24,7 @@ from pipeline.history.list_blocks import (
     decode_block,
     ids_where,
 )
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Callable
 
 from pipeline.history.list_blocks import BLOCK_COLUMNS, BLOCK_ROWS, insert_blocks, sql_rows_table
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 
 SCHEMA_VERSION = 4
 # PRAGMA application_id of a fiderate history ("FIDR"): tells it from another program's SQLite

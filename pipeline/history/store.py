@@ -31,7 +31,7 @@ from pipeline.history.list_reading import player_history as player_history
 from pipeline.history.schema import SCHEMA_VERSION as SCHEMA_VERSION  # tests import it
 from pipeline.history.schema import migrate
 from pipeline.lists.first_rating import POOL_COLUMNS, POOL_DTYPES
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 
 # The published list's columns, as stored: one definition, in listio (the list layout).
 LIST_COLUMNS = LIST_TEXT_COLUMNS

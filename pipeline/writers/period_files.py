@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.lists.change_report import PeriodReport
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.model import RatedPeriod
 from pipeline.resources.atomic_files import OutputBatch, check_not_an_input
 from pipeline.rules.months import add_months, fide_month_label

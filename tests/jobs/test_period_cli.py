@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from pipeline.history.store import list_rows
-from pipeline.lists.list_file import read_list
 from pipeline.readers import read_players
+from pipeline.readers.lists.published_list import read_list
 from tests.conftest import run_cli
 
 PERIOD_SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "period"

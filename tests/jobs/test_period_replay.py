@@ -16,7 +16,7 @@ from period_files import read_rows, write_event, write_list
 from period_reference import ReferenceRun, next_month
 
 from pipeline.jobs.period import PeriodRequest, run_period
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS as LIST_COLUMNS
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS as LIST_COLUMNS
 
 PERIODS = ["2026-01", "2026-02", "2026-03", "2026-04"]
 

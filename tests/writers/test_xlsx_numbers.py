@@ -250,7 +250,7 @@ def test_the_period_list_workbook_still_reads_back_as_the_csv(runs):
     back as the same list as the CSV, column for column."""
     import pandas as pd
 
-    from pipeline.lists.list_file import read_list
+    from pipeline.readers.lists.published_list import read_list
 
     folder = runs["period"]
     from_csv = read_list(folder / "rating_list_2026-12.csv").players

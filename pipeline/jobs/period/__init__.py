@@ -4,7 +4,8 @@ and players (:mod:`.players`), the lists before it (:mod:`.earlier_lists`), the 
 (:mod:`.rating`), the results kept for first ratings (:mod:`.results`), the problems of an inbox
 (:mod:`.inbox_problems`) and the scheduled run's choices (:mod:`.schedule`).
 
-The job's names are re-exported here: ``from pipeline.jobs.period import PeriodRequest, run_period``.
+The job's names are re-exported here:
+``from pipeline.jobs.period import PeriodRequest, run_period``.
 """
 
 from pipeline.jobs.period.job import PeriodOutcome, PeriodRequest, run_period

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from pipeline.errors import Code, InputError, Problem, RunError
 from pipeline.history import store as history
-from pipeline.lists.list_file import read_list
 from pipeline.model import EarlierList
+from pipeline.readers.lists.published_list import read_list
 from pipeline.resources.file_hash import sha256_of
 
 MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")

@@ -79,7 +79,6 @@ from pipeline.jobs.period.schedule import (
 )
 from pipeline.keys.id_lookup import IdLookup
 from pipeline.lists.change_report import PeriodReport
-from pipeline.lists.list_file import read_list
 from pipeline.model import (
     EarlierList,
     EventFile,
@@ -92,6 +91,7 @@ from pipeline.model import (
     UnitFacts,
 )
 from pipeline.readers.lists.player_details import fill_blank_details
+from pipeline.readers.lists.published_list import read_list
 from pipeline.resources.atomic_files import OutputBatch
 from pipeline.resources.memory import prefer_jemalloc
 from pipeline.resources.pause_points import pause_point

@@ -155,6 +155,7 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
     honour is refused (UsageError) before anything is read or written. The workers write the
     games parts into a temporary folder of ``out_dir``, renamed to ``games`` once the rating
     list is written; a failed run removes it, and the ``out_dir`` it made."""
+    from pipeline.jobs.plan import refuse
     from pipeline.jobs.rate.dask_executor import (
         DaskExecutor,
         DaskRun,
@@ -163,7 +164,6 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
         write_dask_outputs,
     )
     from pipeline.jobs.rate.dask_scheduler import check_scheduler_address
-    from pipeline.jobs.plan import refuse
     from pipeline.jobs.rate.stages import rate_files
     from pipeline.writers import WriteReport
 

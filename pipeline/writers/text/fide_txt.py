@@ -84,7 +84,7 @@ def fide_txt_header(month_label: str) -> str:
 
 def fide_txt_body(table: pd.DataFrame) -> pa.Array:
     """One line per player, each ending in CRLF, as one Arrow string array. ``table`` is the
-    text table of the list (:func:`pipeline.lists.list_file.list_text_table`)."""
+    text table of the list (:func:`pipeline.writers.text.list_text.list_text_table`)."""
     t = fide_txt_cells(table)
     fields = [
         _field(t[column], end - start, FEW_VALUES.get(column, True))

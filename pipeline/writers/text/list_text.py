@@ -1,5 +1,5 @@
 """The new rating list as text cells: what rating_list_*.csv holds and reads back (its columns
-are the list file's, :data:`pipeline.lists.list_file.LIST_TEXT_COLUMNS`)."""
+are the list file's, :data:`pipeline.lists.list_columns.LIST_TEXT_COLUMNS`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from pipeline.arrays.arrow_text import arrow_text, str_series
 from pipeline.arrays.number_text import int_arrow
-from pipeline.lists.list_file import LIST_TEXT_COLUMNS
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 
 
 def list_text_table(rows: pd.DataFrame) -> pd.DataFrame:

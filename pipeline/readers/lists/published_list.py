@@ -1,4 +1,5 @@
-"""The list in force: read it (with the columns a period run adds), and write the new one.
+"""The list in force or an earlier one, read with the columns a period run adds (the columns it
+writes are :data:`pipeline.lists.list_columns.LIST_TEXT_COLUMNS`).
 
 A list this command wrote reads back with the core players reader (``id, name, rating, k,
 birth_year, games, ever_2400, federation, title, sex``) plus three columns only period runs use:
@@ -59,20 +60,3 @@ def read_list(path: Path | str, rules: str | None = None) -> PlayerList:
     # A period publishes ever_2400 on every row: a list that does not say it starts as false.
     players.players["ever_2400"] = players.players["ever_2400"].fillna(False).astype(bool)
     return players
-
-
-LIST_TEXT_COLUMNS = [
-    "id",
-    "name",
-    "federation",
-    "sex",
-    "title",
-    "birth_year",
-    "rating",
-    "period_games",
-    "games",
-    "k",
-    "ever_2400",
-    "flags",
-    "last_played",
-]
