@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pipeline.errors import Code, HistoryRefusal, Problem
 from pipeline.history import store as history
+from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.model import EventFile
 from pipeline.rules.months import add_months
 
@@ -25,22 +26,24 @@ def check_history(
     files: Sequence[EventFile],
     replace: bool,
     database: Path | str = "",
+    rating_kind: str = DEFAULT_KIND,
 ) -> int | None:
-    """Refuse an event already rated and a period already published (unless --replace).
-    Returns the run being replaced, if any."""
+    """Refuse an event already rated (in any kind of list: a game is rated for one list) and a
+    period whose list of this kind is already published (unless --replace). Returns the run
+    being replaced, if any."""
     if con is None:
         return None
     problems = []
-    published = history.published_run(con, period)
-    latest = history.latest_published_period(con)
+    published = history.published_run(con, period, rating_kind)
+    latest = history.latest_published_period(con, rating_kind)
     replaced = None
     if published is not None:
         if not replace:
             problems.append(
                 Problem(
                     Code.PERIOD_PUBLISHED,
-                    f"period {period} was already published by run #{published.run_id}; "
-                    "nothing was changed",
+                    f"period {period} was already published by run #{published.run_id} "
+                    f"({rating_kind} list); nothing was changed",
                     file=str(database),
                     fix="use --replace to rate it again (the old list is kept, marked superseded)",
                 )
@@ -48,18 +51,21 @@ def check_history(
         else:
             replaced = published.run_id
     if latest is not None and latest > period:
-        problems.append(run_order_problem(period, latest, database, published is not None))
+        problems.append(
+            run_order_problem(period, latest, database, published is not None, rating_kind)
+        )
     live = history.rated_events(con, [f.sha256 for f in files])
     for f in files:
         if f.sha256 in live:
-            path, rated_in = live[f.sha256]
-            if rated_in == period and published is not None:
+            path, rated_in, rated_kind = live[f.sha256]
+            if rated_in == period and rated_kind == rating_kind and published is not None:
                 continue  # it belongs to the published period: replaced, or refused above
             problems.append(
                 Problem(
                     Code.ALREADY_RATED,
-                    f"this event was already rated in period {rated_in} (from {path!r}); "
-                    "an event cannot be rated twice",
+                    f"this event was already rated in period {rated_in}"
+                    + ("" if rated_kind == rating_kind else f" for the {rated_kind} list")
+                    + f" (from {path!r}); an event cannot be rated twice",
                     file=str(f.path),
                     fix="remove it from --events",
                 )
@@ -70,7 +76,11 @@ def check_history(
 
 
 def run_order_problem(
-    period: str, latest: str, database: Path | str, was_published: bool
+    period: str,
+    latest: str,
+    database: Path | str,
+    was_published: bool,
+    rating_kind: str = DEFAULT_KIND,
 ) -> Problem:
     """Period ``period`` asked for once ``latest``, a later one, is published: a question of the
     order of the runs, not of the input (each list is computed from the one before it, so an
@@ -79,8 +89,8 @@ def run_order_problem(
     return Problem(
         Code.RUN_ORDER,
         f"period {latest} is already published, so period {period} can no longer be {action}: "
-        "each list is computed from the one before it, and this history's lists go up to "
-        f"{latest}",
+        f"each list is computed from the one before it, and this history's {rating_kind} lists "
+        f"go up to {latest}",
         file=str(database),
         fix=f"rate the next period ({add_months(latest, 1)}) instead; a game of {period} left "
         "out goes in as an event of that next period. To publish the periods again from "
@@ -89,9 +99,14 @@ def run_order_problem(
     )
 
 
-def list_notes(con: sqlite3.Connection | None, period: str, list_sha: str) -> list[str]:
-    """A warning when --list is not the list this database published for the period."""
-    published = history.published_list_file(con, period) if con is not None else None
+def list_notes(
+    con: sqlite3.Connection | None, period: str, list_sha: str, rating_kind: str = DEFAULT_KIND
+) -> list[str]:
+    """A warning when --list is not the list of this kind the database published for the
+    period."""
+    published = (
+        history.published_list_file(con, period, rating_kind) if con is not None else None
+    )
     if published is None or published[1] == list_sha:
         return []
     return [

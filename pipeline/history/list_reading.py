@@ -24,6 +24,7 @@ from pipeline.history.list_blocks import (
     decode_block,
     ids_where,
 )
+from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 
 
@@ -86,13 +87,15 @@ def list_frame(table: pa.Table) -> pd.DataFrame:
     )
 
 
-def last_played(con: sqlite3.Connection, replaced: int | None = None) -> pd.Series:
-    """Player id -> the latest period in which a live published list shows rated games
-    (``period_games`` > 0), the lists of the run being ``replaced`` left out."""
+def last_played(
+    con: sqlite3.Connection, replaced: int | None = None, rating_kind: str = DEFAULT_KIND
+) -> pd.Series:
+    """Player id -> the latest period in which a live published list of that kind shows rated
+    games (``period_games`` > 0), the lists of the run being ``replaced`` left out."""
     lists = con.execute(
         "SELECT period, content_id FROM lists WHERE kind = 'published' AND superseded = 0 "
-        "AND run_id IS NOT ? ORDER BY period DESC, id DESC",
-        (replaced,),
+        "AND rating_kind = ? AND run_id IS NOT ? ORDER BY period DESC, id DESC",
+        (rating_kind, replaced),
     ).fetchall()
     bases: dict[int, pa.Table] = {}
     ids, periods = [], []
@@ -116,22 +119,32 @@ def last_played(con: sqlite3.Connection, replaced: int | None = None) -> pd.Seri
 HISTORY_COLUMNS = ("name", "rating", "period_games", "games", "k", "flags")
 
 
-def player_history(con: sqlite3.Connection, player_id: str) -> list[dict[str, object]]:
-    """A player's row on every recorded list, oldest first (superseded lists marked)."""
+def player_history(
+    con: sqlite3.Connection, player_id: str, rating_kind: str | None = None
+) -> list[dict[str, object]]:
+    """A player's row on every recorded list (of ``rating_kind``, or of every kind: standard,
+    then rapid, then blitz), oldest first (superseded lists marked). ``rating_kind`` says
+    standard, rapid or blitz; ``kind`` published or input."""
     lists = con.execute(
-        "SELECT effective, period, kind, superseded, content_id FROM lists "
-        "ORDER BY effective, superseded DESC, id"
+        "SELECT rating_kind, effective, period, kind, superseded, content_id FROM lists "
+        "WHERE ?1 IS NULL OR rating_kind = ?1 ORDER BY effective, superseded DESC, id",
+        (rating_kind,),
     ).fetchall()
+    lists.sort(key=lambda r: _kind_order(r[0]))  # stable: each kind's lists keep their order
     found: dict[int, dict[str, object] | None] = {}
     out = []
-    for effective, period, kind, superseded, content_id in lists:
+    for list_kind, effective, period, kind, superseded, content_id in lists:
         if content_id not in found:
             found[content_id] = _player_row(con, content_id, player_id)
         row = found[content_id]
         if row is not None:
-            head = {"list": effective, "period": period, "kind": kind}
+            head = {"rating_kind": list_kind, "list": effective, "period": period, "kind": kind}
             out.append({**head, "superseded": bool(superseded), **row})
     return out
+
+
+def _kind_order(kind: str) -> int:
+    return KINDS.index(kind) if kind in KINDS else len(KINDS)
 
 
 def names_on_list(con: sqlite3.Connection, content_id: int, ids: Sequence[str]) -> dict[str, str]:

@@ -10,12 +10,15 @@ from pathlib import Path
 
 from pipeline.history import store
 from pipeline.history.database import database_problem, open_read_only, translate
+from pipeline.history.rating_kinds import KINDS
 
-LIST_FIELDS = ("effective", "period", "kind", "source", "players", "superseded")
+# rating_kind: standard, rapid or blitz; kind: published or input.
+LIST_FIELDS = ("rating_kind", "effective", "period", "kind", "source", "players", "superseded")
 
 
 def read_overview(path: Path) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    """(every list, newest first; every pending result, oldest first), the database only read."""
+    """(every list, newest first; every pending result, kind by kind, oldest first), the
+    database only read."""
     con = open_read_only(path)
     try:
         lists = [
@@ -24,9 +27,9 @@ def read_overview(path: Path) -> tuple[list[dict[str, object]], list[dict[str, o
                 f"SELECT {', '.join(LIST_FIELDS)} FROM lists ORDER BY effective DESC, id DESC"
             )
         ]
-        pending = store.pending_results(con)
         rows = [
             {
+                "rating_kind": kind,
                 "player_id": r.player_id,
                 "period": r.period,
                 "event": r.event,
@@ -36,7 +39,8 @@ def read_overview(path: Path) -> tuple[list[dict[str, object]], list[dict[str, o
                 "opponents_sum": int(r.opp_sum),
                 "disregarded": bool(r.disregarded),
             }
-            for r in pending.itertuples(index=False)
+            for kind in KINDS
+            for r in store.pending_results(con, rating_kind=kind).itertuples(index=False)
         ]
         return lists, rows
     except sqlite3.Error as exc:

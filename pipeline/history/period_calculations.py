@@ -30,6 +30,7 @@ import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import arrow_text
 from pipeline.history.bulk_insert import insert_chunks, key_order
+from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.keys.id_lookup import IdLookup, same_ids, take_rows
 from pipeline.model import RatedPeriod
 
@@ -158,17 +159,23 @@ class StoredPeriod:
     run_id: int
     period: str
     scale: int | None  # None: published before calculations were stored (schema < 4)
+    rating_kind: str = DEFAULT_KIND  # standard, rapid or blitz
+    rules: str | None = None  # the rule set (era) that rated it; None: before schema 5
 
 
-def live_periods(con: sqlite3.Connection) -> dict[str, StoredPeriod]:
-    """Period -> its live published run (the one its list in force came from)."""
+def live_periods(
+    con: sqlite3.Connection, rating_kind: str = DEFAULT_KIND
+) -> dict[str, StoredPeriod]:
+    """Period -> its live published run of that kind of list (the one its list in force came
+    from)."""
     rows = con.execute(
-        "SELECT r.id, r.period, c.scale FROM runs r "
+        "SELECT r.id, r.period, c.scale, r.rating_kind, r.rules FROM runs r "
         "LEFT JOIN calculated_runs c ON c.run_id = r.id "
         "WHERE r.outcome = 'published' AND r.superseded_by IS NULL AND r.period IS NOT NULL "
-        "ORDER BY r.id"
+        "AND r.rating_kind = ? ORDER BY r.id",
+        (rating_kind,),
     ).fetchall()
-    return {period: StoredPeriod(run_id, period, scale) for run_id, period, scale in rows}
+    return {row[1]: StoredPeriod(*row) for row in rows}
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from pipeline.history import store
+from pipeline.history.rating_kinds import DEFAULT_KIND
 
 
 @dataclass(frozen=True)
@@ -24,9 +25,12 @@ class PublishedMonth:
     events: dict[str, str]
 
 
-def published_month(con: sqlite3.Connection, period: str) -> PublishedMonth | None:
-    """The live published run of ``period`` and its event files, if the month is published."""
-    run = store.published_run(con, period)
+def published_month(
+    con: sqlite3.Connection, period: str, rating_kind: str = DEFAULT_KIND
+) -> PublishedMonth | None:
+    """The live published run of ``period``'s list of that kind and its event files, if the
+    month is published."""
+    run = store.published_run(con, period, rating_kind)
     if run is None:
         return None
     rows = con.execute(
@@ -36,22 +40,26 @@ def published_month(con: sqlite3.Connection, period: str) -> PublishedMonth | No
     return PublishedMonth(period, run.run_id, {sha: path for sha, path in rows})
 
 
-def published_periods(con: sqlite3.Connection) -> list[str]:
-    """Every period with a live published list, in order."""
+def published_periods(con: sqlite3.Connection, rating_kind: str = DEFAULT_KIND) -> list[str]:
+    """Every period with a live published list of that kind, in order."""
     rows = con.execute(
         "SELECT DISTINCT period FROM runs WHERE outcome = 'published' AND superseded_by IS NULL "
-        "ORDER BY period"
+        "AND rating_kind = ? ORDER BY period",
+        (rating_kind,),
     )
     return [r[0] for r in rows]
 
 
-def list_file_in_force(con: sqlite3.Connection, month: str) -> tuple[str, str] | None:
-    """(file, sha256) of the list in force in ``month`` as the history knows it: the list it
-    published for that month, else the list a run started from (an ``input`` list)."""
+def list_file_in_force(
+    con: sqlite3.Connection, month: str, rating_kind: str = DEFAULT_KIND
+) -> tuple[str, str] | None:
+    """(file, sha256) of the list of that kind in force in ``month`` as the history knows it:
+    the list it published for that month, else the list a run started from (an ``input``
+    list)."""
     row = con.execute(
-        "SELECT source, sha256 FROM lists WHERE effective = ? AND superseded = 0 "
-        "ORDER BY kind = 'published' DESC, id DESC LIMIT 1",
-        (month,),
+        "SELECT source, sha256 FROM lists WHERE effective = ? AND rating_kind = ? "
+        "AND superseded = 0 ORDER BY kind = 'published' DESC, id DESC LIMIT 1",
+        (month, rating_kind),
     ).fetchone()
     return (row[0], row[1]) if row else None
 
@@ -64,7 +72,14 @@ def nothing_to_do_note(period: str, files: int) -> str:
 
 
 def log_nothing_to_do(
-    con: sqlite3.Connection, *, started: str, finished: str, user: str, command: str, period: str
+    con: sqlite3.Connection,
+    *,
+    started: str,
+    finished: str,
+    user: str,
+    command: str,
+    period: str,
+    rating_kind: str,
 ) -> int:
     """The audit log's row of a run that found its month published from the same inputs (the
     one row such a run adds: it changes nothing else)."""
@@ -75,6 +90,7 @@ def log_nothing_to_do(
         user=user,
         command=command,
         period=period,
+        rating_kind=rating_kind,
         outcome="nothing-to-do",
         message=f"{period} already published from the same inputs",
         inputs=[],

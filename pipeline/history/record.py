@@ -16,6 +16,7 @@ import pandas as pd
 from pipeline.history import store as history
 from pipeline.history.list_contents import StoredRows, content_sha
 from pipeline.history.period_calculations import PeriodCalculation, record_calculation
+from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.lists.first_rating import FirstRatings
 from pipeline.model import EarlierList, EventFile, PlayerList, UnitFacts
 from pipeline.rules.months import add_months
@@ -49,6 +50,8 @@ class RunRecord:
     earlier_lists: Mapping[str, EarlierList] = field(default_factory=dict)  # --earlier-list
     # Each player's calculation of the period (history pages; None: not stored).
     calculation: PeriodCalculation | None = None
+    rating_kind: str = DEFAULT_KIND  # standard, rapid or blitz: the list published
+    rules: str | None = None  # the rule set (era) that rated the period, by its name
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,8 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
         user=user(),
         command=record.command,
         period=period,
+        rating_kind=record.rating_kind,
+        rules=record.rules,
         outcome="published",
         message=message,
         inputs=record.inputs,
@@ -89,7 +94,8 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
     blank = pd.arrays.IntegerArray(np.zeros(len(listed), np.int64), np.ones(len(listed), bool))
     rows = StoredRows.of(listed.assign(period_games=blank))
     rows_sha = content_sha(rows)
-    if not history.has_list_in_force(con, period):
+    kind = record.rating_kind
+    if not history.has_list_in_force(con, period, kind):
         history.insert_list(
             con,
             run_id,
@@ -100,6 +106,7 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
             record.inputs[0]["sha256"],
             rows,
             rows_sha=rows_sha,
+            rating_kind=kind,
         )
     history.insert_list(
         con,
@@ -112,10 +119,13 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
         record.new,
         over=rows,
         over_sha=rows_sha,
+        rating_kind=kind,
     )
     del rows
-    history.insert_events(con, run_id, _event_rows(record))
-    history.insert_rows(con, "pending", record.first.current[history.PENDING_COLUMNS], run_id)
+    history.insert_events(con, run_id, _event_rows(record), kind)
+    history.insert_rows(
+        con, "pending", record.first.current[history.PENDING_COLUMNS], run_id, kind
+    )
     history.insert_rows(
         con,
         "first_ratings",
@@ -130,6 +140,7 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
             }
         ),
         run_id,
+        kind,
     )
     if record.calculation is not None:
         record_calculation(con, run_id, record.calculation)

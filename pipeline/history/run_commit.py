@@ -33,7 +33,7 @@ def commit_run(
     con.execute("BEGIN IMMEDIATE")
     try:
         run_id = record_run(con, record, files)
-        record_earlier_lists(con, run_id, record.earlier_lists)
+        record_earlier_lists(con, run_id, record.earlier_lists, record.rating_kind)
         pause_point("db-written")
         con.execute("COMMIT")
     except BaseException:
@@ -55,14 +55,23 @@ def finish_run(
 
 
 def record_earlier_lists(
-    con: sqlite3.Connection, run_id: int, lists: Mapping[str, EarlierList]
+    con: sqlite3.Connection, run_id: int, lists: Mapping[str, EarlierList], rating_kind: str
 ) -> None:
-    """Store each list the history does not hold yet as the input list in force in its month."""
+    """Store each list the history does not hold yet as the input list of the run's kind in
+    force in its month."""
     for month, given in sorted(lists.items()):
-        if history.has_list_in_force(con, month):
+        if history.has_list_in_force(con, month, rating_kind):
             continue
         rows = given.players.players.drop(columns=["line"], errors="ignore").copy()
         rows["period_games"] = pd.array([pd.NA] * len(rows), dtype="Int64")
         history.insert_list(
-            con, run_id, "input", month, None, given.players.source, given.sha256, rows
+            con,
+            run_id,
+            "input",
+            month,
+            None,
+            given.players.source,
+            given.sha256,
+            rows,
+            rating_kind=rating_kind,
         )

@@ -21,6 +21,7 @@ from pipeline.history import store as history
 from pipeline.history.checks import check_history, list_notes, same_inputs
 from pipeline.history.journal import UnfinishedRun, clean_stale_temporaries, recover
 from pipeline.history.published_inputs import log_nothing_to_do, nothing_to_do_note
+from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.history.record import now, user
 from pipeline.model import EventFile
 from pipeline.resources.file_hash import sha256_of
@@ -34,6 +35,7 @@ class RunStart:
     con: sqlite3.Connection | None  # None: no history yet (a first run creates it)
     started: str  # ISO time, UTC
     inputs: list[dict[str, str]]  # the audit record of every input: role, path, sha256
+    rating_kind: str = DEFAULT_KIND  # the kind of list the run publishes
     replaced: int | None = None  # the run --replace supersedes
     notes: list[str] = field(default_factory=list)
     done: int | None = None  # the run id that already answers this run
@@ -53,6 +55,7 @@ class RunAsked:
     earlier_lists: Sequence[tuple[str, Path]] = ()
     replace: bool = False
     command: str = "fiderate period"
+    rating_kind: str = DEFAULT_KIND  # standard, rapid or blitz: the list the run publishes
 
 
 def describe_inputs(asked: RunAsked, list_hash: str) -> list[dict[str, str]]:
@@ -75,7 +78,7 @@ def start_run(asked: RunAsked) -> RunStart:
     """Open the history for a run and check the run against it (see the module docstring)."""
     started = now()
     con = database.open_history(asked.database)
-    start = RunStart(con, started, [])
+    start = RunStart(con, started, [], asked.rating_kind)
     try:
         recovered = recover(con) if con is not None else []
         clean_stale_temporaries(asked.out_dir)
@@ -85,10 +88,12 @@ def start_run(asked: RunAsked) -> RunStart:
         if con is None:  # a new history: nothing published, nothing to refuse
             return start
         for run_id in recovered:
-            row = con.execute("SELECT period FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = con.execute(
+                "SELECT period, rating_kind FROM runs WHERE id = ?", (run_id,)
+            ).fetchone()
             if (
                 row
-                and row[0] == asked.period
+                and tuple(row) == (asked.period, asked.rating_kind)
                 and same_inputs(history.run_inputs(con, run_id), start.inputs)
             ):
                 start.done, start.recovered = run_id, True
@@ -103,9 +108,9 @@ def start_run(asked: RunAsked) -> RunStart:
             start.done_note = nothing_to_do_note(asked.period, len(asked.files))
             return start
         start.replaced = check_history(
-            con, asked.period, asked.files, asked.replace, asked.database
+            con, asked.period, asked.files, asked.replace, asked.database, asked.rating_kind
         )
-        start.notes = list_notes(con, asked.period, list_hash)
+        start.notes = list_notes(con, asked.period, list_hash, asked.rating_kind)
         return start
     except FiderateError as exc:
         record_failure(start, asked.period, asked.command, exc)
@@ -116,7 +121,7 @@ def _unchanged_rerun(con: sqlite3.Connection, asked: RunAsked, start: RunStart) 
     """An explicit run of a month published from the same inputs (the list's and the events'
     contents): the published run's id, after logging this one; None when the month is not
     published or its inputs differ."""
-    run = history.published_run(con, asked.period)
+    run = history.published_run(con, asked.period, asked.rating_kind)
     if run is None or not same_inputs(history.run_inputs(con, run.run_id), start.inputs):
         return None
     log_nothing_to_do(
@@ -126,6 +131,7 @@ def _unchanged_rerun(con: sqlite3.Connection, asked: RunAsked, start: RunStart) 
         user=user(),
         command=asked.command,
         period=asked.period,
+        rating_kind=asked.rating_kind,
     )
     return run.run_id
 
@@ -144,6 +150,7 @@ def record_failure(start: RunStart, period: str, command: str, exc: FiderateErro
             user=user(),
             command=command,
             period=period,
+            rating_kind=start.rating_kind,
             outcome="refused" if isinstance(exc, HistoryRefusal) else "failed",
             message=str(exc)[:4000],
             inputs=start.inputs,
@@ -153,8 +160,9 @@ def record_failure(start: RunStart, period: str, command: str, exc: FiderateErro
 
 
 def record_failure_before_start(
-    db_path: Path, period: str, command: str, exc: FiderateError
+    db_path: Path, period: str, command: str, exc: FiderateError, rating_kind: str = DEFAULT_KIND
 ) -> None:
     """The audit row of a run that failed before it asked the history anything (an event
     path that is missing or not a file), when the history exists."""
-    record_failure(RunStart(database.open_history(db_path), now(), []), period, command, exc)
+    start = RunStart(database.open_history(db_path), now(), [], rating_kind)
+    record_failure(start, period, command, exc)

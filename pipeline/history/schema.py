@@ -4,7 +4,9 @@ The schema is versioned with ``PRAGMA user_version``; :func:`migrate` brings an 
 to :data:`SCHEMA_VERSION`, one step per version, each step in its own transaction. Version 2
 stores each list's rows once (see :mod:`pipeline.history.list_contents`); version 3 stores them
 as compressed blocks (:mod:`pipeline.history.list_blocks`); version 4 stores each period's
-calculation, player by player (:mod:`pipeline.history.period_calculations`). A step is SQL
+calculation, player by player (:mod:`pipeline.history.period_calculations`); version 5 holds
+standard, rapid and blitz lists side by side (:mod:`pipeline.history.rating_kinds`), and the rule
+set (era) of each run. A step is SQL
 statements, or a function of the connection where SQL alone cannot do it (rows into blocks).
 """
 
@@ -14,9 +16,10 @@ import sqlite3
 from collections.abc import Callable
 
 from pipeline.history.list_blocks import BLOCK_COLUMNS, BLOCK_ROWS, insert_blocks, sql_rows_table
+from pipeline.history.rating_kinds import DEFAULT_KIND, kind_of_command
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # PRAGMA application_id of a fiderate history ("FIDR"): tells it from another program's SQLite
 # file (pipeline.history.database refuses those). Set by every migration step.
 APPLICATION_ID = 0x46494452
@@ -43,6 +46,25 @@ def _rows_into_blocks(con: sqlite3.Connection) -> None:
         )
         while rows := cursor.fetchmany(BLOCK_ROWS):
             insert_blocks(con, content_id, sql_rows_table(rows))
+
+
+# The tables whose rows belong to one kind of list (version 5): a run's rows are its kind's.
+KIND_TABLES = ("runs", "lists", "events", "pending", "first_ratings")
+
+
+def _kind_of_history(con: sqlite3.Connection) -> None:
+    """Version 5: a history written before holds one kind of list, the one its runs' command
+    lines name with ``--rules`` (standard when none does); every row is that kind's. Should the
+    lines disagree (a --rules given by mistake), the latest live published run decides: the
+    next run continues from its list."""
+    commands = con.execute(
+        "SELECT command FROM runs WHERE outcome = 'published' "
+        "ORDER BY superseded_by IS NULL, id"
+    ).fetchall()
+    kinds = [kind for (command,) in commands if (kind := kind_of_command(command)) is not None]
+    kind = kinds[-1] if kinds else DEFAULT_KIND
+    for table in KIND_TABLES:
+        con.execute(f"UPDATE {table} SET rating_kind = ?", (kind,))
 
 
 # One list of steps per version: version N is reached by running MIGRATIONS[N - 1].
@@ -200,6 +222,21 @@ MIGRATIONS: list[list[str | Callable[[sqlite3.Connection], None]]] = [
         rows INTEGER NOT NULL,
         data BLOB NOT NULL)   -- Arrow IPC file, zstd: GAME_SCHEMA""",
         "CREATE INDEX period_breakdown_range ON period_breakdown(run_id, last_id)",
+    ],
+    [
+        # Version 5 (issue 36): standard, rapid and blitz lists in one history, each kind with
+        # its own months, lists, runs, events and pending results (a player is one player
+        # across the three: the same id); and the rule set (era) that rated each period, so
+        # its pages speak the era's words. A history written before holds one kind
+        # (_kind_of_history); its runs' era was not stored and stays NULL (the pages say it
+        # is assumed from the kind and the period).
+        *(
+            f"ALTER TABLE {table} ADD COLUMN rating_kind TEXT NOT NULL DEFAULT 'standard'"
+            for table in KIND_TABLES
+        ),
+        "ALTER TABLE runs ADD COLUMN rules TEXT",  # the era's name (RuleSet.name)
+        _kind_of_history,
+        "CREATE INDEX lists_kind_month ON lists(rating_kind, effective)",
     ],
 ]
 

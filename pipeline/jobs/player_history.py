@@ -2,10 +2,12 @@
 only read the database (never change or create it), each a request in and a plain value out
 that the CLI and the web pages render alike:
 
-- :func:`run_history`: every list the player is on, and per period rated the K that rated the
-  games (beside the next list's K, which rates the next period), the score and the change;
-- :func:`run_calculation`: one period's calculation, game by game (opponent, rating,
-  difference, PD, S - PD, K x (S - PD)), summing exactly to the change;
+- :func:`run_history`: every list the player is on (standard, rapid and blitz, or one kind),
+  and per period rated the K that rated the games (beside the next list's K, which rates the
+  next period), the score and the change;
+- :func:`run_calculation`: one period's calculation of one kind of list, game by game
+  (opponent, rating, difference, PD, S - PD, K x (S - PD)), summing exactly to the change, with
+  the era's words for how the difference was counted;
 - :func:`run_search`: players found by name or id;
 - :func:`history_overview`: the lists and the pending first-rating results of the database.
 
@@ -20,16 +22,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.calculator.calc_text import fixed
-from pipeline.errors import NotInHistory
+from pipeline.errors import NotInHistory, RunError
 from pipeline.history import store
 from pipeline.history.database import reading
 from pipeline.history.list_reading import names_on_list
+from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS, check_kind
 from pipeline.history.period_calculations import (
+    StoredPeriod,
     live_periods,
     player_changes,
     player_games,
     published_content,
 )
+from pipeline.rules.counted_words import counted_heading, method_words
+from pipeline.rules.select import rules_in_force
+from pipeline.rules.sets import RuleSet, get_rules
 
 NOT_STORED = (
     "not stored: the period was rated by a fiderate older than history schema 4, which kept "
@@ -41,35 +48,44 @@ NOT_STORED = (
 class HistoryRequest:
     player_id: str
     database: Path  # the history database written by ``fiderate period``
+    rating_kind: str | None = None  # standard, rapid or blitz; None: every kind
 
 
 @dataclass(frozen=True)
 class PlayerHistory:
     player_id: str
     database: Path
-    # One row per list the player is on, oldest first; a published list's row also carries
-    # its period's calculation: k_used, next_k, score, change_exact, change, calculation.
+    # One row per list the player is on, kind by kind (standard, rapid, blitz: ``rating_kind``),
+    # oldest first; a published list's row also carries its period's calculation: k_used,
+    # next_k, score, change_exact, change, calculation.
     lists: list[dict[str, object]]
-    pending: list[dict[str, object]]  # results still waiting for a first rating
+    pending: list[dict[str, object]]  # results still waiting for a first rating, by kind
+    kinds: tuple[str, ...] = ()  # the kinds of list the player is on, in KINDS order
 
 
 def run_history(request: HistoryRequest) -> PlayerHistory:
-    rows, pending = reading(request.database, lambda con: _history(con, request.player_id))
+    if request.rating_kind is not None:
+        check_kind(request.rating_kind)
+    rows, pending = reading(
+        request.database, lambda con: _history(con, request.player_id, request.rating_kind)
+    )
     if not rows:
-        raise NotInHistory(
-            f"player {request.player_id!r} is on no list in {str(request.database)!r}"
-        )
-    return PlayerHistory(request.player_id, request.database, rows, pending)
+        on = "no list" if request.rating_kind is None else f"no {request.rating_kind} list"
+        raise NotInHistory(f"player {request.player_id!r} is on {on} in {str(request.database)!r}")
+    kinds = tuple(dict.fromkeys(str(r["rating_kind"]) for r in rows))
+    return PlayerHistory(request.player_id, request.database, rows, pending, kinds)
 
 
 def _history(
-    con: sqlite3.Connection, player_id: str
+    con: sqlite3.Connection, player_id: str, rating_kind: str | None = None
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    rows = store.player_history(con, player_id)
-    periods = live_periods(con)
+    rows = store.player_history(con, player_id, rating_kind)
+    kinds = KINDS if rating_kind is None else (rating_kind,)
+    periods = {kind: live_periods(con, kind) for kind in kinds}
     changes = player_changes(con, player_id) if rows else {}
     for row in rows:
-        stored = periods.get(str(row["period"])) if row["kind"] == "published" else None
+        live = periods[str(row["rating_kind"])]
+        stored = live.get(str(row["period"])) if row["kind"] == "published" else None
         if row["superseded"]:
             stored = None  # a replaced period's list: its live run is another one
         change = changes.get(stored.run_id) if stored is not None else None
@@ -84,7 +100,7 @@ def _history(
             change=change.change if change else None,
             calculation=scale is not None,
         )
-    return rows, store.player_pending(con, player_id)
+    return rows, store.player_pending(con, player_id, rating_kind)
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,9 @@ class CalculationRequest:
     player_id: str
     period: str  # YYYY-MM, a period the history published
     database: Path
+    # The kind of list the period was published for; None: the first kind (standard, rapid,
+    # blitz) that rated the player's games in the period.
+    rating_kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -114,23 +133,54 @@ class PlayerCalculation:
     # Per game: opponent (id), opponent_name, opponent_rating, diff, pd, score, s_minus_pd,
     # k_x_s_minus_pd, event, round, note.
     games: list[dict[str, object]]
+    rating_kind: str = DEFAULT_KIND  # standard, rapid or blitz
+    rules: str = ""  # the rule set (era) that rated the period
+    rules_assumed: bool = False  # not stored (before schema 5): the era in force, assumed
+    counted_heading: str = ""  # the era's words for the counted difference's column
+    method_words: str = ""  # the era's sentence: how each game's expectation was read
 
 
 def run_calculation(request: CalculationRequest) -> PlayerCalculation:
+    if request.rating_kind is not None:
+        check_kind(request.rating_kind)
     return reading(request.database, lambda con: _calculation(con, request))
 
 
+def period_rules(stored: StoredPeriod) -> tuple[RuleSet, bool]:
+    """(the rule set that rated ``stored``, whether it is assumed): the era the run stored, or
+    for a period published before schema 5 the era its kind's rules give for the period."""
+    if stored.rules is not None:
+        try:
+            return get_rules(stored.rules), False
+        except RunError:  # an era this fiderate no longer knows: the one in force instead
+            pass
+    return rules_in_force(stored.rating_kind, stored.period), True
+
+
 def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> PlayerCalculation:
-    who, period = request.player_id, request.period
-    stored = live_periods(con).get(period)
+    who, period, kind = request.player_id, request.period, request.rating_kind
+    if kind is None:
+        changes = player_changes(con, who)
+        kind = next(
+            (
+                k
+                for k in KINDS
+                if (found := live_periods(con, k).get(period)) is not None
+                and found.run_id in changes
+            ),
+            DEFAULT_KIND,
+        )
+    stored = live_periods(con, kind).get(period)
     if stored is None:
-        raise NotInHistory(f"no period {period!r} was published in {str(request.database)!r}")
+        what = "no period" if request.rating_kind is None else f"no {kind} list for period"
+        raise NotInHistory(f"{what} {period!r} was published in {str(request.database)!r}")
     if stored.scale is None:
         raise NotInHistory(f"the calculation of {period}: {NOT_STORED}")
     change = player_changes(con, who).get(stored.run_id)
     if change is None:
         raise NotInHistory(f"player {who!r} has no rated game in {period} (or is not rated)")
     scale, k = stored.scale, change.k
+    rules, assumed = period_rules(stored)
     places = 2 if scale == 100 else 4  # PD from the table: 2 decimals; from the formula: 4
     stored_games = player_games(con, stored.run_id, who)
     # The names on the list the period published (the players' own, once rated).
@@ -171,6 +221,11 @@ def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> Player
         change=change.change,
         new_rating=change.new_rating,
         games=games,
+        rating_kind=stored.rating_kind,
+        rules=rules.name,
+        rules_assumed=assumed,
+        counted_heading=counted_heading(rules),
+        method_words=method_words(rules),
     )
 
 

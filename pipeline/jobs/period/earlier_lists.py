@@ -15,9 +15,11 @@ from pathlib import Path
 
 from pipeline.errors import Code, InputError, Problem, RunError
 from pipeline.history import store as history
+from pipeline.history.rating_kinds import kind_of_rules
 from pipeline.model import EarlierList
 from pipeline.readers.lists.published_list import read_list
 from pipeline.resources.file_hash import sha256_of
+from pipeline.rules.sets import DEFAULT_RULES
 
 MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 
@@ -81,7 +83,11 @@ def read_earlier_lists(
             problems.extend(exc.problems)
             continue
         sha = sha256_of(path)
-        held = history.live_list_sha(con, month, replaced) if con is not None else None
+        held = (
+            history.live_list_sha(con, month, replaced, kind_of_rules(rules or DEFAULT_RULES))
+            if con is not None
+            else None
+        )
         if held is not None and held[1] != sha:
             problems.append(
                 Problem(

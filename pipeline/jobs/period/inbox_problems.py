@@ -18,6 +18,7 @@ from pipeline.history import store as history
 from pipeline.history.published_inputs import PublishedMonth, published_month
 from pipeline.model import EventFile
 from pipeline.rules.months import add_months
+from pipeline.rules.sets import DEFAULT_RULES
 
 
 class ScheduledCommand(Protocol):
@@ -31,6 +32,10 @@ class ScheduledCommand(Protocol):
     def db_path(self) -> Path | None: ...
     @property
     def database(self) -> Path: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def rating_kind(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ def person_needed(
     latest = published[-1] if published else ""
     for month in months:
         added = late.get(month, [])
-        recorded = published_month(con, month) if con is not None else None
+        recorded = published_month(con, month, request.rating_kind) if con is not None else None
         old_paths = set(recorded.events.values()) if recorded is not None else set()
         here = {i.file.sha256 for i in inbox if i.rated_in == month}
         removed = (
@@ -101,7 +106,9 @@ def _month_problem(
     ]
     replace_line = command_line(request, month, replace=True)
     next_line = next_period_line(request, con, month, latest, added + changed, inbox)
-    published = con is not None and history.published_run(con, month) is not None
+    published = (
+        con is not None and history.published_run(con, month, request.rating_kind) is not None
+    )
     if month == latest:
         fix = f"to rate {month} again with the files as they are now: {replace_line}"
     else:
@@ -142,8 +149,14 @@ def command_line(request: ScheduledCommand, month: str, replace: bool = False) -
         words += ["--events", str(path)]
     if request.db_path is not None:
         words += ["--db", str(request.db_path)]
-    words += ["--period", month] + (["--replace"] if replace else [])
+    words += ["--period", month] + (["--replace"] if replace else []) + _rules_words(request)
     return shell_words(words)
+
+
+def _rules_words(request: ScheduledCommand) -> list[str]:
+    """``--rules`` as given, unless it is the default (the line of a standard list stays
+    short): the line publishes the same kind of list."""
+    return [] if request.rules == DEFAULT_RULES else ["--rules", request.rules]
 
 
 def next_period_line(
@@ -162,7 +175,9 @@ def next_period_line(
     own = [str(i.file.path) for i in inbox if i.rated_in is None and i.month == following]
     for path in paths + own:
         words += ["--events", path]
-    words += ["--period", following, "--out", str(request.out_dir)]
-    if con is not None and not history.has_list_in_force(con, month):
+    words += ["--period", following, "--out", str(request.out_dir), *_rules_words(request)]
+    if request.db_path is not None:
+        words += ["--db", str(request.db_path)]
+    if con is not None and not history.has_list_in_force(con, month, request.rating_kind):
         words += ["--earlier-list", f"{month}=<the list of {month}>"]
     return shell_words(words)

@@ -46,6 +46,7 @@ from pipeline.history import store as history
 from pipeline.history.lock import holding_history
 from pipeline.history.period_calculations import period_calculation
 from pipeline.history.published_inputs import nothing_to_do_note
+from pipeline.history.rating_kinds import kind_of_rules
 from pipeline.history.record import ListFile, RunRecord
 from pipeline.history.run_commit import commit_run, finish_run
 from pipeline.history.run_start import (
@@ -126,6 +127,11 @@ class PeriodRequest:
     def database(self) -> Path:
         return self.db_path or self.out_dir / "ratings.db"
 
+    @property
+    def rating_kind(self) -> str:
+        """The kind of list the run publishes (standard, rapid or blitz): ``rules``' family."""
+        return kind_of_rules(self.rules)
+
 
 @dataclass(frozen=True)
 class PeriodOutcome:
@@ -201,7 +207,9 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
     try:
         files = find_event_files(request.events)
     except InputError as exc:
-        record_failure_before_start(request.database, period, request.command, exc)
+        record_failure_before_start(
+            request.database, period, request.command, exc, request.rating_kind
+        )
         raise
     inputs = _input_paths(request, files)
     asked = RunAsked(
@@ -213,6 +221,7 @@ def _run_period(request: PeriodRequest) -> PeriodOutcome:
         earlier_lists=request.earlier_lists,
         replace=request.replace,
         command=request.command,
+        rating_kind=request.rating_kind,
     )
     start = start_run(asked)
     try:
@@ -293,7 +302,7 @@ def _lists(
     base = listed.players.drop(columns=["line"], errors="ignore")
     if con is not None:
         # A list without last_played (an outside list): the history knows when players last played.
-        known = history.last_played(con, replaced)
+        known = history.last_played(con, replaced, request.rating_kind)
         blank = base["last_played"].eq("")
         base.loc[blank, "last_played"] = (
             base.loc[blank, "id"].map(known).astype("string").fillna("").astype(str)
@@ -308,7 +317,9 @@ def _lists(
     if base is not in_force.players:
         in_force = PlayerList(listed.source, base)
     given = {month: e.players for month, e in earlier.items()}
-    unit_lists = lists_for_units(units, period, in_force, con, ids, details, given)
+    unit_lists = lists_for_units(
+        units, period, in_force, con, ids, details, given, request.rating_kind
+    )
     if request.trust_event_ratings:
         unit_lists = [
             trusted_list(players, unit) for players, unit in zip(unit_lists, units, strict=True)
@@ -378,6 +389,8 @@ def _rate_and_publish(
         first=first,
         earlier_lists=earlier,
         calculation=calculation,
+        rating_kind=request.rating_kind,
+        rules=era.name,
     )
     run_id, written, more_notes = _publish(
         request, asked, start, record, report, rated, clock, inputs

@@ -11,6 +11,7 @@ import pandas as pd
 
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history import store as history
+from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.jobs.period.events import embedded_players, player_names
 from pipeline.keys.frame_lookup import member
 from pipeline.model import EventUnit, GamesInput, PlayerList
@@ -94,9 +95,11 @@ def lists_for_units(
     ids: pd.Series,
     details: pd.DataFrame,
     given: Mapping[str, PlayerList] | None = None,
+    rating_kind: str = DEFAULT_KIND,
 ) -> list[PlayerList]:
     """The list in force when each event started (plus unrated rows for new players): the
-    period's own list, a list ``given`` for the month (--earlier-list), or the history's."""
+    period's own list, a list ``given`` for the month (--earlier-list), or the history's list of
+    the run's kind."""
     problems = []
     # The period's own list is ``base`` itself: its id look-up, once built, serves every event.
     by_month: dict[str, PlayerList] = {period: base}
@@ -120,7 +123,7 @@ def lists_for_units(
             )
             continue
         if month not in by_month:
-            found = history.list_in_force(con, month) if con is not None else None
+            found = history.list_in_force(con, month, rating_kind) if con is not None else None
             if found is None:
                 problems.append(
                     Problem(

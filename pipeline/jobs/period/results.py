@@ -10,6 +10,7 @@ import pandas as pd
 
 from pipeline.engine.matches import MATCH_NOTES
 from pipeline.history import store as history
+from pipeline.history.rating_kinds import kind_of_rules
 from pipeline.keys.frame_lookup import member
 from pipeline.lists.change_report import PeriodReport, build_report
 from pipeline.lists.first_rating import (
@@ -40,7 +41,8 @@ def publish_results(
     chosen = select_rules(rules, period)  # the era, and why (said in the report)
     era = chosen.rules
     first_rules = era.first_rating_rules  # the era's method and floor
-    first = _first_ratings(result, units, base, con, period, replaced, first_rules)
+    kind = kind_of_rules(rules)  # each kind of list has its own pool of pending results
+    first = _first_ratings(result, units, base, con, period, replaced, first_rules, kind)
     new, status = next_list(base, result.totals, first, period, era, new_ids, first_rules)
     report = build_report(
         base,
@@ -67,8 +69,10 @@ def _first_ratings(
     period: str,
     replaced: int | None,
     rules: FirstRatingRules,
+    rating_kind: str,
 ) -> FirstRatings:
-    """The first ratings of this period: the unrated players' results pooled with the history's."""
+    """The first ratings of this period: the unrated players' results pooled with the history's
+    (of the same kind of list)."""
     keys = pd.DataFrame(
         {
             "source": [u.source for u in units],
@@ -89,5 +93,9 @@ def _first_ratings(
         keys, on=["source", "event"], how="left", validate="many_to_one"
     )
     candidates = pd.Index(base.loc[base["rating"].isna(), "id"])
-    earlier = history.pending_results(con, replaced) if con is not None else empty_pool()
+    earlier = (
+        history.pending_results(con, replaced, rating_kind=rating_kind)
+        if con is not None
+        else empty_pool()
+    )
     return first_ratings(event_results(sides, candidates, period), earlier, period, rules)

@@ -84,6 +84,10 @@ class PeriodRequest(Protocol):
     def today(self) -> dt.date | None: ...
     @property
     def database(self) -> Path: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def rating_kind(self) -> str: ...
 
 
 class PeriodOutcome(Protocol):
@@ -162,6 +166,7 @@ def scheduled_plan(request: PeriodRequest) -> SchedulePlan:
                 user=user(),
                 command=request.command,
                 period=plan.checked.period,
+                rating_kind=request.rating_kind,
             )
     finally:
         if con is not None:
@@ -198,7 +203,8 @@ def plan_schedule(
     """The months to publish and their files, or the month to check; refuses (exit 1) what a
     person must decide, every such problem at once."""
     until = resolve_period(request.until) if request.until is not None else None
-    published = published_periods(con) if con is not None else []
+    # Each kind of list has its own months: a rapid run follows the rapid lists only.
+    published = published_periods(con, request.rating_kind) if con is not None else []
     latest = published[-1] if published else None
     if latest is None:
         if request.list_path is None or request.period is None:
@@ -261,12 +267,18 @@ def _assign(
             files[max(month, months[0])].append(item.file)
         else:
             waiting.append((str(item.file.path), month))
-    checked = published_month(con, checked_period) if con is not None and checked_period else None
+    checked = (
+        published_month(con, checked_period, request.rating_kind)
+        if con is not None and checked_period
+        else None
+    )
     problems = person_needed(request, con, inbox, late, checked, published, target)
     if problems:
         raise HistoryRefusal(problems)
     if replacing and request.list_path is None:  # the history's list: only the files can differ
-        now_published = published_month(con, months[0]) if con is not None else None
+        now_published = (
+            published_month(con, months[0], request.rating_kind) if con is not None else None
+        )
         if now_published is not None and set(now_published.events) == {
             f.sha256 for f in files[months[0]]
         }:
@@ -296,7 +308,13 @@ def _inbox(
     copies: dict[str, list[EventFile]] = {}
     for f in find_event_files(request.events):
         copies.setdefault(f.sha256, []).append(f)
-    rated = history.rated_events(con, copies) if con is not None else {}
+    # Rated for this kind of list: a file rated for another is refused by the month's own run
+    # (an event is rated once in the history), naming the list that rated it.
+    rated = {
+        sha: found
+        for sha, found in (history.rated_events(con, copies) if con is not None else {}).items()
+        if found[2] == request.rating_kind
+    }
     notes: list[str] = []
     seen: dict[str, EventFile] = {}
     for sha, same in copies.items():
@@ -325,7 +343,7 @@ def _first_list(request: PeriodRequest, con: sqlite3.Connection | None, month: s
     if request.list_path is not None:
         return request.list_path
     assert con is not None  # a history with a published month (plan_schedule)
-    known = list_file_in_force(con, month)
+    known = list_file_in_force(con, month, request.rating_kind)
     candidates = [request.out_dir / list_name(month)]
     if known is not None:
         candidates.insert(0, Path(known[0]))
