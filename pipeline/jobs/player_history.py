@@ -161,15 +161,9 @@ def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> Player
     who, period, kind = request.player_id, request.period, request.rating_kind
     if kind is None:
         changes = player_changes(con, who)
-        kind = next(
-            (
-                k
-                for k in KINDS
-                if (found := live_periods(con, k).get(period)) is not None
-                and found.run_id in changes
-            ),
-            DEFAULT_KIND,
-        )
+        published = [k for k in KINDS if period in live_periods(con, k)]
+        played = [k for k in published if live_periods(con, k)[period].run_id in changes]
+        kind = (played or published or [DEFAULT_KIND])[0]
     stored = live_periods(con, kind).get(period)
     if stored is None:
         what = "no period" if request.rating_kind is None else f"no {kind} list for period"

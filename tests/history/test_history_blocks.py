@@ -137,8 +137,8 @@ def reference_history(lists: list, pid: str) -> list[dict]:
     for _, _, kind, effective, period, gone, rows in order:
         for r in rows[rows["id"] == pid].astype(object).to_dict("records"):
             cells = {c: None if r[c] is pd.NA else r[c] for c in HISTORY}
-            out.append({"list": effective, "period": period, "kind": kind, "superseded": gone,
-                        **cells})  # fmt: skip
+            out.append({"rating_kind": "standard", "list": effective, "period": period,
+                        "kind": kind, "superseded": gone, **cells})  # fmt: skip
     return out
 
 
@@ -173,7 +173,7 @@ def test_a_version_2_history_migrates_with_everything_it_held(tmp_path):
     raw.close()
     expected = json.loads(V2_EXPECTED.read_text())
     con = connect(path)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
     assert "content_rows" not in tables and "list_rows" not in tables
     contents = con.execute(
@@ -188,7 +188,8 @@ def test_a_version_2_history_migrates_with_everything_it_held(tmp_path):
     replaced = expected["replaced_run"]
     assert last_played(con, replaced).to_dict() == expected["last_played_replaced"]
     for pid, history in expected["histories"].items():
-        assert player_history(con, pid) == history
+        # Version 5 names each list's kind: a history of before holds standard lists.
+        assert player_history(con, pid) == [{"rating_kind": "standard", **r} for r in history]
     pool = json.loads(pending_results(con).to_json(orient="records"))
     assert pool == expected["pending"]
     assert len(expected["pending"]) == 1 and len(expected["histories"]["5100010"]) == 4

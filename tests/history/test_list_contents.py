@@ -199,7 +199,7 @@ def test_a_version_1_history_migrates_with_its_rows(tmp_path):
     before = before.fetchall()
     raw.close()
     con = connect(path)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     after = []
     for (list_id,) in con.execute("SELECT id FROM lists ORDER BY id").fetchall():
         rows = sorted_rows(list_rows(con, list_id))

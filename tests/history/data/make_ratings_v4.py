@@ -5,7 +5,8 @@ With the code of commit c2e02d7 (history schema version 4: one kind of list per 
 era of a run not stored), from that checkout's root, its virtualenv's ``fiderate`` on the PATH:
     PYTHONPATH=. python tests/history/data/make_ratings_v4.py OUT
 then OUT/standard/ratings.db copied here as ratings_v4.db, OUT/rapid/ratings.db as
-ratings_v4_rapid.db and OUT/expected.json as ratings_v4_expected.json.
+ratings_v4_rapid.db, OUT/rapid/rating_list_2026-12.csv as rating_list_2026-12_v4_rapid.csv and
+OUT/expected.json as ratings_v4_expected.json.
 
 The standard history (no --rules: the default) holds the sample's November, a December played on
 the list it published, then December again with --replace and a result corrected, so it has a
