@@ -104,9 +104,7 @@ def list_notes(
 ) -> list[str]:
     """A warning when --list is not the list of this kind the database published for the
     period."""
-    published = (
-        history.published_list_file(con, period, rating_kind) if con is not None else None
-    )
+    published = history.published_list_file(con, period, rating_kind) if con is not None else None
     if published is None or published[1] == list_sha:
         return []
     return [

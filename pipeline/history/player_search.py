@@ -55,8 +55,9 @@ def find_players(
         hit = pc.or_(pc.equal(table.column("id"), query), pc.match_substring(names, query.lower()))
         found = table.filter(hit)
         parts.append(
-            found.append_column("kind", pa.array([kind] * found.num_rows, pa.string()))
-            .append_column("order", pa.array([order] * found.num_rows, pa.int64()))
+            found.append_column(
+                "kind", pa.array([kind] * found.num_rows, pa.string())
+            ).append_column("order", pa.array([order] * found.num_rows, pa.int64()))
         )
     found = pa.concat_tables(parts)
     matched = pc.count_distinct(found.column("id")).as_py()

@@ -123,9 +123,7 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
     )
     del rows
     history.insert_events(con, run_id, _event_rows(record), kind)
-    history.insert_rows(
-        con, "pending", record.first.current[history.PENDING_COLUMNS], run_id, kind
-    )
+    history.insert_rows(con, "pending", record.first.current[history.PENDING_COLUMNS], run_id, kind)
     history.insert_rows(
         con,
         "first_ratings",

@@ -58,8 +58,7 @@ def _kind_of_history(con: sqlite3.Connection) -> None:
     lines disagree (a --rules given by mistake), the latest live published run decides: the
     next run continues from its list."""
     commands = con.execute(
-        "SELECT command FROM runs WHERE outcome = 'published' "
-        "ORDER BY superseded_by IS NULL, id"
+        "SELECT command FROM runs WHERE outcome = 'published' ORDER BY superseded_by IS NULL, id"
     ).fetchall()
     kinds = [kind for (command,) in commands if (kind := kind_of_command(command)) is not None]
     kind = kinds[-1] if kinds else DEFAULT_KIND

@@ -1,8 +1,8 @@
 """The history store: an SQLite database (standard library ``sqlite3``) next to the outputs.
 
 It holds standard, rapid and blitz lists side by side (schema version 5: every query of a run
-names its kind, :mod:`pipeline.history.rating_kinds`), every list published or started from (each list's rows stored once: see
-:mod:`pipeline.history.list_contents`), every event rated (with the sha256 of its file), the
+names its kind, :mod:`pipeline.history.rating_kinds`): every list published or started from
+(each list's rows stored once: see :mod:`pipeline.history.list_contents`), every event rated (with the sha256 of its file), the
 results of players who are not rated yet (the first-rating pool), the first ratings published,
 and an audit log of every run. Nothing is ever deleted: a replaced period is marked superseded.
 
@@ -29,8 +29,8 @@ from pipeline.history.list_contents import StoredRows, store_content
 from pipeline.history.list_reading import content_of, list_frame, list_table
 from pipeline.history.list_reading import last_played as last_played  # the run reads them here
 from pipeline.history.list_reading import player_history as player_history
-from pipeline.history.schema import SCHEMA_VERSION as SCHEMA_VERSION  # tests import it
 from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS, check_kind
+from pipeline.history.schema import SCHEMA_VERSION as SCHEMA_VERSION  # tests import it
 from pipeline.history.schema import migrate
 from pipeline.lists.first_rating import POOL_COLUMNS, POOL_DTYPES
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
@@ -67,9 +67,7 @@ def published_run(
     return PublishedPeriod(*row) if row else None
 
 
-def latest_published_period(
-    con: sqlite3.Connection, rating_kind: str = DEFAULT_KIND
-) -> str | None:
+def latest_published_period(con: sqlite3.Connection, rating_kind: str = DEFAULT_KIND) -> str | None:
     row = con.execute(
         "SELECT MAX(period) FROM runs WHERE outcome = 'published' AND superseded_by IS NULL "
         "AND rating_kind = ?",
@@ -78,9 +76,7 @@ def latest_published_period(
     return row[0] if row else None
 
 
-def rated_events(
-    con: sqlite3.Connection, hashes: Iterable[str]
-) -> dict[str, tuple[str, str, str]]:
+def rated_events(con: sqlite3.Connection, hashes: Iterable[str]) -> dict[str, tuple[str, str, str]]:
     """sha256 -> (path it was rated from, period, kind of list) for live events among
     ``hashes``. An event is rated once in the whole history, whatever the kind."""
     found = {}
@@ -269,9 +265,7 @@ def insert_list(
     return int(cursor.lastrowid or 0)
 
 
-def has_list_in_force(
-    con: sqlite3.Connection, month: str, rating_kind: str = DEFAULT_KIND
-) -> bool:
+def has_list_in_force(con: sqlite3.Connection, month: str, rating_kind: str = DEFAULT_KIND) -> bool:
     """Whether a live list of that kind is in force in ``month`` (without reading its rows)."""
     row = con.execute(
         "SELECT 1 FROM lists WHERE effective = ? AND rating_kind = ? AND superseded = 0 LIMIT 1",

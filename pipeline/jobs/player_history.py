@@ -26,7 +26,6 @@ from pipeline.errors import NotInHistory, RunError
 from pipeline.history import store
 from pipeline.history.database import reading
 from pipeline.history.list_reading import names_on_list
-from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS, check_kind
 from pipeline.history.period_calculations import (
     StoredPeriod,
     live_periods,
@@ -34,6 +33,7 @@ from pipeline.history.period_calculations import (
     player_games,
     published_content,
 )
+from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS, check_kind
 from pipeline.rules.counted_words import counted_heading, method_words
 from pipeline.rules.select import rules_in_force
 from pipeline.rules.sets import RuleSet, get_rules

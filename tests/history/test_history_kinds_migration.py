@@ -158,7 +158,9 @@ def test_a_migrated_rapid_history_goes_on_as_rapid(tmp_path):
         until="2026-12", today=dt.date(2027, 1, 2),
     )  # fmt: skip
     assert [m.period for m in run_period(scheduled).months] == ["2026-12"]
-    first_standard = dataclasses.replace(again, out_dir=standard, rules="standard", period="2026-12")
+    first_standard = dataclasses.replace(
+        again, out_dir=standard, rules="standard", period="2026-12"
+    )
     run_period(first_standard)
     con = connect(db)
     runs = con.execute(

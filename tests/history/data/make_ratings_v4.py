@@ -58,7 +58,9 @@ def read_back(db: Path) -> dict[str, object]:
     the pool, a search, the overview."""
     con = connect(db)
     lists = {str(i): rows(list_rows(con, i)) for (i,) in con.execute("SELECT id FROM lists")}
-    periods = [r[0] for r in con.execute("SELECT DISTINCT period FROM runs WHERE period IS NOT NULL")]
+    periods = [
+        r[0] for r in con.execute("SELECT DISTINCT period FROM runs WHERE period IS NOT NULL")
+    ]
     pending = json.loads(pending_results(con).to_json(orient="records"))
     con.close()
     ids = sorted({r[0] for v in lists.values() for r in v})
