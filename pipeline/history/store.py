@@ -2,9 +2,10 @@
 
 It holds standard, rapid and blitz lists side by side (schema version 5: every query of a run
 names its kind, :mod:`pipeline.history.rating_kinds`): every list published or started from
-(each list's rows stored once: see :mod:`pipeline.history.list_contents`), every event rated (with the sha256 of its file), the
-results of players who are not rated yet (the first-rating pool), the first ratings published,
-and an audit log of every run. Nothing is ever deleted: a replaced period is marked superseded.
+(each list's rows stored once: see :mod:`pipeline.history.list_contents`), every event rated
+(with the sha256 of its file), the results of players who are not rated yet (the first-rating
+pool), the first ratings published, and an audit log of every run. Nothing is ever deleted: a
+replaced period is marked superseded.
 
 The schema and its migrations are in :mod:`pipeline.history.schema`; :func:`connect`
 brings an older database up to date.
