@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pipeline.cli.group import cli, json_flag
+from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS
 
 if TYPE_CHECKING:
     from pipeline.jobs.player_history import PlayerCalculation
@@ -39,18 +40,29 @@ if TYPE_CHECKING:
     help="Show that period's calculation game by game: opponent, rating, difference, PD, "
     "score, S - PD and K x (S - PD), summing to the change.",
 )
+@click.option(
+    "--kind",
+    "rating_kind",
+    type=click.Choice(list(KINDS)),
+    default=None,
+    help="Only that kind of list (standard, rapid or blitz). Default: every kind the player is "
+    "on, a table each; with --period, the kind that rated the player's games in that period "
+    "(standard first).",
+)
 @json_flag("Print JSON instead of a table.")
 def history(
     player_id: str,
     out_dir: Path | None,
     db_path: Path | None,
     period: str | None,
+    rating_kind: str | None,
     as_json: bool,
 ) -> None:
-    """Print PLAYER_ID's rating on every list in the history database, with each period's
-    games, score, change and the K that rated them (the next list's K apart), and the results
-    still waiting for a first rating; with --period, that period's calculation. Only reads the
-    database (never changes or creates it)."""
+    """Print PLAYER_ID's rating on every list in the history database (standard, rapid and
+    blitz, a table each), with each period's games, score, change and the K that rated them
+    (the next list's K apart), and the results still waiting for a first rating; with
+    --period, that period's calculation. Only reads the database (never changes or creates
+    it)."""
     from pipeline.jobs.player_history import (
         CalculationRequest,
         HistoryRequest,
@@ -63,18 +75,40 @@ def history(
     # The same default as `fiderate period`: the database is OUT/ratings.db.
     db_path = db_path or (out_dir or Path(".")) / "ratings.db"
     if period is not None:
-        calc = run_calculation(CalculationRequest(player_id, period, db_path))
+        calc = run_calculation(CalculationRequest(player_id, period, db_path, rating_kind))
         if as_json:
             click.echo(json.dumps(dataclasses.asdict(calc), indent=2))
         else:
             _print_calculation(calc)
         return
-    found = run_history(HistoryRequest(player_id, db_path))
+    found = run_history(HistoryRequest(player_id, db_path, rating_kind))
     rows, pending = found.lists, found.pending
     if as_json:
-        click.echo(json.dumps({"player": player_id, "lists": rows, "pending": pending}, indent=2))
+        data = {"player": player_id, "kinds": found.kinds, "lists": rows, "pending": pending}
+        click.echo(json.dumps(data, indent=2))
         return
     click.echo(f"{player_id}  {rows[-1]['name']}")
+    for kind in found.kinds:
+        if len(found.kinds) > 1 or kind != DEFAULT_KIND:
+            click.echo(f"{kind}:")
+        _print_lists([r for r in rows if r["rating_kind"] == kind])
+    if any(r["k_used"] is not None for r in rows):
+        more = " --kind KIND" if found.kinds != (DEFAULT_KIND,) else ""
+        click.echo(f"a period's calculation: fiderate history {player_id} --period YYYY-MM{more}")
+    if pending:
+        games = sum(int(p["games"]) for p in pending if not p["disregarded"])  # type: ignore[call-overload]
+        click.echo(f"pending results for a first rating ({games} games counted):")
+        click.echo(f"{'list':<8} {'period':<8} {'games':>5} {'points':>6} {'opp. sum':>8} event")
+        for p in pending:
+            note = "  (disregarded: zero score in the first event)" if p["disregarded"] else ""
+            click.echo(
+                f"{p['rating_kind']!s:<8} {p['period']!s:<8} {p['games']!s:>5} "
+                f"{p['points']!s:>6} {p['opponents_sum']!s:>8} {p['event']}{note}"
+            )
+
+
+def _print_lists(rows: list[dict[str, object]]) -> None:
+    """One kind's table: a row per list the player is on, oldest first."""
     # K: the K that rated the period's games; next-K: the K this list gives, for the next one.
     click.echo(
         f"{'list':<8} {'period':<8} {'rating':>6} {'games':>5} {'score':>5} {'change':>6} "
@@ -97,18 +131,6 @@ def history(
             f"{_blank(r['k_used']):>3} {_blank(r['next_k']):>6} {r['flags']:<5} "
             f"{', '.join(notes)}".rstrip()
         )
-    if any(r["k_used"] is not None for r in rows):
-        click.echo(f"a period's calculation: fiderate history {player_id} --period YYYY-MM")
-    if pending:
-        games = sum(int(p["games"]) for p in pending if not p["disregarded"])  # type: ignore[call-overload]
-        click.echo(f"pending results for a first rating ({games} games counted):")
-        click.echo(f"{'period':<8} {'games':>5} {'points':>6} {'opp. sum':>8} event")
-        for p in pending:
-            note = "  (disregarded: zero score in the first event)" if p["disregarded"] else ""
-            click.echo(
-                f"{p['period']!s:<8} {p['games']!s:>5} {p['points']!s:>6} "
-                f"{p['opponents_sum']!s:>8} {p['event']}{note}"
-            )
 
 
 def _blank(value: object) -> str:
@@ -117,8 +139,10 @@ def _blank(value: object) -> str:
 
 def _print_calculation(c: PlayerCalculation) -> None:
     """One period's calculation as a table: each rated game, then the sums and the change."""
-    click.echo(f"{c.player_id}  {c.name}: the {c.period} period")
+    click.echo(f"{c.player_id}  {c.name}: the {c.period} period, {c.rating_kind} list")
     click.echo(f"rating {c.rating}, K {c.k} ({c.k_rule}), {len(c.games)} rated games")
+    assumed = " (assumed: the period was rated before the history stored its rules)"
+    click.echo(f"rules {c.rules}{assumed if c.rules_assumed else ''}. {c.method_words}")
     head = (
         f"{'event':<24} {'rd':>3} {'opponent':<10} {'name':<20} {'opp.':>5} {'diff':>5} {'PD':>6} "
         f"{'score':>5} {'S - PD':>7} {'K x (S - PD)':>12} note"

@@ -288,9 +288,10 @@ class Pages:
         return self.page("history.html", found.pop("status", 200), **found)
 
     async def history_player(self, request: Request) -> Response:
-        player_id = request.query_params.get("id", "").strip()[:40]
+        q = request.query_params
+        player_id, kind = q.get("id", "").strip()[:40], q.get("kind", "").strip()[:10]
         return await self._history_page(
-            "history_player.html", history_pages.player, self._history_db(), player_id
+            "history_player.html", history_pages.player, self._history_db(), player_id, kind
         )
 
     async def history_calculation(self, request: Request) -> Response:
@@ -302,6 +303,7 @@ class Pages:
             self._history_db(),
             player_id,
             period,
+            q.get("kind", "").strip()[:10],
         )
 
     async def history_search(self, request: Request) -> Response:

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pipeline.errors import FiderateError, HistoryRefusal, NotInHistory
+from pipeline.history.rating_kinds import KINDS
 from pipeline.jobs.player_history import (
     NOT_STORED,
     CalculationRequest,
@@ -50,35 +51,63 @@ def _failed(exc: FiderateError, **context: Any) -> dict[str, Any]:
     return {"error": str(exc), "status": status, **context}
 
 
-def player(database: Path, player_id: str) -> dict[str, Any]:
-    if not player_id:
-        return {"error": "give a player's id", "player_id": "", "rows": [], "pending": [],
-                "status": 400}  # fmt: skip
+def _kind_asked(kind: str) -> tuple[str | None, str]:
+    """(the kind of list asked for by ``?kind=``, None for every kind; an error when it is
+    none of the three)."""
+    if not kind:
+        return None, ""
+    if kind not in KINDS:
+        return None, f"no kind of list {kind!r}: choose {', '.join(KINDS)}"
+    return kind, ""
+
+
+def player(database: Path, player_id: str, kind: str = "") -> dict[str, Any]:
+    """A player's lists, a table and a chart per kind of list (``?kind=``: that kind only)."""
+    asked, wrong = _kind_asked(kind)
+    context: dict[str, Any] = {"player_id": player_id, "kind": asked, "all_kinds": KINDS,
+                               "kinds": [], "rows": [], "pending": []}  # fmt: skip
+    if not player_id or wrong:
+        return {**context, "error": wrong or "give a player's id", "status": 400}
     try:
-        found = run_history(HistoryRequest(player_id, database))
+        found = run_history(HistoryRequest(player_id, database, asked))
     except FiderateError as exc:
-        return _failed(exc, player_id=player_id, rows=[], pending=[])
+        return _failed(exc, **context)
     rows = found.lists
     return {
+        **context,
         "error": "",
-        "player_id": player_id,
         "name": rows[-1]["name"],
         "rows": rows,
+        "kinds": [_kind_table(k, [r for r in rows if r["rating_kind"] == k]) for k in found.kinds],
         "pending": found.pending,
         "not_stored": NOT_STORED,
+    }
+
+
+def _kind_table(kind: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One kind's rows and chart; its table's id: ``periods`` for standard (the page of a
+    standard history keeps its id), ``periods-rapid`` and ``periods-blitz`` beside it."""
+    return {
+        "kind": kind,
+        "table_id": "periods" if kind == KINDS[0] else f"periods-{kind}",
+        "rows": rows,
         "chart": rating_chart(
-            [(str(r["list"]), int(r["rating"])) for r in rows if r["rating"] is not None]  # type: ignore[call-overload]
+            [(str(r["list"]), int(r["rating"])) for r in rows if r["rating"] is not None]
         ),
     }
 
 
-def calculation(database: Path, player_id: str, period: str) -> dict[str, Any]:
-    """One period's calculation of a player, game by game (``fiderate history --period``)."""
+def calculation(database: Path, player_id: str, period: str, kind: str = "") -> dict[str, Any]:
+    """One period's calculation of a player, game by game (``fiderate history --period``), of
+    the kind of list asked (``?kind=``; default: the kind that rated the player then)."""
+    asked, wrong = _kind_asked(kind)
     context: dict[str, Any] = {"player_id": player_id, "period": period, "calc": None}
+    if wrong:
+        return {**context, "error": wrong, "status": 400}
     if not player_id or not period:
         return {**context, "error": "give a player's id and a period", "status": 404}
     try:
-        found = run_calculation(CalculationRequest(player_id, period, database))
+        found = run_calculation(CalculationRequest(player_id, period, database, asked))
     except FiderateError as exc:
         return _failed(exc, **context)
     return {**context, "error": "", "calc": found}
@@ -97,6 +126,8 @@ def search(database: Path, query: str) -> dict[str, Any]:
         **context,
         "error": "",
         "players": found.players,
+        # The kinds of list the matches are on: a rating column each when there are several.
+        "kinds": [k for k in KINDS if any(k in p["ratings"] for p in found.players)],  # type: ignore[operator]
         "matched": found.matched,
         "month": found.month,
     }
