@@ -111,3 +111,34 @@ def list_notes(
         f"the list given is not the {period} list this database published ({published[0]}); "
         "ratings are taken from the list given"
     ]
+
+
+def check_out_folder(
+    con: sqlite3.Connection | None, out_dir: Path, rating_kind: str, database: Path | str = ""
+) -> None:
+    """Refuse an --out folder where the history published another kind of list: the files carry
+    the month, not the kind (``rating_list_2026-12.csv``), so this run's would replace that
+    kind's, which its next run starts from."""
+    if con is None:
+        return
+    here = out_dir.resolve()
+    rows = con.execute(
+        "SELECT rating_kind, source FROM lists WHERE kind = 'published' AND superseded = 0 "
+        "AND rating_kind != ? ORDER BY id DESC",
+        (rating_kind,),
+    ).fetchall()
+    other = next((kind for kind, source in rows if Path(source).parent.resolve() == here), None)
+    if other is not None:
+        raise HistoryRefusal(
+            [
+                Problem(
+                    Code.OUTPUT_REPLACES_INPUT,
+                    f"{out_dir} holds the {other} lists this history published; the "
+                    f"{rating_kind} list would replace them (the files are named by month only)",
+                    file=str(database),
+                    value=str(out_dir),
+                    fix=f"give the {rating_kind} lists a folder of their own (--out), with "
+                    "--db naming this history: one history holds the three kinds",
+                )
+            ]
+        )

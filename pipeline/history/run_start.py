@@ -18,7 +18,7 @@ from pathlib import Path
 from pipeline.errors import FiderateError, HistoryRefusal
 from pipeline.history import database
 from pipeline.history import store as history
-from pipeline.history.checks import check_history, list_notes, same_inputs
+from pipeline.history.checks import check_history, check_out_folder, list_notes, same_inputs
 from pipeline.history.journal import UnfinishedRun, clean_stale_temporaries, recover
 from pipeline.history.published_inputs import log_nothing_to_do, nothing_to_do_note
 from pipeline.history.rating_kinds import DEFAULT_KIND
@@ -110,6 +110,7 @@ def start_run(asked: RunAsked) -> RunStart:
         start.replaced = check_history(
             con, asked.period, asked.files, asked.replace, asked.database, asked.rating_kind
         )
+        check_out_folder(con, asked.out_dir, asked.rating_kind, asked.database)
         start.notes = list_notes(con, asked.period, list_hash, asked.rating_kind)
         return start
     except FiderateError as exc:
