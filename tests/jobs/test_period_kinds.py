@@ -116,3 +116,39 @@ def test_two_kinds_in_one_out_folder_are_refused(november):
     assert standard_list.read_bytes() == before
     assert not (november / "standard" / "rating_list_2027-01.csv").exists()
     assert [k for k, *_ in published(db)] == ["standard", "rapid"]
+
+
+def test_a_kinds_lists_are_the_same_with_or_without_the_others(tmp_path):
+    """Standard and rapid interleaved in one history publish byte for byte the lists each
+    publishes in a history of its own: nothing of one kind leaks into the other's runs (list
+    in force, last played, pending results, first ratings)."""
+    rapid_events = tmp_path / "rapid_events"
+    shutil.copytree(SAMPLE / "events", rapid_events)
+    for path in rapid_events.iterdir():
+        path.write_text(path.read_text().replace("2026,", "2026 rapid,"))
+    november = {"standard": SAMPLE / "events", "rapid": rapid_events}
+
+    def publish(kind: str, out: Path, db: Path, month: str) -> None:
+        listed = (
+            SAMPLE / "list_2026-11.csv" if month == "2026-11" else out / f"rating_list_{month}.csv"
+        )
+        given = (
+            november[kind]
+            if month == "2026-11"
+            else events(tmp_path / f"{kind}-{month}", f"{kind}-{month}")
+        )
+        run_period(
+            PeriodRequest(
+                list_path=listed, events=(given,), period=month, out_dir=out, db_path=db,
+                rules=kind, xlsx=False,
+            )
+        )  # fmt: skip
+
+    for month in ("2026-11", "2026-12"):
+        for kind in november:
+            publish(kind, tmp_path / "shared" / kind, tmp_path / "shared.db", month)
+            publish(kind, tmp_path / "alone" / kind, tmp_path / f"{kind}.db", month)
+    for kind in november:
+        for name in ("rating_list_2027-01.csv", "changes_2026-12.csv", "rating_list_2026-12.csv"):
+            shared = (tmp_path / "shared" / kind / name).read_bytes()
+            assert shared == (tmp_path / "alone" / kind / name).read_bytes(), (kind, name)
