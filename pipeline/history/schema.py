@@ -62,6 +62,8 @@ def _kind_of_history(con: sqlite3.Connection) -> None:
     ).fetchall()
     kinds = [kind for (command,) in commands if (kind := kind_of_command(command)) is not None]
     kind = kinds[-1] if kinds else DEFAULT_KIND
+    if kind == DEFAULT_KIND:
+        return  # the columns' default: no row rewritten (a FIDE-size pool is 10^5-10^6 rows)
     for table in KIND_TABLES:
         con.execute(f"UPDATE {table} SET rating_kind = ?", (kind,))
 
@@ -230,7 +232,7 @@ MIGRATIONS: list[list[str | Callable[[sqlite3.Connection], None]]] = [
         # (_kind_of_history); its runs' era was not stored and stays NULL (the pages say it
         # is assumed from the kind and the period).
         *(
-            f"ALTER TABLE {table} ADD COLUMN rating_kind TEXT NOT NULL DEFAULT 'standard'"
+            f"ALTER TABLE {table} ADD COLUMN rating_kind TEXT NOT NULL DEFAULT '{DEFAULT_KIND}'"
             for table in KIND_TABLES
         ),
         "ALTER TABLE runs ADD COLUMN rules TEXT",  # the era's name (RuleSet.name)
