@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 from pipeline.errors import FiderateError
+from pipeline.history.rating_kinds import kind_of_command
 from pipeline.history.store import SCHEMA_VERSION, connect, list_rows, pending_results
 from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.jobs.player_history import (
@@ -174,3 +175,35 @@ def test_a_migrated_rapid_history_goes_on_as_rapid(tmp_path):
     con.close()
     found = run_history(HistoryRequest("5100010", db))
     assert found.kinds == ("standard", "rapid")
+
+
+@pytest.mark.parametrize(
+    ("command", "kind"),
+    [
+        ("fiderate period --list l.csv --events e --period 2026-11 --out o", "standard"),
+        ("fiderate period --rules rapid --out o", "rapid"),
+        ("fiderate period --out o --rules=blitz-2012", "blitz"),
+        ("fiderate period --rules standard-2009 --quiet", "standard"),
+        ("fiderate period --rules bullet", None),
+        ("fiderate period --rules", "standard"),
+    ],
+)
+def test_the_kind_of_a_recorded_command_line(command, kind):
+    assert kind_of_command(command) == kind
+
+
+def test_the_latest_live_run_decides_when_the_command_lines_disagree(tmp_path):
+    """A schema 4 history whose last live run was given --rules blitz (by mistake or not): the
+    next run continues from that run's list, so the history is blitz's."""
+    path = tmp_path / "ratings.db"
+    shutil.copy(HISTORIES["standard"], path)
+    raw = sqlite3.connect(path)
+    with raw:
+        raw.execute(
+            "UPDATE runs SET command = command || ' --rules blitz' WHERE superseded_by IS NULL "
+            "AND id = (SELECT MAX(id) FROM runs WHERE outcome = 'published')"
+        )
+    raw.close()
+    con = connect(path)
+    assert {r[0] for r in con.execute("SELECT rating_kind FROM lists")} == {"blitz"}
+    con.close()
