@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pipeline.cli.group import cli, json_flag
-from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS
+from pipeline.rules.rating_kinds import DEFAULT_KIND, KINDS
 
 if TYPE_CHECKING:
     from pipeline.jobs.player_history import PlayerCalculation

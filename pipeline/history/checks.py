@@ -9,9 +9,9 @@ from pathlib import Path
 
 from pipeline.errors import Code, HistoryRefusal, Problem
 from pipeline.history import store as history
-from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.model import EventFile
 from pipeline.rules.months import add_months
+from pipeline.rules.rating_kinds import DEFAULT_KIND
 
 
 def same_inputs(a: list[dict[str, str]], b: list[dict[str, str]]) -> bool:

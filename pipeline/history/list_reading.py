@@ -24,8 +24,8 @@ from pipeline.history.list_blocks import (
     decode_block,
     ids_where,
 )
-from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
+from pipeline.rules.rating_kinds import DEFAULT_KIND, KINDS
 
 
 @dataclass(frozen=True)

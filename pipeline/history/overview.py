@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pipeline.history import store
 from pipeline.history.database import database_problem, open_read_only, translate
-from pipeline.history.rating_kinds import KINDS
+from pipeline.rules.rating_kinds import KINDS
 
 # rating_kind: standard, rapid or blitz; kind: published or input.
 LIST_FIELDS = ("rating_kind", "effective", "period", "kind", "source", "players", "superseded")

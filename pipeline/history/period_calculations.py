@@ -30,9 +30,9 @@ import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import arrow_text
 from pipeline.history.bulk_insert import insert_chunks, key_order
-from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.keys.id_lookup import IdLookup, same_ids, take_rows
 from pipeline.model import RatedPeriod
+from pipeline.rules.rating_kinds import DEFAULT_KIND
 
 BLOCK_ROWS = 65_536  # game sides a block (tests set it small to cross block boundaries)
 # A period_changes row (after run_id), in this order.

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.history.list_reading import content_of, list_table
-from pipeline.history.rating_kinds import KINDS
+from pipeline.rules.rating_kinds import KINDS
 
 SHOWN = 50  # matches listed at most; the page says when there are more
 

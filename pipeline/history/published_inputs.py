@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from pipeline.history import store
-from pipeline.history.rating_kinds import DEFAULT_KIND
+from pipeline.rules.rating_kinds import DEFAULT_KIND
 
 
 @dataclass(frozen=True)

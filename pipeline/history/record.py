@@ -16,10 +16,10 @@ import pandas as pd
 from pipeline.history import store as history
 from pipeline.history.list_contents import StoredRows, content_sha
 from pipeline.history.period_calculations import PeriodCalculation, record_calculation
-from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.lists.first_rating import FirstRatings
 from pipeline.model import EarlierList, EventFile, PlayerList, UnitFacts
 from pipeline.rules.months import add_months
+from pipeline.rules.rating_kinds import DEFAULT_KIND
 
 
 def now() -> str:
@@ -65,7 +65,7 @@ class ListFile:
 
 def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> int:
     """Everything a run writes to the database, inside the caller's transaction."""
-    period = record.period
+    period, kind = record.period, record.rating_kind
     published_first = record.first.ratings[record.first.ratings["published"]]
     message = (
         f"published the {add_months(period, 1)} list: "
@@ -79,7 +79,7 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
         user=user(),
         command=record.command,
         period=period,
-        rating_kind=record.rating_kind,
+        rating_kind=kind,
         rules=record.rules,
         outcome="published",
         message=message,
@@ -87,6 +87,35 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
     )
     if record.replaced is not None:
         history.supersede(con, record.replaced, run_id)
+    _record_lists(con, run_id, record, files)
+    history.insert_events(con, run_id, _event_rows(record), kind)
+    history.insert_rows(con, "pending", record.first.current[history.PENDING_COLUMNS], run_id, kind)
+    history.insert_rows(
+        con,
+        "first_ratings",
+        pd.DataFrame(
+            {
+                "player_id": published_first.index.astype(str),
+                "period": period,
+                "rating": published_first["rating"].to_numpy(),
+                "games": published_first["games"].to_numpy(),
+                "points_h": published_first["points_h"].to_numpy(),
+                "opp_sum": published_first["opp_sum"].to_numpy(),
+            }
+        ),
+        run_id,
+        kind,
+    )
+    if record.calculation is not None:
+        record_calculation(con, run_id, record.calculation)
+    history.insert_file_moves(con, run_id, files.moves)
+    return run_id
+
+
+def _record_lists(con: sqlite3.Connection, run_id: int, record: RunRecord, files: ListFile) -> None:
+    """The list in force (unless the history holds the month's list of this kind) and the
+    published list, of the run's kind."""
+    period, kind = record.period, record.rating_kind
     # The list in force as the history stores it (period_games blank): the published list goes
     # in as its changed rows over the list stored with these rows (see list_contents).
     # Converted to the stored form once: hashed, stored, and compared with the published list.
@@ -94,7 +123,6 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
     blank = pd.arrays.IntegerArray(np.zeros(len(listed), np.int64), np.ones(len(listed), bool))
     rows = StoredRows.of(listed.assign(period_games=blank))
     rows_sha = content_sha(rows)
-    kind = record.rating_kind
     if not history.has_list_in_force(con, period, kind):
         history.insert_list(
             con,
@@ -121,29 +149,6 @@ def record_run(con: sqlite3.Connection, record: RunRecord, files: ListFile) -> i
         over_sha=rows_sha,
         rating_kind=kind,
     )
-    del rows
-    history.insert_events(con, run_id, _event_rows(record), kind)
-    history.insert_rows(con, "pending", record.first.current[history.PENDING_COLUMNS], run_id, kind)
-    history.insert_rows(
-        con,
-        "first_ratings",
-        pd.DataFrame(
-            {
-                "player_id": published_first.index.astype(str),
-                "period": period,
-                "rating": published_first["rating"].to_numpy(),
-                "games": published_first["games"].to_numpy(),
-                "points_h": published_first["points_h"].to_numpy(),
-                "opp_sum": published_first["opp_sum"].to_numpy(),
-            }
-        ),
-        run_id,
-        kind,
-    )
-    if record.calculation is not None:
-        record_calculation(con, run_id, record.calculation)
-    history.insert_file_moves(con, run_id, files.moves)
-    return run_id
 
 
 def _event_rows(record: RunRecord) -> list[tuple[object, ...]]:

@@ -21,10 +21,10 @@ from pipeline.history import store as history
 from pipeline.history.checks import check_history, check_out_folder, list_notes, same_inputs
 from pipeline.history.journal import UnfinishedRun, clean_stale_temporaries, recover
 from pipeline.history.published_inputs import log_nothing_to_do, nothing_to_do_note
-from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.history.record import now, user
 from pipeline.model import EventFile
 from pipeline.resources.file_hash import sha256_of
+from pipeline.rules.rating_kinds import DEFAULT_KIND
 
 
 @dataclass

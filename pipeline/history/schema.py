@@ -5,8 +5,8 @@ to :data:`SCHEMA_VERSION`, one step per version, each step in its own transactio
 stores each list's rows once (see :mod:`pipeline.history.list_contents`); version 3 stores them
 as compressed blocks (:mod:`pipeline.history.list_blocks`); version 4 stores each period's
 calculation, player by player (:mod:`pipeline.history.period_calculations`); version 5 holds
-standard, rapid and blitz lists side by side (:mod:`pipeline.history.rating_kinds`), and the rule
-set (era) of each run. A step is SQL
+standard, rapid and blitz lists side by side (:mod:`pipeline.rules.rating_kinds`), and the
+rule set (era) of each run. A step is SQL
 statements, or a function of the connection where SQL alone cannot do it (rows into blocks).
 """
 
@@ -15,9 +15,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from pipeline.errors import RunError
 from pipeline.history.list_blocks import BLOCK_COLUMNS, BLOCK_ROWS, insert_blocks, sql_rows_table
-from pipeline.history.rating_kinds import DEFAULT_KIND, kind_of_command
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
+from pipeline.rules.rating_kinds import DEFAULT_KIND, kind_of_rules
+from pipeline.rules.sets import DEFAULT_RULES
 
 SCHEMA_VERSION = 5
 # PRAGMA application_id of a fiderate history ("FIDR"): tells it from another program's SQLite
@@ -50,6 +52,23 @@ def _rows_into_blocks(con: sqlite3.Connection) -> None:
 
 # The tables whose rows belong to one kind of list (version 5): a run's rows are its kind's.
 KIND_TABLES = ("runs", "lists", "events", "pending", "first_ratings")
+
+
+def kind_of_command(command: str) -> str | None:
+    """The kind of list named by the ``--rules`` of a recorded command line (the default's when
+    it has none); None when it names no rule set this fiderate knows."""
+    # The CLI records its arguments joined by spaces (``cli.period``), unquoted: split alike.
+    words = command.split()
+    name = DEFAULT_RULES
+    for at, word in enumerate(words):
+        if word == "--rules" and at + 1 < len(words):
+            name = words[at + 1]
+        elif word.startswith("--rules="):
+            name = word.partition("=")[2]
+    try:
+        return kind_of_rules(name)
+    except RunError:
+        return None
 
 
 def _kind_of_history(con: sqlite3.Connection) -> None:

@@ -1,7 +1,7 @@
 """The history store: an SQLite database (standard library ``sqlite3``) next to the outputs.
 
 It holds standard, rapid and blitz lists side by side (schema version 5: every query of a run
-names its kind, :mod:`pipeline.history.rating_kinds`): every list published or started from
+names its kind, :mod:`pipeline.rules.rating_kinds`): every list published or started from
 (each list's rows stored once: see :mod:`pipeline.history.list_contents`), every event rated
 (with the sha256 of its file), the results of players who are not rated yet (the first-rating
 pool), the first ratings published, and an audit log of every run. Nothing is ever deleted: a
@@ -30,11 +30,11 @@ from pipeline.history.list_contents import StoredRows, store_content
 from pipeline.history.list_reading import content_of, list_frame, list_table
 from pipeline.history.list_reading import last_played as last_played  # the run reads them here
 from pipeline.history.list_reading import player_history as player_history
-from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS, check_kind
 from pipeline.history.schema import SCHEMA_VERSION as SCHEMA_VERSION  # tests import it
 from pipeline.history.schema import migrate
 from pipeline.lists.first_rating import POOL_COLUMNS, POOL_DTYPES
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
+from pipeline.rules.rating_kinds import DEFAULT_KIND, KINDS, check_kind
 
 # The published list's columns, as stored: one definition, in listio (the list layout).
 LIST_COLUMNS = LIST_TEXT_COLUMNS

@@ -33,8 +33,8 @@ from pipeline.history.period_calculations import (
     player_games,
     published_content,
 )
-from pipeline.history.rating_kinds import DEFAULT_KIND, KINDS, check_kind
 from pipeline.rules.counted_words import counted_heading, method_words
+from pipeline.rules.rating_kinds import DEFAULT_KIND, KINDS, check_kind
 from pipeline.rules.select import rules_in_force
 from pipeline.rules.sets import RuleSet, get_rules
 

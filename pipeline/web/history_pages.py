@@ -10,7 +10,6 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from pipeline.errors import FiderateError, HistoryRefusal, NotInHistory
-from pipeline.history.rating_kinds import KINDS
 from pipeline.jobs.player_history import (
     NOT_STORED,
     CalculationRequest,
@@ -22,6 +21,7 @@ from pipeline.jobs.player_history import (
     run_history,
     run_search,
 )
+from pipeline.rules.rating_kinds import KINDS
 
 # The chart's own units: drawn 1:1 at about 400 px, so at 390 px (a phone) its 13-unit text is
 # 12 px on screen, and at most LABELS labels fit side by side (style.css: svg.chart).

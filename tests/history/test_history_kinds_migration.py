@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 from pipeline.errors import FiderateError
-from pipeline.history.rating_kinds import kind_of_command
+from pipeline.history.schema import kind_of_command
 from pipeline.history.store import SCHEMA_VERSION, connect, list_rows, pending_results
 from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.jobs.player_history import (

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import NotInHistory
-from pipeline.history.rating_kinds import KINDS
 from pipeline.history.store import connect
 from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.jobs.player_history import (
@@ -24,6 +23,7 @@ from pipeline.jobs.player_history import (
     run_history,
 )
 from pipeline.rules.months import add_months
+from pipeline.rules.rating_kinds import KINDS
 
 MONTHS = [f"2026-{m:02d}" for m in range(1, 13)]
 PLAYERS = [f"91000{i:02d}" for i in range(1, 9)]

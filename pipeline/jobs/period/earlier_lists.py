@@ -15,10 +15,10 @@ from pathlib import Path
 
 from pipeline.errors import Code, InputError, Problem, RunError
 from pipeline.history import store as history
-from pipeline.history.rating_kinds import kind_of_rules
 from pipeline.model import EarlierList
 from pipeline.readers.lists.published_list import read_list
 from pipeline.resources.file_hash import sha256_of
+from pipeline.rules.rating_kinds import kind_of_rules
 from pipeline.rules.sets import DEFAULT_RULES
 
 MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")

@@ -46,7 +46,6 @@ from pipeline.history import store as history
 from pipeline.history.lock import holding_history
 from pipeline.history.period_calculations import period_calculation
 from pipeline.history.published_inputs import nothing_to_do_note
-from pipeline.history.rating_kinds import kind_of_rules
 from pipeline.history.record import ListFile, RunRecord
 from pipeline.history.run_commit import commit_run, finish_run
 from pipeline.history.run_start import (
@@ -100,6 +99,7 @@ from pipeline.resources.stage_board import StageBoard
 from pipeline.resources.stage_clock import Clock
 from pipeline.resources.threads import side_by_side
 from pipeline.rules.periods import resolve_period
+from pipeline.rules.rating_kinds import kind_of_rules
 from pipeline.rules.select import cadence_note
 from pipeline.writers import check_outputs_spare_inputs, write_period_outputs
 from schemas import Games, Players, prepare_for_threads

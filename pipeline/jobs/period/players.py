@@ -11,11 +11,11 @@ import pandas as pd
 
 from pipeline.errors import Code, InputError, Problem
 from pipeline.history import store as history
-from pipeline.history.rating_kinds import DEFAULT_KIND
 from pipeline.jobs.period.events import embedded_players, player_names
 from pipeline.keys.frame_lookup import member
 from pipeline.model import EventUnit, GamesInput, PlayerList
 from pipeline.rules.months import add_months
+from pipeline.rules.rating_kinds import DEFAULT_KIND
 
 
 def new_player_rows(ids: pd.Series, details: pd.DataFrame) -> pd.DataFrame:

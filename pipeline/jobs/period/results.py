@@ -10,7 +10,6 @@ import pandas as pd
 
 from pipeline.engine.matches import MATCH_NOTES
 from pipeline.history import store as history
-from pipeline.history.rating_kinds import kind_of_rules
 from pipeline.keys.frame_lookup import member
 from pipeline.lists.change_report import PeriodReport, build_report
 from pipeline.lists.first_rating import (
@@ -22,6 +21,7 @@ from pipeline.lists.first_rating import (
 )
 from pipeline.lists.next_list import next_list
 from pipeline.model import RatedPeriod, UnitFacts
+from pipeline.rules.rating_kinds import kind_of_rules
 from pipeline.rules.select import select_rules
 from pipeline.rules.sets import FirstRatingRules, RuleSet
 
