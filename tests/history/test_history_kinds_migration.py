@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pipeline.errors import FiderateError
 from pipeline.history.schema import kind_of_command
@@ -34,6 +36,7 @@ from pipeline.jobs.player_history import (
 )
 from pipeline.rules.counted_words import counted_heading, method_words
 from pipeline.rules.select import rules_in_force
+from pipeline.rules.sets import RULE_SETS
 
 DATA = Path(__file__).resolve().parent / "data"
 EXPECTED = json.loads((DATA / "ratings_v4_expected.json").read_text())
@@ -207,3 +210,13 @@ def test_the_latest_live_run_decides_when_the_command_lines_disagree(tmp_path):
     con = connect(path)
     assert {r[0] for r in con.execute("SELECT rating_kind FROM lists")} == {"blitz"}
     con.close()
+
+
+words = st.lists(st.sampled_from(["--out", "o", "--period", "2026-11", "--quiet", "e.csv"]))
+
+
+@given(before=words, after=words, name=st.sampled_from(sorted(RULE_SETS)), equals=st.booleans())
+def test_any_recorded_rules_name_gives_its_family(before, after, name, equals):
+    rules = [f"--rules={name}"] if equals else ["--rules", name]
+    command = " ".join(["fiderate", "period", *before, *rules, *after])
+    assert kind_of_command(command) == RULE_SETS[name].family
