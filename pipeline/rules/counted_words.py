@@ -11,15 +11,26 @@ By the average opponent (until the April 2008 list): one D per player and event,
 the rounded average rating of the rated opponents, with the 350-point rule; every game of the
 event counts that D (``engine.average_opponent_method``, which also gives each side its Rc).
 
-Words about the rule sets, so they live beside them: the engine, the event view and the writers
-all say it the same way.
+The engine decides which of these applied, where it applies the rule, and says so with a code
+per side (``counted_why``: ``engine.rate_sides``, ``engine.sequential``); :func:`counted_words`
+turns the codes into the era's words by columns, for the report model, the calculator and every
+page. Words about the rule sets, so they live beside them.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from pipeline.rules.sets import AVERAGE_OPPONENT, RuleSet
+
+# Why a difference counted as it did: the engine's codes (int8, column ``counted_why``).
+COUNTED_AS_PLAYED = 0  # the difference as played (within the cap, or no cap)
+COUNTED_CUT = 1  # cut to the cap (the 400-point rule; 350 until 2009-06)
+COUNTED_EXEMPT = 2  # above the cap, kept whole: the side is rated at or above the exemption
+COUNTED_ONCE = 3  # above the cap, kept whole: the cap helps once per event (2022-2024)
+COUNTED_AVERAGE = 4  # the average-opponent method's D = Ra - Rc (lists until April 2008)
 
 
 def rules_as_used(rules: RuleSet, method: str, cap: bool | None) -> RuleSet:
@@ -68,33 +79,65 @@ def method_words(rules: RuleSet | None, method: str = "fide") -> str:
     return text + "."
 
 
-def counted_note(
-    gap: int | None, used: int | None, own: int | None, rules: RuleSet | None, rc: int | None = None
-) -> str:
-    """Why one rated game counted ``used`` for the real ``gap`` (own - opponent's): '' when it
-    counted as played."""
-    if gap is None or used is None:
-        return ""
-    if is_average_method(rules) and rc is not None and own is not None:
-        raw = own - rc
-        note = f"average method: D = {own} - Rc {rc} = {raw:+d}"
-        return note + (f", counted as {used:+d} ({cap_rule_name(rules)})" if used != raw else "")
-    if used != gap:
-        return f"{cap_rule_name(rules)}: {gap:+d} counts as {used:+d}"
-    if rules is None or rules.cap is None or abs(gap) <= rules.cap:
-        return ""
-    exempt = rules.cap_exempt_from
-    if exempt is not None and own is not None and own >= exempt and gap > 0:
-        return f"exemption: rated {own}, at least {exempt}: the full {gap:+d} counts"
-    if rules.cap_once_per_event:
-        return f"the full {gap:+d} counts: the {cap_rule_name(rules)} helps once per event"
-    return f"the full {gap:+d} counts"
+def _signed(values: np.ndarray) -> np.ndarray:
+    """Whole numbers as text with their sign (``+0`` too, as ``f"{v:+d}"``)."""
+    return np.char.add(np.where(values >= 0, "+", ""), values.astype(str))
+
+
+def counted_words(
+    code: np.ndarray,
+    gap: np.ndarray,
+    used: np.ndarray,
+    own: np.ndarray,
+    rc: np.ndarray,
+    rules: RuleSet | None,
+) -> np.ndarray:
+    """Why each rated side counted ``used`` for the real ``gap`` (own - opponent's), from the
+    engine's ``code`` (``COUNTED_*``), in words ('' where it counted as played), by columns.
+    ``own`` the rating the side was rated from; ``rc`` the average-opponent method's Rc per side
+    (read where ``code`` is ``COUNTED_AVERAGE`` only). Integer arrays (0 where blank)."""
+    code = np.asarray(code, dtype=np.int8)
+    words = np.full(len(code), "", dtype=object)
+    if not (code != COUNTED_AS_PLAYED).any():
+        return words
+    gap, used = np.asarray(gap, dtype=np.int64), np.asarray(used, dtype=np.int64)
+    own, rc = np.asarray(own, dtype=np.int64), np.asarray(rc, dtype=np.int64)
+    rule = cap_rule_name(rules)
+    exempt = "" if rules is None else str(rules.cap_exempt_from)
+
+    def at(which: int) -> np.ndarray:
+        return np.flatnonzero(code == which)
+
+    if len(i := at(COUNTED_CUT)):
+        words[i] = np.char.add(np.char.add(f"{rule}: ", _signed(gap[i])), " counts as ")
+        words[i] = np.char.add(words[i].astype(str), _signed(used[i]))
+    if len(i := at(COUNTED_EXEMPT)):
+        head = np.char.add(np.char.add("exemption: rated ", own[i].astype(str)), ", at least ")
+        words[i] = np.char.add(
+            np.char.add(np.char.add(head, exempt), ": the full "), _signed(gap[i])
+        )
+        words[i] = np.char.add(words[i].astype(str), " counts")
+    if len(i := at(COUNTED_ONCE)):
+        full = np.char.add("the full ", _signed(gap[i]))
+        words[i] = np.char.add(full, f" counts: the {rule} helps once per event")
+    if len(i := at(COUNTED_AVERAGE)):
+        raw = own[i] - rc[i]
+        d = np.char.add(np.char.add("average method: D = ", own[i].astype(str)), " - Rc ")
+        d = np.char.add(np.char.add(np.char.add(d, rc[i].astype(str)), " = "), _signed(raw))
+        cut = np.char.add(np.char.add(", counted as ", _signed(used[i])), f" ({rule})")
+        words[i] = np.char.add(d, np.where(used[i] != raw, cut, ""))
+    return words
 
 
 __all__ = [
     "cap_rule_name",
     "counted_heading",
-    "counted_note",
+    "counted_words",
+    "COUNTED_AS_PLAYED",
+    "COUNTED_AVERAGE",
+    "COUNTED_CUT",
+    "COUNTED_EXEMPT",
+    "COUNTED_ONCE",
     "is_average_method",
     "method_words",
     "rules_as_used",
