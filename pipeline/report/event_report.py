@@ -1,0 +1,270 @@
+"""The report model: what a rated event shows, built once per run by :func:`build_report` and
+rendered by every face (the report text frames, report.xlsx, report.html, the player files, the
+web's event and player pages), none of which computes a number of its own.
+
+Built from the rate job's own result (:class:`pipeline.model.RatedPeriod`: the engine's sides,
+with its ``counted_why`` per side, and the grouper's totals), the standings stage's order,
+ranks, points and performance (``grouper.standings``) and the title norms, by columns: no loop
+over players or games. Plain frozen data out, its two frames checked once against
+``schemas.report``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pipeline.arrays.number_text import pd_decimals
+from pipeline.engine.average_opponent_method import average_opponents
+from pipeline.file_names import event_title, shown_names
+from pipeline.grouper.kfactor import missing_facts
+from pipeline.lists.next_list import STATUS_POOL
+from pipeline.model import NormReport, RatedPeriod, Standings
+from pipeline.rules.counted_words import (
+    COUNTED_AVERAGE,
+    counted_heading,
+    counted_words,
+    method_words,
+    rules_as_used,
+)
+from pipeline.rules.k_facts import ASSUMED_FIX, ASSUMED_NOTE
+from pipeline.rules.modes import mode_label
+from pipeline.rules.sets import get_rules
+
+MODE_WORDS = {
+    "fide": "fide: every game against the rating at the start of the period",
+    "sequential": "sequential: the rating updated after every game (not the FIDE method)",
+}
+ORDER_BY_FILE = "in the event file's own final ranks (its tie-break order)"
+ORDER_BY_POINTS = "by points (all games), then rating, then id"
+
+
+@dataclass(frozen=True)
+class AssumedK:
+    """The players whose K the input could not say: who (id, name, k, k_rule), what it lacked
+    and how to give it."""
+
+    players: pd.DataFrame
+    missing: tuple[str, ...]
+    note: str = ASSUMED_NOTE
+    fix: str = ASSUMED_FIX
+
+
+@dataclass(frozen=True)
+class EventReport:
+    """What a rated event shows, every number exact (units of 1/``scale``, hundredths of a
+    point), every reason in words beside its number."""
+
+    title: str  # the event's own name (a lone TRF's 012), else its files' names
+    sources: tuple[str, ...]  # the event files' names (never their folders)
+    input_files: tuple[str, ...]  # the run's input files' names (the list in force too)
+    dates: tuple[str, str]  # the first and last game's date ("" when the games give none)
+    period: str
+    period_reason: str
+    rule_set: str
+    rules_reason: str
+    method: str  # fide (table 8.1.2) or formula
+    mode: str  # fide or sequential
+    mode_words: str  # the mode, said in full
+    mode_note: str  # '' for the FIDE method, else the label every report carries
+    order_words: str  # how the standings are ordered
+    warnings: tuple[str, ...]
+    scale: int  # expected scores are units of 1/scale
+    decimals: int  # the expected scores' decimals
+    counted_heading: str  # the heading of the counted difference, named by the era
+    method_words: str  # how the era read each expected score
+    standings: pd.DataFrame  # schemas.report.ReportStandings, standings order
+    games: pd.DataFrame  # schemas.report.ReportGames, player order
+    rated_sides: int
+    norms: NormReport | None
+    assumed: AssumedK
+
+    @property
+    def sequential(self) -> bool:
+        return self.mode == "sequential"
+
+    def player(self, player_id: str) -> tuple[pd.Series, pd.DataFrame] | None:
+        """A player's standings row and games (their rows of :attr:`games`), or None when the
+        id is not a player of the event."""
+        row = self.standings[self.standings["id"] == player_id]
+        if not len(row):
+            return None
+        return row.iloc[0], self.games[self.games["player"] == player_id]
+
+
+def build_report(
+    rated: RatedPeriod, computed: Standings, inputs: Sequence[Path | str] = ()
+) -> EventReport:
+    """The report model of ``rated`` (its sides with their texts: ``engine.sides``), in the
+    order and with the points of ``computed`` (``grouper.standings``), the norms it holds.
+    ``inputs``: the run's input files (the model names them by file name only)."""
+    from schemas import validate
+    from schemas.report import ReportGames, ReportStandings
+
+    o = rated.options
+    rule_set = rated.rule_set or o.rules
+    rules = rules_as_used(get_rules(rule_set), o.method, o.cap)
+    standings = validate(standings_frame(rated, computed), ReportStandings, internal=True)
+    games = validate(games_frame(rated, computed, rules), ReportGames, internal=True)
+    t = rated.totals
+    assumed = t.loc[t["k_assumed"].to_numpy(dtype=bool), ["id", "name", "k", "k_reason"]]
+    return EventReport(
+        title=event_title(rated.event_name, rated.sources),
+        sources=tuple(shown_names(rated.sources).values()),
+        input_files=tuple(shown_names(inputs or rated.sources).values()),
+        dates=_dates(rated.sides),
+        period=rated.period,
+        period_reason=rated.period_reason,
+        rule_set=rule_set,
+        rules_reason=rated.rules_reason,
+        method=o.method,
+        mode=o.mode,
+        mode_words=MODE_WORDS.get(o.mode, o.mode),
+        mode_note=mode_label(o.mode),
+        order_words=ORDER_BY_POINTS if rated.event_ranks is None else ORDER_BY_FILE,
+        warnings=tuple(rated.warnings),
+        scale=rated.scale,
+        decimals=pd_decimals(rated.scale),
+        counted_heading=counted_heading(rules),
+        method_words=method_words(rules, o.method),
+        standings=standings,
+        games=games,
+        rated_sides=rated.side_counts()[0],
+        norms=rated.norms,
+        assumed=AssumedK(assumed.reset_index(drop=True), tuple(missing_facts(assumed["k_reason"]))),
+    )
+
+
+def _dates(sides: pd.DataFrame) -> tuple[str, str]:
+    """The first and last game date the sides give (ISO text sorts as dates)."""
+    if "date" not in sides:
+        return "", ""
+    dates = sides["date"].astype("string").replace("", pd.NA).dropna()
+    return (str(dates.min()), str(dates.max())) if len(dates) else ("", "")
+
+
+def _int64(values: pd.Series) -> pd.Series:
+    return values.astype("Int64")
+
+
+def k_explanations(rated: RatedPeriod) -> pd.Series:
+    """Why each player has the K used: the rule, and the 700 rule's arithmetic when it applied
+    (K base x games > cap, so K = floor(cap / games))."""
+    t = rated.totals
+    cap = get_rules(rated.options.rules).k.period_cap
+    k = _int64(t["k"]).astype("string").fillna("")
+    base = _int64(t["k_base"]).astype("string").fillna("")
+    games = t["games"].astype(str)
+    product = (t["k_base"].fillna(0).astype(np.int64) * t["games"]).astype(str)
+    plain = "K " + k + ": " + t["k_reason"]
+    seven = (
+        plain
+        + "; 700 rule: K "
+        + base
+        + " x "
+        + games
+        + " games = "
+        + product
+        + f" > {cap}, so K = floor({cap} / "
+        + games
+        + ") = "
+        + k
+    )
+    text = plain.where(~t["k_700"], seven).where(t["k"].notna(), t["k_reason"])
+    return text.astype(str)
+
+
+def standings_frame(rated: RatedPeriod, computed: Standings) -> pd.DataFrame:
+    """Every player in ``computed``'s order, typed (``schemas.report.ReportStandings``)."""
+    t = rated.totals
+    unrated = t["rating"].isna().to_numpy()
+    frame = pd.DataFrame(
+        {
+            "rank": 0,
+            "id": t["id"].astype(str),
+            "name": t["name"].astype(str),
+            "title": t["title"].astype("string").fillna("").astype(str),
+            "federation": t["federation"].astype("string").fillna("").astype(str),
+            "rating": _int64(t["rating"]),
+            "k": _int64(t["k"]),
+            "k_base": _int64(t["k_base"]),
+            "k_700": t["k_700"].astype(bool),
+            "k_rule": k_explanations(rated),
+            "k_assumed": t["k_assumed"].astype(bool),
+            "games": t["games"].astype(np.int64),
+            "points_h": np.asarray(computed.points_h, dtype=np.int64),
+            "score_h": t["score_h"].astype(np.int64),
+            "expected_units": t["expected_units"].astype(np.int64),
+            "performance": computed.performance.astype("Int64").array,
+            "dev_units": t["dev_units"].astype(np.int64),
+            "change_units": t["change_units"].astype(np.int64),
+            "change": t["change"].astype(np.int64),
+            "new_rating": _int64(t["new_rating"]),
+            "unrated_words": np.where(unrated, STATUS_POOL, ""),
+        }
+    ).iloc[computed.order]
+    frame["rank"] = np.asarray(computed.ranks, dtype=np.int64)
+    return frame.reset_index(drop=True)
+
+
+def games_frame(rated: RatedPeriod, computed: Standings, rules: object) -> pd.DataFrame:
+    """Every side of every game in player order (``computed.side_order``), with the per-game
+    arithmetic and why each difference counted so (``schemas.report.ReportGames``)."""
+    s = rated.sides.iloc[computed.side_order]
+    t = rated.totals.set_index("id")
+    is_rated = s["rated"].to_numpy(dtype=bool)
+    k = s["player"].map(t["k"]).astype("Int64")
+    names = s["opponent"].map(t["name"]).astype("string").fillna("").astype(str)
+    own = _int64(s["rating_used"] if "rating_used" in s else s["player_rating"])
+    opp = _int64(s["opponent_rating"])
+    gap = (own - opp).where(is_rated)
+    used = _int64(s["diff"])
+    why = s["counted_why"].to_numpy(dtype=np.int8)
+    rc = np.zeros(len(s), dtype=np.int64)
+    if (why == COUNTED_AVERAGE).any():  # Rc names the difference under the average method only
+        rc = average_opponents(rated.sides).iloc[computed.side_order].fillna(0).to_numpy(np.int64)
+    words = counted_words(
+        why,
+        gap.fillna(0).to_numpy(np.int64),
+        used.fillna(0).to_numpy(np.int64),
+        own.fillna(0).to_numpy(np.int64),
+        rc,
+        rules,  # type: ignore[arg-type]
+    )
+    dev = _int64(s["dev_units"])
+    pd_units = s["pd_units"].to_numpy(dtype=np.int64, na_value=0) * is_rated
+    score_h = s["score_h"].to_numpy(dtype=np.int64) * is_rated
+    player = s["player"].astype(str).to_numpy()
+    frame = pd.DataFrame(
+        {
+            "player": player,
+            "event": s["event"].astype(str).to_numpy(),
+            "round": s["round"].astype(str).to_numpy(),
+            "opponent": s["opponent"].astype(str).to_numpy(),
+            "opponent_name": names.to_numpy(),
+            "opponent_rating": opp.array,
+            "result": s["result"].astype(str).to_numpy(),
+            "score_h": s["score_h"].to_numpy(dtype=np.int64),
+            "rated": is_rated,
+            "rating_used": own.array,
+            "gap": gap.array,
+            "gap_used": used.array,
+            "counted_why": why,
+            "counted": np.asarray(words, dtype=object).astype(str),
+            "pd_units": _int64(s["pd_units"]).array,
+            "dev_units": dev.array,
+            "k_dev_units": (k.fillna(0) * dev).where(is_rated).array,
+            "note": s["note"].astype(str).to_numpy(),
+            # Running sums over each player's rated games, for the expected-vs-actual charts.
+            "cum_expected_units": pd.Series(pd_units).groupby(player).cumsum().to_numpy(),
+            "cum_score_h": pd.Series(score_h).groupby(player).cumsum().to_numpy(),
+        }
+    )
+    return frame
+
+
+__all__ = ["AssumedK", "EventReport", "build_report", "k_explanations"]
