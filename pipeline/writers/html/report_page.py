@@ -56,11 +56,11 @@ GAMES_HEAD = [
     ("result", "result", ""),
     ("gap", "gap", "opt"),
     ("gap_used", "gap used", ""),
-    ("counted", "why", "opt"),
     ("pd", "PD", ""),
     ("dev", "S - PD", ""),
     ("k_dev", "K x (S - PD)", ""),
     ("note", "note", "opt"),
+    ("counted", "why it counted so", "opt"),
 ]
 # Every standings column but the name holds a number.
 NUMERIC = {key for key, _, _ in STANDINGS_HEAD} - {"name"}

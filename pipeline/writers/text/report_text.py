@@ -80,7 +80,6 @@ def about_table(report: EventReport) -> pd.DataFrame:
     version and the input files (by file name: the report is published, the organiser's
     folders are not), then any warning."""
     rows = [
-        ("event", report.title),
         ("period", report.period),
         ("why this period", report.period_reason),
         ("rule set", report.rule_set),
@@ -88,6 +87,7 @@ def about_table(report: EventReport) -> pd.DataFrame:
         ("method", report.method),
         ("mode", report.mode_words),
         ("fiderate version", fiderate_version()),
+        ("event", report.title),
     ]
     rows += [("input file", name) for name in report.input_files]
     rows += [("warning", w) for w in report.warnings]
