@@ -13,8 +13,10 @@ from pipeline.model import RateOptions
 from pipeline.report import EventReport
 from tests.conftest import SAMPLE
 
+MODEL_ONLY = RateOutputs(xlsx=False, html=False, report=True)
 
-def _rate(tmp_path, *inputs, outputs=RateOutputs(xlsx=False, html=False, report=True), **options):  # type: ignore[no-untyped-def]
+
+def _rate(tmp_path, *inputs, outputs=MODEL_ONLY, **options):  # type: ignore[no-untyped-def]
     return rate(
         RateRequest(
             inputs=inputs,
