@@ -135,7 +135,7 @@ def rate(
         return _rate_on_dask(request, executor)
     if executor is not None:
         raise ValueError("an executor is for engine 'dask'; this request is for pandas")
-    from pipeline.jobs.rate.outputs import write_prepared
+    from pipeline.jobs.rate.outputs import prepare_outputs
     from pipeline.jobs.rate.stages import rate_files
 
     protected = request.protected
@@ -144,16 +144,20 @@ def rate(
     rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)
     board.post("writing reports")
     outputs = request.outputs
-    files, model = write_prepared(
+    from pipeline.writers import write_files
+
+    # The files' contents prepared once (the report model among them, when a report is
+    # written or the caller renders it), then written: ``write_outputs``' two steps.
+    prepared, plan, model = prepare_outputs(
         rated,
-        request.out_dir,
-        xlsx=outputs.xlsx,
+        outputs.xlsx,
         html=outputs.html,
         players=outputs.player_ids,
         output_format=outputs.output_format,
-        inputs=protected,
         report=outputs.report,
+        inputs=protected,
     )
+    files = write_files(prepared, request.out_dir, plan, model, inputs=protected)
     return RateResult(rated, files, warnings=tuple(rated.warnings), report=model)
 
 

@@ -74,27 +74,7 @@ def write_outputs(
     ``xlsx``/``html`` say, the spreadsheets and report.html; ``players``: also
     ``player-<id>.xlsx`` and ``.html`` for each of those ids. ``inputs``: the run's input files,
     which no output may replace."""
-    return write_prepared(
-        result, out_dir, xlsx, html=html, players=players, output_format=output_format,
-        inputs=inputs,
-    )[0]  # fmt: skip
-
-
-def write_prepared(
-    result: RatedPeriod,
-    out_dir: Path | str,
-    xlsx: bool | None = None,
-    *,
-    html: bool | None = None,
-    players: Sequence[str] = (),
-    output_format: str = "csv",
-    inputs: Sequence[Path | str] = (),
-    report: bool = False,
-) -> tuple[WriteReport, EventReport | None]:
-    """:func:`write_outputs`, and the report model the files show (built when a report is
-    written, or when ``report`` asks for it: a page renders it too), or None."""
     prepared, plan, model = prepare_outputs(
-        result, xlsx, html=html, players=players, output_format=output_format, report=report,
-        inputs=inputs,
-    )  # fmt: skip
-    return write_files(prepared, out_dir, plan, model, inputs=inputs), model
+        result, xlsx, html=html, players=players, output_format=output_format, inputs=inputs
+    )
+    return write_files(prepared, out_dir, plan, model, inputs=inputs)
