@@ -33,7 +33,7 @@ from pipeline.rules.counted_words import (
 )
 from pipeline.rules.k_facts import ASSUMED_FIX, ASSUMED_NOTE
 from pipeline.rules.modes import mode_label
-from pipeline.rules.sets import get_rules
+from pipeline.rules.sets import RuleSet, get_rules
 
 MODE_WORDS = {
     "fide": "fide: every game against the rating at the start of the period",
@@ -211,60 +211,87 @@ def standings_frame(rated: RatedPeriod, computed: Standings) -> pd.DataFrame:
     return frame.reset_index(drop=True)
 
 
-def games_frame(rated: RatedPeriod, computed: Standings, rules: object) -> pd.DataFrame:
+# The sides' columns the games frame reads (the rest of a side is not shown).
+_SIDE_COLUMNS = [
+    "player", "event", "round", "opponent", "opponent_rating", "result", "score_h", "rated",
+    "diff", "counted_why", "pd_units", "dev_units", "note",
+]  # fmt: skip
+
+
+def _text(column: pd.Series) -> pd.Series:
+    """A text column as ``str`` (kept as it is when it already is: no copy of its cells)."""
+    return column if column.dtype == "str" else column.astype("string").fillna("").astype(str)
+
+
+def games_frame(rated: RatedPeriod, computed: Standings, rules: RuleSet | None) -> pd.DataFrame:
     """Every side of every game in player order (``computed.side_order``), with the per-game
     arithmetic and why each difference counted so (``schemas.report.ReportGames``)."""
-    s = rated.sides.iloc[computed.side_order]
-    t = rated.totals.set_index("id")
+    sides = rated.sides
+    own_column = "rating_used" if "rating_used" in sides else "player_rating"
+    s = sides[[*_SIDE_COLUMNS, own_column]].take(computed.side_order).reset_index(drop=True)
+    totals = rated.totals
+    # Each side's player and opponent as rows of the totals: one look-up of the ids.
+    at = pd.Index(totals["id"]).get_indexer
+    player_row, opponent_row = at(s["player"]), at(s["opponent"])
     is_rated = s["rated"].to_numpy(dtype=bool)
-    k = s["player"].map(t["k"]).astype("Int64")
-    names = s["opponent"].map(t["name"]).astype("string").fillna("").astype(str)
-    own = _int64(s["rating_used"] if "rating_used" in s else s["player_rating"])
+    k = _int64(totals["k"]).array.take(player_row, allow_fill=True)
+    names = totals["name"].astype(str).array.take(opponent_row, allow_fill=True)
+    own = _int64(s[own_column])
     opp = _int64(s["opponent_rating"])
     gap = (own - opp).where(is_rated)
     used = _int64(s["diff"])
     why = s["counted_why"].to_numpy(dtype=np.int8)
     rc = np.zeros(len(s), dtype=np.int64)
     if (why == COUNTED_AVERAGE).any():  # Rc names the difference under the average method only
-        rc = average_opponents(rated.sides).iloc[computed.side_order].fillna(0).to_numpy(np.int64)
+        rc = average_opponents(sides).take(computed.side_order).fillna(0).to_numpy(np.int64)
     words = counted_words(
         why,
         gap.fillna(0).to_numpy(np.int64),
         used.fillna(0).to_numpy(np.int64),
         own.fillna(0).to_numpy(np.int64),
         rc,
-        rules,  # type: ignore[arg-type]
+        rules,
     )
     dev = _int64(s["dev_units"])
     pd_units = s["pd_units"].to_numpy(dtype=np.int64, na_value=0) * is_rated
-    score_h = s["score_h"].to_numpy(dtype=np.int64) * is_rated
-    player = s["player"].astype(str).to_numpy()
-    frame = pd.DataFrame(
+    score_h = s["score_h"].to_numpy(dtype=np.int64)
+    player = _text(s["player"])
+    # Running sums over each player's rated games (the sides are grouped by player already).
+    ids = player.to_numpy()
+    first = np.r_[True, ids[1:] != ids[:-1]] if len(s) else np.zeros(0, dtype=bool)
+    return pd.DataFrame(
         {
             "player": player,
-            "event": s["event"].astype(str).to_numpy(),
-            "round": s["round"].astype(str).to_numpy(),
-            "opponent": s["opponent"].astype(str).to_numpy(),
-            "opponent_name": names.to_numpy(),
-            "opponent_rating": opp.array,
-            "result": s["result"].astype(str).to_numpy(),
-            "score_h": s["score_h"].to_numpy(dtype=np.int64),
+            "event": _text(s["event"]),
+            "round": _text(s["round"]),
+            "opponent": _text(s["opponent"]),
+            "opponent_name": pd.Series(names).fillna(""),
+            "opponent_rating": opp,
+            "result": _text(s["result"]),
+            "score_h": score_h,
             "rated": is_rated,
-            "rating_used": own.array,
-            "gap": gap.array,
-            "gap_used": used.array,
+            "rating_used": own,
+            "gap": gap,
+            "gap_used": used,
             "counted_why": why,
-            "counted": np.asarray(words, dtype=object).astype(str),
-            "pd_units": _int64(s["pd_units"]).array,
-            "dev_units": dev.array,
-            "k_dev_units": (k.fillna(0) * dev).where(is_rated).array,
-            "note": s["note"].astype(str).to_numpy(),
-            # Running sums over each player's rated games, for the expected-vs-actual charts.
-            "cum_expected_units": pd.Series(pd_units).groupby(player).cumsum().to_numpy(),
-            "cum_score_h": pd.Series(score_h).groupby(player).cumsum().to_numpy(),
+            "counted": pd.Series(words, dtype=str),
+            "pd_units": _int64(s["pd_units"]),
+            "dev_units": dev,
+            "k_dev_units": (pd.Series(k).fillna(0) * dev).where(is_rated),
+            "note": _text(s["note"]),
+            "cum_expected_units": running_sums(pd_units, first),
+            "cum_score_h": running_sums(score_h * is_rated, first),
         }
     )
-    return frame
+
+
+def running_sums(values: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Each group's running sum, the groups contiguous runs that start where ``first`` is True:
+    the running sum of all minus that sum just before the run began (exact: integers)."""
+    total = np.cumsum(values, dtype=np.int64)
+    starts = np.flatnonzero(first)
+    before = np.r_[0, total[starts[1:] - 1]] if len(starts) else np.zeros(0, np.int64)
+    return total - np.repeat(before, np.diff(np.r_[starts, len(values)]))
 
 
 __all__ = ["AssumedK", "EventReport", "build_report", "k_explanations"]

@@ -20,10 +20,14 @@ page. Words about the rule sets, so they live beside them.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.rules.sets import AVERAGE_OPPONENT, RuleSet
+
+if TYPE_CHECKING:  # Arrow's string kernels are loaded by the words, not by the engine's codes
+    import pyarrow as pa
 
 # Why a difference counted as it did: the engine's codes (int8, column ``counted_why``).
 COUNTED_AS_PLAYED = 0  # the difference as played (within the cap, or no cap)
@@ -79,9 +83,20 @@ def method_words(rules: RuleSet | None, method: str = "fide") -> str:
     return text + "."
 
 
-def _signed(values: np.ndarray) -> np.ndarray:
+def _signed(values: np.ndarray) -> pa.Array:
     """Whole numbers as text with their sign (``+0`` too, as ``f"{v:+d}"``)."""
-    return np.char.add(np.where(values >= 0, "+", ""), values.astype(str))
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    text = pc.cast(pa.array(values, pa.int64()), pa.string())
+    return pc.if_else(pa.array(values >= 0), pc.binary_join_element_wise("+", text, ""), text)
+
+
+def _joined(*parts: str | pa.Array) -> pa.Array:
+    """The parts (texts, or arrays of one length) joined element-wise."""
+    import pyarrow.compute as pc
+
+    return pc.binary_join_element_wise(*parts, "")
 
 
 def counted_words(
@@ -93,39 +108,44 @@ def counted_words(
     rules: RuleSet | None,
 ) -> np.ndarray:
     """Why each rated side counted ``used`` for the real ``gap`` (own - opponent's), from the
-    engine's ``code`` (``COUNTED_*``), in words ('' where it counted as played), by columns.
-    ``own`` the rating the side was rated from; ``rc`` the average-opponent method's Rc per side
-    (read where ``code`` is ``COUNTED_AVERAGE`` only). Integer arrays (0 where blank)."""
+    engine's ``code`` (``COUNTED_*``), in words ('' where it counted as played), by columns:
+    one template per code, filled in with Arrow's string kernels. ``own`` the rating the side
+    was rated from; ``rc`` the average-opponent method's Rc per side (read where ``code`` is
+    ``COUNTED_AVERAGE`` only). Integer arrays (0 where blank). Returns an object array of str."""
     code = np.asarray(code, dtype=np.int8)
     words = np.full(len(code), "", dtype=object)
     if not (code != COUNTED_AS_PLAYED).any():
         return words
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     gap, used = np.asarray(gap, dtype=np.int64), np.asarray(used, dtype=np.int64)
     own, rc = np.asarray(own, dtype=np.int64), np.asarray(rc, dtype=np.int64)
     rule = cap_rule_name(rules)
     exempt = "" if rules is None else str(rules.cap_exempt_from)
 
-    def at(which: int) -> np.ndarray:
-        return np.flatnonzero(code == which)
+    def whole(values: np.ndarray) -> pa.Array:
+        return pc.cast(pa.array(values, pa.int64()), pa.string())
 
-    if len(i := at(COUNTED_CUT)):
-        words[i] = np.char.add(np.char.add(f"{rule}: ", _signed(gap[i])), " counts as ")
-        words[i] = np.char.add(words[i].astype(str), _signed(used[i]))
-    if len(i := at(COUNTED_EXEMPT)):
-        head = np.char.add(np.char.add("exemption: rated ", own[i].astype(str)), ", at least ")
-        words[i] = np.char.add(
-            np.char.add(np.char.add(head, exempt), ": the full "), _signed(gap[i])
-        )
-        words[i] = np.char.add(words[i].astype(str), " counts")
-    if len(i := at(COUNTED_ONCE)):
-        full = np.char.add("the full ", _signed(gap[i]))
-        words[i] = np.char.add(full, f" counts: the {rule} helps once per event")
-    if len(i := at(COUNTED_AVERAGE)):
+    if len(i := np.flatnonzero(code == COUNTED_CUT)):
+        said = _joined(f"{rule}: ", _signed(gap[i]), " counts as ", _signed(used[i]))
+        words[i] = said.to_numpy(zero_copy_only=False)
+    if len(i := np.flatnonzero(code == COUNTED_EXEMPT)):
+        said = _joined(
+            "exemption: rated ", whole(own[i]), f", at least {exempt}: the full ",
+            _signed(gap[i]), " counts",
+        )  # fmt: skip
+        words[i] = said.to_numpy(zero_copy_only=False)
+    if len(i := np.flatnonzero(code == COUNTED_ONCE)):
+        said = _joined("the full ", _signed(gap[i]), f" counts: the {rule} helps once per event")
+        words[i] = said.to_numpy(zero_copy_only=False)
+    if len(i := np.flatnonzero(code == COUNTED_AVERAGE)):
         raw = own[i] - rc[i]
-        d = np.char.add(np.char.add("average method: D = ", own[i].astype(str)), " - Rc ")
-        d = np.char.add(np.char.add(np.char.add(d, rc[i].astype(str)), " = "), _signed(raw))
-        cut = np.char.add(np.char.add(", counted as ", _signed(used[i])), f" ({rule})")
-        words[i] = np.char.add(d, np.where(used[i] != raw, cut, ""))
+        said = _joined("average method: D = ", whole(own[i]), " - Rc ", whole(rc[i]), " = ",
+                       _signed(raw))  # fmt: skip
+        cut = _joined(", counted as ", _signed(used[i]), f" ({rule})")
+        said = pc.if_else(pa.array(used[i] != raw), _joined(said, cut), said)
+        words[i] = said.to_numpy(zero_copy_only=False)
     return words
 
 
