@@ -21,7 +21,6 @@ import pandas as pd
 from pipeline.arrays.number_text import pd_decimals
 from pipeline.engine.average_opponent_method import average_opponents
 from pipeline.file_names import event_title, shown_names
-from pipeline.grouper.kfactor import missing_facts
 from pipeline.lists.next_list import STATUS_POOL
 from pipeline.model import NormReport, RatedPeriod, Standings
 from pipeline.rules.counted_words import (
@@ -31,7 +30,7 @@ from pipeline.rules.counted_words import (
     method_words,
     rules_as_used,
 )
-from pipeline.rules.k_facts import ASSUMED_FIX, ASSUMED_NOTE
+from pipeline.rules.k_facts import ASSUMED_FIX, ASSUMED_NOTE, missing_facts
 from pipeline.rules.modes import mode_label
 from pipeline.rules.sets import RuleSet, get_rules
 
@@ -69,6 +68,7 @@ class EventReport:
     rules_reason: str
     method: str  # fide (table 8.1.2) or formula
     mode: str  # fide or sequential
+    sequential: bool  # the mode is sequential: each game read from the running rating
     mode_words: str  # the mode, said in full
     mode_note: str  # '' for the FIDE method, else the label every report carries
     order_words: str  # how the standings are ordered
@@ -82,10 +82,6 @@ class EventReport:
     rated_sides: int
     norms: NormReport | None
     assumed: AssumedK
-
-    @property
-    def sequential(self) -> bool:
-        return self.mode == "sequential"
 
     def player(self, player_id: str) -> tuple[pd.Series, pd.DataFrame] | None:
         """A player's standings row and games (their rows of :attr:`games`), or None when the
@@ -123,6 +119,7 @@ def build_report(
         rules_reason=rated.rules_reason,
         method=o.method,
         mode=o.mode,
+        sequential=o.mode == "sequential",
         mode_words=MODE_WORDS.get(o.mode, o.mode),
         mode_note=mode_label(o.mode),
         order_words=ORDER_BY_POINTS if rated.event_ranks is None else ORDER_BY_FILE,
@@ -135,7 +132,9 @@ def build_report(
         games=games,
         rated_sides=rated.side_counts()[0],
         norms=rated.norms,
-        assumed=AssumedK(assumed.reset_index(drop=True), tuple(missing_facts(assumed["k_reason"]))),
+        assumed=AssumedK(
+            assumed.reset_index(drop=True), tuple(missing_facts(assumed["k_reason"].unique()))
+        ),
     )
 
 
