@@ -109,18 +109,22 @@ class RatedArrays:
         the side is rated at or above the exemption, or because the cap helped the player in
         another game of the event (once per event); else as played. Meaningless where not
         rated (the caller masks it)."""
-        code = np.full(len(self._own), COUNTED_AS_PLAYED, dtype=np.int8)
         cap = self._rules.cap
         if not self._use_cap or cap is None:
-            return code
-        over = np.abs(np.subtract(self._own, self._opp, dtype=np.int64)) > cap
-        code[over] = COUNTED_CUT
-        # The exemption named before the once-per-event lift when both apply (exempt_sides).
+            return np.full(len(self._own), COUNTED_AS_PLAYED, dtype=np.int8)
+        # int32 differences (ratings 0..3500) and int8 codes: a fraction of int64's traffic;
+        # copyto with ``where`` instead of boolean indexing (no index arrays built).
+        raw = np.subtract(self._own, self._opp, dtype=np.int32)
+        over = raw > cap
+        over |= raw < -cap
+        code = np.multiply(over, COUNTED_CUT, dtype=np.int8)  # every side over the cap is cut ...
+        # ... unless kept whole: the exemption named before the once-per-event lift when both
+        # apply (exempt_sides).
         if self._lifted is not None:
-            code[over & self._lifted] = COUNTED_ONCE
+            np.copyto(code, COUNTED_ONCE, where=over & self._lifted)
         exempt_from = self._rules.cap_exempt_from
         if exempt_from is not None:
-            code[over & (self._own >= exempt_from)] = COUNTED_EXEMPT
+            np.copyto(code, COUNTED_EXEMPT, where=over & (self._own >= exempt_from))
         return code
 
     @cached_property
@@ -272,7 +276,7 @@ def rate_sides_coded(
             diff, pd_units, dev_units = averaged
             counted_why = np.full(len(diff), COUNTED_AVERAGE, dtype=np.int8)
     unrated = ~rated_sides
-    counted_why[unrated] = COUNTED_AS_PLAYED  # an unrated side counted nothing
+    np.copyto(counted_why, COUNTED_AS_PLAYED, where=unrated)  # an unrated side counted nothing
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
     columns = {name: sides[name] for name in sides.columns}  # as ``assign``: new ones last
     columns.update(
