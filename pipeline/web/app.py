@@ -264,12 +264,12 @@ class Pages:
         return self.page("event.html", run=run, rows=rows, token=request.path_params["token"])
 
     async def player(self, request: Request) -> Response:
+        from pipeline.web.report_slices import player_slice
+
         run = self._run(request)
         # ``?id=``: the links' form, since an id is the organiser's text ("..", "a/../b") and a
         # path segment of dots is resolved away by the browser; the path form for plain ids.
         player_id = request.query_params.get("id", request.path_params.get("player", ""))
-        from pipeline.web.report_slices import player_slice
-
         calc = player_slice(run.view, player_id)
         if calc is None:
             raise HTTPException(404, "no such player in this event")
