@@ -4,7 +4,12 @@ counted as it did in the era's words, and hold what every face shows (issue 35).
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from pipeline.engine.sides import with_side_texts
 from pipeline.jobs.rate import RateOutputs, RateRequest, rate
@@ -135,3 +140,48 @@ def test_sequential_mode_reads_each_game_from_the_running_rating(tmp_path):
     # Somebody's rating moved during the event: the model holds the running one, not the start.
     start = games["player"].map(report.standings.set_index("id")["rating"])
     assert (games["rating_used"] != start).any()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.integers(1000, 2900), min_size=2, max_size=6),
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 5), st.sampled_from(["1-0", "0-1", "1/2-1/2"])),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from(["fide", "sequential"]),
+)
+def test_every_players_games_add_up_to_their_standings_row(ratings, pairings, mode):
+    # Any event, either mode: a player's rows of the model's games hold the arithmetic of their
+    # standings row (what the player page and report.xlsx show of them), exactly.
+    players = "id,name,rating\n" + "".join(f"{100 + i},P{i},{r}\n" for i, r in enumerate(ratings))
+    games = [(w % len(ratings), b % len(ratings), res) for w, b, res in pairings]
+    games = [(w, b, res) for w, b, res in games if w != b]
+    assume(games)
+    rows = "".join(f"E,{n + 1},{100 + w},{100 + b},{res}\n" for n, (w, b, res) in enumerate(games))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "p.csv").write_text(players, encoding="utf-8")
+        (folder / "g.csv").write_text("event,round,white,black,result\n" + rows, encoding="utf-8")
+        result = rate(
+            RateRequest(
+                inputs=(folder / "g.csv",),
+                out_dir=folder / "out",
+                players=folder / "p.csv",
+                options=RateOptions(period="2026-11", mode=mode),
+                outputs=MODEL_ONLY,
+            )
+        )
+    report = result.report
+    assert len(report.games) == 2 * len(games)
+    for row in report.standings.itertuples():
+        mine = report.games[report.games["player"] == row.id]
+        rated = mine[mine["rated"]]
+        assert len(rated) == row.games
+        assert int(rated["dev_units"].sum()) == row.dev_units
+        assert int(rated["k_dev_units"].sum()) == row.change_units
+        assert int(rated["score_h"].sum()) == row.score_h
+        assert int(mine["score_h"].sum()) == row.points_h
+        if len(mine):
+            assert mine["cum_expected_units"].iloc[-1] == row.expected_units
