@@ -17,6 +17,7 @@ from pipeline.engine.sides import with_side_texts
 from pipeline.grouper.standings import standings as compute_standings
 from pipeline.jobs.rate.stages import rate_files
 from pipeline.model import RatedPeriod, RateOptions
+from pipeline.report import EventReport, build_report
 from pipeline.writers import games_table, rating_list_table
 from pipeline.writers.text.report_text import breakdown, standings
 
@@ -54,10 +55,14 @@ def make_event(folder: Path, players: int, rounds: int, seed: int = 7) -> tuple[
     return folder / "games.csv", folder / "players.csv"
 
 
-def report_tables(result: RatedPeriod) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The standings stage (order, points, performance) and the two report tables' text."""
-    computed = compute_standings(result)
-    return standings(result, computed), breakdown(result, computed)
+def report_model(result: RatedPeriod) -> EventReport:
+    """The standings stage (order, points, performance) and the report model built on it."""
+    return build_report(result, compute_standings(result))
+
+
+def report_tables(report: EventReport) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The two report tables' text, formatted from the model."""
+    return standings(report), breakdown(report)
 
 
 def timed(fn, repeat: int = 1):  # type: ignore[no-untyped-def]
@@ -87,11 +92,13 @@ def one_size(folder: Path, players: int, rounds: int, quick: bool) -> None:
     t_rate, result = timed(lambda: rate_files([games], plist, options), 2)
     t_base, _ = timed(lambda: (rating_list_table(result), games_table(result)), 2)
     result = with_side_texts(result)  # as the output stage hands it to the report writers
-    t_tables, (table, detail) = timed(lambda: report_tables(result), 2)
+    t_model, model = timed(lambda: report_model(result), 2)
+    t_tables, (table, detail) = timed(lambda: report_tables(model), 2)
     rows = [
         ("rate_files (fide mode)", t_rate),
         ("baseline: rating_list + games text tables", t_base),
-        ("standings + breakdown (report tables)", t_tables),
+        ("report model (standings stage + build_report)", t_model),
+        ("standings + breakdown text from the model", t_tables),
     ]
     seq = RateOptions(period="2026-11", mode="sequential")
     t_seq, _ = timed(lambda: rate_files([games], plist, seq), 2)
@@ -104,10 +111,10 @@ def one_size(folder: Path, players: int, rounds: int, quick: bool) -> None:
     saved = page.CHARTS_MAX_PLAYERS
     try:
         page.CHARTS_MAX_PLAYERS = 0
-        t_html0, html0 = timed(lambda: page.render_report(result, table, detail), 2)
+        t_html0, html0 = timed(lambda: page.render_report(model, table, detail), 2)
         charts = 20 if quick else 100
         page.CHARTS_MAX_PLAYERS = charts
-        t_html, html = timed(lambda: page.render_report(result, table, detail))
+        t_html, html = timed(lambda: page.render_report(model, table, detail))
     finally:
         page.CHARTS_MAX_PLAYERS = saved
     rows.append((f"report.html, event chart only ({len(html0) / 1e6:.1f} MB)", t_html0))

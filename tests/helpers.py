@@ -74,13 +74,13 @@ def period_on_copy(
 
 
 def report_tables(result):  # type: ignore[no-untyped-def]
-    """(the period as the output stage prepares it for report.html, its standings table, its
+    """(the report model the output stage builds for report.html, its standings table, its
     per-game breakdown): what ``write_outputs`` hands the report writers."""
     from pipeline.jobs.rate.outputs import prepare_outputs
     from pipeline.writers.text.report_text import breakdown, standings
 
-    prepared, _, computed = prepare_outputs(result, xlsx=False, html=True)
-    return prepared, standings(prepared, computed), breakdown(prepared, computed)
+    _, _, model = prepare_outputs(result, xlsx=False, html=True)
+    return model, standings(model), breakdown(model)
 
 
 def run_hostile(args: list[str], exit_code: int) -> tuple[Result, str]:

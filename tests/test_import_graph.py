@@ -36,14 +36,17 @@ LAYERS = {
     "grouper": 4,
     "norms": 4,  # title norms of rated events: engine sides, grouper performance
     "lists": 4,  # FIDE's rules of a new list: pure computation on totals, no storage, no files
-    "writers": 5,
-    "history": 6,  # the period's SQLite store: imports lists' rules, never the jobs
-    "calculator": 6,  # single-player arithmetic; the calculator jobs (jobs/calculators.py) call it
-    "jobs": 7,  # one function per command, and the stage functions the jobs share
-    "web": 8,  # fiderate serve: pages on the jobs, as the CLI (jobs only, never a stage)
-    "cli": 9,
-    "": 10,  # pipeline/__init__.py: the public API
-    "__main__": 10,
+    # The report model: what a rated event shows, built from the engine's sides, the grouper's
+    # totals and the norms; every face (writers, web) renders it, so it imports none of them.
+    "report": 5,
+    "writers": 6,
+    "history": 7,  # the period's SQLite store: imports lists' rules, never the jobs
+    "calculator": 7,  # single-player arithmetic; the calculator jobs (jobs/calculators.py) call it
+    "jobs": 8,  # one function per command, and the stage functions the jobs share
+    "web": 9,  # fiderate serve: pages on the jobs, as the CLI (jobs only, never a stage)
+    "cli": 10,
+    "": 11,  # pipeline/__init__.py: the public API
+    "__main__": 11,
 }
 
 

@@ -29,7 +29,12 @@ from pipeline.engine.rate_sides import notes, rate_arrays
 from pipeline.engine.sequential import sequential_arrays
 from pipeline.errors import UsageError
 from pipeline.grouper.kfactor import RULE_700_SUFFIX, apply_700_rule, k_precedence
-from pipeline.rules.counted_words import counted_note, rules_as_used
+from pipeline.rules.counted_words import (
+    COUNTED_AS_PLAYED,
+    COUNTED_AVERAGE,
+    counted_words,
+    rules_as_used,
+)
 from pipeline.rules.modes import MODES
 from pipeline.rules.periods import resolve_period
 from pipeline.rules.rounding import round_half_away
@@ -199,25 +204,28 @@ def _expectations(
 
 def _rated_sides(
     sides: _Sides, n: int, rules: RuleSet, method: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(rated?, difference used, PD, S - PD, note code) of every side, 0 where not rated: the
-    engine's arrays, game by game or (lists before July 2008) one D per player against the
-    average."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(rated?, difference used, PD, S - PD, note code, why the difference counted so) of every
+    side, 0 where not rated: the engine's arrays, game by game or (lists before July 2008) one D
+    per player against the average."""
     engine = rate_arrays(
         sides.own, sides.opp, np.ones(2 * n, dtype=bool), sides.score_h, rules, method
     )
     rated = engine.rated
     diff, pd_units, dev_units = engine.diff, engine.pd_units, engine.dev_units
+    counted_why = engine.counted_why
     # One event: the player's games (code 0) and each opponent's one game (its own code).
     averaged = event_expectations(
         sides.own, sides.opp, rated, sides.score_h, sides.codes, rules, method
     )
     if averaged is not None:  # lists before July 2008: one D per player against the average
         diff, pd_units, dev_units = averaged
+        counted_why = np.full(len(diff), COUNTED_AVERAGE, dtype=np.int8)
     diff = np.where(rated, diff, 0)
     pd_units = np.where(rated, pd_units, 0).astype(np.int64)
     dev_units = np.where(rated, dev_units, 0).astype(np.int64)
-    return rated, diff, pd_units, dev_units, engine.note_code
+    counted_why = np.where(rated, counted_why, COUNTED_AS_PLAYED).astype(np.int8)
+    return rated, diff, pd_units, dev_units, engine.note_code, counted_why
 
 
 def calculate(request: CalcRequest) -> Calculation:
@@ -228,7 +236,7 @@ def calculate(request: CalcRequest) -> Calculation:
     method, scale = request.method, SCALES[request.method]
     n = len(request.opponents)
     sides = _Sides.of(request)
-    rated, diff, pd_units, dev_units, note_code = _rated_sides(sides, n, rules, method)
+    rated, diff, pd_units, dev_units, note_code, counted_why = _rated_sides(sides, n, rules, method)
 
     size = n + 1
     games = _sum_by(sides.codes, rated.astype(np.int64), size)
@@ -237,7 +245,7 @@ def calculate(request: CalcRequest) -> Calculation:
     k_rule = np.where(k_used != k_base, np.char.add(k_rule, RULE_700_SUFFIX), k_rule)
     rating_used = sides.own
     if request.mode == "sequential":  # not the FIDE method: see pipeline.engine.sequential
-        rating_used, diff, pd_units, dev_units = sequential_arrays(
+        rating_used, diff, pd_units, dev_units, counted_why = sequential_arrays(
             sides.codes, rated, sides.own, sides.opp, sides.score_h, k_used[sides.codes],
             diff, pd_units, dev_units, rules, method,
         )  # fmt: skip
@@ -273,7 +281,9 @@ def calculate(request: CalcRequest) -> Calculation:
     k = int(k_used[0])
     note_codes = note_code[mine]
     note_texts = notes(rules)
-    counted = _counted_notes(used, sides.opp[mine], diff[mine], mine_rated, rules, method)
+    counted = _counted_notes(
+        used, sides.opp[mine], diff[mine], mine_rated, counted_why[mine], rules, method
+    )
     rows = [
         GameRow(
             round=i + 1,
@@ -304,17 +314,17 @@ def _counted_notes(
     opp: np.ndarray,
     diff: np.ndarray,
     rated: np.ndarray,
+    why: np.ndarray,
     rules: RuleSet,
     method: str,
 ) -> list[str]:
-    """Why each of the player's rated games counted ``diff`` (rules.counted_words); the games
-    are one event, so the average method's Rc is the average of their rated opponents."""
-    rc = int(group_averages(opp, rated, np.zeros(len(opp), dtype=np.int64))[0][0])
+    """Why each of the player's rated games counted ``diff``: the engine's ``why`` in the era's
+    words (rules.counted_words); the games are one event, so the average method's Rc is the
+    average of their rated opponents."""
+    rc = group_averages(opp, rated, np.zeros(len(opp), dtype=np.int64))[0][0]
     counted_rules = rules_as_used(rules, method, None)
-    return [
-        counted_note(int(u - o), int(d), int(u), counted_rules, rc) if r else ""
-        for u, o, d, r in zip(used, opp, diff, rated, strict=True)  # a handful of typed games
-    ]
+    rcs = np.full(len(opp), rc, dtype=np.int64)
+    return [str(w) for w in counted_words(why, used - opp, diff, used, rcs, counted_rules)]
 
 
 def every_result(request: CalcRequest) -> dict[str, Calculation]:

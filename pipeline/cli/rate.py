@@ -154,11 +154,11 @@ def _tell(result: RateResult, as_json: bool, quiet: bool) -> None:
 
     if as_json:
         click.echo(
-            json.dumps(summary_data(result.rated, result.report), indent=2, ensure_ascii=False)
+            json.dumps(summary_data(result.rated, result.files), indent=2, ensure_ascii=False)
         )
     elif not quiet:
-        render_summary(result.rated, result.report, _stdout_console())
-    for message in result.report.skipped:
+        render_summary(result.rated, result.files, _stdout_console())
+    for message in result.files.skipped:
         click.echo(f"note: {printable(message)}", err=True)
     for message in result.warnings:
         click.echo(f"warning: {printable(message)}", err=True)

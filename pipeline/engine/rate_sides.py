@@ -21,6 +21,13 @@ from pipeline.engine.four_hundred_point_rule import (
     uncapped_sides,
 )
 from pipeline.engine.matches import NOTE_MATCH_DECIDED, NOTE_MATCH_UNRATED, SideKeys, match_codes
+from pipeline.rules.counted_words import (
+    COUNTED_AS_PLAYED,
+    COUNTED_AVERAGE,
+    COUNTED_CUT,
+    COUNTED_EXEMPT,
+    COUNTED_ONCE,
+)
 from pipeline.rules.sets import AVERAGE_OPPONENT, RuleSet
 
 if TYPE_CHECKING:  # pandas is imported where a frame is built: rate_arrays needs numpy only
@@ -57,8 +64,9 @@ class RatedArrays:
     """The engine's answer for each side (units of 1/scale; meaningless where not rated).
 
     ``rated``, ``pd_units`` and ``dev_units`` (int32) are what a rating needs and are computed
-    at once; ``diff`` (after the 400-point rule) and ``note_code`` are for the games table and
-    are only worked out when asked for.
+    at once; ``diff`` (after the 400-point rule), ``counted_why`` (why it is that difference) and
+    ``note_code`` are for the games table and the reports and are only worked out when asked
+    for.
     """
 
     def __init__(
@@ -93,6 +101,31 @@ class RatedArrays:
         capped = np.clip(diff, -cap, cap)
         np.copyto(capped, diff, where=exempt)  # an exempt side keeps the real difference
         return capped
+
+    @cached_property
+    def counted_why(self) -> np.ndarray:
+        """Why each side's difference counted as it did (int8, ``rules.counted_words``' codes),
+        decided here with the rule itself: cut to the cap; kept whole above the cap because
+        the side is rated at or above the exemption, or because the cap helped the player in
+        another game of the event (once per event); else as played. Meaningless where not
+        rated (the caller masks it)."""
+        cap = self._rules.cap
+        if not self._use_cap or cap is None:
+            return np.full(len(self._own), COUNTED_AS_PLAYED, dtype=np.int8)
+        # int32 differences (ratings 0..3500) and int8 codes: a fraction of int64's traffic;
+        # copyto with ``where`` instead of boolean indexing (no index arrays built).
+        raw = np.subtract(self._own, self._opp, dtype=np.int32)
+        over = raw > cap
+        over |= raw < -cap
+        code = np.multiply(over, COUNTED_CUT, dtype=np.int8)  # every side over the cap is cut ...
+        # ... unless kept whole: the exemption named before the once-per-event lift when both
+        # apply (exempt_sides).
+        if self._lifted is not None:
+            np.copyto(code, COUNTED_ONCE, where=over & self._lifted)
+        exempt_from = self._rules.cap_exempt_from
+        if exempt_from is not None:
+            np.copyto(code, COUNTED_EXEMPT, where=over & (self._own >= exempt_from))
+        return code
 
     @cached_property
     def note_code(self) -> np.ndarray:
@@ -177,7 +210,8 @@ def rate_sides(
     *,
     keys: SideKeys | None = None,
 ) -> pd.DataFrame:
-    """Add ``rated, note, diff, pd_units, dev_units`` to a sides frame (returns a new frame).
+    """Add ``rated, note, diff, pd_units, dev_units, counted_why`` to a sides frame (returns a
+    new frame).
 
     ``cap`` None applies the rule set's 400-point rule with the FIDE table and no cap with the
     formula, as calculators do; True/False forces it either way. ``keys``: the sides' events and
@@ -231,6 +265,7 @@ def rate_sides_coded(
             rated_sides = rated_sides & ~skip
             note_code = np.where(skip, match + 4, note_code).astype(np.int8)
     diff, pd_units, dev_units = result.diff, result.pd_units, result.dev_units
+    counted_why = result.counted_why
     if rules.expected_score == AVERAGE_OPPONENT:
         # Lists before July 2008: one difference per player and event, Ro - Rc over the sides
         # rated now (the match rules applied), its PD on each of those sides.
@@ -239,7 +274,9 @@ def rate_sides_coded(
         averaged = event_expectations(own, opp, rated_sides, score_h, group, rules, method, cap)
         if averaged is not None:
             diff, pd_units, dev_units = averaged
+            counted_why = np.full(len(diff), COUNTED_AVERAGE, dtype=np.int8)
     unrated = ~rated_sides
+    np.copyto(counted_why, COUNTED_AS_PLAYED, where=unrated)  # an unrated side counted nothing
     # Unrated sides carry no difference, PD or deviation: <NA>, shown blank in games.csv.
     columns = {name: sides[name] for name in sides.columns}  # as ``assign``: new ones last
     columns.update(
@@ -248,6 +285,7 @@ def rate_sides_coded(
         diff=pd.arrays.IntegerArray(diff, unrated),
         pd_units=pd.arrays.IntegerArray(pd_units.astype(np.int64), unrated.copy()),
         dev_units=pd.arrays.IntegerArray(dev_units.astype(np.int64), unrated.copy()),
+        counted_why=counted_why,
     )
     # Every new column is a new array of its own: the frame takes them without the copy
     # ``assign`` makes (60 MB of fresh memory for 2 M sides); the sides' columns are shared.

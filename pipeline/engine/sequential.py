@@ -42,8 +42,9 @@ def sequential_sides(
     """Re-rate each player's rated games in order against the running rating.
 
     ``rated`` is the engine's output (schema RatedSides); ``k_by_player`` maps player id to the K
-    used for the period. Returns a copy with ``diff, pd_units, dev_units`` recomputed and a column
-    ``rating_used`` (the whole-number rating each game's expectation was computed from).
+    used for the period. Returns a copy with ``diff, pd_units, dev_units, counted_why``
+    recomputed and a column ``rating_used`` (the whole-number rating each game's expectation was
+    computed from).
     """
     import pandas as pd
 
@@ -51,7 +52,7 @@ def sequential_sides(
     is_rated = rated["rated"].to_numpy(dtype=bool)
     codes, _ = pd.factorize(rated["player"])
     k_side = rated["player"].map(k_by_player).astype("Int64").fillna(0).to_numpy(dtype=np.int64)
-    rating_used, diff, pd_units, dev_units = sequential_arrays(
+    rating_used, diff, pd_units, dev_units, counted_why = sequential_arrays(
         codes,
         is_rated,
         rated["player_rating"].fillna(0).to_numpy(dtype=np.int64),
@@ -69,6 +70,7 @@ def sequential_sides(
     out["diff"] = pd.arrays.IntegerArray(diff, mask)
     out["pd_units"] = pd.arrays.IntegerArray(pd_units, mask)
     out["dev_units"] = pd.arrays.IntegerArray(dev_units, mask)
+    out["counted_why"] = counted_why
     out["rating_used"] = pd.arrays.IntegerArray(
         rating_used, rated["player_rating"].isna().to_numpy()
     )
@@ -101,9 +103,11 @@ def sequential_arrays(
     rules: RuleSet,
     method: str,
     cap: bool | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``sequential_sides`` on arrays: (rating_used, diff, pd_units, dev_units), the last three
-    starting from the engine's values (0 where not rated) and recomputed on the rated sides.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``sequential_sides`` on arrays: (rating_used, diff, pd_units, dev_units, counted_why),
+    the difference, PD and S - PD starting from the engine's values (0 where not rated) and
+    recomputed on the rated sides; ``counted_why`` the engine's reason for each recomputed
+    difference (``rules.counted_words``' codes, as-played where not rated).
 
     ``codes`` numbers the players (0..n-1), ``start`` is each side's start rating (0 = unrated),
     ``k_side`` the K of the side's player. A side the engine no longer rates at the running
@@ -116,6 +120,7 @@ def sequential_arrays(
     delta = np.zeros(int(codes.max()) + 1 if len(codes) else 0, dtype=np.int64)  # running change
     rating_used = start.copy()
     diff, pd_units, dev_units = diff.copy(), pd_units.copy(), dev_units.copy()
+    counted_why = np.zeros(len(codes), dtype=np.int8)
     for j in range(int(step.max()) + 1 if len(step) else 0):
         pos = np.flatnonzero(step == j)
         who = codes[pos]
@@ -128,5 +133,6 @@ def sequential_arrays(
         diff[pos] = np.where(r.rated, r.diff, 0)
         pd_units[pos] = np.where(r.rated, r.pd_units, 0)
         dev_units[pos] = game_dev
+        counted_why[pos] = np.where(r.rated, r.counted_why, 0)
         delta[who] += k_side[pos] * game_dev  # one side per player per step: no collisions
-    return rating_used, diff, pd_units, dev_units
+    return rating_used, diff, pd_units, dev_units, counted_why

@@ -17,6 +17,7 @@ from pipeline.rules.k_facts import (
     UNKNOWN_BIRTH,
     UNKNOWN_GAMES,
     assumed_label,
+    missing_facts,
 )
 from pipeline.rules.sets import KPrecedence
 
@@ -237,13 +238,6 @@ ASSUMED_NAMED = 5
 def assumed_players(totals: pd.DataFrame) -> pd.DataFrame:
     """The id, name and K reason of each player whose K was assumed (``k_assumed``)."""
     return totals.loc[totals["k_assumed"].to_numpy(dtype=bool), ["id", "name", "k_reason"]]
-
-
-def missing_facts(reasons: pd.Series) -> list[str]:
-    """The facts named by any of these reasons (:func:`assumed_label`'s), in FACT_NAMES order:
-    read off the few distinct labels, not per player."""
-    labels = set(reasons.unique())
-    return [name for name in FACT_NAMES.values() if any(f"no {name}" in label for label in labels)]
 
 
 def assumed_k_warning(totals: pd.DataFrame, named: int = ASSUMED_NAMED) -> str | None:

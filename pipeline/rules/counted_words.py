@@ -11,15 +11,30 @@ By the average opponent (until the April 2008 list): one D per player and event,
 the rounded average rating of the rated opponents, with the 350-point rule; every game of the
 event counts that D (``engine.average_opponent_method``, which also gives each side its Rc).
 
-Words about the rule sets, so they live beside them: the engine, the event view and the writers
-all say it the same way.
+The engine decides which of these applied, where it applies the rule, and says so with a code
+per side (``counted_why``: ``engine.rate_sides``, ``engine.sequential``); :func:`counted_words`
+turns the codes into the era's words by columns, for the report model, the calculator and every
+page. Words about the rule sets, so they live beside them.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from pipeline.rules.sets import AVERAGE_OPPONENT, RuleSet
+
+if TYPE_CHECKING:  # Arrow's string kernels are loaded by the words, not by the engine's codes
+    import pyarrow as pa
+
+# Why a difference counted as it did: the engine's codes (int8, column ``counted_why``).
+COUNTED_AS_PLAYED = 0  # the difference as played (within the cap, or no cap)
+COUNTED_CUT = 1  # cut to the cap (the 400-point rule; 350 until 2009-06)
+COUNTED_EXEMPT = 2  # above the cap, kept whole: the side is rated at or above the exemption
+COUNTED_ONCE = 3  # above the cap, kept whole: the cap helps once per event (2022-2024)
+COUNTED_AVERAGE = 4  # the average-opponent method's D = Ra - Rc (lists until April 2008)
 
 
 def rules_as_used(rules: RuleSet, method: str, cap: bool | None) -> RuleSet:
@@ -68,33 +83,81 @@ def method_words(rules: RuleSet | None, method: str = "fide") -> str:
     return text + "."
 
 
-def counted_note(
-    gap: int | None, used: int | None, own: int | None, rules: RuleSet | None, rc: int | None = None
-) -> str:
-    """Why one rated game counted ``used`` for the real ``gap`` (own - opponent's): '' when it
-    counted as played."""
-    if gap is None or used is None:
-        return ""
-    if is_average_method(rules) and rc is not None and own is not None:
-        raw = own - rc
-        note = f"average method: D = {own} - Rc {rc} = {raw:+d}"
-        return note + (f", counted as {used:+d} ({cap_rule_name(rules)})" if used != raw else "")
-    if used != gap:
-        return f"{cap_rule_name(rules)}: {gap:+d} counts as {used:+d}"
-    if rules is None or rules.cap is None or abs(gap) <= rules.cap:
-        return ""
-    exempt = rules.cap_exempt_from
-    if exempt is not None and own is not None and own >= exempt and gap > 0:
-        return f"exemption: rated {own}, at least {exempt}: the full {gap:+d} counts"
-    if rules.cap_once_per_event:
-        return f"the full {gap:+d} counts: the {cap_rule_name(rules)} helps once per event"
-    return f"the full {gap:+d} counts"
+def _signed(values: np.ndarray) -> pa.Array:
+    """Whole numbers as text with their sign (``+0`` too, as ``f"{v:+d}"``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    text = pc.cast(pa.array(values, pa.int64()), pa.string())
+    return pc.if_else(pa.array(values >= 0), pc.binary_join_element_wise("+", text, ""), text)
+
+
+def _joined(*parts: str | pa.Array) -> pa.Array:
+    """The parts (texts, or arrays of one length) joined element-wise."""
+    import pyarrow.compute as pc
+
+    return pc.binary_join_element_wise(*parts, "")
+
+
+def counted_words(
+    code: np.ndarray,
+    gap: np.ndarray,
+    used: np.ndarray,
+    own: np.ndarray,
+    rc: np.ndarray,
+    rules: RuleSet | None,
+) -> np.ndarray:
+    """Why each rated side counted ``used`` for the real ``gap`` (own - opponent's), from the
+    engine's ``code`` (``COUNTED_*``), in words ('' where it counted as played), by columns:
+    one template per code, filled in with Arrow's string kernels. ``own`` the rating the side
+    was rated from; ``rc`` the average-opponent method's Rc per side (read where ``code`` is
+    ``COUNTED_AVERAGE`` only). Integer arrays (0 where blank). Returns an object array of str."""
+    code = np.asarray(code, dtype=np.int8)
+    words = np.full(len(code), "", dtype=object)
+    if not (code != COUNTED_AS_PLAYED).any():
+        return words
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    gap, used = np.asarray(gap, dtype=np.int64), np.asarray(used, dtype=np.int64)
+    own, rc = np.asarray(own, dtype=np.int64), np.asarray(rc, dtype=np.int64)
+    rule = cap_rule_name(rules)
+    exempt = "" if rules is None else str(rules.cap_exempt_from)
+
+    def whole(values: np.ndarray) -> pa.Array:
+        return pc.cast(pa.array(values, pa.int64()), pa.string())
+
+    if len(i := np.flatnonzero(code == COUNTED_CUT)):
+        said = _joined(f"{rule}: ", _signed(gap[i]), " counts as ", _signed(used[i]))
+        words[i] = said.to_numpy(zero_copy_only=False)
+    if len(i := np.flatnonzero(code == COUNTED_EXEMPT)):
+        said = _joined(
+            "exemption: rated ", whole(own[i]), f", at least {exempt}: the full ",
+            _signed(gap[i]), " counts",
+        )  # fmt: skip
+        words[i] = said.to_numpy(zero_copy_only=False)
+    if len(i := np.flatnonzero(code == COUNTED_ONCE)):
+        said = _joined("the full ", _signed(gap[i]), f" counts: the {rule} helps once per event")
+        words[i] = said.to_numpy(zero_copy_only=False)
+    if len(i := np.flatnonzero(code == COUNTED_AVERAGE)):
+        raw = own[i] - rc[i]
+        said = _joined("average method: D = ", whole(own[i]), " - Rc ", whole(rc[i]), " = ",
+                       _signed(raw))  # fmt: skip
+        cut = _joined(", counted as ", _signed(used[i]), f" ({rule})")
+        said = pc.if_else(pa.array(used[i] != raw), _joined(said, cut), said)
+        words[i] = said.to_numpy(zero_copy_only=False)
+    return words
 
 
 __all__ = [
     "cap_rule_name",
     "counted_heading",
-    "counted_note",
+    "counted_words",
+    "COUNTED_AS_PLAYED",
+    "COUNTED_AVERAGE",
+    "COUNTED_CUT",
+    "COUNTED_EXEMPT",
+    "COUNTED_ONCE",
     "is_average_method",
     "method_words",
     "rules_as_used",

@@ -9,6 +9,8 @@ writers and pages say it in these words.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 # The facts the precedence reads that an input may not give, one bit each in a player's
 # "unknown" mask (``unknown_facts``): a TRF or a games file says none of them but the birth year.
 UNKNOWN_GAMES = 1
@@ -27,6 +29,13 @@ def assumed_label(rule: str, mask: int) -> str:
         return rule
     missing = [name for bit, name in FACT_NAMES.items() if mask & bit]
     return f"{rule} (assumed: no {', no '.join(missing)})"
+
+
+def missing_facts(reasons: Iterable[str]) -> list[str]:
+    """The facts named by any of these reasons (:func:`assumed_label`'s), in FACT_NAMES order:
+    read off the few distinct labels, not per player."""
+    labels = set(reasons)
+    return [name for name in FACT_NAMES.values() if any(f"no {name}" in label for label in labels)]
 
 
 # What a mark on an assumed K says (report.html's legend and the title of its mark).

@@ -6,3 +6,8 @@ SEQUENTIAL_LABEL = (
     "sequential mode: the rating is updated after every game (club calculators); "
     "NOT the FIDE method, which rates the whole period against the start rating"
 )
+
+
+def mode_label(mode: str) -> str:
+    """'' for the FIDE method, else the label every report of ``mode`` must carry."""
+    return SEQUENTIAL_LABEL if mode == "sequential" else ""

@@ -196,8 +196,7 @@ class Pages:
         self, folder: Path, event: Any, players: Any, period: str | None, rules: str
     ) -> Response:
         """Copy the files into ``folder`` and rate them (a worker thread: it reads files)."""
-        from pipeline.jobs.event_view import event_view
-        from pipeline.jobs.rate import RateRequest, rate
+        from pipeline.jobs.rate import RateOutputs, RateRequest, rate
         from pipeline.model import RateOptions
         from pipeline.writers.summary import summary_data
 
@@ -216,6 +215,7 @@ class Pages:
             out_dir=out,
             players=players_path,
             options=RateOptions(rules=rules, period=period),
+            outputs=RateOutputs(report=True),  # the pages render the report model
         )
         try:
             result = rate(request)
@@ -233,7 +233,7 @@ class Pages:
         files = tuple(p.relative_to(out).as_posix() for p in result.written)
         rated = result.rated
         # The run summary of ``rate --json`` (writers.summary), its texts in the form's words.
-        summary = summary_data(rated, result.report)
+        summary = summary_data(rated, result.files)
         for key in ("period_reason", "rules_reason"):
             summary[key] = _words(summary[key], folder)
         for key in ("warnings", "notes"):
@@ -242,7 +242,7 @@ class Pages:
         finished = FinishedRun(
             name=name,
             summary=summary,
-            view=event_view(rated),
+            view=result.report,
             norms=_norms(event_path, players_path, rules, folder),
             zip_bytes=_zip(out, files),
             files=files,
@@ -257,15 +257,20 @@ class Pages:
         return run
 
     async def event(self, request: Request) -> Response:
+        from pipeline.web.report_slices import standings_rows
+
         run = self._run(request)
-        return self.page("event.html", run=run, token=request.path_params["token"])
+        rows = standings_rows(run.view)
+        return self.page("event.html", run=run, rows=rows, token=request.path_params["token"])
 
     async def player(self, request: Request) -> Response:
+        from pipeline.web.report_slices import player_slice
+
         run = self._run(request)
         # ``?id=``: the links' form, since an id is the organiser's text ("..", "a/../b") and a
         # path segment of dots is resolved away by the browser; the path form for plain ids.
         player_id = request.query_params.get("id", request.path_params.get("player", ""))
-        calc = run.view.players.get(player_id)
+        calc = player_slice(run.view, player_id)
         if calc is None:
             raise HTTPException(404, "no such player in this event")
         return self.page("player.html", run=run, p=calc, token=request.path_params["token"])

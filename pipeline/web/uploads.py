@@ -72,7 +72,7 @@ class FinishedRun:
 
     name: str  # the uploaded event's safe name
     summary: dict[str, Any]
-    view: Any  # pipeline.jobs.event_view.EventView
+    view: Any  # pipeline.report.EventReport: what the event and player pages render
     norms: dict[str, Any]
     zip_bytes: bytes
     files: tuple[str, ...]

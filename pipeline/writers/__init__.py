@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.errors import RunError
 from pipeline.lazy import lazy_names
-from pipeline.model import RatedPeriod, Standings
+from pipeline.model import RatedPeriod
 from pipeline.resources.atomic_files import OutputBatch, check_not_an_input
 from pipeline.writers.list_text_files import write_list_text_files
 from pipeline.writers.stale import stale_outputs
@@ -36,6 +36,7 @@ from pipeline.writers.text.output_text import (
 
 if TYPE_CHECKING:
     from pipeline.file_names import shown_name
+    from pipeline.report import EventReport
     from pipeline.writers.games_file import games_file_table, write_games_file
     from pipeline.writers.period_files import check_outputs_spare_inputs, write_period_outputs
     from pipeline.writers.text.list_text import list_text_table
@@ -189,33 +190,32 @@ def write_files(
     result: RatedPeriod,
     out_dir: Path | str,
     plan: OutputPlan,
-    standings: Standings | None = None,
+    report: EventReport | None = None,
     *,
     inputs: Sequence[Path | str] = (),
 ) -> WriteReport:
-    """Write the files of ``plan``, all of them atomically. ``result`` holds what they show,
-    computed by the output stage (``pipeline.jobs.rate.outputs``): the sides' text columns when
-    a report or Parquet is written, the title norms, and ``standings`` when a report is.
+    """Write the files of ``plan``, all of them atomically. ``result`` holds the rating list and
+    the games; ``report``, the report model (``pipeline.report``, built by the output stage
+    ``pipeline.jobs.rate.outputs``), holds what every report shows: the writers format it.
     ``inputs``: the run's input files, which no output may replace."""
-    report = WriteReport()
+    written = WriteReport()
     table = detail = None
-    note = ""
     # The report modules are imported only by runs that write a report (their imports cost a
     # tenth of a second that a CSV-only run of a million games does not need).
     if plan.reports:
         from pipeline.writers.html.report_page import render_report
-        from pipeline.writers.text.report_text import about_table, breakdown, mode_note
+        from pipeline.writers.text.report_text import about_table, breakdown
         from pipeline.writers.text.report_text import standings as standings_table
 
-        if standings is None:
-            raise ValueError("a report is written: the output stage computes its standings")
-        table, detail = standings_table(result, standings), breakdown(result, standings)
-        note = mode_note(result)
+        if report is None:
+            raise ValueError("a report is written: the output stage builds its report model")
+        table, detail = standings_table(report), breakdown(report)
     if plan.xlsx or plan.players:
         from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx, write_report_xlsx
     with OutputBatch(out_dir, protect=inputs) as batch:
         _write_tables(batch, result, plan.output_format)
         if plan.xlsx:
+            assert report is not None and table is not None and detail is not None
             rating_list = rating_list_table(result)
             write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
             write_report_xlsx(
@@ -223,18 +223,19 @@ def write_files(
                 detail,
                 batch.path("report.xlsx"),
                 per_player=plan.sheets,
-                note=note,
-                norms=result.norms,
-                about=about_table(result, inputs),
+                note=report.mode_note,
+                norms=report.norms,
+                about=about_table(report),
             )
         if plan.html:
-            page = render_report(result, table, detail, note)
+            assert report is not None
+            page = render_report(report, table, detail)
             batch.path("report.html").write_text(page, encoding="utf-8", newline="\n")
-        _write_player_files(batch, result, table, detail, note, plan.players, inputs)
-        report.written = batch.commit()
-    report.skipped.extend(plan.skipped)
-    report.skipped.extend(stale_outputs(out_dir, report.written))
-    return report
+        _write_player_files(batch, report, table, detail, plan.players)
+        written.written = batch.commit()
+    written.skipped.extend(plan.skipped)
+    written.skipped.extend(stale_outputs(out_dir, written.written))
+    return written
 
 
 def _write_tables(batch: OutputBatch, result: RatedPeriod, output_format: str) -> None:
@@ -264,7 +265,7 @@ def _check_players(result: RatedPeriod, players: Sequence[str]) -> None:
         )
 
 
-def _write_player_files(batch, result, table, detail, note, players, inputs) -> None:
+def _write_player_files(batch, report, table, detail, players) -> None:
     """``player-<id>.xlsx`` and ``.html`` for each id of ``players`` (once each)."""
     if not players:
         return
@@ -272,6 +273,7 @@ def _write_player_files(batch, result, table, detail, note, players, inputs) -> 
     from pipeline.writers.text.report_text import about_table
     from pipeline.writers.xlsx.workbooks import write_report_xlsx
 
+    about = about_table(report)
     for player_id in dict.fromkeys(players):
         assert table is not None and detail is not None  # built when players are asked for
         stem = player_file_stem(player_id)
@@ -281,8 +283,8 @@ def _write_player_files(batch, result, table, detail, note, players, inputs) -> 
             detail,
             batch.path(f"{stem}.xlsx"),
             per_player=True,
-            note=note,
-            about=about_table(result, inputs),
+            note=report.mode_note,
+            about=about,
         )
-        page = render_report(result, table, detail, note, only=[player_id])
+        page = render_report(report, table, detail, only=[player_id])
         batch.path(f"{stem}.html").write_text(page, encoding="utf-8", newline="\n")

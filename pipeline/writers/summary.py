@@ -13,8 +13,9 @@ import pandas as pd
 
 from pipeline.model import ListMatch, RatedPeriod
 from pipeline.rules.k_facts import ASSUMED_FIX
+from pipeline.rules.modes import mode_label
 from pipeline.writers import WriteReport, rating_list_table
-from pipeline.writers.text.report_text import ORDER_BY_FILE, context_lines, mode_note
+from pipeline.writers.text.report_text import context_lines
 
 _COLUMNS = [
     ("id", ">10"),
@@ -62,6 +63,17 @@ def list_match_lines(match: ListMatch, all_players: bool) -> list[str]:
     return [line]
 
 
+def _context(result: RatedPeriod) -> list[str]:
+    o = result.options
+    return context_lines(
+        result.period,
+        result.period_reason,
+        result.rule_set or o.rules,
+        result.rules_reason,
+        result.warnings,
+    )
+
+
 def headline(result: RatedPeriod) -> list[str]:
     rated, sides = result.side_counts()
     o = result.options
@@ -69,15 +81,17 @@ def headline(result: RatedPeriod) -> list[str]:
     rule_set = result.rule_set or o.rules
     lines = [
         f"rated period {result.period}: rules {rule_set!r}, method {o.method!r}{mode}",
-        *(f"  {line}" for line in context_lines(result)[:2]),
+        *(f"  {line}" for line in _context(result)[:2]),
         f"players: {len(result.totals):,}   rated game sides: {rated:,}   "
         f"unrated game sides: {sides - rated:,}",
     ]
     if result.list_match is not None:
         lines += list_match_lines(result.list_match, o.all_players)
     if result.event_ranks is not None:
+        from pipeline.report.event_report import ORDER_BY_FILE
+
         lines.append(f"standings: {ORDER_BY_FILE}")
-    note = mode_note(result)
+    note = mode_label(o.mode)
     if note:
         lines.append(f"NOTE: {note}")
     return lines

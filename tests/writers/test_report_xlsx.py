@@ -10,6 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from openpyxl import load_workbook
 
+from pipeline.lists.next_list import STATUS_POOL
 from pipeline.writers.text.report_text import BREAKDOWN_COLUMNS, STANDINGS_COLUMNS
 from pipeline.writers.xlsx.workbooks import sheet_names
 from tests.conftest import SAMPLE, run_cli
@@ -50,9 +51,13 @@ def test_summary_matches_rating_list(out, book):
         rec = dict(zip(header, row, strict=True))
         want = expected[rec["id"]]
         assert str(rec["new_rating"] or "") == want["new_rating"]
+        assert str(rec["k"] or "") == want["k"]
+        if want["rating"] == "":
+            # Issue 35 item 5: an unrated player has no change to show, not "0.00 / 0".
+            assert rec["change"] == STATUS_POOL and rec["change_exact"] is None
+            continue
         assert str(rec["change"]) == want["change"]
         assert f"{rec['change_exact']:.2f}" == want["change_exact"]
-        assert str(rec["k"] or "") == want["k"]
 
 
 def test_summary_ranking_by_points_then_rating(book):

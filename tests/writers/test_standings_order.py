@@ -7,7 +7,7 @@ from helpers import report_tables
 from period_files import trf_player, write_trf
 
 from pipeline import RateOptions, rate_files
-from pipeline.writers.text.report_text import ORDER_BY_FILE, ORDER_BY_POINTS, standings_order
+from pipeline.report.event_report import ORDER_BY_FILE, ORDER_BY_POINTS
 
 
 def standings(result):  # type: ignore[no-untyped-def]
@@ -31,7 +31,7 @@ def test_the_files_ranks_decide_over_points_then_rating(tmp_path):
     table = standings(result)
     assert table["id"].tolist() == ["1001", "1002", "1004", "1003"]
     assert table["rank"].tolist() == ["1", "2", "3", "4"]
-    assert standings_order(result) == ORDER_BY_FILE
+    assert report_tables(result)[0].order_words == ORDER_BY_FILE
 
 
 def test_without_ranks_the_order_is_points_then_rating(tmp_path):
@@ -45,7 +45,7 @@ def test_without_ranks_the_order_is_points_then_rating(tmp_path):
     )
     result = rate_files([trf], None, RateOptions(period="2026-11"))
     assert standings(result)["id"].tolist() == ["1001", "1002"]
-    assert standings_order(result) == ORDER_BY_POINTS
+    assert report_tables(result)[0].order_words == ORDER_BY_POINTS
 
 
 def test_real_swiss_file_keeps_its_ranks(shared_trf):

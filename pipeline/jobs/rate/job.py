@@ -21,6 +21,7 @@ from pipeline.resources.stage_board import StageBoard
 
 if TYPE_CHECKING:
     from pipeline.jobs.rate.dask_executor import DaskExecutor
+    from pipeline.report import EventReport
     from pipeline.writers import WriteReport
 
 ENGINES = ("pandas", "dask")
@@ -32,13 +33,15 @@ class RateOutputs:
     """What a run writes beyond the rating list and the games (``--xlsx``, ``--html``,
     ``--player``, ``--output-format``). ``xlsx``/``html`` None: by the number of players.
     ``summary``: the caller will summarise the rated sides (``--json``), which a Dask run
-    keeps on its workers and so refuses."""
+    keeps on its workers and so refuses. ``report``: return the report model
+    (``RateResult.report``) even when no report file is written (a web page renders it)."""
 
     xlsx: bool | None = None
     html: bool | None = None
     player_ids: tuple[str, ...] = ()
     output_format: str = "csv"
     summary: bool = False
+    report: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,21 +86,24 @@ class DaskCounts:
 
 @dataclass(frozen=True)
 class RateResult:
-    """The rated period, what was written (``report.written``), the notes on outputs left out
-    (``report.skipped``) and the run's warnings; ``dask``: the counts of a Dask run."""
+    """The rated period, what was written (``files.written``), the notes on outputs left out
+    (``files.skipped``) and the run's warnings; ``dask``: the counts of a Dask run;
+    ``report``: the report model the files show (:class:`pipeline.report.EventReport`), built
+    when a report is written or ``RateOutputs.report`` asks for it, else None."""
 
     rated: RatedPeriod
-    report: WriteReport
+    files: WriteReport
     dask: DaskCounts | None = None
     warnings: tuple[str, ...] = ()
+    report: EventReport | None = None
 
     @property
     def written(self) -> list[Path]:
-        return self.report.written
+        return self.files.written
 
     @property
     def notes(self) -> list[str]:
-        return self.report.skipped
+        return self.files.skipped
 
 
 def rate(
@@ -129,7 +135,7 @@ def rate(
         return _rate_on_dask(request, executor)
     if executor is not None:
         raise ValueError("an executor is for engine 'dask'; this request is for pandas")
-    from pipeline.jobs.rate.outputs import write_outputs
+    from pipeline.jobs.rate.outputs import prepare_outputs
     from pipeline.jobs.rate.stages import rate_files
 
     protected = request.protected
@@ -138,16 +144,21 @@ def rate(
     rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)
     board.post("writing reports")
     outputs = request.outputs
-    report = write_outputs(
+    from pipeline.writers import write_files
+
+    # The files' contents prepared once (the report model among them, when a report is
+    # written or the caller renders it), then written: ``write_outputs``' two steps.
+    prepared, plan, model = prepare_outputs(
         rated,
-        request.out_dir,
-        xlsx=outputs.xlsx,
+        outputs.xlsx,
         html=outputs.html,
         players=outputs.player_ids,
         output_format=outputs.output_format,
+        report=outputs.report,
         inputs=protected,
     )
-    return RateResult(rated, report, warnings=tuple(rated.warnings))
+    files = write_files(prepared, request.out_dir, plan, model, inputs=protected)
+    return RateResult(rated, files, warnings=tuple(rated.warnings), report=model)
 
 
 def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResult:
@@ -183,7 +194,12 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
             html=outputs.html,
             xlsx=outputs.xlsx,
             as_json=outputs.summary,
-        ),
+        )
+        + (
+            ["the report model (a page of the event) needs every side in one process"]
+            if outputs.report
+            else []
+        ),  # fmt: skip
     )
     out_dir = request.out_dir
     made = _first_missing(out_dir)  # the run makes this folder (and those below it)

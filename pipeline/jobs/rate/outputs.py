@@ -2,9 +2,11 @@
 
 The plan (:func:`pipeline.writers.plan_outputs`) says which files are written and what they
 read; then exactly what those files show is computed, and nothing more, before any writer runs:
-the sides' text columns a run left as codes (reports, Parquet: ``engine.sides``), the standings
-(``grouper.standings``) and the title norms (``pipeline.norms``) when a report is written. A
-CSV-only run of a million games builds none of them. The writers then only format and write.
+the sides' text columns a run left as codes (reports, Parquet: ``engine.sides``) and, when a
+report is written or the caller asks for it (a web page), the report model
+(:class:`pipeline.report.EventReport`: the standings of ``grouper.standings``, every game's
+arithmetic and why it counted so, the title norms of ``pipeline.norms``). A CSV-only run of a
+million games builds none of them. The writers then only format and write.
 """
 
 from __future__ import annotations
@@ -12,11 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.engine.sides import with_side_texts
 from pipeline.keys.id_lookup import IdLookup
-from pipeline.model import RatedPeriod, Standings
+from pipeline.model import RatedPeriod
 from pipeline.writers import OutputPlan, WriteReport, plan_outputs, write_files
+
+if TYPE_CHECKING:
+    from pipeline.report import EventReport
 
 
 def prepare_outputs(
@@ -26,28 +32,32 @@ def prepare_outputs(
     html: bool | None = None,
     players: Sequence[str] = (),
     output_format: str = "csv",
-) -> tuple[RatedPeriod, OutputPlan, Standings | None]:
-    """(the period with what its files show computed, the files to write, their standings or
-    None when no report is written), for the options of :func:`write_outputs`."""
+    report: bool = False,
+    inputs: Sequence[Path | str] = (),
+) -> tuple[RatedPeriod, OutputPlan, EventReport | None]:
+    """(the period with what its files show computed, the files to write, the report model or
+    None when no report is written and ``report`` does not ask for it), for the options of
+    :func:`write_outputs`. ``inputs``: the run's input files, which the model names."""
     if result.totals_ids is None and "id" in result.totals and len(result.totals):
         # games.csv's order is the totals' (``writers.player_ranks``): their id look-up built
         # once here, for the plan and the writer both.
         result = replace(result, totals_ids=IdLookup(result.totals["id"]))
     plan = plan_outputs(result, xlsx, html=html, players=players, output_format=output_format)
-    if plan.side_texts:
+    if plan.side_texts or (report and result.texts_coded):
         result = with_side_texts(result)
-    if not plan.reports:
+    if not (plan.reports or report):
         return result, plan, None
-    # Imported here: a run that writes no report never loads the standings or the norm check.
+    # Imported here: a run that writes no report never loads the standings, the norm check or
+    # the report model.
     from pipeline.grouper.standings import standings
+    from pipeline.report import build_report
 
-    shown = standings(result)
-    if plan.norms and result.norms is None and result.norm_sources is not None:
+    if (plan.norms or report) and result.norms is None and result.norm_sources is not None:
         from pipeline.norms import norm_inputs
 
         sources = result.norm_sources
         result = replace(result, norms=norm_inputs(sources.inputs, sources.players, result.sides))
-    return result, plan, shown
+    return result, plan, build_report(result, standings(result), inputs)
 
 
 def write_outputs(
@@ -64,7 +74,7 @@ def write_outputs(
     ``xlsx``/``html`` say, the spreadsheets and report.html; ``players``: also
     ``player-<id>.xlsx`` and ``.html`` for each of those ids. ``inputs``: the run's input files,
     which no output may replace."""
-    prepared, plan, shown = prepare_outputs(
-        result, xlsx, html=html, players=players, output_format=output_format
+    prepared, plan, model = prepare_outputs(
+        result, xlsx, html=html, players=players, output_format=output_format, inputs=inputs
     )
-    return write_files(prepared, out_dir, plan, shown, inputs=inputs)
+    return write_files(prepared, out_dir, plan, model, inputs=inputs)

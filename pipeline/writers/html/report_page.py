@@ -20,18 +20,17 @@ from __future__ import annotations
 import html
 import re
 from importlib.resources import files
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from pipeline.file_names import event_title, shown_names
-from pipeline.lists.next_list import STATUS_POOL
-from pipeline.model import RatedPeriod
-from pipeline.rules.counted_words import method_words, rules_as_used
 from pipeline.rules.k_facts import ASSUMED_NOTE
-from pipeline.rules.sets import get_rules
 from pipeline.writers.html.norms_section import norms_html
-from pipeline.writers.text.report_text import context_lines, standings_order
+from pipeline.writers.text.report_text import report_context
+
+if TYPE_CHECKING:
+    from pipeline.report import EventReport
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -61,6 +60,7 @@ GAMES_HEAD = [
     ("dev", "S - PD", ""),
     ("k_dev", "K x (S - PD)", ""),
     ("note", "note", "opt"),
+    ("counted", "why it counted so", "opt"),
 ]
 # Every standings column but the name holds a number.
 NUMERIC = {key for key, _, _ in STANDINGS_HEAD} - {"name"}
@@ -99,16 +99,6 @@ def _change_class(text: pd.Series) -> pd.Series:
     """down for a loss, up for a gain, nothing for no change or for words (an unrated player)."""
     gain = text.str.fullmatch(r"\+?[0-9.]+") & ~text.isin(["0", "0.00"])
     return np.where(text.str.startswith("-"), "down", np.where(gain, "up", ""))
-
-
-def with_unrated_words(standings: pd.DataFrame) -> pd.DataFrame:
-    """The standings with an unrated player's change in words: no rating, so no change of
-    "0.00 / 0", but what the period's changes CSV says of them (``next_list.STATUS_POOL``)."""
-    unrated = standings["rating"].eq("")
-    return standings.assign(
-        change_exact=standings["change_exact"].mask(unrated, ""),
-        change=standings["change"].mask(unrated, STATUS_POOL),
-    )
 
 
 def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
@@ -153,7 +143,7 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
 
 def _text_class(key: str, cls: str) -> str:
     """Text columns are left-aligned (class t); numbers right-aligned."""
-    return (cls + (" t" if key in ("opponent_name", "note") else "")).strip()
+    return (cls + (" t" if key in ("opponent_name", "counted", "note") else "")).strip()
 
 
 def _games_head(breakdown: pd.DataFrame) -> list[tuple[str, str, str]]:
@@ -176,7 +166,7 @@ def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
     name = name.where(name != "", "-")
     row = pd.Series("", index=breakdown.index)
     for key, _, cls in _games_head(breakdown):
-        klass = (cls + (" t" if key in ("opponent_name", "note") else "")).strip()
+        klass = _text_class(key, cls)
         value = _esc(name if key == "opponent_name" else breakdown[key])
         row = row + f'<td class="{klass}">' + value + "</td>"
     opening = pd.Series(
@@ -218,30 +208,29 @@ def _player_section(row: dict[str, str], games: str, chart: str, header: str) ->
     )
 
 
-def _rated_sides(result: RatedPeriod, breakdown: pd.DataFrame, only: list[str] | None) -> int:
+def _rated_sides(report: EventReport, breakdown: pd.DataFrame, only: list[str] | None) -> int:
     """The rated game sides the page is about: the event's, or those of the ``only`` players."""
     if only is None:
-        return result.side_counts()[0]
+        return report.rated_sides
     mine = breakdown[breakdown["player"].isin(only)]
     return int(mine["rated"].eq("yes").sum())
 
 
 def render_report(
-    result: RatedPeriod,
+    report: EventReport,
     standings: pd.DataFrame,
     breakdown: pd.DataFrame,
-    note: str = "",
     only: list[str] | None = None,
 ) -> str:
-    """The whole page. ``only`` = player ids: a report for those players alone."""
-    options = result.options
+    """The whole page, from the report model and its text frames (``report_text``).
+    ``only`` = player ids: a report for those players alone."""
+    note = report.mode_note
     if only is not None:
         standings = standings[standings["id"].isin(only)]
-    standings = with_unrated_words(standings)
     section_rows = standings.head(SECTIONS_MAX_PLAYERS)
     sections, linked = _player_sections(section_rows, breakdown)
     title = (
-        event_title(result.event_name, result.sources)
+        report.title
         if only is None
         else "Player report: "
         + ", ".join(f"{n} ({i})" for i, n in zip(standings["id"], standings["name"], strict=True))
@@ -249,29 +238,28 @@ def render_report(
     mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
     limit_html = _limits_html(standings, section_rows)
     event_chart = _event_chart(standings) if only is None else ""
-    norms = norms_html(result.norms) if only is None else ""
-    rated_sides = _rated_sides(result, breakdown, only)
+    norms = norms_html(report.norms) if only is None else ""
+    rated_sides = _rated_sides(report, breakdown, only)
     context = "".join(
-        f'<p class="muted">{html.escape(line)}</p>\n' for line in context_lines(result)
+        f'<p class="muted">{html.escape(line)}</p>\n' for line in report_context(report)
     )
-    sources = ", ".join(html.escape(s) for s in shown_names(result.sources).values())
-    rules = rules_as_used(get_rules(result.rule_set or options.rules), options.method, options.cap)
+    sources = ", ".join(html.escape(s) for s in report.sources)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)}: rating report {html.escape(result.period)}</title>
+<title>{html.escape(title)}: rating report {html.escape(report.period)}</title>
 <style>{CSS}</style></head>
 <body>
 <header><h1>{html.escape(title)}</h1>
-<p class="muted">period {html.escape(result.period)} &middot;
-rules {html.escape(result.rule_set or options.rules)} &middot;
-method {html.escape(options.method)} &middot; mode {html.escape(options.mode)} &middot;
+<p class="muted">period {html.escape(report.period)} &middot;
+rules {html.escape(report.rule_set)} &middot;
+method {html.escape(report.method)} &middot; mode {html.escape(report.mode)} &middot;
 {len(standings):,} players &middot; {rated_sides:,} rated game sides &middot; from {sources}</p>
 {context}{mode}</header>
 <main>
 <h2>Standings</h2>
 <p class="muted noprint">Click a column header to sort.
-Ranked {html.escape(standings_order(result))}.</p>
+Ranked {html.escape(report.order_words)}.</p>
 {standings_html(standings, linked)}
 {event_chart}
 {norms}
@@ -279,7 +267,7 @@ Ranked {html.escape(standings_order(result))}.</p>
 {limit_html}
 {sections}
 </main>
-<footer><p class="muted">{html.escape(method_words(rules, options.method))}
+<footer><p class="muted">{html.escape(report.method_words)}
 The change is K x sum(S - PD) over the period, rounded once, .5 away from zero.</p></footer>
 <script>{SCRIPT}</script>
 </body></html>
