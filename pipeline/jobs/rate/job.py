@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.errors import UsageError
-from pipeline.model import READ_DEFAULTS, RatedPeriod, RateOptions, ReadOptions
+from pipeline.model import (
+    READ_DEFAULTS,
+    InputFile,
+    RatedPeriod,
+    RateOptions,
+    ReadOptions,
+    ZipOutput,
+)
 from pipeline.readers.limits import MAX_INPUT_BYTES  # the largest input file a run reads
 from pipeline.resources.stage_board import StageBoard
 
@@ -32,24 +39,30 @@ class RateOutputs:
     """What a run writes beyond the rating list and the games (``--xlsx``, ``--html``,
     ``--player``, ``--output-format``). ``xlsx``/``html`` None: by the number of players.
     ``summary``: the caller will summarise the rated sides (``--json``), which a Dask run
-    keeps on its workers and so refuses."""
+    keeps on its workers and so refuses. ``norms``: the caller shows the title norms (a web
+    page): they are checked (``RateResult.rated.norms``) even when no report shows them."""
 
     xlsx: bool | None = None
     html: bool | None = None
     player_ids: tuple[str, ...] = ()
     output_format: str = "csv"
     summary: bool = False
+    norms: bool = False
 
 
 @dataclass(frozen=True)
 class RateRequest:
     """One ``fiderate rate`` run: the event files (or folders, or patterns), the list in force,
     the output folder, how to rate and read, what to write, and on which engine. ``scheduler``
-    (a Dask scheduler address) implies the Dask engine, as ``--scheduler`` does."""
+    (a Dask scheduler address) implies the Dask engine, as ``--scheduler`` does.
 
-    inputs: tuple[Path | str, ...]
-    out_dir: Path
-    players: Path | str | None = None
+    An input or the list may be an :class:`~pipeline.model.InputFile` (an upload held in
+    memory), and the outputs may go to a :class:`~pipeline.model.ZipOutput` instead of a
+    folder (``RateResult.archive``): a web upload is one call, with nothing on disk."""
+
+    inputs: tuple[Path | str | InputFile, ...]
+    out_dir: Path | ZipOutput
+    players: Path | str | InputFile | None = None
     options: RateOptions = RateOptions()
     reading: ReadOptions = READ_DEFAULTS
     outputs: RateOutputs = RateOutputs()
@@ -59,15 +72,16 @@ class RateRequest:
     def __post_init__(self) -> None:
         # A list given for ``inputs`` would leave the request mutable through it.
         object.__setattr__(self, "inputs", tuple(self.inputs))
-        object.__setattr__(self, "out_dir", Path(self.out_dir))
+        if not isinstance(self.out_dir, ZipOutput):
+            object.__setattr__(self, "out_dir", Path(self.out_dir))
 
     @property
     def on_dask(self) -> bool:
         return self.engine == "dask" or self.scheduler is not None
 
     @property
-    def protected(self) -> list[Path | str]:
-        """The run's input files, which no output may replace."""
+    def protected(self) -> list[Path | str | InputFile]:
+        """The run's input files, which no output may replace (and which report.xlsx names)."""
         return [*self.inputs, *([self.players] if self.players is not None else [])]
 
 
@@ -83,7 +97,9 @@ class DaskCounts:
 
 @dataclass(frozen=True)
 class RateResult:
-    """The rated period, what was written (``report.written``), the notes on outputs left out
+    """The rated period (with what its files show: the title norms when a report shows them or
+    ``RateOutputs.norms`` asks), what was written (``report.written``; for a ``ZipOutput`` the
+    zip's member names, its bytes in ``archive``), the notes on outputs left out
     (``report.skipped``) and the run's warnings; ``dask``: the counts of a Dask run."""
 
     rated: RatedPeriod
@@ -98,6 +114,11 @@ class RateResult:
     @property
     def notes(self) -> list[str]:
         return self.report.skipped
+
+    @property
+    def archive(self) -> bytes | None:
+        """The zip of every output, when they went to a ``ZipOutput``."""
+        return self.report.archive
 
 
 def rate(
@@ -129,8 +150,9 @@ def rate(
         return _rate_on_dask(request, executor)
     if executor is not None:
         raise ValueError("an executor is for engine 'dask'; this request is for pandas")
-    from pipeline.jobs.rate.outputs import write_outputs
+    from pipeline.jobs.rate.outputs import prepare_outputs
     from pipeline.jobs.rate.stages import rate_files
+    from pipeline.writers import write_files
 
     protected = request.protected
     board = progress or StageBoard()
@@ -138,16 +160,17 @@ def rate(
     rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)
     board.post("writing reports")
     outputs = request.outputs
-    report = write_outputs(
+    # Prepared once: the period the files show is the one the result returns (its norms too).
+    prepared, plan, shown = prepare_outputs(
         rated,
-        request.out_dir,
-        xlsx=outputs.xlsx,
+        outputs.xlsx,
         html=outputs.html,
         players=outputs.player_ids,
         output_format=outputs.output_format,
-        inputs=protected,
+        norms=outputs.norms,
     )
-    return RateResult(rated, report, warnings=tuple(rated.warnings))
+    report = write_files(prepared, request.out_dir, plan, shown, inputs=protected)
+    return RateResult(prepared, report, warnings=tuple(rated.warnings))
 
 
 def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResult:
@@ -168,6 +191,13 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
     from pipeline.writers import WriteReport
 
     outputs = request.outputs
+    held = [str(p) for p in request.protected if isinstance(p, InputFile)]
+    if held or isinstance(request.out_dir, ZipOutput):
+        # The workers read their files from disk and write the games parts into a folder.
+        raise UsageError(
+            "--engine dask reads its inputs from files and writes to a folder: "
+            + (f"{', '.join(held)} is held in memory" if held else "the outputs go to a zip")
+        )
     if request.scheduler is not None:
         check_scheduler_address(request.scheduler)
     executor = (
@@ -185,7 +215,7 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
             as_json=outputs.summary,
         ),
     )
-    out_dir = request.out_dir
+    out_dir = Path(request.out_dir)  # not a ZipOutput: refused above
     made = _first_missing(out_dir)  # the run makes this folder (and those below it)
     games_tmp = games_tmp_dir(out_dir)
     executor.games_dir = games_tmp
@@ -200,7 +230,8 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
         )
         run = DaskRun(rated, executor.sides, executor.rated_sides, executor.parts)
         fmt = outputs.output_format
-        written = write_dask_outputs(run, out_dir, games_tmp, fmt, request.protected)
+        on_disk = [p for p in request.protected if not isinstance(p, InputFile)]  # all of them
+        written = write_dask_outputs(run, out_dir, games_tmp, fmt, on_disk)
         done = True
     finally:
         if games_tmp.exists():

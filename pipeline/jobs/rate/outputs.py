@@ -26,28 +26,33 @@ def prepare_outputs(
     html: bool | None = None,
     players: Sequence[str] = (),
     output_format: str = "csv",
+    norms: bool = False,
 ) -> tuple[RatedPeriod, OutputPlan, Standings | None]:
     """(the period with what its files show computed, the files to write, their standings or
-    None when no report is written), for the options of :func:`write_outputs`."""
+    None when no report is written), for the options of :func:`write_outputs`. ``norms``: the
+    caller shows the title norms (a web page), so they are checked even when no file shows
+    them."""
     if result.totals_ids is None and "id" in result.totals and len(result.totals):
         # games.csv's order is the totals' (``writers.player_ranks``): their id look-up built
         # once here, for the plan and the writer both.
         result = replace(result, totals_ids=IdLookup(result.totals["id"]))
     plan = plan_outputs(result, xlsx, html=html, players=players, output_format=output_format)
-    if plan.side_texts:
+    check_norms = (plan.norms or norms) and result.norms is None and result.norm_sources is not None
+    if plan.side_texts or (check_norms and result.texts_coded):  # the norm check reads them
         result = with_side_texts(result)
-    if not plan.reports:
-        return result, plan, None
-    # Imported here: a run that writes no report never loads the standings or the norm check.
-    from pipeline.grouper.standings import standings
-
-    shown = standings(result)
-    if plan.norms and result.norms is None and result.norm_sources is not None:
+    if check_norms:
+        # Imported here: a run that shows no norms never loads the norm check.
         from pipeline.norms import norm_inputs
 
         sources = result.norm_sources
+        assert sources is not None  # check_norms
         result = replace(result, norms=norm_inputs(sources.inputs, sources.players, result.sides))
-    return result, plan, shown
+    if not plan.reports:
+        return result, plan, None
+    # Imported here: a run that writes no report never loads the standings.
+    from pipeline.grouper.standings import standings
+
+    return result, plan, standings(result)
 
 
 def write_outputs(
