@@ -220,7 +220,7 @@ class Pages:
             )
         except FiderateError as exc:
             return self.problem_page(422, "Not rated", _words(str(exc)))
-        files = tuple(p.as_posix() for p in result.written)
+        files = tuple(p.as_posix() for p in result.report.written)
         rated = result.rated
         # The run summary of ``rate --json`` (writers.summary), its texts in the form's words.
         summary = summary_data(rated, result.report)
@@ -234,7 +234,7 @@ class Pages:
             summary=summary,
             view=event_view(rated),
             norms=_norms(rated, name),
-            zip_bytes=result.archive or b"",
+            zip_bytes=result.report.archive or b"",
             files=files,
         )
         token = self.runs.add(finished)

@@ -58,7 +58,7 @@ class RateRequest:
 
     An input or the list may be an :class:`~pipeline.model.InputFile` (an upload held in
     memory), and the outputs may go to a :class:`~pipeline.model.ZipOutput` instead of a
-    folder (``RateResult.archive``): a web upload is one call, with nothing on disk."""
+    folder (``RateResult.report.archive``): a web upload is one call, with nothing on disk."""
 
     inputs: tuple[Path | str | InputFile, ...]
     out_dir: Path | ZipOutput
@@ -99,7 +99,7 @@ class DaskCounts:
 class RateResult:
     """The rated period (with what its files show: the title norms when a report shows them or
     ``RateOutputs.norms`` asks), what was written (``report.written``; for a ``ZipOutput`` the
-    zip's member names, its bytes in ``archive``), the notes on outputs left out
+    zip's member names, its bytes in ``report.archive``), the notes on outputs left out
     (``report.skipped``) and the run's warnings; ``dask``: the counts of a Dask run."""
 
     rated: RatedPeriod
@@ -114,12 +114,6 @@ class RateResult:
     @property
     def notes(self) -> list[str]:
         return self.report.skipped
-
-    @property
-    def archive(self) -> bytes | None:
-        """The zip of every output, when they went to a ``ZipOutput``."""
-        return self.report.archive
-
 
 def rate(
     request: RateRequest,
