@@ -262,8 +262,8 @@ def input_head(path: Source, size: int) -> bytes:
 def open_input(path: Source) -> Iterator[IO[bytes]]:
     """The input as a binary stream, for the readers that stream it (a workbook, an XML or
     zipped list, Parquet): the file opened, or a stream over an :class:`InputFile`'s bytes
-    (not copied). Checked first (:func:`check_input`)."""
-    check_input(path)
+    (not copied). The caller checked it (:func:`check_input`) and says why it cannot be
+    opened (an OSError) in its format's words."""
     if isinstance(path, InputFile):
         yield io.BytesIO(path.data)
         return
