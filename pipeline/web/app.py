@@ -3,8 +3,9 @@
 Every number comes from the jobs the CLI calls (``pipeline.jobs``): the calculators, ``rate``
 (an upload is one call: its files read from memory, its outputs zipped in memory, its norms
 checked on the same read), the history read-outs. A route reads the request, calls a job (in a
-worker thread when it reads files), and renders the result through a Jinja2 template (autoescaped). No error
-reaches the browser as a traceback: bad input is a page of problems, anything else a short page.
+worker thread when it reads files), and renders the result through a Jinja2 template
+(autoescaped). No error reaches the browser as a traceback: bad input is a page of problems,
+anything else a short page.
 
 One concept: the routes, each a few lines from request to job to template; what a page shows is
 built in ``calculator_page``, ``history_pages`` and the jobs, what guards them in ``guard``,

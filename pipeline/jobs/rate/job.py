@@ -115,6 +115,7 @@ class RateResult:
     def notes(self) -> list[str]:
         return self.report.skipped
 
+
 def rate(
     request: RateRequest,
     *,
