@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -42,6 +42,9 @@ from pipeline.web.uploads import (
     read_upload,
     safe_name,
 )
+
+if TYPE_CHECKING:
+    from pipeline.model import RatedPeriod
 
 HERE = Path(__file__).parent
 FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the files
@@ -376,7 +379,7 @@ def _problem_shown(problem: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _norms(rated: Any, name: str) -> dict[str, Any]:
+def _norms(rated: RatedPeriod, name: str) -> dict[str, Any]:
     """The title norms of the event, as the rate job checked them (``RatedPeriod.norms``, from
     the same read as the ratings), or why there are none to show."""
     from pipeline.jobs.norms import no_norm_data

@@ -141,6 +141,20 @@ def test_norms_made_come_first_and_the_rest_fold_away(client, tmp_path):
     assert "No norm made." in plain and "without a norm</summary>" in plain
 
 
+def test_the_pages_norms_are_the_reports(client):
+    # Checked once, by the rate job, for what its reports show (issue 35): an event file's
+    # (a TRF, a crosstable), not a table of games, whose report shows none either.
+    page = post_event(
+        client, SAMPLE / "games.csv", players=SAMPLE / "players.csv", period="2026-11"
+    )
+    assert "games.csv: title norms are checked for event files" in page.text
+    assert "without a norm</summary>" not in page.text
+    token = re.search(r'href="/event/([^/"]+)/outputs.zip"', page.text).group(1)
+    archive = zipfile.ZipFile(BytesIO(client.get(f"/event/{token}/outputs.zip").content))
+    report = zipfile.ZipFile(BytesIO(archive.read("report.xlsx")))
+    assert "Norms" not in report.read("xl/workbook.xml").decode()
+
+
 def test_a_browser_file_name_is_never_a_path(client, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     # A crosstable: its page is called by its file name (a TRF's by its 012 record).
