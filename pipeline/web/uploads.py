@@ -27,7 +27,10 @@ MAX_NAME = 80
 # the event and one for the rating list. A job's peak grows with the event far faster than with
 # the list (its pages hold every player's calculation): measured over the web page (docs/web.md),
 # a 10 MB games file of 200,000 games peaked about 290 bytes per byte, a 20 MB list of 400,000
-# players about 11. Rounded down to whole MiB; a larger event is for ``fiderate rate``.
+# players about 11. Rounded down to whole MiB; a larger event is for ``fiderate rate``. (Since
+# an upload is one rate call, that games file peaks at 52 bytes per byte: most of the 290 was the
+# norms job the page ran on it, which the report never showed. The bound stays: an event file
+# of the same size (a TRF) still has its norms checked, and that was not measured again.)
 JOB_MEMORY = 1 << 30  # 1 GiB
 EVENT_PEAK_PER_BYTE = 300
 LIST_PEAK_PER_BYTE = 12
