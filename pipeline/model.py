@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -14,6 +14,35 @@ if TYPE_CHECKING:
     from pipeline.keys.game_codes import GameCodes
     from pipeline.keys.id_lookup import IdLookup
     from pipeline.rules.sets import RuleSet
+
+
+@dataclass(frozen=True, repr=False)
+class InputFile:
+    """An input held in memory instead of on disk (a file uploaded to ``fiderate serve``): read
+    by the same readers with the same checks and limits as a path, and named in every problem
+    by ``name`` (the upload's safe name: never a path), which also gives its format by its
+    extension, as a path's does. ``str()`` of it is that name, as ``str()`` of a path is the
+    path: problems, sources and reports name an input by ``str(input)``."""
+
+    name: str
+    data: bytes
+
+    @property
+    def suffix(self) -> str:
+        return PurePosixPath(self.name).suffix
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:  # never the bytes
+        return f"InputFile({self.name!r}, {len(self.data):,} bytes)"
+
+
+@dataclass(frozen=True)
+class ZipOutput:
+    """Where a run's files go when they go to no folder: one zip in memory, the same files
+    with the same names and bytes a folder would get (``WriteReport.archive``): the download
+    of a web upload."""
 
 
 @dataclass

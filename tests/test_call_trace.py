@@ -15,6 +15,8 @@ import functools
 import importlib
 import pkgutil
 import sys
+import threading
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -83,6 +85,50 @@ def trace(args: list[str]) -> list[str]:
 
 
 RATE_TARGET, PERIOD_TARGET = 15, 25  # package changes (issue 27); 76 and 87 when it was filed
+# A web upload (issue 35): the rate job's way, between the page's reading of the form and its
+# rendering of the result (web -> jobs -> ... -> web). 26 when each upload also ran the norms job
+# on the files it had copied to a folder (reading each twice).
+UPLOAD_TARGET = 19
+# Where an input's bytes are read (``readers.limits``): each input, once, through one of these.
+INPUT_READS = {"read_input", "open_input"}
+
+
+def trace_upload(files: dict[str, tuple[str, bytes]]) -> tuple[list[str], Counter[str]]:
+    """The folded packages a web upload of ``files`` calls from the page's rating function
+    (``Pages._rate_in``, run in a worker thread) on, and how often each input was read (by the
+    name it is read under: an upload's safe name, a path's text)."""
+    from pipeline.web.app import create_app
+    from tests.web.conftest import local_client
+
+    _import_everything()
+    seen: list[str] = []
+    reads: Counter[str] = Counter()
+
+    def profile(frame, event, arg):  # noqa: ANN001 - sys.setprofile's signature
+        if event != "call" or frame.f_code.co_name == "<module>":
+            return
+        package = _package(frame.f_code.co_filename)
+        if package is None or package in HELPERS and package != "readers":
+            return
+        name = frame.f_code.co_name
+        if package == "readers" and name in INPUT_READS and "limits" in frame.f_code.co_filename:
+            reads[str(frame.f_locals["path"])] += 1
+        if package == "web" and not seen and name != "_rate_in":
+            return  # the form's reading, before the page hands the upload to the job
+        if not seen or seen[-1] != package:
+            seen.append(package)
+
+    # The app's threads (the client's event loop, its worker threads) start inside the trace.
+    threading.setprofile(profile)
+    sys.setprofile(profile)
+    try:
+        with local_client(create_app(), raise_server_exceptions=True) as client:
+            answer = client.post("/rate", files=files, follow_redirects=False)
+    finally:
+        sys.setprofile(None)
+        threading.setprofile(None)  # type: ignore[arg-type]
+    assert answer.status_code == 303, answer.text
+    return seen, reads
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +179,32 @@ def test_rate_goes_down_the_floors_once(rate_way):
 def test_period_goes_down_the_floors_once(period_way):
     way = period_way
     assert len(way) - 1 <= PERIOD_TARGET, " -> ".join(way)
+
+
+@pytest.fixture(scope="module")
+def upload_way() -> tuple[list[str], Counter[str]]:
+    return trace_upload(
+        {
+            "event": ("games.csv", (SAMPLE / "games.csv").read_bytes()),
+            "players": ("players.csv", (SAMPLE / "players.csv").read_bytes()),
+            "period": (None, b"2026-11"),  # type: ignore[dict-item]
+        }
+    )
+
+
+def test_an_upload_is_one_call_of_the_rate_job(upload_way):
+    way, _ = upload_way
+    assert way[:2] == ["web", "jobs"], " -> ".join(way)
+    assert {"readers", "engine", "grouper", "writers"} <= set(way), way
+    assert len(way) - 1 <= UPLOAD_TARGET, " -> ".join(way)
+
+
+def test_an_upload_reads_each_input_once(upload_way):
+    _, reads = upload_way
+    assert reads == {"games.csv": 1, "players.csv": 1}
+
+
+def test_an_uploaded_trf_is_read_once_and_its_norms_with_it():
+    # A TRF's norms are checked for the event page: from the same read as its ratings.
+    _, reads = trace_upload({"event": ("event.trf", (SAMPLE / "event.trf").read_bytes())})
+    assert reads == {"event.trf": 1}

@@ -32,15 +32,20 @@ def norm_files(
     inputs, players = read_inputs(paths, players_path, rules=rules, reading=reading)
     report = norm_inputs(inputs, players, titles=titles, player_ids=player_ids)
     if report is None:
-        files = ", ".join(str(p) for p in paths)
-        raise RunError(
-            f"{files}: no player has a title or a federation (the inputs give no titles or "
-            "federations), and the norm requirements are about the opponents' titles and "
-            "federations: add them to the event file (TRF player records: title in columns "
-            "11-13, federation in columns 54-56; a crosstable: title and federation columns) "
-            f"or give {PLAYERS_LIST.cli} with title and federation columns"
-        )
+        raise RunError(no_norm_data(", ".join(str(p) for p in paths)))
     return report
+
+
+def no_norm_data(files: str) -> str:
+    """Why ``files`` have no norms to check: no title or federation anywhere (``norm_inputs``
+    gave None). In the CLI's words (``errors.in_face`` gives the web's)."""
+    return (
+        f"{files}: no player has a title or a federation (the inputs give no titles or "
+        "federations), and the norm requirements are about the opponents' titles and "
+        "federations: add them to the event file (TRF player records: title in columns "
+        "11-13, federation in columns 54-56; a crosstable: title and federation columns) "
+        f"or give {PLAYERS_LIST.cli} with title and federation columns"
+    )
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pipeline.errors import Code, InputError, Problem
-from pipeline.model import GamesInput, PlayerList, SidesInput
+from pipeline.model import GamesInput, InputFile, PlayerList, SidesInput
 from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
+from pipeline.readers.limits import Source
 from pipeline.readers.lists import fide_list
 from pipeline.readers.lists.players_file import parse_players
 from pipeline.readers.tables.detect import KINDS, canonical_columns, closest_kind, detect_kind
@@ -20,7 +21,7 @@ __all__ = ["read_event_file", "read_players", "read_table_of_kind", "select_shee
 
 
 def read_table_of_kind(
-    path: Path, wanted: set[str], sheet: str | None = None
+    path: Source, wanted: set[str], sheet: str | None = None
 ) -> tuple[str, RawTable]:
     """The first table (sheet) in ``path`` whose header makes it one of the ``wanted`` kinds."""
     tables = select_sheet(read_tables(path), sheet, path)
@@ -60,7 +61,7 @@ def read_table_of_kind(
 
 
 def read_event_file(
-    path: Path | str,
+    path: Path | str | InputFile,
     sheet: str | None = None,
     *,
     input_format: str | None = None,
@@ -77,13 +78,13 @@ def read_event_file(
 
 
 def read_players(
-    path: Path | str, sheet: str | None = None, *, rules: RuleSet | str | None = None
+    path: Path | str | InputFile, sheet: str | None = None, *, rules: RuleSet | str | None = None
 ) -> PlayerList:
     """A players file (CSV/XLSX) or a FIDE rating list as downloaded (TXT/XML, maybe zipped).
 
     ``rules`` (a rule set or its name) chooses the standard, rapid or blitz column of a FIDE list.
     """
-    path = Path(path)
+    path = limits.as_source(path)
     limits.check_input(path)  # a folder, FIFO or device: refused before it is opened
     found = fide_list.sniff(path)
     if found is not None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from pipeline.errors import InputError, Problem
-from pipeline.model import READ_DEFAULTS, GamesInput, ReadOptions, SidesInput
+from pipeline.model import READ_DEFAULTS, GamesInput, InputFile, ReadOptions, SidesInput
 from pipeline.readers.duplicate_events import duplicate_events
 from pipeline.readers.events.date_order import event_date_problems
 from pipeline.readers.events.many import read_event_files
@@ -37,7 +37,7 @@ class EventReads(NamedTuple):
 
 
 def read_event_inputs(
-    paths: Sequence[Path | str], reading: ReadOptions = READ_DEFAULTS
+    paths: Sequence[Path | str | InputFile], reading: ReadOptions = READ_DEFAULTS
 ) -> EventReads:
     """The event files read and checked on their own, without a players list (see
     :class:`EventReads`). ``fiderate rate`` adds its list's checks (``readers.rating_inputs``); a

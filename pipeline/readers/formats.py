@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.errors import Code, FiderateError, InputError, Problem
-from pipeline.model import GamesInput, SidesInput
+from pipeline.model import GamesInput, InputFile, SidesInput
 from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
 from pipeline.readers.events.crosstable import parse_crosstable
@@ -29,6 +29,7 @@ from pipeline.readers.events.game_lists import parse_games
 from pipeline.readers.events.grid import looks_like_grid, parse_grid
 from pipeline.readers.events.individual import parse_individual
 from pipeline.readers.events.trf_file import decode, looks_like_trf, read_trf
+from pipeline.readers.limits import Source
 from pipeline.readers.tables.detect import KINDS, canonical_columns, closest_kind, detect_kind
 from pipeline.readers.tables.sheets import select_sheet
 from pipeline.readers.tables.tabular import RawTable, normalize_header, open_workbook, read_tables
@@ -47,13 +48,12 @@ HEADER_SEARCH_ROWS = 15
 Columns = Mapping[str, str] | Sequence[str] | None
 
 
-def detect_format(path: Path | str) -> str:
+def detect_format(path: Path | str | InputFile) -> str:
     """The format name of ``path`` ("trf" or "table" for the tabular ones)."""
-    path = Path(path)
-    if not path.is_file():
+    path = limits.as_source(path)
+    if isinstance(path, Path) and not path.is_file():
         return "table"  # the table reader reports the missing file
-    with path.open("rb") as fh:
-        head = fh.read(20000)
+    head = limits.input_head(path, 20000)
     if head.startswith(b"PK\x03\x04") or path.suffix.lower() in TABLE_EXTENSIONS:
         return "table"
     if b"\x00" not in head and looks_like_trf(decode(path, head)):
@@ -62,7 +62,7 @@ def detect_format(path: Path | str) -> str:
 
 
 def read_event(
-    path: Path | str,
+    path: Path | str | InputFile,
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Columns = None,
@@ -70,7 +70,7 @@ def read_event(
 ) -> GamesInput | SidesInput:
     """Read one event file of any format; raises InputError listing every problem found.
     ``dates_needed``: see :attr:`pipeline.model.ReadOptions.dates_needed`."""
-    path = Path(path)
+    path = limits.as_source(path)
     if input_format is not None and input_format not in FORMATS:
         raise FiderateError(
             f"--input-format must be one of {', '.join(FORMATS)} (got {input_format!r})"
@@ -83,7 +83,7 @@ def read_event(
 
 
 def event_or_games_table(
-    path: Path | str,
+    path: Path | str | InputFile,
     input_format: str | None = None,
     sheet: str | None = None,
     columns: Columns = None,
@@ -91,7 +91,7 @@ def event_or_games_table(
 ) -> GamesInput | SidesInput | RawTable:
     """``read_event``, except that a CSV games file comes back as its table of cells (columns
     canonical), for ``games.parse_games_of_files`` to parse with other files' games."""
-    path = Path(path)
+    path = limits.as_source(path)
     text_table = path.suffix.lower() in (".csv", ".tsv")
     if input_format not in (None, "games") or sheet is not None or not text_table:
         return read_event(path, input_format, sheet, columns, dates_needed)
@@ -110,7 +110,7 @@ def event_or_games_table(
     return _read_table_event(path, input_format, sheet, overrides, tables)
 
 
-def event_problems(path: Path | str, **options: object) -> list[Problem]:
+def event_problems(path: Path | str | InputFile, **options: object) -> list[Problem]:
     """Every problem of one event file, or [] when it reads cleanly (for ``fiderate validate``)."""
     try:
         read_event(path, **options)  # type: ignore[arg-type]
@@ -119,12 +119,12 @@ def event_problems(path: Path | str, **options: object) -> list[Problem]:
     return []
 
 
-def _tables(path: Path, sheet: str | None) -> list[RawTable]:
+def _tables(path: Source, sheet: str | None) -> list[RawTable]:
     return select_sheet(read_tables(path), sheet, path)
 
 
 def _read_table_event(
-    path: Path,
+    path: Source,
     input_format: str | None,
     sheet: str | None,
     overrides: dict[str, str],
@@ -147,14 +147,14 @@ def _read_table_event(
     raise InputError(_no_fit(tables[0], wanted, overrides))
 
 
-def full_width_sheets(path: Path, sheet: str | None) -> Iterator[RawTable]:
+def full_width_sheets(path: Source, sheet: str | None) -> Iterator[RawTable]:
     """Every sheet with all its rows as data (no header yet), columns named c1, c2, ..."""
     with open_workbook(path) as workbook:  # a damaged workbook: a problem of the file
         sheets = list(_sheet_tables(workbook, path, sheet))
     yield from sheets
 
 
-def _sheet_tables(workbook: Any, path: Path, sheet: str | None) -> Iterator[RawTable]:
+def _sheet_tables(workbook: Any, path: Source, sheet: str | None) -> Iterator[RawTable]:
     for ws in workbook.worksheets:
         if sheet is not None and ws.title != sheet:
             continue

@@ -13,6 +13,11 @@ problem instead of exhausting memory or time.
   opening a FIFO blocks until someone writes to it. The file is then read with this bound
   (:func:`read_input`), in case it grows while it is read.
 
+An input is a path or an :class:`~pipeline.model.InputFile` (an upload held in memory): the
+functions here take either (``Source``), so every reader applies the same bounds to both and
+reads each input's bytes once, here (:func:`read_input`, or :func:`open_input` for the readers
+that stream: workbooks, XML lists, Parquet).
+
 No read asks for one of these bounds at once: CPython's ``read(n)`` on a file allocates ``n``
 bytes before it reads one, so ``read(MAX_INPUT_BYTES + 1)`` reserves 2 GiB of address space for a
 2 KB file, and fails (MemoryError) under an address-space limit of a few GB (``ulimit -v``, a
@@ -25,10 +30,15 @@ import io
 import os
 import stat
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
 from pipeline.errors import Code, InputError, Problem
+from pipeline.model import InputFile
+
+Source = Path | InputFile  # an input on disk, or held in memory (an upload)
 
 MAX_UNPACKED_BYTES = 1 << 30  # 1 GiB
 MAX_COLUMNS = 2_000
@@ -91,10 +101,15 @@ def header_too_long(source: str, length: int) -> InputError:
     )
 
 
-def check_zip(path: Path, source: str) -> None:
+def as_source(given: Path | str | InputFile) -> Source:
+    """``given`` as the readers take it: an :class:`InputFile` as it is, any other as a path."""
+    return given if isinstance(given, InputFile) else Path(given)
+
+
+def check_zip(path: Source, source: str) -> None:
     """Refuse an archive whose members declare more than :data:`MAX_UNPACKED_BYTES` in all."""
     try:
-        with zipfile.ZipFile(path) as archive:
+        with open_input(path) as raw, zipfile.ZipFile(raw) as archive:
             declared = sum(info.file_size for info in archive.infolist())
     except (zipfile.BadZipFile, OSError, EOFError, ValueError):
         return  # the reader reports a damaged archive in its own words
@@ -146,9 +161,13 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def input_problem(path: Path) -> Problem | None:
-    """Why ``path`` cannot be an input, or None: from its status alone, never opening it."""
+def input_problem(path: Source) -> Problem | None:
+    """Why ``path`` cannot be an input, or None: from its status alone, never opening it (an
+    :class:`InputFile` from its size alone)."""
     source = str(path)
+    if isinstance(path, InputFile):
+        size = len(path.data)
+        return _too_big(source, size) if size > MAX_INPUT_BYTES else None
     try:
         status = path.stat()
     except FileNotFoundError:
@@ -193,7 +212,7 @@ def _too_big(source: str, size: int | None) -> Problem:
     )
 
 
-def check_input(path: Path) -> None:
+def check_input(path: Source) -> None:
     """Raise :class:`InputError` unless ``path`` is a regular file of at most
     :data:`MAX_INPUT_BYTES`."""
     problem = input_problem(path)
@@ -201,10 +220,13 @@ def check_input(path: Path) -> None:
         raise InputError([problem])
 
 
-def read_input(path: Path) -> bytes:
+def read_input(path: Source) -> bytes:
     """The bytes of the input ``path`` (:func:`check_input`), never more than
-    :data:`MAX_INPUT_BYTES` of them: a file that grows while it is read is refused."""
+    :data:`MAX_INPUT_BYTES` of them: a file that grows while it is read is refused. An
+    :class:`InputFile`'s bytes are its own (not copied)."""
     check_input(path)
+    if isinstance(path, InputFile):
+        return path.data
     try:
         with path.open("rb") as fh:
             data = _read_bounded(fh)
@@ -222,6 +244,31 @@ def read_input(path: Path) -> bytes:
     if len(data) > MAX_INPUT_BYTES:
         raise InputError([_too_big(str(path), None)])
     return data
+
+
+def input_head(path: Source, size: int) -> bytes:
+    """The first ``size`` bytes of an input (what format detection looks at), b"" when it
+    cannot be read (the reader then reports why)."""
+    if isinstance(path, InputFile):
+        return path.data[:size]
+    try:
+        with path.open("rb") as fh:
+            return fh.read(size)
+    except OSError:
+        return b""
+
+
+@contextmanager
+def open_input(path: Source) -> Iterator[IO[bytes]]:
+    """The input as a binary stream, for the readers that stream it (a workbook, an XML or
+    zipped list, Parquet): the file opened, or a stream over an :class:`InputFile`'s bytes
+    (not copied). The caller checked it (:func:`check_input`) and says why it cannot be
+    opened (an OSError) in its format's words."""
+    if isinstance(path, InputFile):
+        yield io.BytesIO(path.data)
+        return
+    with path.open("rb") as fh:
+        yield fh
 
 
 def _read_bounded(fh: IO[bytes]) -> bytes:

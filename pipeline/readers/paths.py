@@ -11,17 +11,22 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.errors import Code, InputError, Problem
+from pipeline.model import InputFile
 
 TABLE_SUFFIXES = {".csv", ".txt", ".tsv", ".xlsx", ".xlsm", ".parquet", ".pq"}
 _GLOB_CHARS = set("*?[")
 
 
-def expand_inputs(paths: Sequence[Path | str]) -> list[Path]:
+def expand_inputs(paths: Sequence[Path | str | InputFile]) -> list[Path | InputFile]:
     """Every file meant by ``paths``, in order; a directory gives its table files by name, a
-    glob its matches by name. A pattern or directory with nothing in it is an input error."""
-    files: list[Path] = []
+    glob its matches by name. A pattern or directory with nothing in it is an input error. An
+    :class:`InputFile` (an upload held in memory) is one file, as it is."""
+    files: list[Path | InputFile] = []
     problems = []
     for given in paths:
+        if isinstance(given, InputFile):
+            files.append(given)
+            continue
         text = str(given)
         path = Path(text)
         if path.is_dir():

@@ -24,6 +24,7 @@ from pipeline.errors import Code, InputError, Problem
 from pipeline.model import (
     READ_DEFAULTS,
     GamesInput,
+    InputFile,
     ListMatch,
     NormSources,
     PlayerList,
@@ -64,7 +65,9 @@ class RatingInputs:
     warnings: list[str] = field(default_factory=list)  # the events' own (``EventReads``)
 
 
-def read_list_in_force(players_path: Path | str | None, rules: str | None) -> PlayerList | None:
+def read_list_in_force(
+    players_path: Path | str | InputFile | None, rules: str | None
+) -> PlayerList | None:
     """The players list, its FIDE-list column chosen by ``rules``, checked against Players."""
     if players_path is None:
         return None
@@ -74,8 +77,8 @@ def read_list_in_force(players_path: Path | str | None, rules: str | None) -> Pl
 
 
 def read_rating_inputs(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None,
+    paths: Sequence[Path | str | InputFile],
+    players_path: Path | str | InputFile | None,
     *,
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
@@ -120,7 +123,9 @@ def read_rating_inputs(
 
 
 def sort_problems(
-    problems: list[Problem], paths: Sequence[Path | str], players_path: Path | str | None
+    problems: list[Problem],
+    paths: Sequence[Path | str | InputFile],
+    players_path: Path | str | InputFile | None,
 ) -> list[Problem]:
     """One table per file, in file order, top to bottom: the order a person fixes them in; a
     file cut short says so first (the problems after it follow from the cut)."""

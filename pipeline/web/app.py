@@ -1,9 +1,11 @@
 """``fiderate serve``: the application (Starlette) and its routes.
 
-Every number comes from the jobs the CLI calls (``pipeline.jobs``): the calculators, ``rate``,
-``norms``, the history read-outs. A route reads the request, calls a job (in a worker thread
-when it reads files), and renders the result through a Jinja2 template (autoescaped). No error
-reaches the browser as a traceback: bad input is a page of problems, anything else a short page.
+Every number comes from the jobs the CLI calls (``pipeline.jobs``): the calculators, ``rate``
+(an upload is one call: its files read from memory, its outputs zipped in memory, its norms
+checked on the same read), the history read-outs. A route reads the request, calls a job (in a
+worker thread when it reads files), and renders the result through a Jinja2 template
+(autoescaped). No error reaches the browser as a traceback: bad input is a page of problems,
+anything else a short page.
 
 One concept: the routes, each a few lines from request to job to template; what a page shows is
 built in ``calculator_page``, ``history_pages`` and the jobs, what guards them in ``guard``,
@@ -12,13 +14,9 @@ built in ``calculator_page``, ``history_pages`` and the jobs, what guards them i
 
 from __future__ import annotations
 
-import io
-import shutil
-import tempfile
-import zipfile
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -40,10 +38,13 @@ from pipeline.web.uploads import (
     FinishedRun,
     RunStore,
     UploadTooLarge,
-    copy_upload,
     counted,
+    read_upload,
     safe_name,
 )
+
+if TYPE_CHECKING:
+    from pipeline.model import RatedPeriod
 
 HERE = Path(__file__).parent
 FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the files
@@ -186,41 +187,35 @@ class Pages:
             return self.page("rate.html", 422, rules=RULE_CHOICES, limits=self.limits,
                              error="; ".join(refused) + ". Nothing was rated.")  # fmt: skip
         async with self.jobs.turn():
-            folder = Path(tempfile.mkdtemp(prefix="fiderate-web-"))
-            try:
-                return await run_in_threadpool(self._rate_in, folder, event, players, period, rules)
-            finally:
-                shutil.rmtree(folder, ignore_errors=True)
+            return await run_in_threadpool(self._rate_in, event, players, period, rules)
 
-    def _rate_in(
-        self, folder: Path, event: Any, players: Any, period: str | None, rules: str
-    ) -> Response:
-        """Copy the files into ``folder`` and rate them (a worker thread: it reads files)."""
+    def _rate_in(self, event: Any, players: Any, period: str | None, rules: str) -> Response:
+        """Rate the uploaded files: one call of the ``rate`` job (a worker thread: it reads the
+        uploads), each file read once from memory and named by its safe name, the outputs
+        written to a zip in memory, the norms checked on the same read, the report model the
+        pages render returned with them."""
         from pipeline.jobs.rate import RateOutputs, RateRequest, rate
-        from pipeline.model import RateOptions
+        from pipeline.model import InputFile, RateOptions, ZipOutput
         from pipeline.writers.summary import summary_data
 
         name = safe_name(event.filename, "event")
-        (folder / "event").mkdir()
-        event_path = folder / "event" / name
-        copy_upload(event, event_path, self.limits["event"])
-        players_path = None
+        event_file = InputFile(name, read_upload(event, self.limits["event"]))
+        players_file = None
         if players is not None:
-            (folder / "list").mkdir()
-            players_path = folder / "list" / safe_name(players.filename, "players")
-            copy_upload(players, players_path, self.limits["players"])
-        out = folder / "out"
+            players_name = safe_name(players.filename, "players")
+            players_file = InputFile(players_name, read_upload(players, self.limits["players"]))
         request = RateRequest(
-            inputs=(event_path,),
-            out_dir=out,
-            players=players_path,
+            inputs=(event_file,),
+            out_dir=ZipOutput(),
+            players=players_file,
             options=RateOptions(rules=rules, period=period),
-            outputs=RateOutputs(report=True),  # the pages render the report model
+            # The pages render the report model; the event page shows the norms, report or not.
+            outputs=RateOutputs(report=True, norms=True),
         )
         try:
             result = rate(request)
         except InputError as exc:
-            listed = [_problem_shown(problem, folder) for problem in problems_listed(exc.problems)]
+            listed = [_problem_shown(problem) for problem in problems_listed(exc.problems)]
             return self.page(
                 "problems.html",
                 422,
@@ -229,22 +224,22 @@ class Pages:
                 problems=listed,
             )
         except FiderateError as exc:
-            return self.problem_page(422, "Not rated", _words(str(exc), folder))
-        files = tuple(p.relative_to(out).as_posix() for p in result.written)
+            return self.problem_page(422, "Not rated", _words(str(exc)))
+        files = tuple(p.as_posix() for p in result.files.written)
         rated = result.rated
         # The run summary of ``rate --json`` (writers.summary), its texts in the form's words.
         summary = summary_data(rated, result.files)
         for key in ("period_reason", "rules_reason"):
-            summary[key] = _words(summary[key], folder)
+            summary[key] = _words(summary[key])
         for key in ("warnings", "notes"):
-            summary[key] = [_words(text, folder) for text in summary[key]]
-        summary["players_name"] = safe_name(players.filename, "players") if players else ""
+            summary[key] = [_words(text) for text in summary[key]]
+        summary["players_name"] = "" if players_file is None else players_file.name
         finished = FinishedRun(
             name=name,
             summary=summary,
             view=result.report,
-            norms=_norms(event_path, players_path, rules, folder),
-            zip_bytes=_zip(out, files),
+            norms=_norms(rated, name),
+            zip_bytes=result.files.archive or b"",
             files=files,
         )
         token = self.runs.add(finished)
@@ -374,58 +369,42 @@ def _at_fault(problems: list[dict[str, Any]], event: str) -> str:
     return " and ".join(files) or event
 
 
-def _hidden(value: Any, folder: Path) -> Any:
-    """``value`` with the run's private folder taken out of it: a page names an uploaded file
-    by its (safe) name only, never by where the server keeps it."""
-    if not isinstance(value, str):
-        return value
-    for part in ("event", "list", "out"):
-        for sep in ("/", "\\"):
-            value = value.replace(f"{folder / part}{sep}", "")
-    return value.replace(str(folder), "")
-
-
-def _words(text: str, folder: Path) -> str:
+def _words(text: str) -> str:
     """A message for the browser: the upload form's words for the CLI's options
-    (``errors.in_face``), the private folder taken out."""
-    return str(_hidden(in_face(text, "web"), folder))
+    (``errors.in_face``). An upload is named by its safe name only: nothing of it is on disk,
+    so no message holds a path of the server's."""
+    return in_face(text, "web")
 
 
-def _problem_shown(problem: dict[str, Any], folder: Path) -> dict[str, Any]:
+def _problem_shown(problem: dict[str, Any]) -> dict[str, Any]:
     """One problem as the problems page lists it: in the form's words, its value quoted as the
     console quotes it (``errors.quoted``: '25OO', not 25OO read as 2500)."""
-    shown = {key: _hidden(value, folder) for key, value in problem.items()}
-    shown.update(
-        message=_words(str(problem["message"]), folder),
-        fix=_words(str(problem["fix"]), folder),
-        value=quoted(shown["value"]),
-    )
-    return shown
+    return {
+        **problem,
+        "message": _words(str(problem["message"])),
+        "fix": _words(str(problem["fix"])),
+        "value": quoted(problem["value"]),
+    }
 
 
-def _norms(event: Path, players: Path | None, rules: str, folder: Path) -> dict[str, Any]:
-    """The title norms of the event (the ``norms`` job), or why there are none to show."""
-    from pipeline.jobs.norms import NormsRequest, norms
+def _norms(rated: RatedPeriod, name: str) -> dict[str, Any]:
+    """The title norms of the event, as the rate job checked them (``RatedPeriod.norms``, from
+    the same read as the ratings), or why there are none to show."""
+    from pipeline.jobs.norms import no_norm_data
 
-    try:
-        report = norms(NormsRequest(inputs=(event,), players=players, rules=rules))
-    except FiderateError as exc:
-        return {"rows": [], "note": _words(str(exc), folder)}
+    report = rated.norms
+    if report is None:
+        if rated.norm_sources is None:  # a games or individual file: no event to check
+            note = (
+                f"{name}: title norms are checked for event files that give the event and its "
+                "players (a TRF, a crosstable), not for a table of games"
+            )
+        else:
+            note = _words(no_norm_data(name))
+        return {"rows": [], "note": note}
     keep = ["name", "id", "title", "norm", "result", "games", "ra", "score", "performance"]
     rows = report.table[keep].astype(str).to_dict("records") if len(report.table) else []
     return {"rows": rows, "note": "", "to_confirm": list(report.to_confirm)}
-
-
-def _zip(out: Path, files: tuple[str, ...]) -> bytes:
-    """The written files, as ``fiderate rate`` wrote them, in one zip (fixed dates: the same
-    files give the same zip)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in files:
-            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, (out / name).read_bytes())
-    return buffer.getvalue()
 
 
 def create_app(

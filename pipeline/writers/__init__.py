@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from pipeline.errors import RunError
 from pipeline.lazy import lazy_names
-from pipeline.model import RatedPeriod
-from pipeline.resources.atomic_files import OutputBatch, check_not_an_input
+from pipeline.model import InputFile, RatedPeriod, ZipOutput
+from pipeline.resources.atomic_files import OutputBatch, ZipBatch, check_not_an_input, write_text
 from pipeline.writers.list_text_files import write_list_text_files
 from pipeline.writers.stale import stale_outputs
 from pipeline.writers.table_files import (
@@ -100,8 +100,12 @@ __all__ = [
 
 @dataclass
 class WriteReport:
+    """The files written (for a zip: its members' names), the notes on outputs left out, and
+    the zip's bytes when the files went to a :class:`~pipeline.model.ZipOutput`."""
+
     written: list[Path] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    archive: bytes | None = None
 
 
 OUTPUT_FORMATS = ("csv", "parquet")
@@ -188,16 +192,18 @@ def plan_outputs(
 
 def write_files(
     result: RatedPeriod,
-    out_dir: Path | str,
+    out_dir: Path | str | ZipOutput,
     plan: OutputPlan,
     report: EventReport | None = None,
     *,
-    inputs: Sequence[Path | str] = (),
+    inputs: Sequence[Path | str | InputFile] = (),
 ) -> WriteReport:
-    """Write the files of ``plan``, all of them atomically. ``result`` holds the rating list and
-    the games; ``report``, the report model (``pipeline.report``, built by the output stage
-    ``pipeline.jobs.rate.outputs``), holds what every report shows: the writers format it.
-    ``inputs``: the run's input files, which no output may replace."""
+    """Write the files of ``plan``, all of them atomically, into the folder ``out_dir`` or, for
+    a :class:`~pipeline.model.ZipOutput`, into one zip in memory (``WriteReport.archive``: the
+    same names and bytes). ``result`` holds the rating list and the games; ``report``, the
+    report model (``pipeline.report``, built by the output stage ``pipeline.jobs.rate.outputs``),
+    holds what every report shows: the writers format it. ``inputs``: the run's input files,
+    which no output may replace."""
     written = WriteReport()
     table = detail = None
     # The report modules are imported only by runs that write a report (their imports cost a
@@ -212,16 +218,17 @@ def write_files(
         table, detail = standings_table(report), breakdown(report)
     if plan.xlsx or plan.players:
         from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx, write_report_xlsx
-    with OutputBatch(out_dir, protect=inputs) as batch:
+    batch = ZipBatch() if isinstance(out_dir, ZipOutput) else OutputBatch(out_dir, protect=inputs)
+    with batch:
         _write_tables(batch, result, plan.output_format)
         if plan.xlsx:
             assert report is not None and table is not None and detail is not None
             rating_list = rating_list_table(result)
-            write_rating_list_xlsx(rating_list, batch.path("rating_list.xlsx"))
+            write_rating_list_xlsx(rating_list, batch.target("rating_list.xlsx"))
             write_report_xlsx(
                 table,
                 detail,
-                batch.path("report.xlsx"),
+                batch.target("report.xlsx"),
                 per_player=plan.sheets,
                 note=report.mode_note,
                 norms=report.norms,
@@ -230,15 +237,18 @@ def write_files(
         if plan.html:
             assert report is not None
             page = render_report(report, table, detail)
-            batch.path("report.html").write_text(page, encoding="utf-8", newline="\n")
+            write_text(batch.target("report.html"), page)
         _write_player_files(batch, report, table, detail, plan.players)
         written.written = batch.commit()
     written.skipped.extend(plan.skipped)
-    written.skipped.extend(stale_outputs(out_dir, written.written))
+    if isinstance(batch, ZipBatch):
+        written.archive = batch.data
+    else:
+        written.skipped.extend(stale_outputs(batch.out_dir, written.written))
     return written
 
 
-def _write_tables(batch: OutputBatch, result: RatedPeriod, output_format: str) -> None:
+def _write_tables(batch: OutputBatch | ZipBatch, result: RatedPeriod, output_format: str) -> None:
     """rating_list and games, as CSV text or typed Parquet."""
     if output_format == "parquet":
         from pipeline.writers.text.parquet_files import (
@@ -247,12 +257,12 @@ def _write_tables(batch: OutputBatch, result: RatedPeriod, output_format: str) -
             write_parquet,
         )
 
-        write_parquet(rating_list_arrow(result), batch.path("rating_list.parquet"))
-        write_parquet(games_arrow(result), batch.path("games.parquet"))
+        write_parquet(rating_list_arrow(result), batch.target("rating_list.parquet"))
+        write_parquet(games_arrow(result), batch.target("games.parquet"))
         return
-    write_csv(rating_list_table(result), batch.path("rating_list.csv"))
+    write_csv(rating_list_table(result), batch.target("rating_list.csv"))
     # Built, written and dropped: the text of every game side is the biggest frame.
-    write_games_csv(result, batch.path("games.csv"))
+    write_games_csv(result, batch.target("games.csv"))
 
 
 def _check_players(result: RatedPeriod, players: Sequence[str]) -> None:
@@ -281,10 +291,10 @@ def _write_player_files(batch, report, table, detail, players) -> None:
         write_report_xlsx(
             one,
             detail,
-            batch.path(f"{stem}.xlsx"),
+            batch.target(f"{stem}.xlsx"),
             per_player=True,
             note=report.mode_note,
             about=about,
         )
         page = render_report(report, table, detail, only=[player_id])
-        batch.path(f"{stem}.html").write_text(page, encoding="utf-8", newline="\n")
+        write_text(batch.target(f"{stem}.html"), page)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipeline.model import RatedPeriod
+from pipeline.resources.atomic_files import Target
 from pipeline.writers.text.csvtext import write_coded_csv, write_text_csv
 from pipeline.writers.text.output_text import (
     GAMES_COLUMNS,
@@ -23,12 +24,12 @@ XLSX_MAX_PLAYERS = 10_000
 SHEETS_MAX_PLAYERS = 1_000
 
 
-def write_csv(table: pd.DataFrame, path: Path) -> None:
+def write_csv(table: pd.DataFrame, path: Target) -> None:
     # Fixed format for golden files: UTF-8, LF line endings, every value already text.
     write_text_csv(table, path)
 
 
-def write_games_csv(result: RatedPeriod, path: Path) -> None:
+def write_games_csv(result: RatedPeriod, path: Target) -> None:
     # Each distinct number formatted once; the lines made block by block in the file's order
     # (each block takes its rows' text by code) and written as they come: the biggest table
     # never becomes a pandas frame, and no more than a few blocks of lines exist at once.

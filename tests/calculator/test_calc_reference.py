@@ -178,7 +178,7 @@ requests = st.builds(
 
 
 def numbers_of(games) -> list[dict]:
-    """The game rows without ``counted``: words, checked in tests/jobs/test_event_view.py."""
+    """The game rows without ``counted``: words, checked in tests/report/test_event_report.py."""
     return [{k: v for k, v in vars(g).items() if k != "counted"} for g in games]
 
 

@@ -141,12 +141,26 @@ def test_norms_made_come_first_and_the_rest_fold_away(client, tmp_path):
     assert "No norm made." in plain and "without a norm</summary>" in plain
 
 
+def test_the_pages_norms_are_the_reports(client):
+    # Checked once, by the rate job, for what its reports show (issue 35): an event file's
+    # (a TRF, a crosstable), not a table of games, whose report shows none either.
+    page = post_event(
+        client, SAMPLE / "games.csv", players=SAMPLE / "players.csv", period="2026-11"
+    )
+    assert "games.csv: title norms are checked for event files" in page.text
+    assert "without a norm</summary>" not in page.text
+    token = re.search(r'href="/event/([^/"]+)/outputs.zip"', page.text).group(1)
+    archive = zipfile.ZipFile(BytesIO(client.get(f"/event/{token}/outputs.zip").content))
+    report = zipfile.ZipFile(BytesIO(archive.read("report.xlsx")))
+    assert "Norms" not in report.read("xl/workbook.xml").decode()
+
+
 def test_a_browser_file_name_is_never_a_path(client, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     # A crosstable: its page is called by its file name (a TRF's by its 012 record).
     page = post_event(client, SAMPLE / "crosstable.csv", "../../../etc/crosstable.csv")
     assert page.status_code == 200 and "<h1>crosstable.csv</h1>" in page.text
-    assert list(tmp_path.iterdir()) == []  # the private folder is gone after the response
+    assert list(tmp_path.iterdir()) == []  # nothing of the upload went to disk
 
 
 @given(st.text(max_size=300))
@@ -239,15 +253,26 @@ def test_concurrent_uploads_are_isolated(client):
         assert ("players.csv" in pages[i]) == (players is not None)
 
 
-def test_the_zip_holds_what_rate_writes(client, tmp_path):
+@pytest.mark.parametrize(
+    "event, players, extra",
+    [
+        (SAMPLE / "event.trf", None, {}),
+        (SAMPLE / "games.csv", SAMPLE / "players.csv", {"period": "2026-11"}),
+    ],
+    ids=["trf", "games and list"],
+)
+def test_the_zip_holds_what_rate_writes(client, tmp_path, event, players, extra):
     from click.testing import CliRunner
 
     from pipeline.cli import cli
 
-    page = post_event(client, SAMPLE / "event.trf")
+    sent = {"players": players} if players else {}
+    page = post_event(client, event, **sent, **extra)
     token = re.search(r'href="/event/([^/"]+)/outputs.zip"', page.text).group(1)
     archive = zipfile.ZipFile(BytesIO(client.get(f"/event/{token}/outputs.zip").content))
-    done = CliRunner().invoke(cli, ["rate", str(SAMPLE / "event.trf"), "--out", str(tmp_path)])
+    options = ["--players", str(players)] if players else []
+    options += [a for key, value in extra.items() for a in (f"--{key}", value)]
+    done = CliRunner().invoke(cli, ["rate", str(event), *options, "--out", str(tmp_path)])
     assert done.exit_code == 0, done.output
     written = sorted(p.name for p in tmp_path.iterdir())
     assert sorted(archive.namelist()) == written

@@ -15,7 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.errors import UsageError
-from pipeline.model import READ_DEFAULTS, RatedPeriod, RateOptions, ReadOptions
+from pipeline.model import (
+    READ_DEFAULTS,
+    InputFile,
+    RatedPeriod,
+    RateOptions,
+    ReadOptions,
+    ZipOutput,
+)
 from pipeline.readers.limits import MAX_INPUT_BYTES  # the largest input file a run reads
 from pipeline.resources.stage_board import StageBoard
 
@@ -34,7 +41,9 @@ class RateOutputs:
     ``--player``, ``--output-format``). ``xlsx``/``html`` None: by the number of players.
     ``summary``: the caller will summarise the rated sides (``--json``), which a Dask run
     keeps on its workers and so refuses. ``report``: return the report model
-    (``RateResult.report``) even when no report file is written (a web page renders it)."""
+    (``RateResult.report``) even when no report file is written (a web page renders it);
+    ``norms``: the caller shows the title norms (a web page): they are checked
+    (``RateResult.rated.norms``, the model's too) even when no report shows them."""
 
     xlsx: bool | None = None
     html: bool | None = None
@@ -42,17 +51,22 @@ class RateOutputs:
     output_format: str = "csv"
     summary: bool = False
     report: bool = False
+    norms: bool = False
 
 
 @dataclass(frozen=True)
 class RateRequest:
     """One ``fiderate rate`` run: the event files (or folders, or patterns), the list in force,
     the output folder, how to rate and read, what to write, and on which engine. ``scheduler``
-    (a Dask scheduler address) implies the Dask engine, as ``--scheduler`` does."""
+    (a Dask scheduler address) implies the Dask engine, as ``--scheduler`` does.
 
-    inputs: tuple[Path | str, ...]
-    out_dir: Path
-    players: Path | str | None = None
+    An input or the list may be an :class:`~pipeline.model.InputFile` (an upload held in
+    memory), and the outputs may go to a :class:`~pipeline.model.ZipOutput` instead of a
+    folder (``RateResult.files.archive``): a web upload is one call, with nothing on disk."""
+
+    inputs: tuple[Path | str | InputFile, ...]
+    out_dir: Path | ZipOutput
+    players: Path | str | InputFile | None = None
     options: RateOptions = RateOptions()
     reading: ReadOptions = READ_DEFAULTS
     outputs: RateOutputs = RateOutputs()
@@ -62,15 +76,16 @@ class RateRequest:
     def __post_init__(self) -> None:
         # A list given for ``inputs`` would leave the request mutable through it.
         object.__setattr__(self, "inputs", tuple(self.inputs))
-        object.__setattr__(self, "out_dir", Path(self.out_dir))
+        if not isinstance(self.out_dir, ZipOutput):
+            object.__setattr__(self, "out_dir", Path(self.out_dir))
 
     @property
     def on_dask(self) -> bool:
         return self.engine == "dask" or self.scheduler is not None
 
     @property
-    def protected(self) -> list[Path | str]:
-        """The run's input files, which no output may replace."""
+    def protected(self) -> list[Path | str | InputFile]:
+        """The run's input files, which no output may replace (and which report.xlsx names)."""
         return [*self.inputs, *([self.players] if self.players is not None else [])]
 
 
@@ -86,7 +101,9 @@ class DaskCounts:
 
 @dataclass(frozen=True)
 class RateResult:
-    """The rated period, what was written (``files.written``), the notes on outputs left out
+    """The rated period (with what its files show: the title norms when a report shows them or
+    ``RateOutputs.norms`` asks), what was written (``files.written``; for a ``ZipOutput`` the
+    zip's member names, its bytes in ``files.archive``), the notes on outputs left out
     (``files.skipped``) and the run's warnings; ``dask``: the counts of a Dask run;
     ``report``: the report model the files show (:class:`pipeline.report.EventReport`), built
     when a report is written or ``RateOutputs.report`` asks for it, else None."""
@@ -137,6 +154,7 @@ def rate(
         raise ValueError("an executor is for engine 'dask'; this request is for pandas")
     from pipeline.jobs.rate.outputs import prepare_outputs
     from pipeline.jobs.rate.stages import rate_files
+    from pipeline.writers import write_files
 
     protected = request.protected
     board = progress or StageBoard()
@@ -144,10 +162,9 @@ def rate(
     rated = rate_files(request.inputs, request.players, request.options, reading=request.reading)
     board.post("writing reports")
     outputs = request.outputs
-    from pipeline.writers import write_files
-
     # The files' contents prepared once (the report model among them, when a report is
-    # written or the caller renders it), then written: ``write_outputs``' two steps.
+    # written or the caller renders it), then written: ``write_outputs``' two steps. The period
+    # the files show is the one the result returns (its norms too).
     prepared, plan, model = prepare_outputs(
         rated,
         outputs.xlsx,
@@ -155,10 +172,11 @@ def rate(
         players=outputs.player_ids,
         output_format=outputs.output_format,
         report=outputs.report,
+        norms=outputs.norms,
         inputs=protected,
     )
     files = write_files(prepared, request.out_dir, plan, model, inputs=protected)
-    return RateResult(rated, files, warnings=tuple(rated.warnings), report=model)
+    return RateResult(prepared, files, warnings=tuple(rated.warnings), report=model)
 
 
 def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResult:
@@ -179,6 +197,13 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
     from pipeline.writers import WriteReport
 
     outputs = request.outputs
+    held = [str(p) for p in request.protected if isinstance(p, InputFile)]
+    if held or isinstance(request.out_dir, ZipOutput):
+        # The workers read their files from disk and write the games parts into a folder.
+        raise UsageError(
+            "--engine dask reads its inputs from files and writes to a folder: "
+            + (f"{', '.join(held)} is held in memory" if held else "the outputs go to a zip")
+        )
     if request.scheduler is not None:
         check_scheduler_address(request.scheduler)
     executor = (
@@ -201,7 +226,7 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
             else []
         ),  # fmt: skip
     )
-    out_dir = request.out_dir
+    out_dir = Path(request.out_dir)  # not a ZipOutput: refused above
     made = _first_missing(out_dir)  # the run makes this folder (and those below it)
     games_tmp = games_tmp_dir(out_dir)
     executor.games_dir = games_tmp
@@ -216,7 +241,8 @@ def _rate_on_dask(request: RateRequest, given: DaskExecutor | None) -> RateResul
         )
         run = DaskRun(rated, executor.sides, executor.rated_sides, executor.parts)
         fmt = outputs.output_format
-        written = write_dask_outputs(run, out_dir, games_tmp, fmt, request.protected)
+        on_disk = [p for p in request.protected if not isinstance(p, InputFile)]  # all of them
+        written = write_dask_outputs(run, out_dir, games_tmp, fmt, on_disk)
         done = True
     finally:
         if games_tmp.exists():

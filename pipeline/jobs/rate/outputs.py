@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.engine.sides import with_side_texts
 from pipeline.keys.id_lookup import IdLookup
-from pipeline.model import RatedPeriod
+from pipeline.model import InputFile, RatedPeriod, ZipOutput
 from pipeline.writers import OutputPlan, WriteReport, plan_outputs, write_files
 
 if TYPE_CHECKING:
@@ -33,42 +33,51 @@ def prepare_outputs(
     players: Sequence[str] = (),
     output_format: str = "csv",
     report: bool = False,
-    inputs: Sequence[Path | str] = (),
+    norms: bool = False,
+    inputs: Sequence[Path | str | InputFile] = (),
 ) -> tuple[RatedPeriod, OutputPlan, EventReport | None]:
     """(the period with what its files show computed, the files to write, the report model or
     None when no report is written and ``report`` does not ask for it), for the options of
-    :func:`write_outputs`. ``inputs``: the run's input files, which the model names."""
+    :func:`write_outputs`. ``norms``: the caller shows the title norms (a web page), so they are
+    checked even when no file shows them; ``inputs``: the run's input files, which the model
+    names."""
     if result.totals_ids is None and "id" in result.totals and len(result.totals):
         # games.csv's order is the totals' (``writers.player_ranks``): their id look-up built
         # once here, for the plan and the writer both.
         result = replace(result, totals_ids=IdLookup(result.totals["id"]))
     plan = plan_outputs(result, xlsx, html=html, players=players, output_format=output_format)
-    if plan.side_texts or (report and result.texts_coded):
+    wanted = plan.reports or report
+    check_norms = (
+        (plan.norms or norms or report) and result.norms is None and result.norm_sources is not None
+    )
+    # The norm check and the report model read the sides' texts.
+    if plan.side_texts or ((wanted or check_norms) and result.texts_coded):
         result = with_side_texts(result)
-    if not (plan.reports or report):
-        return result, plan, None
-    # Imported here: a run that writes no report never loads the standings, the norm check or
-    # the report model.
-    from pipeline.grouper.standings import standings
-    from pipeline.report import build_report
-
-    if (plan.norms or report) and result.norms is None and result.norm_sources is not None:
+    if check_norms:
+        # Imported here: a run that shows no norms never loads the norm check.
         from pipeline.norms import norm_inputs
 
         sources = result.norm_sources
+        assert sources is not None  # check_norms
         result = replace(result, norms=norm_inputs(sources.inputs, sources.players, result.sides))
+    if not wanted:
+        return result, plan, None
+    # Imported here: a run that writes no report never loads the standings or the report model.
+    from pipeline.grouper.standings import standings
+    from pipeline.report import build_report
+
     return result, plan, build_report(result, standings(result), inputs)
 
 
 def write_outputs(
     result: RatedPeriod,
-    out_dir: Path | str,
+    out_dir: Path | str | ZipOutput,
     xlsx: bool | None = None,
     *,
     html: bool | None = None,
     players: Sequence[str] = (),
     output_format: str = "csv",
-    inputs: Sequence[Path | str] = (),
+    inputs: Sequence[Path | str | InputFile] = (),
 ) -> WriteReport:
     """Write rating_list and games (as ``output_format``: csv or parquet) and, by size or as
     ``xlsx``/``html`` say, the spreadsheets and report.html; ``players``: also

@@ -25,6 +25,7 @@ from pipeline.jobs.plan import Executor, plan_run, refuse
 from pipeline.model import (
     READ_DEFAULTS,
     GamesInput,
+    InputFile,
     PlayerList,
     RatedPeriod,
     RateOptions,
@@ -44,7 +45,9 @@ from pipeline.rules.periods import resolve_period
 
 
 def input_problems(
-    read: RatingInputs, paths: Sequence[Path | str], players_path: Path | str | None
+    read: RatingInputs,
+    paths: Sequence[Path | str | InputFile],
+    players_path: Path | str | InputFile | None,
 ) -> list[Problem]:
     """Every problem of ``read`` in the order a person fixes them, with the players the events
     name that the list lacks (the engine's assembly check): of the files read only in part too,
@@ -72,8 +75,8 @@ def assembly_problems(
 
 
 def check_inputs(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None,
+    paths: Sequence[Path | str | InputFile],
+    players_path: Path | str | InputFile | None,
     *,
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
@@ -84,8 +87,8 @@ def check_inputs(
 
 
 def read_inputs(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None,
+    paths: Sequence[Path | str | InputFile],
+    players_path: Path | str | InputFile | None,
     *,
     rules: str | None = None,
     reading: ReadOptions = READ_DEFAULTS,
@@ -109,8 +112,8 @@ def rate_inputs(
 
 
 def rate_files(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None = None,
+    paths: Sequence[Path | str | InputFile],
+    players_path: Path | str | InputFile | None = None,
     options: RateOptions | None = None,
     *,
     reading: ReadOptions = READ_DEFAULTS,
@@ -154,8 +157,8 @@ def rate_files(
 
 
 def _rate_on_executor(
-    paths: Sequence[Path | str],
-    players_path: Path | str | None,
+    paths: Sequence[Path | str | InputFile],
+    players_path: Path | str | InputFile | None,
     options: RateOptions,
     plan: RunPlan,
     reading: ReadOptions,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.model import GamesInput, ReadOptions, SidesInput
+from pipeline.model import GamesInput, InputFile, ReadOptions, SidesInput
 from pipeline.readers.events.game_lists import parse_games_of_files
 from pipeline.readers.formats import event_or_games_table
 from pipeline.readers.tables.raw import RawTable
@@ -19,7 +19,7 @@ BATCH_ROWS = 500_000
 
 
 def read_event_files(
-    paths: Sequence[Path | str], reading: ReadOptions
+    paths: Sequence[Path | str | InputFile], reading: ReadOptions
 ) -> list[GamesInput | SidesInput | InputError]:
     """Each file's event as ``read_event_file`` reads it, or the InputError it raises, in order."""
     out: list[GamesInput | SidesInput | InputError | None] = [None] * len(paths)

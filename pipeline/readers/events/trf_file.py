@@ -17,13 +17,14 @@ import pandas as pd
 
 from pipeline.errors import Code, InputError, Omitted, Problem, split_omitted
 from pipeline.file_names import shown_name
-from pipeline.model import EventInfo, GamesInput
+from pipeline.model import EventInfo, GamesInput, InputFile
 from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
 from pipeline.readers.events import dates, trf_players
 from pipeline.readers.events.pairing import build_event
 from pipeline.readers.events.trf_players import ROUND_START, ROUND_WIDTH
 from pipeline.readers.events.trf_rounds import round_cells
+from pipeline.readers.limits import Source
 
 # A problem that explains the rest (a file cut short) is listed with this many of them.
 FOLLOW_UPS = 10
@@ -37,7 +38,7 @@ KNOWN_KEPT = re.compile(r"^([01][0-9]2|013|[23][0-9][0-9]|XX.|BB.)$")
 QUOTED = 3
 
 
-def decode(path: Path, data: bytes) -> str:
+def decode(path: Source, data: bytes) -> str:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -57,10 +58,10 @@ def looks_like_trf(text: str) -> bool:
     )
 
 
-def read_trf(path: Path | str, dates_needed: bool = True) -> GamesInput:
+def read_trf(path: Path | str | InputFile, dates_needed: bool = True) -> GamesInput:
     """The event of the TRF ``path``; raises InputError listing every problem found.
     ``dates_needed``: see :attr:`pipeline.model.ReadOptions.dates_needed`."""
-    path = Path(path)
+    path = limits.as_source(path)
     data = limits.read_input(path)
     if b"\x00" in data[:4096]:
         raise InputError(

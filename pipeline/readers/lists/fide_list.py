@@ -41,6 +41,7 @@ from pipeline.errors import Code, InputError, Problem
 from pipeline.model import PlayerList
 from pipeline.problem_list import ProblemList
 from pipeline.readers import limits
+from pipeline.readers.limits import Source
 from pipeline.readers.lists.fide_list_columns import LIST_TYPES, STANDARD_FALLBACK
 from pipeline.readers.lists.fide_list_txt import read_txt
 from pipeline.readers.lists.fide_list_xml import read_xml
@@ -64,13 +65,9 @@ class ListFile:
     member: str | None = None  # the file inside a .zip
 
 
-def sniff(path: Path) -> ListFile | None:
+def sniff(path: Source) -> ListFile | None:
     """A FIDE list (by its first bytes: the TXT header line or the ``<playerslist>`` root)?"""
-    try:
-        with path.open("rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return None
+    head = limits.input_head(path, 4096)
     if head.startswith(b"PK\x03\x04"):
         return _sniff_zip(path)
     layout = _layout(head)
@@ -86,9 +83,9 @@ def _layout(head: bytes) -> str | None:
     return None
 
 
-def _sniff_zip(path: Path) -> ListFile | None:
+def _sniff_zip(path: Source) -> ListFile | None:
     try:
-        with zipfile.ZipFile(path) as archive:
+        with limits.open_input(path) as raw, zipfile.ZipFile(raw) as archive:
             names = [n for n in archive.namelist() if not n.endswith("/")]
             if "[Content_Types].xml" in names:  # a workbook, not a list
                 return None
@@ -103,7 +100,7 @@ def _sniff_zip(path: Path) -> ListFile | None:
     return None
 
 
-def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -> PlayerList:
+def read_fide_list(path: Source, found: ListFile, list_column: str = "standard") -> PlayerList:
     """Read a FIDE list (``found`` from :func:`sniff`) choosing the ``list_column`` ratings."""
     source = str(path)
     problems = ProblemList()
@@ -112,12 +109,16 @@ def read_fide_list(path: Path, found: ListFile, list_column: str = "standard") -
             if found.layout == "txt":
                 table, list_type = read_txt(limits.read_input(path), source, list_column)
             else:
-                with path.open("rb") as fh:
+                with limits.open_input(path) as fh:
                     table, list_type = read_xml(fh, source, list_column)
         else:
             # Bounded: a 3 MB zip may declare (or, lying, inflate to) gigabytes.
             limits.check_zip(path, source)
-            with zipfile.ZipFile(path) as archive, archive.open(found.member) as member:
+            with (
+                limits.open_input(path) as raw,
+                zipfile.ZipFile(raw) as archive,
+                archive.open(found.member) as member,
+            ):
                 capped = limits.CappedStream(member, source)
                 if found.layout == "txt":
                     table, list_type = read_txt(capped.read(), source, list_column)

@@ -7,8 +7,6 @@ every bad cell the same way. Row numbers count as in a CSV export: the first dat
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -16,11 +14,11 @@ import pyarrow.parquet as pq
 
 from pipeline.arrays.arrow_text import str_series
 from pipeline.errors import Code, InputError, Problem
-from pipeline.readers.limits import MAX_COLUMNS, too_wide
+from pipeline.readers.limits import MAX_COLUMNS, Source, open_input, too_wide
 from pipeline.readers.tables.raw import RawTable, normalize_header
 
 
-def _column_problem(path: Path, column: str, what: str) -> Problem:
+def _column_problem(path: Source, column: str, what: str) -> Problem:
     utf8 = "utf8" in what.lower() or "utf-8" in what.lower()
     return Problem(
         Code.BAD_ENCODING if utf8 else Code.BAD_VALUE,
@@ -55,9 +53,10 @@ def column_text(column: pa.ChunkedArray) -> pa.Array:
     return pc.utf8_trim_whitespace(pa.chunked_array(text).fill_null("")).combine_chunks()
 
 
-def read_parquet_table(path: Path) -> RawTable:
+def read_parquet_table(path: Source) -> RawTable:
     try:
-        table = pq.read_table(path)
+        with open_input(path) as stream:
+            table = pq.read_table(stream)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(
             [

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pipeline.errors import Code, InputError, Problem
+from pipeline.readers.limits import Source
 from pipeline.readers.tables.raw import RawTable
 
 
-def select_sheet(tables: list[RawTable], sheet: str | None, path: Path) -> list[RawTable]:
+def select_sheet(tables: list[RawTable], sheet: str | None, path: Source) -> list[RawTable]:
     """The tables ``--sheet`` names (by name, else by 1-based number); all when not given.
     A CSV file has no sheets, so ``--sheet`` does not apply to it."""
     if sheet is None or all(t.sheet is None for t in tables):

@@ -12,7 +12,6 @@ import io
 import re
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -21,6 +20,7 @@ import pandas as pd
 from pipeline.arrays.arrow_text import arrow_storage
 from pipeline.errors import Code, InputError, Problem
 from pipeline.readers import limits
+from pipeline.readers.limits import Source
 from pipeline.readers.tables.fastcsv import (
     may_hold_space,
     read_plain_csv,
@@ -32,7 +32,7 @@ from pipeline.readers.tables.raw import RawTable, normalize_header
 __all__ = ["RawTable", "normalize_header", "read_tables"]
 
 
-def _problem(path: Path, code: Code, message: str, fix: str) -> InputError:
+def _problem(path: Source, code: Code, message: str, fix: str) -> InputError:
     return InputError([Problem(code, message, file=str(path), fix=fix)])
 
 
@@ -41,7 +41,7 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def _decode(path: Path, data: bytes) -> str:
+def _decode(path: Source, data: bytes) -> str:
     """The file's text: UTF-8 (with or without BOM), UTF-16 with a BOM (Excel's "Unicode text"),
     else Windows-1252, which European Excel writes and which reads Latin-1 text alike.
 
@@ -130,7 +130,7 @@ def _decimal_mark(frame: pd.DataFrame, delimiter: str) -> str:
     return "."
 
 
-def read_csv_text(path: Path) -> RawTable:
+def read_csv_text(path: Source) -> RawTable:
     data = limits.read_input(path)
     if not data or data.isspace():  # only white space (as data.strip() would say, uncopied)
         raise _problem(path, Code.NOT_A_TABLE, "the file is empty", "export the table again")
@@ -171,7 +171,7 @@ _WHAT_WE_READ = (
 )
 
 
-def _unreadable(path: Path, error: str, delimiter: str) -> Problem:
+def _unreadable(path: Source, error: str, delimiter: str) -> Problem:
     """The parser's failure said as a person fixes it: which row, how many fields, what to do."""
     ragged = _RAGGED.search(error)
     if ragged is None:
@@ -256,14 +256,14 @@ def pandas_read_csv(text: str, delimiter: str) -> pd.DataFrame:
     )
 
 
-def _damaged(path: Path, message: str) -> InputError:
+def _damaged(path: Source, message: str) -> InputError:
     """A workbook openpyxl cannot read (zlib, XML or openpyxl errors)."""
     fix = "save the workbook again from Excel or LibreOffice as .xlsx"
     return _problem(path, Code.NOT_A_TABLE, message, fix)
 
 
 @contextmanager
-def open_workbook(path: Path) -> Iterator[Any]:
+def open_workbook(path: Source) -> Iterator[Any]:
     """The workbook at ``path``, read-only (cell values), closed on the way out together with
     the file under it; any error of opening or reading it (zlib, XML, openpyxl) is the file's
     problem: a damaged workbook. The file is opened here, not by openpyxl: when loading fails
@@ -274,7 +274,7 @@ def open_workbook(path: Path) -> Iterator[Any]:
 
     with ExitStack() as stack:
         try:
-            handle = stack.enter_context(path.open("rb"))
+            handle = stack.enter_context(limits.open_input(path))
             workbook = load_workbook(handle, read_only=True, data_only=True)
         except Exception as exc:  # noqa: BLE001 - zlib, XML and openpyxl errors of a damaged file
             raise _damaged(
@@ -290,7 +290,7 @@ def open_workbook(path: Path) -> Iterator[Any]:
             raise _damaged(path, f"the workbook is damaged ({type(exc).__name__})") from None
 
 
-def read_xlsx_sheets(path: Path) -> list[RawTable]:
+def read_xlsx_sheets(path: Source) -> list[RawTable]:
     """Every non-empty sheet of a workbook as a RawTable (header = first non-empty row)."""
     limits.check_zip(path, str(path))  # a shared-strings bomb is refused before it inflates
     tables = []
@@ -329,11 +329,10 @@ def read_xlsx_sheets(path: Path) -> list[RawTable]:
     return tables
 
 
-def read_tables(path: Path) -> list[RawTable]:
+def read_tables(path: Source) -> list[RawTable]:
     """All tables in a file: one for CSV, one per non-empty sheet for XLSX."""
     limits.check_input(path)  # a folder, FIFO or device: refused before it is opened
-    with path.open("rb") as fh:
-        magic = fh.read(4)
+    magic = limits.input_head(path, 4)
     if magic == b"PAR1" or path.suffix.lower() in {".parquet", ".pq"}:
         from pipeline.readers.tables.parquet_tables import read_parquet_table
 

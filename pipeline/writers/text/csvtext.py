@@ -13,7 +13,6 @@ import io
 import os
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,6 +22,7 @@ import pyarrow.compute as pc
 from pipeline.arrays.arrow_text import may_contain
 from pipeline.arrays.coded_text import TextColumn, merged
 from pipeline.arrays.number_text import arrow_text, plain_text
+from pipeline.resources.atomic_files import Target, opened
 
 # Python's csv module (QUOTE_MINIMAL, lineterminator "\n") quotes a field holding the delimiter,
 # the quote character or a line feed; a carriage return alone is not quoted.
@@ -63,11 +63,12 @@ def _header(columns: list[str]) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def write_text_csv(table: pd.DataFrame, path: Path) -> None:
+def write_text_csv(table: pd.DataFrame, path: Target) -> None:
     """``table`` (every column text) to ``path`` exactly as ``to_csv(index=False,
     lineterminator="\\n", encoding="utf-8")`` would write it; blank for missing cells."""
     if not all(pd.api.types.is_string_dtype(d) for d in table.dtypes) or table.shape[1] == 0:
-        table.to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
+        with opened(path) as fh:
+            table.to_csv(fh, index=False, lineterminator="\n", encoding="utf-8")
         return
     write_arrow_csv({str(c): plain_text(arrow_text(table[c])) for c in table.columns}, path)
 
@@ -115,9 +116,9 @@ def _slices(rows: int) -> list[tuple[int, int]]:
     return [(start, min(start + step, rows)) for start in range(0, rows, step)]
 
 
-def write_csv_lines(names: list[str], lines: pa.ChunkedArray, path: Path) -> None:
+def write_csv_lines(names: list[str], lines: pa.ChunkedArray, path: Target) -> None:
     """The header of ``names``, then ``lines`` (from ``csv_lines``)."""
-    with open(path, "wb") as fh:
+    with opened(path) as fh:
         fh.write(_header(names))
         for chunk in lines.chunks:
             for start in range(0, len(chunk), ROWS_PER_BLOCK):
@@ -125,7 +126,7 @@ def write_csv_lines(names: list[str], lines: pa.ChunkedArray, path: Path) -> Non
 
 
 def write_coded_csv(
-    names: list[str], columns: list[TextColumn], path: Path, order: np.ndarray
+    names: list[str], columns: list[TextColumn], path: Target, order: np.ndarray
 ) -> None:
     """The header of ``names``, then a line per row of ``columns`` (one ``TextColumn`` per
     name, same rows) in ``order``, quoted as ``write_text_csv`` quotes.
@@ -145,7 +146,7 @@ def write_coded_csv(
         return _joined([c.rows(rows) for c in quoted])
 
     workers = os.cpu_count() or 1
-    with open(path, "wb") as fh, ThreadPoolExecutor(workers) as pool:
+    with opened(path) as fh, ThreadPoolExecutor(workers) as pool:
         fh.write(_header(names))
         pending: deque[Future[pa.Array]] = deque()
         for at in range(0, len(order), ROWS_PER_BLOCK):
@@ -156,7 +157,7 @@ def write_coded_csv(
             fh.write(block_bytes(pending.popleft().result()))
 
 
-def write_arrow_csv(columns: dict[str, pa.Array], path: Path) -> None:
+def write_arrow_csv(columns: dict[str, pa.Array], path: Target) -> None:
     """Columns of Arrow text (``string``, no nulls, same length) to ``path`` as
     ``write_text_csv`` writes them."""
     write_csv_lines(list(columns), csv_lines(columns), path)

@@ -8,7 +8,6 @@ very numbers the CSV shows (the engine's integer units, rescaled the same way, n
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
@@ -18,6 +17,7 @@ import pyarrow.parquet as pq
 from pipeline.arrays.arrow_text import arrow_ints, arrow_text
 from pipeline.file_names import shown_name, shown_names
 from pipeline.model import RatedPeriod
+from pipeline.resources.atomic_files import Target
 from pipeline.rules.rounding import rescale_half_away
 from pipeline.writers.text.output_text import (
     GAMES_COLUMNS,
@@ -83,5 +83,5 @@ def games_arrow(result: RatedPeriod) -> pa.Table:
     return pa.table({name: columns[name] for name in GAMES_COLUMNS}).take(order)
 
 
-def write_parquet(table: pa.Table, path: Path) -> None:
+def write_parquet(table: pa.Table, path: Target) -> None:
     pq.write_table(table, path, compression="zstd")

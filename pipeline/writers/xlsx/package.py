@@ -23,6 +23,7 @@ from functools import lru_cache
 from html import escape
 from pathlib import Path
 
+from pipeline.resources.atomic_files import Target
 from pipeline.writers.xlsx.text_cells import is_risky, xml_safe
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -79,8 +80,9 @@ def number_cell(ref: str, value: str, style: int = 0) -> str:
 class Book:
     """A workbook being written: ``sheet(name)`` adds a sheet, ``save()`` writes the file."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
+    def __init__(self, path: Target | str) -> None:
+        # A path, or a stream (a member of a zip in memory: ``atomic_files.ZipBatch``).
+        self.path = Path(path) if isinstance(path, str) else path
         self.sheets: list[Sheet] = []
         self._formats: dict[str, int] = {}  # number format -> cellXfs index
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from pipeline.resources.atomic_files import Target
 from pipeline.rules.norm_labels import LEGEND
 from pipeline.writers.text.norms_text import sheet_table
 from pipeline.writers.xlsx import package as xlsx_package
@@ -161,11 +161,11 @@ def write_norms_sheet(ws: Sheet, report: NormReport) -> None:
         ws.append(["To confirm", note])
 
 
-def write_rating_list_xlsx(table: pd.DataFrame, path: Path) -> None:
+def write_rating_list_xlsx(table: pd.DataFrame, path: Target) -> None:
     write_tables_xlsx([("Rating list", table)], path)
 
 
-def write_tables_xlsx(sheets: Sequence[tuple[str, pd.DataFrame]], path: Path) -> None:
+def write_tables_xlsx(sheets: Sequence[tuple[str, pd.DataFrame]], path: Target) -> None:
     """One sheet per (title, table), in that order, each written by :func:`write_table`."""
     wb = Book(path)
     for title, table in sheets:
@@ -179,7 +179,7 @@ ABOUT_SHEET = "About"
 def write_report_xlsx(
     summary: pd.DataFrame,
     games: pd.DataFrame,
-    path: Path,
+    path: Target,
     per_player: bool,
     note: str = "",
     norms: NormReport | None = None,
