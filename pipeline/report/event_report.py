@@ -22,7 +22,7 @@ from pipeline.arrays.number_text import pd_decimals
 from pipeline.engine.average_opponent_method import average_opponents
 from pipeline.file_names import event_title, shown_names
 from pipeline.lists.next_list import STATUS_POOL
-from pipeline.model import NormReport, RatedPeriod, Standings
+from pipeline.model import InputFile, NormReport, RatedPeriod, Standings
 from pipeline.rules.counted_words import (
     COUNTED_AVERAGE,
     counted_heading,
@@ -93,7 +93,7 @@ class EventReport:
 
 
 def build_report(
-    rated: RatedPeriod, computed: Standings, inputs: Sequence[Path | str] = ()
+    rated: RatedPeriod, computed: Standings, inputs: Sequence[Path | str | InputFile] = ()
 ) -> EventReport:
     """The report model of ``rated`` (its sides with their texts: ``engine.sides``), in the
     order and with the points of ``computed`` (``grouper.standings``), the norms it holds.
