@@ -111,7 +111,7 @@ def build_report(
     return EventReport(
         title=event_title(rated.event_name, rated.sources),
         sources=tuple(shown_names(rated.sources).values()),
-        input_files=tuple(shown_names(inputs or rated.sources).values()),
+        input_files=tuple(shown_names([str(p) for p in inputs] or rated.sources).values()),
         dates=_dates(rated.sides),
         period=rated.period,
         period_reason=rated.period_reason,
