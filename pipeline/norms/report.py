@@ -23,7 +23,7 @@ from pipeline.norms.norm_games import (
     has_norm_data,
     norm_people,
 )
-from pipeline.norms.requirements import REQUIREMENTS, best_windows, evaluate
+from pipeline.norms.requirements import REQUIREMENTS, evaluate_rules
 from pipeline.norms.rules import NORM_ERAS, NORM_RULES, TO_CONFIRM, NormRule, norm_era_on
 
 # The columns of the norm table, in order (numbers typed; text as text).
@@ -195,8 +195,7 @@ def _check_era(
     entries = entries[entries["played"] > 0]  # no game over the board: nothing to judge
     events = exceptions_by_event(sides, people, rules[0], facts)
     exception = {e: cast("bool | None", v["applies"]) for e, v in events.items()}
-    parts = [best_windows(evaluate(entries, games, rule, exception)) for rule in rules]
-    best = pd.concat(parts, ignore_index=True)
+    best = evaluate_rules(entries, games, rules, exception)
     # Each era's entries are numbered from 0: keep them apart once the eras are put together.
     best["entry"] = best["entry"].astype(str) + "@" + best["event"].astype(str)
     rr = entries.groupby("event")["round_robin"].any()
