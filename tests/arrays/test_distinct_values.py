@@ -35,7 +35,8 @@ def test_every_row_gets_the_function_of_its_own_values(rows):
     assert got.dtype == object and len(got) == len(rows)
     assert got.tolist() == [show(s, m, t) for s, m, t in zip(status, margin, text, strict=True)]
     # Called once per distinct combination (NaN margins alike), before the check's own calls.
-    distinct = {(s, "nan" if np.isnan(m) else m, t) for s, m, t in zip(status, margin, text)}
+    triples = zip(status, margin, text, strict=True)
+    distinct = {(s, "nan" if np.isnan(m) else m, t) for s, m, t in triples}
     assert len(seen) == len(distinct) + len(rows)
 
 
