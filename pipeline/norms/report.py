@@ -198,20 +198,20 @@ def _check_era(
     best = evaluate_rules(entries, games, rules, exception)
     # Each era's entries are numbered from 0: keep them apart once the eras are put together.
     best["entry"] = best["entry"].astype(str) + "@" + best["event"].astype(str)
-    rr = entries.groupby("event")["round_robin"].any()
+    rr = set(entries.loc[entries["round_robin"], "event"])
     # WGM and WIM are checked only for players known to be female: the others are counted, so
     # the report says whose sex was unknown instead of checking them.
     women = any(rule.women_only for rule in rules)
-    unknown = entries[entries["sex"].eq("") & women].groupby("event")["player"].apply(list)
+    unknown = entries[entries["sex"].eq("")] if women else entries.iloc[:0]
     summary: list[dict[str, object]] = [
         {
             "event": event,
             "host": facts.get(event, EventFacts(event)).host,
             "type": facts.get(event, EventFacts(event)).kind,
             "rounds": facts.get(event, EventFacts(event)).rounds,
-            "round_robin": bool(rr.get(event, False)),
+            "round_robin": event in rr,
             "swiss_exception": info,
-            "sex_unknown": list(unknown.get(event, [])),
+            "sex_unknown": unknown.loc[unknown["event"].eq(event), "player"].tolist(),
         }
         for event, info in events.items()
     ]
