@@ -195,11 +195,14 @@ def evaluate_rules(
     return pd.DataFrame({c: _joined([p[c] for p in parts]) for c in columns})
 
 
-def _joined(arrays: list[np.ndarray]) -> np.ndarray | pd.Categorical:
+def _joined(arrays: list[np.ndarray | pd.Categorical]) -> np.ndarray | pd.Categorical:
+    """The rules' parts of one column, one after the other (statuses stay categorical)."""
     if isinstance(arrays[0], pd.Categorical):
-        codes = np.concatenate([a.codes for a in arrays])
+        codes = np.concatenate(
+            [np.asarray(a.codes) for a in arrays if isinstance(a, pd.Categorical)]
+        )
         return pd.Categorical.from_codes(codes, categories=STATUSES)
-    return np.concatenate(arrays)
+    return np.concatenate([np.asarray(a) for a in arrays])
 
 
 def _judge(
