@@ -19,17 +19,18 @@ def per_distinct(text: Callable[..., str], *columns: pd.Series | np.ndarray) -> 
     """``text(*values)`` for every row's values (one value from each of ``columns``, all of the
     same length), called once per distinct combination: an object array of str, row order.
 
-    Exact: each column's ``factorize`` codes are combined into one key per row (mixed radix: key
-    = ((c1 * n2) + c2) * n3 + c3 ..., unique per combination as each code is below its column's
-    count of distinct values), and ``np.unique`` gives each row the position of its key among the
-    distinct keys, so row i gets ``text`` of its own values. A missing value is a value of its
-    own (``use_na_sentinel=False``)."""
+    Exact: each column's ``factorize`` codes are folded into one key per row, column by column:
+    key * n + code (n: the column's count of distinct values, every code below it) is unique per
+    (key, code) pair, and the key is numbered again (``factorize``) before the next column, so it
+    stays below the number of rows and never overflows. ``np.unique`` then gives each row the
+    position of its key among the distinct keys, so row i gets ``text`` of its own values. A
+    missing value is a value of its own (``use_na_sentinel=False``)."""
     size = len(columns[0])
     key = np.zeros(size, dtype=np.int64)
     coded: list[tuple[np.ndarray, list[Any]]] = []
     for column in columns:
         codes, uniques = pd.factorize(column, use_na_sentinel=False)
-        key = key * max(len(uniques), 1) + codes
+        key, _ = pd.factorize(key * max(len(uniques), 1) + codes)
         coded.append((codes, list(uniques)))
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     made = np.empty(len(first), dtype=object)
