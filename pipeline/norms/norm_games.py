@@ -277,7 +277,7 @@ def swiss_exception(
     numbers = pd.to_numeric(sides["round"], errors="coerce").fillna(0)
     rounds = int(numbers.max()) if len(sides) else 0
     attended = sides["played"].to_numpy(dtype=bool) | sides["score_h"].eq(100).to_numpy()
-    present = sides[attended & sides["opponent"].ne("").to_numpy()].groupby("player").size()
+    present = sides["player"][attended & sides["opponent"].ne("").to_numpy()].value_counts()
     present = present.reindex(ids).fillna(0) + pd.Series(facts.pairing_byes).reindex(ids).fillna(0)
     stayed = (rounds - present <= 1).to_numpy()
     foreign = (
@@ -306,9 +306,15 @@ def swiss_exception(
 def exceptions_by_event(
     sides: pd.DataFrame, people: pd.DataFrame, rule: NormRule, facts: Mapping[str, EventFacts]
 ) -> dict[str, dict[str, int | bool | None]]:
+    # Only the columns the exception reads are cut per event (the sides carry a dozen more).
+    needed = sides[["event", "player", "opponent", "player_rating", "round", "played", "score_h"]]
+    events = needed["event"].unique()
     return {
         event: swiss_exception(
-            sides[sides["event"] == event], people, rule, facts.get(event, EventFacts(event))
+            needed if len(events) == 1 else needed[needed["event"] == event],
+            people,
+            rule,
+            facts.get(event, EventFacts(event)),
         )
-        for event in sides["event"].unique()
+        for event in events
     }
