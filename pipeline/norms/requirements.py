@@ -266,7 +266,13 @@ def _judge(
         missed_any |= code == MISSED
         columns[name] = pd.Categorical.from_codes(code, categories=STATUSES)
         columns[f"{name}_margin"] = margin
-    norm = np.where(missed_any, 0, norm_games(adjusted, k, score_h, counted, rounds, rule))
+    # The games a norm counts, for the windows that make one (a few of thousands).
+    norm = np.zeros(len(k), dtype=np.int64)
+    made = ~missed_any
+    if made.any():
+        norm[made] = norm_games(
+            adjusted[made], k[made], score_h[made], counted[made], rounds[made], rule
+        )
     n = len(k)
     return {
         "entry": on["entry"],
