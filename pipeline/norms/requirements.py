@@ -254,18 +254,7 @@ def _judge(
     codes, events = pd.factorize(on["event"])
     applies = np.array([exception.get(e) is True for e in events], dtype=bool)
     waived = (applies[codes] if len(events) else np.zeros(len(k), dtype=bool)) & ~rr
-    missed_any = np.zeros(len(k), dtype=bool)
-    columns: dict[str, np.ndarray | pd.Categorical] = {}
-    for name in REQUIREMENTS:
-        margin = np.asarray(margins[name])
-        code = np.where(margin >= 0, MET, MISSED)
-        if name == "all_rounds":
-            code = np.where(rr, code, NOT_APPLICABLE)
-        if name in FEDERATION_REQUIREMENTS:
-            code = np.where(waived, WAIVED, code)
-        missed_any |= code == MISSED
-        columns[name] = pd.Categorical.from_codes(code, categories=STATUSES)
-        columns[f"{name}_margin"] = margin
+    columns, missed_any = _statuses(margins, rr, waived)
     # The games a norm counts, for the windows that make one (a few of thousands).
     norm = np.zeros(len(k), dtype=np.int64)
     made = ~missed_any
@@ -291,6 +280,27 @@ def _judge(
         "met": ~missed_any,
         "unrated_as": np.full(n, rule.unrated_as, dtype=np.int64),
     }
+
+
+def _statuses(
+    margins: Mapping[str, np.ndarray], rr: np.ndarray, waived: np.ndarray
+) -> tuple[dict[str, np.ndarray | pd.Categorical], np.ndarray]:
+    """(each requirement's status and margin columns, whether a row missed any): met when the
+    margin is >= 0; all_rounds applies to round robins only; the federation mix is waived where
+    the 1.4.3 exception applies."""
+    missed_any = np.zeros(len(rr), dtype=bool)
+    columns: dict[str, np.ndarray | pd.Categorical] = {}
+    for name in REQUIREMENTS:
+        margin = np.asarray(margins[name])
+        code = np.where(margin >= 0, MET, MISSED)
+        if name == "all_rounds":
+            code = np.where(rr, code, NOT_APPLICABLE)
+        if name in FEDERATION_REQUIREMENTS:
+            code = np.where(waived, WAIVED, code)
+        missed_any |= code == MISSED
+        columns[name] = pd.Categorical.from_codes(code, categories=STATUSES)
+        columns[f"{name}_margin"] = margin
+    return columns, missed_any
 
 
 def _best_rows(entry: np.ndarray, met: np.ndarray, length: np.ndarray) -> np.ndarray:
