@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 HEAVY = ("pandas", "pandera", "pyarrow", "matplotlib", "openpyxl", "dask")
 
@@ -59,3 +62,30 @@ def test_the_public_api_still_imports_by_name():
     assert set(pipeline.__all__) <= set(dir(pipeline))
     with pytest.raises(AttributeError):
         pipeline.no_such_name  # noqa: B018
+
+
+def test_a_quiet_rate_never_loads_rich(tmp_path):
+    """rich draws the summary table and the progress spinner; a run told to print nothing
+    (--quiet) draws neither, so it does not pay rich's import (about 0.06 s of a one-event run).
+    The same run without --quiet prints its summary through rich."""
+    code = """
+import json, sys
+from pipeline.cli import cli
+try:
+    cli.main(ARGS, prog_name="fiderate", standalone_mode=False)
+except SystemExit:
+    pass
+print(json.dumps("rich" in sys.modules), file=sys.stderr)
+"""
+    for quiet, expected in ((["--quiet"], False), ([], True)):
+        out = tmp_path / f"out{len(quiet)}"
+        args = ["rate", "sample_data/event.trf", "--out", str(out), *quiet]
+        done = subprocess.run(
+            [sys.executable, "-c", code.replace("ARGS", repr(args))],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert done.returncode == 0, done.stderr
+        assert (out / "rating_list.csv").is_file()
+        assert json.loads(done.stderr.strip().splitlines()[-1]) is expected, quiet

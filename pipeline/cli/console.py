@@ -10,19 +10,7 @@ from __future__ import annotations
 
 import threading
 from types import TracebackType
-
-from rich import box
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import (
-    Progress,
-    ProgressColumn,
-    SpinnerColumn,
-    Task,
-    TimeElapsedColumn,
-)
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from pipeline.errors import printable
 from pipeline.model import RatedPeriod
@@ -35,6 +23,13 @@ from pipeline.writers.summary import (
     summary_lines,
 )
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, ProgressColumn
+
+# rich (about 0.06 s to import) is imported where something is drawn: a quiet run (no summary,
+# no progress display) never loads it.
+
 PROGRESS_AFTER_SECONDS = 1.0
 
 
@@ -42,6 +37,10 @@ def render_summary(
     result: RatedPeriod, report: WriteReport, console: Console, count: int = 5
 ) -> None:
     """The summary on ``console``: a table when it is a terminal, plain lines otherwise."""
+    from rich import box
+    from rich.markup import escape
+    from rich.table import Table
+
     if not console.is_terminal:
         for line in summary_lines(result, report, count):
             console.print(printable(line), markup=False, highlight=False, soft_wrap=True)
@@ -103,15 +102,17 @@ def render_summary(
         console.print(f"  {printable(str(path))}", markup=False, highlight=False)
 
 
-class _BoardColumn(ProgressColumn):
-    """The label on the job's stage board, read at each redraw (the job never calls us)."""
+def _board_column(board: StageBoard) -> ProgressColumn:
+    """A progress column showing the label on the job's stage board, read at each redraw (the
+    job never calls us)."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
 
-    def __init__(self, board: StageBoard) -> None:
-        super().__init__()
-        self.board = board
+    class BoardColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            return Text(board.label)
 
-    def render(self, task: Task) -> Text:
-        return Text(self.board.label)
+    return BoardColumn()
 
 
 class DelayedProgress:
@@ -128,8 +129,12 @@ class DelayedProgress:
         console: Console | None = None,
         delay: float = PROGRESS_AFTER_SECONDS,
     ) -> None:
-        self.console = console or Console(stderr=True)
-        self.enabled = enabled and self.console.is_terminal
+        if console is None and enabled:
+            from rich.console import Console
+
+            console = Console(stderr=True)
+        self.console = console
+        self.enabled = enabled and console is not None and console.is_terminal
         self.delay = delay
         self._progress: Progress | None = None
         self.board = StageBoard()
@@ -141,9 +146,11 @@ class DelayedProgress:
         with self._lock:
             if self._timer is None:  # already stopped
                 return
+            from rich.progress import Progress, SpinnerColumn, TimeElapsedColumn
+
             self._progress = Progress(
                 SpinnerColumn(),
-                _BoardColumn(self.board),
+                _board_column(self.board),
                 TimeElapsedColumn(),
                 console=self.console,
                 transient=True,

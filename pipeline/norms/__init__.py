@@ -1,9 +1,9 @@
 """Title norms (GM, IM, WGM, WIM) the way the FIDE Qualification Commission checks them.
 
 ``rules`` holds one frozen rule table per title (Handbook B.01, each field with its section),
-``games`` the games a norm counts, ``check`` the vectorized check, ``report`` the norm table of
-read events, ``render`` the text table and JSON; ``pipeline.jobs.norms`` reads the files. The rules
-and their sources: docs/norms.md.
+``norm_games`` the games a norm counts, ``requirements`` the vectorized check, ``report`` the
+norm table of read events, ``norm_text`` the text table and JSON; ``pipeline.jobs.norms`` reads
+the files. The rules and their sources: docs/norms.md.
 
 Names are imported on first use, so the CLI reads ``NORM_RULES`` (its ``--title`` choices)
 without loading pandas.

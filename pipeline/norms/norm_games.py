@@ -89,9 +89,10 @@ def has_norm_data(people: pd.DataFrame) -> bool:
     return bool(people["federation"].ne("").any() or people["title"].ne("").any())
 
 
-def _lookup(ids: pd.Series, values: pd.Series) -> pd.Series:
-    """Each id's value ("" for an id without one)."""
-    return ids.map(values).astype("string").fillna("").astype(str)
+def _taken(values: pd.Series, rows: np.ndarray) -> np.ndarray:
+    """``values`` at positions ``rows`` (-1: an id without one, ""), as an object array."""
+    text = values.astype("string").fillna("").astype(str).to_numpy(dtype=object)
+    return np.append(text, "")[rows]
 
 
 def counted_games(
@@ -104,103 +105,160 @@ def counted_games(
     the board, in round order, ``entry`` pointing at its row of ``entries``).
 
     Not counted (1.4.2b): in a round robin, the games against an unrated player who scored 0
-    against the rated opponents; they leave the entry's scheduled games too (``excluded``)."""
+    against the rated opponents; they leave the entry's scheduled games too (``excluded``).
+
+    On integer codes throughout: each side's entry (its event and player, numbered in order of
+    first appearance) and its opponent's entry in the same event are found once, and every
+    count per entry or event is a ``bincount`` of those codes."""
     unrated_as = {r.unrated_as for r in rules}
     if len(unrated_as) != 1:
         raise ValueError("every norm rule must count unrated opponents alike")
-    look = people.set_index("id")
-    paired = sides[sides["opponent"].ne("")]
-    entries = (
-        sides[["event", "player"]]
-        .drop_duplicates()
-        .reset_index(drop=True)
-        .assign(entry=lambda f: f.index)
-    )
-    entries = _round_robin(entries, paired)
-    over_board = paired["played"].to_numpy(dtype=bool)
-    played = paired[over_board].copy()
-    rr_events = entries.loc[entries["round_robin"], "event"].unique()
-    excluded = _zero_unrated_opponents(played, rr_events)
-    played = played[~excluded]
-    played["round_no"] = pd.to_numeric(played["round"], errors="coerce").fillna(0).astype(np.int64)
-    played = played.merge(entries[["event", "player", "entry"]], on=["event", "player"])
-    played = played.sort_values(["entry", "round_no"], kind="stable")
-    rating = played["opponent_rating"].astype("Int64").fillna(unrated_as.pop())
+    codes = _SideCodes(sides)
+    n = codes.entries
+    paired = sides["opponent"].ne("").to_numpy()
+    over_board = paired & sides["played"].to_numpy(dtype=bool)
+    score_h = sides["score_h"].to_numpy(np.int64)
+    round_robin, scheduled = _round_robin(codes, paired)
+    excluded = over_board & _zero_unrated_opponents(sides, codes, over_board, round_robin)
+    counted = over_board & ~excluded
+    rows = np.flatnonzero(counted)
+    rows = rows[np.lexsort((codes.round_no[rows], codes.entry[rows]))]
+    ids = pd.Index(people["id"])
+    opponent_person = ids.get_indexer(sides["opponent"].iloc[rows])
+    rating = sides["opponent_rating"].iloc[rows]
     games = pd.DataFrame(
         {
-            "entry": played["entry"].to_numpy(np.int64),
-            "round_no": played["round_no"].to_numpy(np.int64),
-            "opponent": played["opponent"].astype(str).to_numpy(),
-            "opponent_rating": rating.to_numpy(np.int64),
-            "unrated": played["opponent_rating"].isna().to_numpy(),
-            "opponent_title": _lookup(played["opponent"], look["title"]).to_numpy(),
-            "opponent_federation": _lookup(played["opponent"], look["federation"]).to_numpy(),
-            "score_h": played["score_h"].to_numpy(np.int64),
+            "entry": codes.entry[rows],
+            "round_no": codes.round_no[rows],
+            "opponent": sides["opponent"].iloc[rows].astype(str).to_numpy(),
+            "opponent_rating": rating.fillna(unrated_as.pop()).to_numpy(np.int64),
+            "unrated": rating.isna().to_numpy(),
+            "opponent_title": _taken(people["title"], opponent_person),
+            "opponent_federation": _taken(people["federation"], opponent_person),
+            "score_h": score_h[rows],
         }
     )
+    first = codes.first_side
+    entries = pd.DataFrame(
+        {
+            "event": sides["event"].iloc[first].to_numpy(),
+            "player": sides["player"].iloc[first].to_numpy(),
+            "entry": np.arange(n, dtype=np.int64),
+            "round_robin": round_robin[codes.event_of_entry],
+            "scheduled": scheduled[codes.event_of_entry],
+        }
+    )
+    person = ids.get_indexer(entries["player"])
     for column in ("name", "title", "federation", "sex"):
-        entries[column] = _lookup(entries["player"], look[column])
-    entries["order"] = entries["player"].map(pd.Series(np.arange(len(people)), index=people["id"]))
-    entries["order"] = entries["order"].fillna(len(people)).astype(np.int64)
-    entries["played"] = np.bincount(games["entry"], minlength=len(entries))
-    entries["excluded"] = _per_entry(entries, paired[over_board][excluded])
-    entries["scheduled"] -= entries["excluded"].where(entries["round_robin"], 0)
+        entries[column] = _taken(people[column], person)
+    entries["order"] = np.where(person >= 0, person, len(people)).astype(np.int64)
+    entries["played"] = np.bincount(codes.entry[counted], minlength=n).astype(np.int64)
+    entries["excluded"] = np.bincount(codes.entry[excluded], minlength=n).astype(np.int64)
+    entries["scheduled"] -= np.where(entries["round_robin"], entries["excluded"], 0)
     # Forfeit wins (and wins in less than one move): unplayed, the full point to the player.
-    won = paired[~over_board & paired["score_h"].eq(100).to_numpy()]
-    entries["forfeit_wins"] = _per_entry(entries, won)
-    facts = facts or {}
-    entries["pairing_byes"] = [
-        int(facts.get(e, EventFacts(e)).pairing_byes.get(p, 0))
-        for e, p in zip(entries["event"], entries["player"], strict=True)
-    ]
-    entries["rounds"] = entries["event"].map(_rounds(sides)).fillna(0).astype(np.int64)
+    won = paired & ~over_board & (score_h == 100)
+    entries["forfeit_wins"] = np.bincount(codes.entry[won], minlength=n).astype(np.int64)
+    entries["pairing_byes"] = _pairing_byes(entries, facts or {})
+    entries["rounds"] = codes.rounds[codes.event_of_entry]
     return entries, games.reset_index(drop=True)
 
 
-def _per_entry(entries: pd.DataFrame, rows: pd.DataFrame) -> np.ndarray:
-    """How many of ``rows`` (sides) each entry has."""
-    counts = rows.groupby(["event", "player"]).size()
-    keys = pd.MultiIndex.from_frame(entries[["event", "player"]])
-    return counts.reindex(keys).fillna(0).astype(np.int64).to_numpy()
+class _SideCodes:
+    """Integer codes of the sides: each side's entry (event and player, numbered in order of
+    first appearance), its opponent's entry in the same event (-1 when the opponent has no
+    side there), its round as a number, and per event its rounds so far."""
+
+    def __init__(self, sides: pd.DataFrame) -> None:
+        event, events = pd.factorize(sides["event"])
+        # Players and opponents share one numbering, so a side's opponent finds its own entry.
+        people, _ = pd.factorize(pd.concat([sides["player"], sides["opponent"]]))
+        player, opponent = people[: len(sides)], people[len(sides) :]
+        width = int(people.max(initial=0)) + 1
+        key = event.astype(np.int64) * width + player
+        self.entry, first_key = pd.factorize(key)
+        self.entries = len(first_key)
+        _, self.first_side = np.unique(self.entry, return_index=True)
+        self.opponent_person = opponent
+        self.event = event
+        self.events = len(events)
+        self.event_of_entry = event[self.first_side]
+        # The opponent's entry: its key among the entries' keys (sorted once, then searched).
+        keys = np.asarray(first_key, dtype=np.int64)
+        order = np.argsort(keys)
+        wanted = event.astype(np.int64) * width + opponent
+        at = np.minimum(np.searchsorted(keys[order], wanted), max(self.entries - 1, 0))
+        found = self.entries > 0
+        hit = found & (keys[order][at] == wanted) if found else np.zeros(len(sides), dtype=bool)
+        self.opponent_entry = np.where(hit, order[at] if found else 0, -1)
+        self.round_no = (
+            pd.to_numeric(sides["round"], errors="coerce").fillna(0).astype(np.int64).to_numpy()
+        )
+        # Each event's rounds so far: the highest round number its sides carry.
+        self.rounds = np.zeros(self.events, dtype=np.int64)
+        np.maximum.at(self.rounds, event, self.round_no)
 
 
-def _rounds(sides: pd.DataFrame) -> pd.Series:
-    """Each event's rounds so far: the highest round number its sides carry."""
-    number = pd.to_numeric(sides["round"], errors="coerce").fillna(0).astype(np.int64)
-    return number.groupby(sides["event"]).max()
+def _pairing_byes(entries: pd.DataFrame, facts: Mapping[str, EventFacts]) -> np.ndarray:
+    """Each entry's pairing-allocated byes (TRF code U), from its event's facts."""
+    byes = np.zeros(len(entries), dtype=np.int64)
+    for event, fact in facts.items():
+        if not fact.pairing_byes:
+            continue
+        mine = entries["event"].eq(event).to_numpy()
+        counts = pd.Series(fact.pairing_byes, dtype=np.int64)
+        byes[mine] = entries["player"][mine].map(counts).fillna(0).to_numpy(np.int64)
+    return byes
 
 
-def _zero_unrated_opponents(played: pd.DataFrame, rr_events: np.ndarray) -> np.ndarray:
-    """Bool per played side: its opponent is, in a round robin, an unrated player who scored 0
+def _zero_unrated_opponents(
+    sides: pd.DataFrame, codes: _SideCodes, over_board: np.ndarray, round_robin: np.ndarray
+) -> np.ndarray:
+    """Bool per side: its opponent is, in a round robin, an unrated player who scored 0
     against the rated opponents (B.01 1.4.2b: such games are not included)."""
-    theirs = played[
-        played["event"].isin(rr_events).to_numpy()
-        & played["player_rating"].isna().to_numpy()
-        & played["opponent_rating"].notna().to_numpy()
-    ]
-    points = theirs.groupby(["event", "player"])["score_h"].sum()
-    zero = points[points.eq(0)].index
-    if not len(zero):
-        return np.zeros(len(played), dtype=bool)
-    keys = pd.MultiIndex.from_arrays([played["event"], played["opponent"]])
-    return np.asarray(keys.isin(zero), dtype=bool)
-
-
-def _round_robin(entries: pd.DataFrame, paired: pd.DataFrame) -> pd.DataFrame:
-    """Flags all-play-all events, detected from the pairings: every player met every other
-    player (each pair the same number of times). Then ``scheduled`` is each player's games."""
-    pairs = paired.groupby(["event", "player", "opponent"], sort=False).size()
-    per_event = paired.groupby("event")["player"].nunique()
-    met = pairs.groupby(level=["event", "player"]).size()
-    cycles = pairs.groupby(level="event").agg(["min", "max"])
-    everyone = (
-        (met == met.index.get_level_values("event").map(per_event) - 1).groupby(level="event").all()
+    theirs = (
+        over_board
+        & round_robin[codes.event]
+        & sides["player_rating"].isna().to_numpy()
+        & sides["opponent_rating"].notna().to_numpy()
     )
-    rr = everyone & (cycles["min"] == cycles["max"]) & (per_event >= 3)
-    entries["round_robin"] = entries["event"].map(rr).fillna(False).astype(bool)
-    scheduled = (per_event - 1) * cycles["max"]
-    entries["scheduled"] = entries["event"].map(scheduled).fillna(0).astype(np.int64)
-    return entries
+    if not theirs.any():
+        return np.zeros(len(sides), dtype=bool)
+    games = np.bincount(codes.entry[theirs], minlength=codes.entries)
+    points = np.bincount(
+        codes.entry[theirs],
+        weights=sides["score_h"].to_numpy(np.int64)[theirs],
+        minlength=codes.entries,
+    )
+    zero = (games > 0) & (points == 0)
+    opponent = codes.opponent_entry
+    return (opponent >= 0) & zero[np.maximum(opponent, 0)]
+
+
+def _round_robin(codes: _SideCodes, paired: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per event: (all-play-all, each player's scheduled games), detected from the pairings:
+    every player met every other player (each pair the same number of times) and at least 3
+    played. Then the scheduled games are (players - 1) x meetings per pair."""
+    entry, opponent = codes.entry[paired], codes.opponent_person[paired]
+    event = codes.event[paired]
+    players = np.bincount(np.unique(entry), minlength=codes.entries) > 0
+    per_event = np.bincount(codes.event_of_entry[players], minlength=codes.events)
+    # Each (player, opponent id) pair of the sides and how often it was paired.
+    pair_key = entry.astype(np.int64) * (int(opponent.max(initial=0)) + 1) + opponent
+    _, pair_first, times = np.unique(pair_key, return_index=True, return_counts=True)
+    pair_event = event[pair_first]
+    pair_entry = entry[pair_first]
+    met = np.bincount(pair_entry, minlength=codes.entries)
+    most = np.zeros(codes.events, dtype=np.int64)
+    least = np.full(codes.events, np.iinfo(np.int64).max, dtype=np.int64)
+    np.maximum.at(most, pair_event, times)
+    np.minimum.at(least, pair_event, times)
+    everyone = np.ones(codes.events, dtype=bool)
+    short = players & (met != per_event[codes.event_of_entry] - 1)
+    everyone[codes.event_of_entry[short]] = False
+    has_pairs = per_event > 0
+    round_robin = has_pairs & everyone & (least == most) & (per_event >= 3)
+    scheduled = np.where(has_pairs, (per_event - 1) * most, 0).astype(np.int64)
+    return round_robin, scheduled
 
 
 def swiss_exception(
@@ -219,7 +277,7 @@ def swiss_exception(
     numbers = pd.to_numeric(sides["round"], errors="coerce").fillna(0)
     rounds = int(numbers.max()) if len(sides) else 0
     attended = sides["played"].to_numpy(dtype=bool) | sides["score_h"].eq(100).to_numpy()
-    present = sides[attended & sides["opponent"].ne("").to_numpy()].groupby("player").size()
+    present = sides["player"][attended & sides["opponent"].ne("").to_numpy()].value_counts()
     present = present.reindex(ids).fillna(0) + pd.Series(facts.pairing_byes).reindex(ids).fillna(0)
     stayed = (rounds - present <= 1).to_numpy()
     foreign = (
@@ -248,9 +306,15 @@ def swiss_exception(
 def exceptions_by_event(
     sides: pd.DataFrame, people: pd.DataFrame, rule: NormRule, facts: Mapping[str, EventFacts]
 ) -> dict[str, dict[str, int | bool | None]]:
+    # Only the columns the exception reads are cut per event (the sides carry a dozen more).
+    needed = sides[["event", "player", "opponent", "player_rating", "round", "played", "score_h"]]
+    events = needed["event"].unique()
     return {
         event: swiss_exception(
-            sides[sides["event"] == event], people, rule, facts.get(event, EventFacts(event))
+            needed if len(events) == 1 else needed[needed["event"] == event],
+            people,
+            rule,
+            facts.get(event, EventFacts(event)),
         )
-        for event in sides["event"].unique()
+        for event in events
     }

@@ -12,6 +12,7 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
+from pipeline.arrays.distinct_values import per_distinct
 from pipeline.engine.sides import assemble_sides
 from pipeline.errors import RunError
 from pipeline.model import GamesInput, NormReport, PlayerList, SidesInput
@@ -23,7 +24,7 @@ from pipeline.norms.norm_games import (
     has_norm_data,
     norm_people,
 )
-from pipeline.norms.requirements import REQUIREMENTS, best_windows, evaluate
+from pipeline.norms.requirements import REQUIREMENTS, evaluate_rules
 from pipeline.norms.rules import NORM_ERAS, NORM_RULES, TO_CONFIRM, NormRule, norm_era_on
 
 # The columns of the norm table, in order (numbers typed; text as text).
@@ -53,77 +54,91 @@ COLUMNS = [
 ]
 
 
-def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.Series:
-    """Per row, what the file could not settle: joined with '; '."""
-    # Whether the event names its host federation (a bool per row: mapping the hosts themselves
-    # gave a float column when no event of the run has one, which fillna("") warns about).
+def _note(
+    no_federation_given: bool,
+    no_federation: int,
+    unrated: int,
+    unrated_as: int,
+    length: int,
+    played: int,
+    round_robin: bool,
+    federation_missed: bool,
+    has_host: bool,
+    counted: int,
+    excluded: int,
+) -> str:
+    """What the file could not settle for one row, joined with '; '."""
+    notes = []
+    if no_federation_given:
+        notes.append("player's federation not given")
+    if no_federation > 0:
+        notes.append(f"{no_federation} opponent(s) without a federation")
+    if unrated > 0:
+        notes.append(f"{unrated} unrated opponent(s) counted as {unrated_as}")
+    if length < played and not round_robin:
+        notes.append(f"judged on the first {length} of {played} games (extra games, 1.4.1)")
+    if federation_missed and not has_host and not round_robin:
+        notes.append("no host federation (TRF 032): the 1.4.3 Swiss exception was not checked")
+    if round_robin and played > 13:
+        notes.append("more than 13 rounds: the norm counts as 13 games (1.7)")
+    if counted > length:
+        notes.append(
+            "8 games counted as 9 (1.4.1c: the 9th round a forfeit win or pairing-allocated "
+            "bye; once per title application)"
+        )
+    if excluded > 0:
+        notes.append(
+            f"{excluded} game(s) against an unrated player who scored 0 against rated opponents "
+            "not counted (1.4.2b)"
+        )
+    return "; ".join(notes)
+
+
+def _notes(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> np.ndarray:
+    """Per row, what the file could not settle (:func:`_note`, once per distinct case)."""
+    # Whether the event names its host federation.
     hosts = {e: bool(f.host) for e, f in facts.items()}
     has_host = best["event"].map(lambda e: hosts.get(e, False)).astype(bool)
     fed_missed = best[["foreign_federations", "own_federation", "one_federation"]].eq("missed")
-    parts = [
-        (best["federation"].isin(["", "FID"]), "player's federation not given"),
-        (
-            best["no_federation"] > 0,
-            best["no_federation"].astype(str) + " opponent(s) without a federation",
-        ),
-        (
-            best["unrated"] > 0,
-            best["unrated"].astype(str)
-            + " unrated opponent(s) counted as "
-            + best["unrated_as"].astype(str),
-        ),
-        (
-            (best["length"] < best["played"]) & ~best["round_robin"],
-            "judged on the first "
-            + best["length"].astype(str)
-            + " of "
-            + best["played"].astype(str)
-            + " games (extra games, 1.4.1)",
-        ),
-        (
-            fed_missed.any(axis=1) & ~has_host & ~best["round_robin"],
-            "no host federation (TRF 032): the 1.4.3 Swiss exception was not checked",
-        ),
-        (
-            best["round_robin"] & (best["played"] > 13),
-            "more than 13 rounds: the norm counts as 13 games (1.7)",
-        ),
-        (
-            best["counted"] > best["length"],
-            "8 games counted as 9 (1.4.1c: the 9th round a forfeit win or pairing-allocated "
-            "bye; once per title application)",
-        ),
-        (
-            best["excluded"] > 0,
-            best["excluded"].astype(str)
-            + " game(s) against an unrated player who scored 0 against rated opponents not "
-            "counted (1.4.2b)",
-        ),
-    ]
-    text = pd.Series("", index=best.index)
-    for mask, note in parts:
-        note = note if isinstance(note, pd.Series) else pd.Series(note, index=best.index)
-        text = text.where(~mask, text + np.where(text.eq(""), "", "; ") + note)
-    return text
+    return per_distinct(
+        _note,
+        best["federation"].isin(["", "FID"]),
+        best["no_federation"],
+        best["unrated"],
+        best["unrated_as"],
+        best["length"],
+        best["played"],
+        best["round_robin"],
+        fed_missed.any(axis=1),
+        has_host,
+        best["counted"],
+        best["excluded"],
+    )
+
+
+def _missed(*statuses: object) -> str:
+    """The requirements a row missed, in order, joined with ', '."""
+    return ", ".join(n for n, s in zip(REQUIREMENTS, statuses, strict=True) if s == "missed")
 
 
 def _table(best: pd.DataFrame, facts: Mapping[str, EventFacts]) -> pd.DataFrame:
-    missed = pd.Series("", index=best.index)
-    for name in REQUIREMENTS:
-        hit = best[name].eq("missed")
-        missed = missed.where(~hit, missed + np.where(missed.eq(""), "", ", ") + name)
-    rounds = best["first_round"].astype(str) + "-" + best["last_round"].astype(str)
-    table = best.assign(
-        id=best["player"],
-        result=np.where(best["met"], "norm", "no norm"),
-        games=best["length"],
-        rounds=rounds.where(best["length"] > 0, ""),
-        score=(best["score_h"] / 100).map("{:g}".format),
-        p=(best["p_h"] / 100).map("{:.2f}".format),
-        missed=missed,
-        to_confirm=_notes(best, facts),
-    )
-    return table[COLUMNS].reset_index(drop=True)
+    """The norm table (``COLUMNS``); its texts made once per distinct value."""
+    computed = {
+        "id": best["player"].to_numpy(),
+        "result": np.where(best["met"], "norm", "no norm"),
+        "games": best["length"].to_numpy(),
+        "rounds": per_distinct(
+            lambda first, last, k: f"{first}-{last}" if k > 0 else "",
+            best["first_round"],
+            best["last_round"],
+            best["length"],
+        ),
+        "score": per_distinct(lambda h: f"{h / 100:g}", best["score_h"]),
+        "p": per_distinct(lambda h: f"{h / 100:.2f}", best["p_h"]),
+        "missed": per_distinct(_missed, *(best[name] for name in REQUIREMENTS)),
+        "to_confirm": _notes(best, facts),
+    }
+    return pd.DataFrame({c: computed[c] if c in computed else best[c].to_numpy() for c in COLUMNS})
 
 
 def _event_day(event: str, sides: pd.DataFrame, facts: Mapping[str, EventFacts]) -> str:
@@ -195,24 +210,23 @@ def _check_era(
     entries = entries[entries["played"] > 0]  # no game over the board: nothing to judge
     events = exceptions_by_event(sides, people, rules[0], facts)
     exception = {e: cast("bool | None", v["applies"]) for e, v in events.items()}
-    parts = [best_windows(evaluate(entries, games, rule, exception)) for rule in rules]
-    best = pd.concat(parts, ignore_index=True)
+    best = evaluate_rules(entries, games, rules, exception)
     # Each era's entries are numbered from 0: keep them apart once the eras are put together.
     best["entry"] = best["entry"].astype(str) + "@" + best["event"].astype(str)
-    rr = entries.groupby("event")["round_robin"].any()
+    rr = set(entries.loc[entries["round_robin"], "event"])
     # WGM and WIM are checked only for players known to be female: the others are counted, so
     # the report says whose sex was unknown instead of checking them.
     women = any(rule.women_only for rule in rules)
-    unknown = entries[entries["sex"].eq("") & women].groupby("event")["player"].apply(list)
+    unknown = entries[entries["sex"].eq("")] if women else entries.iloc[:0]
     summary: list[dict[str, object]] = [
         {
             "event": event,
             "host": facts.get(event, EventFacts(event)).host,
             "type": facts.get(event, EventFacts(event)).kind,
             "rounds": facts.get(event, EventFacts(event)).rounds,
-            "round_robin": bool(rr.get(event, False)),
+            "round_robin": event in rr,
             "swiss_exception": info,
-            "sex_unknown": list(unknown.get(event, [])),
+            "sex_unknown": unknown.loc[unknown["event"].eq(event), "player"].tolist(),
         }
         for event, info in events.items()
     ]

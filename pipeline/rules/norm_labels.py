@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pipeline.arrays.distinct_values import per_distinct
+
 # The requirements of a norm (Handbook B.01), in the order every table shows them.
 REQUIREMENTS = [
     "min_games",
@@ -43,17 +45,31 @@ LEGEND = (
 )
 
 
+def _plain(value: float, name: str) -> str:
+    """One margin as plain number text (see :func:`number_text`)."""
+    if name in ("min_performance", "min_score"):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{int(value)}"
+
+
+def signed_margin(status: str, value: float, name: str) -> str:
+    """One margin for reading (see :func:`margin_text`)."""
+    if status == "n/a":
+        return "."
+    if status == "waived":
+        return "w"
+    text = _plain(value, name)
+    text = text if text.startswith("-") else "+" + text
+    return text + "!" if status == "missed" else text
+
+
 def number_text(margin: pd.Series, name: str) -> pd.Series:
     """A margin as plain number text: whole numbers bare, points and Rp with their decimals."""
-    if name in ("min_performance", "min_score"):
-        return margin.map(lambda v: f"{v:.2f}".rstrip("0").rstrip("."))
-    return margin.map(lambda v: f"{int(v)}")
+    texts = per_distinct(lambda v: _plain(v, name), margin)
+    return pd.Series(texts, index=margin.index, dtype=str)
 
 
 def margin_text(status: pd.Series, margin: pd.Series, name: str) -> pd.Series:
     """For reading: signed (+0 is met exactly), ! when missed, w when waived, . n/a."""
-    text = number_text(margin, name)
-    text = text.where(text.str.startswith("-"), "+" + text)
-    text = text.where(~status.eq("missed"), text + "!")
-    text = text.where(~status.eq("waived"), "w")
-    return text.where(~status.eq("n/a"), ".")
+    texts = per_distinct(lambda s, v: signed_margin(str(s), v, name), status, margin)
+    return pd.Series(texts, index=margin.index, dtype=str)

@@ -79,3 +79,18 @@ def test_same_data_same_bytes(tmp_path):
     build(tmp_path / "a.xlsx")
     build(tmp_path / "b.xlsx")
     assert (tmp_path / "a.xlsx").read_bytes() == (tmp_path / "b.xlsx").read_bytes()
+
+
+def test_xml_safe_replaces_exactly_openpyxls_illegal_characters_and_the_two_non_characters():
+    """Every code point: the one-class pattern matches what openpyxl's four alternatives match
+    (plus U+FFFE, U+FFFF), and text without any is returned as it is."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE as OPENPYXL_ILLEGAL
+
+    from pipeline.writers.xlsx.text_cells import xml_safe
+
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue  # surrogates: no text holds them alone
+        char = chr(code)
+        illegal = OPENPYXL_ILLEGAL.match(char) is not None or char in "\ufffe\uffff"
+        assert xml_safe(f"a{char}b") == ("a\ufffdb" if illegal else f"a{char}b"), hex(code)

@@ -9,16 +9,28 @@ status and margin. The page escapes every text it shows.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
+from pipeline.arrays.distinct_values import per_distinct
 from pipeline.model import NormReport
-from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, margin_text
+from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, signed_margin
 from pipeline.writers.text.norms_text import sheet_table
 
 
-def _esc(series: pd.Series) -> pd.Series:
-    return series.astype(str).map(html.escape)
+def _esc(*columns: pd.Series, text: Callable[..., str] = str) -> np.ndarray:
+    """``text`` of each row's values, escaped: an object array of str, worked out once per
+    distinct value (a norm table repeats its events, titles and margins)."""
+    return per_distinct(lambda *values: html.escape(text(*values)), *columns)
+
+
+def _requirement(status: object, margin: float, name: str) -> str:
+    """One requirement's cell: its margin for reading, classed and titled by its status."""
+    klass = {"missed": "down", "met": "up"}.get(str(status), "")
+    shown = signed_margin(str(status), margin, name)
+    return f'<span class="{klass}" title="{html.escape(str(status))}">{html.escape(shown)}</span>'
 
 
 def norms_html(report: NormReport | None) -> str:
@@ -32,28 +44,24 @@ def norms_html(report: NormReport | None) -> str:
             '<h2 id="norms">Title norms</h2><p class="muted">No player of these events is a '
             "candidate for a GM, IM, WGM or WIM norm.</p>"
         )
-    raised = t["raised_to"].ne("")
+    # Object arrays of str: adding them joins the texts row by row, without a pandas operation
+    # per column and step.
     cells = {
         "player": _esc(t["name"]) + ' <span class="muted pid">' + _esc(t["id"]) + "</span>",
         "fed": _esc(t["federation"]),
         "title": _esc(t["title"]),
         "norm": _esc(t["norm"]),
         "result": _esc(t["result"]),
-        "games": _esc(t["games"] + "/" + t["played"]),
-        "Ra": _esc(t["ra"]) + raised.map({True: "*", False: ""}),
+        "games": _esc(t["games"], t["played"], text=lambda g, p: f"{g}/{p}"),
+        "Ra": _esc(t["ra"], t["raised_to"], text=lambda ra, raised: ra + ("*" if raised else "")),
         "score": _esc(t["score"]),
         "Rp": _esc(t["performance"]),
     }
     for name in REQUIREMENTS:
-        klass = t[name].map({"missed": "down", "met": "up"}).fillna("")
-        cells[SHORT[name]] = (
-            '<span class="'
-            + klass
-            + '" title="'
-            + _esc(t[name])
-            + '">'
-            + _esc(margin_text(raw[name], raw[f"{name}_margin"], name))
-            + "</span>"
+        cells[SHORT[name]] = per_distinct(
+            lambda status, margin, name=name: _requirement(status, margin, name),
+            raw[name],
+            raw[f"{name}_margin"],
         )
     cells["to confirm"] = _esc(t["to_confirm"])
     text_columns = {"player", "fed", "title", "norm", "result", "to confirm"}
@@ -64,18 +72,19 @@ def norms_html(report: NormReport | None) -> str:
         return " ".join(k for k, on in (("t", c in text_columns), ("opt", c in optional)) if on)
 
     head = "".join(f'<th class="{column_class(c)}">{html.escape(c)}</th>' for c in cells)
-    row = pd.Series("<tr>", index=t.index)
+    row = np.full(len(t), "<tr>", dtype=object)
     for c, values in cells.items():
         row = row + f'<td class="{column_class(c)}">' + values + "</td>"
     row = row + "</tr>"
     # One table per event under its name (in the events' order), not the name on every row.
+    codes, events = pd.factorize(t["event"])
     tables = "".join(
         f'<h3 class="norm-event">{html.escape(str(event))}</h3>'
         '<div class="scroll"><table class="sortable norms">'
         f"<thead><tr>{head}</tr></thead><tbody>\n"
-        + "\n".join(rows.tolist())
+        + "\n".join(row[codes == i].tolist())
         + "\n</tbody></table></div>"
-        for event, rows in row.groupby(t["event"], sort=False)
+        for i, event in enumerate(events)
     )
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in report.to_confirm)
     met = int(t["result"].eq("norm").sum())

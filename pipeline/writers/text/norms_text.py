@@ -4,6 +4,7 @@ norm section show (:mod:`pipeline.writers.xlsx.workbooks`,
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from pipeline.model import NormReport
@@ -12,11 +13,12 @@ from pipeline.rules.norm_labels import REQUIREMENTS, number_text
 
 def sheet_table(report: NormReport) -> pd.DataFrame:
     """Every column as text (the writers' convention): margins as plain numbers, blanks for
-    margins that do not apply and for floors not used."""
+    margins that do not apply and for floors not used. Built as one frame from its columns (a
+    copy changed column by column rebuilt the frame's columns each time)."""
     t = report.table
-    out = t.copy()
+    out: dict[str, object] = {c: t[c] for c in t.columns}
     for name in REQUIREMENTS:
-        number = number_text(t[f"{name}_margin"], name)
-        out[f"{name}_margin"] = number.where(t[name].isin(["met", "missed"]), "")
-    out["raised_to"] = t["raised_to"].astype(str).where(t["raised_to"] > 0, "")
-    return out.astype(str)
+        number = number_text(t[f"{name}_margin"], name).to_numpy(dtype=object)
+        out[f"{name}_margin"] = np.where(t[name].isin(["met", "missed"]).to_numpy(), number, "")
+    out["raised_to"] = np.where(t["raised_to"].to_numpy() > 0, t["raised_to"].astype(str), "")
+    return pd.DataFrame(out, index=t.index).astype(str)

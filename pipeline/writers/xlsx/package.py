@@ -37,8 +37,9 @@ QUOTED_STYLE = 2  # text with the quote prefix; number formats follow
 FIRST_CUSTOM_FORMAT = 164  # ids below are Excel's built-in number formats
 
 
+@lru_cache(maxsize=1 << 10)
 def column_letter(index: int) -> str:
-    """0 -> A, 25 -> Z, 26 -> AA."""
+    """0 -> A, 25 -> Z, 26 -> AA. Cached: every cell of a sheet asks for one of its few."""
     letters = ""
     index += 1
     while index:
@@ -61,13 +62,19 @@ def _inline_text(value: str) -> tuple[bool, str]:
     return is_risky(value), f"<is><t{space}>{text_xml(value)}</t></is>"
 
 
-def string_cell(ref: str, value: str, style: int = 0) -> str:
-    """A text cell; text that starts like a formula gets the quote prefix (``QUOTED_STYLE``)."""
+@lru_cache(maxsize=1 << 16)
+def _string_cell_tail(value: str, style: int) -> str:
+    """Everything of a text cell after its reference: worked out once per text and style."""
     risky, inline = _inline_text(value)
     if not style and risky:
         style = QUOTED_STYLE
     s = f' s="{style}"' if style else ""
-    return f'<c r="{ref}"{s} t="inlineStr">{inline}</c>'
+    return f'{s} t="inlineStr">{inline}</c>'
+
+
+def string_cell(ref: str, value: str, style: int = 0) -> str:
+    """A text cell; text that starts like a formula gets the quote prefix (``QUOTED_STYLE``)."""
+    return '<c r="' + ref + '"' + _string_cell_tail(value, style)
 
 
 def number_cell(ref: str, value: str, style: int = 0) -> str:

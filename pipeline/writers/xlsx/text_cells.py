@@ -23,7 +23,9 @@ if TYPE_CHECKING:  # openpyxl (0.3 s to import) only where an openpyxl sheet is 
 
 # The characters XML 1.0 cannot hold (openpyxl's ILLEGAL_CHARACTERS_RE, and the two
 # non-characters U+FFFE and U+FFFF).
-ILLEGAL_CHARACTERS_RE = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]|[\ufffe\uffff]")
+# One character class: the same characters as openpyxl's four alternatives, matched without
+# trying each alternative at every position.
+ILLEGAL_CHARACTERS_RE = re.compile(r"[\000-\010\013\014\016-\037\ufffe\uffff]")
 
 # First characters a spreadsheet may read as the start of a formula (OWASP's CSV injection list).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -35,6 +37,8 @@ def is_risky(text: str) -> bool:
 
 def xml_safe(text: str) -> str:
     """``text`` with the characters XML 1.0 cannot hold replaced by U+FFFD."""
+    if ILLEGAL_CHARACTERS_RE.search(text) is None:  # nearly always: no copy made
+        return text
     return ILLEGAL_CHARACTERS_RE.sub("\ufffd", text)
 
 
