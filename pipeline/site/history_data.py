@@ -1,0 +1,147 @@
+"""What the site reads from a history database, read-only SQL on the tables ``fiderate period``
+writes (no new table, nothing written): the rating kind the history holds, the list in force
+each month, a month's list with its ranks, and the periods' stored changes.
+
+``SiteData`` holds one open read-only connection and decodes each month's list once, when a
+page first needs it (the static writer needs every month, a live page one or two).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.history.database import open_read_only
+from pipeline.history.list_reading import content_of, list_frame, list_table
+from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
+
+_RULES = re.compile(r"(standard|rapid|blitz)")
+
+
+@dataclass(frozen=True)
+class Month:
+    """The list in force in ``month`` (YYYY-MM): the published one when a month has two."""
+
+    month: str
+    content_id: int
+    period: str | None  # the rating period that produced it (None: the run's starting list)
+    published: bool
+
+
+def history_kind(con: sqlite3.Connection) -> str:
+    """The kind of list the history holds: the ``--rules`` of its published runs (standard
+    when a run gave none). A history of schema 4 holds one kind (schema 5 will say it)."""
+    for (command,) in con.execute(
+        "SELECT command FROM runs WHERE outcome = 'published' ORDER BY id DESC"
+    ):
+        words = shlex.split(command, posix=True) if command else []
+        for at, word in enumerate(words):
+            value = word.split("=", 1)[1] if word.startswith("--rules=") else None
+            if word == "--rules" and at + 1 < len(words):
+                value = words[at + 1]
+            if value is not None:
+                found = _RULES.search(value)
+                return found.group(1) if found else "standard"
+    return "standard"
+
+
+def live_months(con: sqlite3.Connection) -> list[Month]:
+    """Every month with a live list, oldest first."""
+    rows = con.execute(
+        "SELECT effective, content_id, period, kind FROM lists WHERE superseded = 0 "
+        "ORDER BY effective, kind = 'published', id"
+    ).fetchall()
+    months = {m: Month(m, int(c), p, kind == "published") for m, c, p, kind in rows}
+    return list(months.values())  # the last row of a month wins: the published list
+
+
+def ranked(frame: pd.DataFrame) -> pd.DataFrame:
+    """A list with ``world_rank`` and ``national_rank``: the rank among the rated active
+    players (FIDE's top lists leave the inactive out), equal ratings sharing a rank; an
+    inactive or unrated player has none."""
+    active = frame["rating"].notna() & ~frame["flags"].fillna("").str.contains("i", regex=False)
+    rating = frame["rating"].where(active)
+    world = rating.rank(method="min", ascending=False)
+    national = rating.groupby(frame["federation"]).rank(method="min", ascending=False)
+    return frame.assign(
+        world_rank=world.astype("Int64"),
+        national_rank=national.astype("Int64"),
+        active=active.to_numpy(),
+    )
+
+
+@dataclass
+class SiteData:
+    """A history opened for the site (read-only); ``close`` when done."""
+
+    path: Path
+    con: sqlite3.Connection
+    kind: str
+    months: list[Month]
+    _frames: dict[int, pd.DataFrame] = field(default_factory=dict)
+    _bases: dict[int, pa.Table] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, path: Path) -> SiteData:
+        con = open_read_only(path)
+        try:
+            return cls(path, con, history_kind(con), live_months(con))
+        except BaseException:
+            con.close()
+            raise
+
+    def close(self) -> None:
+        self.con.close()
+
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds this history holds lists of."""
+        return (self.kind,) if self.months else ()
+
+    def months_of(self, kind: str) -> list[Month]:
+        return self.months if kind == self.kind else []
+
+    def month(self, kind: str, month: str) -> Month | None:
+        return next((m for m in self.months_of(kind) if m.month == month), None)
+
+    def previous(self, kind: str, month: str) -> Month | None:
+        before = [m for m in self.months_of(kind) if m.month < month]
+        return before[-1] if before else None
+
+    def latest(self, kind: str) -> Month | None:
+        months = self.months_of(kind)
+        return months[-1] if months else None
+
+    def frame(self, month: Month) -> pd.DataFrame:
+        """The month's list, ranked (:func:`ranked`), sorted by id; decoded once."""
+        if month.content_id not in self._frames:
+            table = list_table(self.con, content_of(self.con, month.content_id), bases=self._bases)
+            frame = list_frame(table)
+            self._frames[month.content_id] = ranked(
+                frame.sort_values("id", kind="stable").reset_index(drop=True)
+            )
+        return self._frames[month.content_id]
+
+    def changes(self, player_id: str | None = None) -> pd.DataFrame:
+        """The live periods' stored changes (``period_changes`` with its ``period`` and the
+        run's ``scale``), of one player or of all."""
+        periods = live_periods(self.con)
+        where = " AND c.player_id = ?" if player_id is not None else ""
+        rows = self.con.execute(
+            f"SELECT c.run_id, {', '.join('c.' + c for c in CHANGE_COLUMNS)} "
+            f"FROM period_changes c WHERE 1 = 1{where} ORDER BY c.player_id, c.run_id",
+            (player_id,) if player_id is not None else (),
+        ).fetchall()
+        frame = pd.DataFrame(rows, columns=["run_id", *CHANGE_COLUMNS])
+        live = {p.run_id: p for p in periods.values()}
+        keep = frame["run_id"].isin(list(live)).to_numpy(dtype=bool)
+        frame = frame.loc[keep].reset_index(drop=True)
+        frame["period"] = np.array([live[r].period for r in frame["run_id"]], dtype=object)
+        frame["scale"] = np.array([live[r].scale for r in frame["run_id"]], dtype=object)
+        return frame
