@@ -13,6 +13,7 @@ import shlex
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -87,6 +88,7 @@ class SiteData:
     months: list[Month]
     _frames: dict[int, pd.DataFrame] = field(default_factory=dict)
     _bases: dict[int, pa.Table] = field(default_factory=dict)
+    _cache: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     @classmethod
     def open(cls, path: Path) -> SiteData:
@@ -142,6 +144,49 @@ class SiteData:
         live = {p.run_id: p for p in periods.values()}
         keep = frame["run_id"].isin(list(live)).to_numpy(dtype=bool)
         frame = frame.loc[keep].reset_index(drop=True)
-        frame["period"] = np.array([live[r].period for r in frame["run_id"]], dtype=object)
-        frame["scale"] = np.array([live[r].scale for r in frame["run_id"]], dtype=object)
+        frame["period"] = frame["run_id"].map({r: p.period for r, p in live.items()})
+        frame["scale"] = frame["run_id"].map({r: p.scale for r, p in live.items()})
         return frame
+
+    def changes_of(self, player_id: str) -> pd.DataFrame:
+        """The player's stored changes: from every player's, read once, when the site reads
+        many players (:meth:`read_all_changes`); else the player's own rows."""
+        if ("changes", "") not in self._cache:
+            return self.changes(player_id)
+        frame, slices = self._cache[("changes", "")]
+        start, stop = slices.get(player_id, (0, 0))
+        return frame.iloc[start:stop]
+
+    def read_all_changes(self) -> None:
+        """Read every player's stored changes at once (the static writer's many profiles)."""
+        frame = self.changes()
+        ids = frame["player_id"].to_numpy(dtype=object)
+        starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]]) if len(ids) else []
+        stops = [*starts[1:], len(ids)]
+        slices = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
+        self._cache[("changes", "")] = (frame, slices)
+
+    def all_rows(self, kind: str) -> pd.DataFrame:
+        """Every month's list of ``kind`` in one frame (a ``month`` column), sorted by id then
+        month: a player's rows are one slice (:meth:`player_slices`)."""
+        key = ("all", kind)
+        if key not in self._cache:
+            parts = [self.frame(m).assign(month=m.month) for m in self.months_of(kind)]
+            if parts:
+                rows = pd.concat(parts, ignore_index=True)
+            else:
+                rows = pd.DataFrame(columns=["id", "month"])
+            self._cache[key] = rows.sort_values(["id", "month"], kind="stable").reset_index(
+                drop=True
+            )
+        return self._cache[key]
+
+    def player_slices(self, kind: str) -> dict[str, tuple[int, int]]:
+        """Player id -> (start, stop) of the player's rows in :meth:`all_rows`."""
+        key = ("slices", kind)
+        if key not in self._cache:
+            ids = self.all_rows(kind)["id"].to_numpy(dtype=object)
+            starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]]) if len(ids) else []
+            stops = [*starts[1:], len(ids)]
+            self._cache[key] = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
+        return self._cache[key]
