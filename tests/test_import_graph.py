@@ -40,6 +40,7 @@ LAYERS = {
     "history": 6,  # the period's SQLite store: imports lists' rules, never the jobs
     "calculator": 6,  # single-player arithmetic; the calculator jobs (jobs/calculators.py) call it
     "jobs": 7,  # one function per command, and the stage functions the jobs share
+    "site": 7,  # the rating site's pages (read through the history jobs), live and static
     "web": 8,  # fiderate serve: pages on the jobs, as the CLI (jobs only, never a stage)
     "cli": 9,
     "": 10,  # pipeline/__init__.py: the public API

@@ -37,7 +37,7 @@ def _href(context: Any, target: str) -> str:
 
 
 def _chart(points: list[tuple[str, int]]) -> Markup:
-    from pipeline.web.history_pages import rating_chart
+    from pipeline.site.rating_chart import rating_chart
 
     return rating_chart([(str(m), int(r)) for m, r in points])
 
