@@ -91,10 +91,15 @@ class SiteData:
     _cache: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     @classmethod
-    def open(cls, path: Path) -> SiteData:
+    def open(cls, path: Path, frames: dict[int, pd.DataFrame] | None = None) -> SiteData:
+        """``frames``: lists already decoded from this same database file (the live server
+        keeps them between requests: a stored list never changes under its content id)."""
         con = open_read_only(path)
         try:
-            return cls(path, con, history_kind(con), live_months(con))
+            data = cls(path, con, history_kind(con), live_months(con))
+            if frames is not None:
+                data._frames = frames
+            return data
         except BaseException:
             con.close()
             raise

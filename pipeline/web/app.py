@@ -76,6 +76,8 @@ class Pages:
         self.limits = {"event": event_bytes, "players": list_bytes}
         self.jobs = jobs
         self.runs = RunStore()
+        # The rating site's decoded lists, for one state of the database file (mtime, size).
+        self.site_frames: tuple[tuple[int, int], dict[int, Any]] = ((0, 0), {})
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("history", self.history is not None)
@@ -321,6 +323,33 @@ class Pages:
         found = await run_in_threadpool(build, *args)
         return self.page(template, found.pop("status", 200), **found)
 
+    # -- the rating site (pipeline/site): the static site's pages, served live ---------------
+
+    async def site_page(self, request: Request) -> Response:
+        address = request.path_params.get("address", "") or "index.html"
+        if request.query_params.get("format") == "json" and address.endswith(".html"):
+            address = address.removesuffix(".html") + ".json"
+        found = await run_in_threadpool(self._site_bytes, self._history_db(), address)
+        if found is None:
+            raise HTTPException(404, "no such page on the rating site")
+        body, media = found
+        return Response(body, media_type=media)
+
+    def _site_bytes(self, database: Path, address: str) -> tuple[bytes, str] | None:
+        """The site's file at ``address``, built from the history (a worker thread)."""
+        from pipeline.site.history_data import SiteData
+        from pipeline.site.site_files import page_bytes
+
+        stat = database.stat()
+        key = (stat.st_mtime_ns, stat.st_size)
+        if self.site_frames[0] != key:  # another database state: lists decoded afresh
+            self.site_frames = (key, {})
+        data = SiteData.open(database, self.site_frames[1])
+        try:
+            return page_bytes(data, address, "live")
+        finally:
+            data.close()
+
     # -- errors ----------------------------------------------------------------------------
 
     async def not_found(self, request: Request, exc: Exception) -> Response:
@@ -451,6 +480,8 @@ def create_app(
         Route("/history/player", pages.history_player),
         Route("/history/calculation", pages.history_calculation),
         Route("/history/search", pages.history_search),
+        Route("/site", lambda request: RedirectResponse("/site/index.html")),
+        Route("/site/{address:path}", pages.site_page),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(
