@@ -166,7 +166,7 @@ class SiteData:
         """Read every player's stored changes at once (the static writer's many profiles)."""
         frame = self.changes()
         ids = frame["player_id"].to_numpy(dtype=object)
-        starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]]) if len(ids) else []
+        starts = _run_starts(ids)
         stops = [*starts[1:], len(ids)]
         slices = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
         self._cache[("changes", "")] = (frame, slices)
@@ -191,7 +191,14 @@ class SiteData:
         key = ("slices", kind)
         if key not in self._cache:
             ids = self.all_rows(kind)["id"].to_numpy(dtype=object)
-            starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]]) if len(ids) else []
+            starts = _run_starts(ids)
             stops = [*starts[1:], len(ids)]
             self._cache[key] = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
         return self._cache[key]
+
+
+def _run_starts(ids: np.ndarray) -> np.ndarray:
+    """The positions where a run of equal ids begins in ``ids`` (sorted)."""
+    if len(ids) == 0:
+        return np.array([], dtype=np.int64)
+    return np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])

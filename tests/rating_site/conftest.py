@@ -17,7 +17,7 @@ SAMPLE = ROOT / "sample_data" / "period"
 HOSTILE = {
     "5100010": "<script>alert(1)</script>",
     "5100029": '"><img src=x onerror=alert(2)>',
-    "5100037": "=HYPERLINK(\"http://x\"), Eve & <b>Co</b>",
+    "5100037": '=HYPERLINK("http://x"), Eve & <b>Co</b>',
 }
 HOSTILE_EVENT = "</td><script>alert(3)</script> Open"
 DECEMBER = [  # (white, black, result): games among the sample's players

@@ -120,9 +120,16 @@ def test_the_live_site_refuses_addresses_it_does_not_write(two_months):
     from pipeline.web.app import create_app
 
     with local_client(create_app(two_months), raise_server_exceptions=False) as client:
-        for address in ["players/../../etc/passwd", "players/p-..%2Fx.html", "players/x.html",
-                        "lists/standard/../../../etc/passwd", "calculations/2026-11/p-_2e.html",
-                        "players/p-_zz.html", "top/standard/fed-..html", "static/../app.py"]:  # fmt: skip
+        for address in [
+            "players/../../etc/passwd",
+            "players/p-..%2Fx.html",
+            "players/x.html",
+            "lists/standard/../../../etc/passwd",
+            "calculations/2026-11/p-_2e.html",
+            "players/p-_zz.html",
+            "top/standard/fed-..html",
+            "static/../app.py",
+        ]:
             assert client.get(f"/site/{address}").status_code == 404, address
 
 
@@ -169,7 +176,11 @@ def test_each_profile_matches_the_lists_and_the_periods_changes(two_months, site
                 assert row["change"] is None
                 continue
             assert (row["games"], row["k_used"], row["change"], row["score"]) == (
-                int(change["games"]), int(change["k"]), int(change["change"]), change["score"])
+                int(change["games"]),
+                int(change["k"]),
+                int(change["change"]),
+                change["score"],
+            )
             if change["status"] == "rated":
                 assert row["change"] == row["difference"]  # new - old
             assert row["calculation_href"] == at.calculation_page(player_id, period)
