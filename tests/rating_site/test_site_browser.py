@@ -9,6 +9,7 @@ from __future__ import annotations
 import urllib.request
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from pipeline.jobs.site import SiteRequest, run_site
@@ -70,7 +71,7 @@ def _read_download(driver, tmp_path: Path, layout: str) -> list[tuple[str, int |
     path = tmp_path / f"downloaded.{layout}"
     path.write_bytes(body)
     players = read_list(path).players
-    ratings = [None if r is None or r != r else int(r) for r in players["rating"].astype(object)]
+    ratings = [None if pd.isna(r) else int(r) for r in players["rating"].astype(object)]
     return sorted(zip(players["id"], ratings, strict=True))
 
 
