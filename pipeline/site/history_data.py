@@ -18,8 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.history.database import open_read_only
+from pipeline.history.list_blocks import BLOCK_COLUMNS, block_holding, decode_block
 from pipeline.history.list_reading import content_of, list_frame, list_table
 from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
 
@@ -186,6 +188,32 @@ class SiteData:
             )
         return self._cache[key]
 
+    def player_rows(self, kind: str, player_id: str) -> pd.DataFrame:
+        """The player's rows of every month's list of ``kind`` (as :meth:`all_rows`, whose
+        slice it is when every list is decoded); else read from the one block of each list
+        that can hold the player, the ranks from the latest list (a live profile decodes no
+        whole list but the latest, kept between requests)."""
+        if ("all", kind) in self._cache:
+            span = self.player_slices(kind).get(player_id)
+            return self.all_rows(kind).iloc[span[0] : span[1]] if span else self.all_rows(kind)[:0]
+        found = []
+        for month in self.months_of(kind):
+            row = _row_in(self.con, month.content_id, player_id)
+            if row is not None:
+                found.append({**row, "month": month.month})
+        latest = self.latest(kind)
+        if not found or latest is None:
+            return pd.DataFrame(columns=["id", "month"])
+        rows = list_frame(pa.Table.from_pylist(found)).assign(month=[r["month"] for r in found])
+        frame = self.frame(latest)
+        at = int(np.searchsorted(frame["id"].to_numpy(dtype=object), player_id))
+        on_latest = at < len(frame) and frame["id"].iat[at] == player_id
+        rank = {c: frame[c].iat[at] if on_latest else pd.NA for c in ("world_rank", "national_rank")}
+        is_latest = rows["month"].eq(latest.month).to_numpy(dtype=bool)
+        for column, value in rank.items():
+            rows[column] = pd.array([value if last else pd.NA for last in is_latest], "Int64")
+        return rows.reset_index(drop=True)
+
     def player_slices(self, kind: str) -> dict[str, tuple[int, int]]:
         """Player id -> (start, stop) of the player's rows in :meth:`all_rows`."""
         key = ("slices", kind)
@@ -202,3 +230,23 @@ def _run_starts(ids: np.ndarray) -> np.ndarray:
     if len(ids) == 0:
         return np.array([], dtype=np.int64)
     return np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+
+
+def _row_in(con: sqlite3.Connection, content_id: int, player_id: str) -> dict[str, Any] | None:
+    """The player's row of the list stored as ``content_id`` (``LIST_TEXT_COLUMNS``), or None:
+    the one block that can hold it, then its base's when the content does not store it (as
+    :mod:`pipeline.history.list_reading` reads one player)."""
+    block = block_holding(con, content_id, player_id)
+    if block is not None:
+        rows = decode_block(block[1], BLOCK_COLUMNS)
+        mine = rows.filter(pc.equal(rows.column("id"), player_id)).to_pylist()
+        if mine:
+            row = mine[0]
+            return None if row.pop("removed") else row
+    content = content_of(con, content_id)
+    if content.base_id is None:
+        return None
+    row = _row_in(con, content.base_id, player_id)
+    if row is not None and content.unlisted is not None:
+        row["period_games"] = content.unlisted
+    return row

@@ -221,10 +221,9 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     kinds = []
     facts: dict[str, Any] | None = None
     for kind in data.kinds():
-        span = data.player_slices(kind).get(player_id)
-        if span is None:
+        frame = data.player_rows(kind, player_id)
+        if frame.empty:
             continue
-        frame = data.all_rows(kind).iloc[span[0] : span[1]]
         rows = plain(frame, ["month", *ROW_FIELDS, "period_games", "world_rank", "national_rank"])
         latest = rows[-1]
         facts = facts or {k: latest[k] for k in ("id", "name", "federation", "title", "sex",
