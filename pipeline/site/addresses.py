@@ -12,7 +12,6 @@ and the ``p-`` before it keeps it from being a reserved Windows name.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from dataclasses import dataclass
 
@@ -88,8 +87,9 @@ def json_of(address: str) -> str:
 
 
 def relative(target: str, page: str) -> str:
-    """``target`` as a link written on ``page`` (both addresses from the root)."""
-    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+    """``target`` as a link written on ``page`` (both addresses from the root): up to the root,
+    then down (``../../players/p-1.html``), which any server and ``file://`` resolve alike."""
+    return "../" * page.count("/") + target
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,15 @@ def ranked(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+CHUNK = 4096  # rows turned into plain records at a time (the static writer's many profiles)
+
+
+def plain(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
+    """Rows of ``frame`` as plain dicts: blanks as None, numbers as Python ints."""
+    part = frame[list(columns)].astype(object)
+    return part.where(part.notna(), None).to_dict("records")  # type: ignore[return-value]
+
+
 @dataclass
 class SiteData:
     """A history opened for the site (read-only); ``close`` when done."""
@@ -155,15 +164,6 @@ class SiteData:
         frame["scale"] = frame["run_id"].map({r: p.scale for r, p in live.items()})
         return frame
 
-    def changes_of(self, player_id: str) -> pd.DataFrame:
-        """The player's stored changes: from every player's, read once, when the site reads
-        many players (:meth:`read_all_changes`); else the player's own rows."""
-        if ("changes", "") not in self._cache:
-            return self.changes(player_id)
-        frame, slices = self._cache[("changes", "")]
-        start, stop = slices.get(player_id, (0, 0))
-        return frame.iloc[start:stop]
-
     def read_all_changes(self) -> None:
         """Read every player's stored changes at once (the static writer's many profiles)."""
         frame = self.changes()
@@ -187,6 +187,42 @@ class SiteData:
                 drop=True
             )
         return self._cache[key]
+
+    def player_records(
+        self, kind: str, player_id: str, columns: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
+        """:meth:`player_rows` as plain records: with every list decoded, made ``CHUNK`` rows
+        at a time as the static writer goes through the players in id order (a pandas call
+        per player would cost more than its page)."""
+        if ("all", kind) not in self._cache:
+            return plain(self.player_rows(kind, player_id), columns)
+        span = self.player_slices(kind).get(player_id)
+        if span is None:
+            return []
+        return self._records(("rows", kind), self.all_rows(kind), columns, span)
+
+    def change_records(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's stored changes as plain records (see :meth:`player_records`)."""
+        if ("changes", "") not in self._cache:
+            frame = self.changes(player_id)
+            return plain(frame, list(frame.columns))
+        frame, slices = self._cache[("changes", "")]
+        span = slices.get(player_id)
+        if span is None:
+            return []
+        return self._records(("change_records", ""), frame, tuple(frame.columns), span)
+
+    def _records(
+        self, key: tuple[str, str], frame: pd.DataFrame, columns: tuple[str, ...],
+        span: tuple[int, int],
+    ) -> list[dict[str, Any]]:  # fmt: skip
+        start, stop = span
+        held = self._cache.get(key)
+        if held is None or not (held[0] <= start and stop <= held[1]):
+            high = max(stop, min(len(frame), start + CHUNK))
+            held = (start, high, plain(frame.iloc[start:high], columns))
+            self._cache[key] = held
+        return held[2][start - held[0] : stop - held[0]]
 
     def player_rows(self, kind: str, player_id: str) -> pd.DataFrame:
         """The player's rows of every month's list of ``kind`` (as :meth:`all_rows`, whose

@@ -14,7 +14,7 @@ import pandas as pd
 
 from pipeline.calculator.calc_text import fixed
 from pipeline.site import addresses as at
-from pipeline.site.history_data import Month, SiteData
+from pipeline.site.history_data import Month, SiteData, plain
 
 SHOWN = 10  # new players, gains and losses on the home page
 TOP = 100  # players on a top list
@@ -26,12 +26,7 @@ TOP_TITLES = {
     "girls": "Girls (under 20)",
 }
 ROW_FIELDS = ("id", "name", "federation", "title", "sex", "birth_year", "rating", "k", "flags")
-
-
-def plain(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
-    """Rows of ``frame`` as plain dicts: blanks as None, numbers as Python ints."""
-    part = frame[list(columns)].astype(object)
-    return part.where(part.notna(), None).to_dict("records")  # type: ignore[return-value]
+PROFILE_FIELDS = ("month", *ROW_FIELDS, "period_games", "world_rank", "national_rank")
 
 
 def _player_links(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -183,11 +178,11 @@ def federations(data: SiteData, kind: str) -> list[str]:
 
 
 def _periods(
-    data: SiteData, kind: str, rows: list[dict[str, Any]], changes: pd.DataFrame
+    data: SiteData, kind: str, rows: list[dict[str, Any]], changes: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Per list the player is on: the rating, and for a published list its period's games,
     score, change, the K that rated them and the calculation's address."""
-    stored = {str(c["period"]): c for c in plain(changes, list(changes.columns))}
+    stored = {str(c["period"]): c for c in changes}
     by_month = {m.month: m for m in data.months_of(kind)}
     out = []
     previous: int | None = None
@@ -221,15 +216,14 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     kinds = []
     facts: dict[str, Any] | None = None
     for kind in data.kinds():
-        frame = data.player_rows(kind, player_id)
-        if frame.empty:
+        rows = data.player_records(kind, player_id, PROFILE_FIELDS)
+        if not rows:
             continue
-        rows = plain(frame, ["month", *ROW_FIELDS, "period_games", "world_rank", "national_rank"])
         latest = rows[-1]
         facts = facts or {k: latest[k] for k in ("id", "name", "federation", "title", "sex",
                                                  "birth_year")}  # fmt: skip
         on_latest = latest["month"] == data.latest(kind).month  # type: ignore[union-attr]
-        periods = _periods(data, kind, rows, data.changes_of(player_id))
+        periods = _periods(data, kind, rows, data.change_records(player_id))
         points = [(str(r["month"]), int(r["rating"])) for r in rows if r["rating"] is not None]
         kinds.append({
             "kind": kind,

@@ -20,7 +20,7 @@ import pandas as pd
 from pipeline.site import addresses as at
 from pipeline.site import pages
 from pipeline.site.downloads import list_downloads
-from pipeline.site.history_data import SiteData
+from pipeline.site.history_data import SiteData, plain
 from pipeline.site.render import html_bytes, json_bytes
 
 HERE = Path(__file__).parent
@@ -136,7 +136,7 @@ def search_shards(data: SiteData) -> Iterator[tuple[str, bytes]]:
     key_of = {c: f"{ord(c):x}" for c in firsts.unique()}
     pairs = pd.DataFrame({"row": firsts.index, "key": firsts.map(key_of).to_numpy()})
     pairs = pairs.drop_duplicates().sort_values(["key", "row"], kind="stable")
-    entries = pages.plain(rows, ["id", "name", "federation", "rating"])
+    entries = plain(rows, ["id", "name", "federation", "rating"])
     listed = [[*e.values(), at.player_page(str(e["id"]))] for e in entries]
     shards: dict[str, list[list[Any]]] = {}
     for key, part in pairs.groupby("key", sort=True)["row"]:
