@@ -244,7 +244,9 @@ class SiteData:
         frame = self.frame(latest)
         at = int(np.searchsorted(frame["id"].to_numpy(dtype=object), player_id))
         on_latest = at < len(frame) and frame["id"].iat[at] == player_id
-        rank = {c: frame[c].iat[at] if on_latest else pd.NA for c in ("world_rank", "national_rank")}
+        rank = {
+            c: frame[c].iat[at] if on_latest else pd.NA for c in ("world_rank", "national_rank")
+        }
         is_latest = rows["month"].eq(latest.month).to_numpy(dtype=bool)
         for column, value in rank.items():
             rows[column] = pd.array([value if last else pd.NA for last in is_latest], "Int64")

@@ -16,6 +16,7 @@ import io
 import shutil
 import tempfile
 import zipfile
+from collections import OrderedDict
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,9 @@ from pipeline.web.uploads import (
 HERE = Path(__file__).parent
 FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the files
 RULE_CHOICES = ("standard", "rapid", "blitz")
-SETTING_CHARS = 40  # a setting quoted back is cut here (a form field may hold a megabyte)
+SETTING_CHARS = 40
+SITE_ANSWERS = 512  # rating-site answers kept (pages of at most SITE_ANSWER_BYTES)
+SITE_ANSWER_BYTES = 1 << 20  # a setting quoted back is cut here (a form field may hold a megabyte)
 
 
 def _environment() -> Environment:
@@ -78,6 +81,8 @@ class Pages:
         self.runs = RunStore()
         # The rating site's decoded lists, for one state of the database file (mtime, size).
         self.site_frames: tuple[tuple[int, int], dict[int, Any]] = ((0, 0), {})
+        # Its pages' answers for that state, the most recent ones (a page is a function of it).
+        self.site_answers: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("history", self.history is not None)
@@ -344,11 +349,20 @@ class Pages:
         key = (stat.st_mtime_ns, stat.st_size)
         if self.site_frames[0] != key:  # another database state: lists decoded afresh
             self.site_frames = (key, {})
+            self.site_answers.clear()
+        if address in self.site_answers:  # the same database state: the same bytes
+            self.site_answers.move_to_end(address)
+            return self.site_answers[address]
         data = SiteData.open(database, self.site_frames[1])
         try:
-            return page_bytes(data, address, "live")
+            found = page_bytes(data, address, "live")
         finally:
             data.close()
+        if found is not None and len(found[0]) <= SITE_ANSWER_BYTES:
+            self.site_answers[address] = found
+            while len(self.site_answers) > SITE_ANSWERS:
+                self.site_answers.popitem(last=False)
+        return found
 
     # -- errors ----------------------------------------------------------------------------
 

@@ -123,7 +123,7 @@ def test_the_static_site_from_disk(browser, static_site, tmp_path, width):  # no
         wait_for_page(browser, "#search-text")
         type_into(browser, "#search-text", "garc")
         wait_for(browser, lambda d: d.find_elements("link text", SEARCHED))
-        _click(browser, f"#search-results a[href$='p-5100070.html']")
+        _click(browser, "#search-results a[href$='p-5100070.html']")
         wait_for(browser, lambda d: SEARCHED in d.find_element("css selector", "h1").text)
         _profile_to_calculation_to_top_to_list(browser, tmp_path, width)
         # An id finds its player too.

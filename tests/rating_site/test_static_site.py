@@ -214,3 +214,17 @@ def test_fiderate_site_command(two_months, tmp_path):
     missing = run_cli("site", "--db", tmp_path / "none.db", "--out", tmp_path / "w2")
     assert missing.exit_code == 1 and "no history database" in missing.stderr
     assert not (tmp_path / "w2").exists() and "Traceback" not in missing.output
+
+
+def test_the_live_site_answers_for_the_database_as_it_is_now(tmp_path):
+    from pipeline.web.app import create_app
+
+    work = tmp_path / "work"
+    work.mkdir()
+    database = november(work)
+    with local_client(create_app(database), raise_server_exceptions=False) as client:
+        before = client.get("/site/index.json").json()
+        assert client.get("/site/index.json").json() == before  # kept for this state
+        december(work)
+        after = client.get("/site/index.json").json()
+    assert before["lists"][0]["month"] == "2026-12" and after["lists"][0]["month"] == "2027-01"
