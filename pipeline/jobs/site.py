@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.errors import RunError
 from pipeline.history.database import translate
 from pipeline.site.history_data import SiteData
 from pipeline.site.static_site import WrittenSite, write_site
@@ -37,6 +38,13 @@ def run_site(request: SiteRequest) -> SiteResult:
         done: WrittenSite = write_site(data, request.out)
     except sqlite3.Error as exc:
         raise translate(request.database, exc) from None
+    except OSError as exc:  # the folder cannot be written (permissions, a full disk)
+        where = exc.filename or request.out
+        raise RunError(
+            f"the site cannot be written to {str(where)!r}: {exc.strerror or exc}; the files "
+            "written before it are complete, the others as they were: give --out a folder you "
+            "can write to, then run it again (only what is missing or changed is written)"
+        ) from None
     finally:
         data.close()
     return SiteResult(

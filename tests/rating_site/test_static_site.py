@@ -228,3 +228,12 @@ def test_the_live_site_answers_for_the_database_as_it_is_now(tmp_path):
         december(work)
         after = client.get("/site/index.json").json()
     assert before["lists"][0]["month"] == "2026-12" and after["lists"][0]["month"] == "2027-01"
+
+
+def test_a_folder_that_cannot_be_written_is_a_clear_error(two_months, tmp_path):
+    blocked = tmp_path / "www"
+    blocked.mkdir()
+    (blocked / "players").write_text("a file where the site needs a folder", encoding="utf-8")
+    result = run_cli("site", "--db", two_months, "--out", blocked)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "the site cannot be written to" in result.stderr and "players" in result.stderr
