@@ -97,12 +97,13 @@ class SiteData:
     con: sqlite3.Connection
     kind: str
     months: list[Month]
-    _frames: dict[int, pd.DataFrame] = field(default_factory=dict)
+    # Decoded lists by content id, and their search indexes by ("names", content id).
+    _frames: dict[Any, Any] = field(default_factory=dict)
     _bases: dict[int, pa.Table] = field(default_factory=dict)
     _cache: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     @classmethod
-    def open(cls, path: Path, frames: dict[int, pd.DataFrame] | None = None) -> SiteData:
+    def open(cls, path: Path, frames: dict[Any, Any] | None = None) -> SiteData:
         """``frames``: lists already decoded from this same database file (the live server
         keeps them between requests: a stored list never changes under its content id)."""
         con = open_read_only(path)
@@ -145,6 +146,21 @@ class SiteData:
                 frame.sort_values("id", kind="stable").reset_index(drop=True)
             )
         return self._frames[month.content_id]
+
+    def find_players(self, kind: str, query: str) -> tuple[str | None, pd.DataFrame, int]:
+        """(the month searched, the players of the latest list of ``kind`` found by
+        :func:`name_search.find`, how many matched)."""
+        from pipeline.site.name_search import find, name_index
+
+        month = self.latest(kind)
+        if month is None:
+            return None, pd.DataFrame(columns=["id", "name", "federation", "rating"]), 0
+        frame = self.frame(month)
+        key = ("names", month.content_id)
+        if key not in self._frames:
+            self._frames[key] = name_index(frame)
+        found, matched = find(frame, self._frames[key], query)
+        return month.month, found, matched
 
     def changes(self, player_id: str | None = None) -> pd.DataFrame:
         """The live periods' stored changes (``period_changes`` with its ``period`` and the

@@ -268,5 +268,15 @@ def calculation(data: SiteData, player_id: str, period: str) -> dict[str, Any] |
     }
 
 
-def search(data: SiteData) -> dict[str, Any]:
-    return {"page": at.search_page(), "title": "Search", "month": None}
+def search(data: SiteData, query: str = "") -> dict[str, Any]:
+    """The search page; with a ``query`` (the live site), the players found on the latest list
+    of each kind: an id starting with it, or a word of the name (name_search.py, the rule of
+    the static site's search.js)."""
+    results = []
+    for kind in data.kinds():
+        if not query.strip():
+            break
+        month, found, matched = data.find_players(kind, query)
+        rows = _player_links(plain(found, ["id", "name", "federation", "rating"]))
+        results.append({"kind": kind, "month": month, "matched": matched, "players": rows})
+    return {"page": at.search_page(), "title": "Search", "query": query, "results": results}

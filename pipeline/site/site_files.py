@@ -33,12 +33,13 @@ ASSETS = {
 }
 
 
-def page_context(data: SiteData, where: at.Address) -> dict[str, Any] | None:
-    """The context of the page ``where`` names; None when the history has no such page."""
+def page_context(data: SiteData, where: at.Address, query: str = "") -> dict[str, Any] | None:
+    """The context of the page ``where`` names; None when the history has no such page.
+    ``query``: the live search page's (the static one searches in the browser)."""
     if where.page == "home":
         return pages.home(data)
     if where.page == "search":
-        return pages.search(data)
+        return pages.search(data, query)
     if where.page == "list":
         return pages.list_month(data, where.kind, where.month)
     if where.page == "top":
@@ -50,16 +51,19 @@ def page_context(data: SiteData, where: at.Address) -> dict[str, Any] | None:
     return None
 
 
-def page_bytes(data: SiteData, address: str, face: str) -> tuple[bytes, str] | None:
+def page_bytes(
+    data: SiteData, address: str, face: str, query: str = ""
+) -> tuple[bytes, str] | None:
     """(the bytes, the media type) of ``address`` (a page, its ``.json``, a download, an
-    asset or a search shard), or None when the site has no such file."""
+    asset or a search shard), or None when the site has no such file; ``query``: the live
+    search's."""
     if address in ASSETS:
         kind = "text/css" if address.endswith(".css") else "text/javascript"
         return ASSETS[address].read_bytes(), kind
     as_json = address.endswith(".json")
     where = at.parse(address.removesuffix(".json") + ".html" if as_json else address)
     if where is not None:
-        context = page_context(data, where)
+        context = page_context(data, where, query)
         if context is None:
             return None
         if as_json:

@@ -80,7 +80,7 @@ class Pages:
         self.jobs = jobs
         self.runs = RunStore()
         # The rating site's decoded lists, for one state of the database file (mtime, size).
-        self.site_frames: tuple[tuple[int, int], dict[int, Any]] = ((0, 0), {})
+        self.site_frames: tuple[tuple[int, int], dict[Any, Any]] = ((0, 0), {})
         # Its pages' answers for that state, the most recent ones (a page is a function of it).
         self.site_answers: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
 
@@ -334,13 +334,14 @@ class Pages:
         address = request.path_params.get("address", "") or "index.html"
         if request.query_params.get("format") == "json" and address.endswith(".html"):
             address = address.removesuffix(".html") + ".json"
-        found = await run_in_threadpool(self._site_bytes, self._history_db(), address)
+        query = request.query_params.get("q", "").strip()[:80] if "search" in address else ""
+        found = await run_in_threadpool(self._site_bytes, self._history_db(), address, query)
         if found is None:
             raise HTTPException(404, "no such page on the rating site")
         body, media = found
         return Response(body, media_type=media)
 
-    def _site_bytes(self, database: Path, address: str) -> tuple[bytes, str] | None:
+    def _site_bytes(self, database: Path, address: str, query: str) -> tuple[bytes, str] | None:
         """The site's file at ``address``, built from the history (a worker thread)."""
         from pipeline.site.history_data import SiteData
         from pipeline.site.site_files import page_bytes
@@ -350,6 +351,12 @@ class Pages:
         if self.site_frames[0] != key:  # another database state: lists decoded afresh
             self.site_frames = (key, {})
             self.site_answers.clear()
+        if query:  # a search is answered afresh (its index is kept with the lists)
+            data = SiteData.open(database, self.site_frames[1])
+            try:
+                return page_bytes(data, address, "live", query)
+            finally:
+                data.close()
         if address in self.site_answers:  # the same database state: the same bytes
             self.site_answers.move_to_end(address)
             return self.site_answers[address]

@@ -237,3 +237,38 @@ def test_a_folder_that_cannot_be_written_is_a_clear_error(two_months, tmp_path):
     result = run_cli("site", "--db", two_months, "--out", blocked)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "the site cannot be written to" in result.stderr and "players" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("garc", ["5100070"]),  # a name's first word
+        ("LUCIA", ["5100070"]),  # another word, any case
+        ("arcia", []),  # inside a word: not a word's beginning
+        (
+            "51000",
+            [
+                "5100010",
+                "5100029",
+                "5100037",
+                "5100045",
+                "5100053",
+                "5100061",
+                "5100070",
+                "5100088",
+                "5100096",
+            ],
+        ),  # an id's beginning  # fmt: skip
+        ("<script>", ["5100010"]),
+        ("", []),
+    ],
+)
+def test_the_live_search_finds_a_names_word_or_an_ids_beginning(two_months, query, found):
+    from pipeline.web.app import create_app
+
+    with local_client(create_app(two_months), raise_server_exceptions=False) as client:
+        answer = client.get("/site/search.json", params={"q": query}).json()
+        page = client.get("/site/search.html", params={"q": query}).text
+    ids = [p["id"] for r in answer["results"] for p in r["players"]]
+    assert sorted(ids) == sorted(found)
+    assert "<script>alert" not in page
