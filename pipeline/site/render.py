@@ -49,6 +49,7 @@ def environment() -> Environment:
         autoescape=select_autoescape(["html"], default=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # the templates are the package's: no stat of each per page
     )
     env.filters["href"] = _href
     env.filters["json_address"] = at.json_of
