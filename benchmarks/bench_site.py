@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -189,6 +188,8 @@ def measure(players: int, months: int) -> None:
             wall, summary = write_site(folder / f"{kind}.db", folder / "www" / kind)
             seconds += wall
             written += len(summary["written"])  # type: ignore[arg-type]
+        import resource  # Unix only: the children's peak memory
+
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         floor, files, size = io_floor([folder / "www" / k for k in KINDS], folder / "floor")
         print(f"  full write: {seconds:.1f} s, {written:,} files, {size / 2**20:,.0f} MiB; "
