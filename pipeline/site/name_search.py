@@ -1,6 +1,7 @@
 """Finding players on a list by name or id, the rule of the static site's search
 (static/search.js) done on the server for the live site: a player whose id starts with the query,
-or one of whose name's words starts with it, any case.
+or whose name (commas as spaces, any case) holds it from the start of a word: "garc" and "lucia"
+find "Garcia, Lucia", "number 1" finds "Player, Number 100".
 
 The index is built once per list: the row positions of every name word's first character (the
 static site's shards, in memory), so a query looks only at the players one of whose words starts
