@@ -1,6 +1,7 @@
 """The live site's search (pipeline/site/name_search.py) against the rule written plainly, as the
-static site's search.js has it: a player whose id starts with the query, or whose name (commas
-as spaces, any case) holds it from the start of a word ("number 1" finds "Player, Number 100")."""
+static site's search.js has it: a player whose id starts with the query, or whose name holds it
+from the start of a word, any case, commas and spaces alike ("garcia lucia" finds "Garcia,
+Lucia")."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ NAMES = st.lists(WORDS, min_size=1, max_size=3).map(", ".join)
 
 
 def rule(ids: list[str], names: list[str], query: str) -> set[str]:
-    needle = query.strip().lower()
+    def spaced(text: str) -> str:
+        return " ".join(text.lower().replace(",", " ").split())
+
+    needle = spaced(query)
     found = set()
     for player_id, name in zip(ids, names, strict=True):
-        spaced = " " + name.lower().replace(",", " ")
-        if player_id.startswith(query.strip()) or " " + needle in spaced:
+        if player_id.startswith(query.strip()) or " " + needle in " " + spaced(name):
             found.add(player_id)
     return found if needle else set()
 

@@ -10,11 +10,13 @@
   var shards = {};
   var SHOWN = 50;
   window.fiderateSearch = { add: function (key, rows) { shards[key] = rows; } };
-  function keyOf(q) { return q.charAt(0).toLowerCase().codePointAt(0).toString(16); }
+  function keyOf(q) { return spaced(q).codePointAt(0).toString(16); }
+  // Lower case, every run of commas and spaces one space (pipeline/site/name_search.py).
+  function spaced(text) { return text.toLowerCase().replace(/[,\s]+/g, " ").trim(); }
   function show(q, rows) {
-    var needle = q.toLowerCase();
+    var needle = spaced(q);
     var hits = rows.filter(function (r) {
-      return r[0].indexOf(q) === 0 || (" " + r[1].toLowerCase().replace(/,/g, " ")).indexOf(" " + needle) !== -1;
+      return r[0].indexOf(q) === 0 || (" " + spaced(r[1])).indexOf(" " + needle) !== -1;
     });
     list.textContent = "";
     hits.slice(0, SHOWN).forEach(function (r) {
