@@ -67,7 +67,7 @@ def find(frame: pd.DataFrame, index: NameIndex, query: str) -> tuple[pd.DataFram
     by_id = np.arange(low, high, dtype=np.int64)
     needle = str(spaced(pd.Series([query])).iloc[0])
     first, _, rest = needle.partition(" ")
-    start, stop = _prefixed(index.words, first)
+    start, stop = _prefixed(index.words, first) if first else (0, 0)  # "," is no name
     candidates = np.unique(index.rows[start:stop])
     if rest:  # more than one word: the whole phrase, from a word's start
         phrase = index.names.iloc[candidates].str.contains("(?:^| )" + re.escape(needle))

@@ -260,7 +260,9 @@ def test_a_folder_that_cannot_be_written_is_a_clear_error(two_months, tmp_path):
             ],
         ),  # an id's beginning  # fmt: skip
         ("<script>", ["5100010"]),
+        ("garcia lucia", ["5100070"]),  # the name as written without its comma
         ("", []),
+        (",", []),
     ],
 )
 def test_the_live_search_finds_a_names_word_or_an_ids_beginning(two_months, query, found):

@@ -32,7 +32,7 @@
   }
   function run() {
     var q = box.value.trim();
-    if (!q) { list.textContent = ""; return; }
+    if (!spaced(q)) { list.textContent = ""; return; }
     var key = keyOf(q);
     if (shards[key]) { show(q, shards[key]); return; }
     if (!/^[0-9a-f]{1,6}$/.test(key)) { return; }
