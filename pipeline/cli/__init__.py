@@ -19,6 +19,7 @@ from pipeline.cli import performance as _performance  # noqa: F401
 from pipeline.cli import period as _period  # noqa: F401
 from pipeline.cli import rate as _rate  # noqa: F401
 from pipeline.cli import serve as _serve  # noqa: F401
+from pipeline.cli import site as _site  # noqa: F401
 from pipeline.cli import table as _table  # noqa: F401
 from pipeline.cli import validate as _validate  # noqa: F401
 from pipeline.cli.group import cli

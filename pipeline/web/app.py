@@ -14,6 +14,7 @@ built in ``calculator_page``, ``history_pages`` and the jobs, what guards them i
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,7 +50,9 @@ if TYPE_CHECKING:
 HERE = Path(__file__).parent
 FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the files
 RULE_CHOICES = ("standard", "rapid", "blitz")
-SETTING_CHARS = 40  # a setting quoted back is cut here (a form field may hold a megabyte)
+SETTING_CHARS = 40
+SITE_ANSWERS = 512  # rating-site answers kept (pages of at most SITE_ANSWER_BYTES)
+SITE_ANSWER_BYTES = 1 << 20  # a setting quoted back is cut here (a form field may hold a megabyte)
 
 
 def _environment() -> Environment:
@@ -77,6 +80,10 @@ class Pages:
         self.limits = {"event": event_bytes, "players": list_bytes}
         self.jobs = jobs
         self.runs = RunStore()
+        # The rating site's decoded lists, for one state of the database file (mtime, size).
+        self.site_frames: tuple[tuple[int, int], dict[Any, Any]] = ((0, 0), {})
+        # Its pages' answers for that state, the most recent ones (a page is a function of it).
+        self.site_answers: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("history", self.history is not None)
@@ -323,6 +330,49 @@ class Pages:
         found = await run_in_threadpool(build, *args)
         return self.page(template, found.pop("status", 200), **found)
 
+    # -- the rating site (pipeline/site): the static site's pages, served live ---------------
+
+    async def site_page(self, request: Request) -> Response:
+        address = request.path_params.get("address", "") or "index.html"
+        if request.query_params.get("format") == "json" and address.endswith(".html"):
+            address = address.removesuffix(".html") + ".json"
+        query = request.query_params.get("q", "").strip()[:80] if "search" in address else ""
+        found = await run_in_threadpool(self._site_bytes, self._history_db(), address, query)
+        if found is None:
+            raise HTTPException(404, "no such page on the rating site")
+        body, media = found
+        return Response(body, media_type=media)
+
+    def _site_bytes(self, database: Path, address: str, query: str) -> tuple[bytes, str] | None:
+        """The site's file at ``address``, built from the history (a worker thread)."""
+        from pipeline.site.history_data import SiteData
+        from pipeline.site.site_files import page_bytes
+
+        stat = database.stat()
+        key = (stat.st_mtime_ns, stat.st_size)
+        if self.site_frames[0] != key:  # another database state: lists decoded afresh
+            self.site_frames = (key, {})
+            self.site_answers.clear()
+        if query:  # a search is answered afresh (its index is kept with the lists)
+            data = SiteData.open(database, self.site_frames[1])
+            try:
+                return page_bytes(data, address, "live", query)
+            finally:
+                data.close()
+        if address in self.site_answers:  # the same database state: the same bytes
+            self.site_answers.move_to_end(address)
+            return self.site_answers[address]
+        data = SiteData.open(database, self.site_frames[1])
+        try:
+            found = page_bytes(data, address, "live")
+        finally:
+            data.close()
+        if found is not None and len(found[0]) <= SITE_ANSWER_BYTES:
+            self.site_answers[address] = found
+            while len(self.site_answers) > SITE_ANSWERS:
+                self.site_answers.popitem(last=False)
+        return found
+
     # -- errors ----------------------------------------------------------------------------
 
     async def not_found(self, request: Request, exc: Exception) -> Response:
@@ -437,6 +487,8 @@ def create_app(
         Route("/history/player", pages.history_player),
         Route("/history/calculation", pages.history_calculation),
         Route("/history/search", pages.history_search),
+        Route("/site", lambda request: RedirectResponse("/site/index.html")),
+        Route("/site/{address:path}", pages.site_page),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(

@@ -333,7 +333,7 @@ def test_games_in_order_is_the_sequential_mode_and_says_it_is_not_fides(client):
 
 
 def test_a_long_history_chart_labels_a_few_lists_only():
-    from pipeline.web.history_pages import LABELS, rating_chart
+    from pipeline.site.rating_chart import LABELS, rating_chart
 
     points = [(f"20{10 + i // 12}-{1 + i % 12:02d}", 2000 + i) for i in range(60)]
     svg = str(rating_chart(points))

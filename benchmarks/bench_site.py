@@ -1,0 +1,215 @@
+"""The rating site (issue 36): ``fiderate site`` writing the static site of a federation's
+histories, against the I/O floor measured in the same run, its peak memory, the refresh after
+one more month, and ``fiderate serve`` answering a profile, a top list and a search.
+
+The histories are built straight into the database (the store's own ``insert_list``; each month
+a published list where a share of the players played, with their stored changes), one history
+per kind (standard, rapid, blitz: schema 4 holds one kind each). No calculation game tables are
+stored, so the site has no calculation pages here: their cost is measured apart, per page.
+
+The I/O floor: a plain loop writing the same files' bytes (read back from the site just
+written) into a fresh folder, the writes alone timed.
+
+    python -m benchmarks site        (make bench; BENCH_QUICK=1: 5,000 players x 6 months, and
+                                      serve at 190,000 players x 3 lists)
+    python -m benchmarks.bench_site [PLAYERS] [MONTHS]   (default 50,000 x 24)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from benchmarks.bench_history import list_in_force, published
+
+ROOT = Path(__file__).resolve().parents[1]
+KINDS = ("standard", "rapid", "blitz")
+PLAYED = 0.3  # share of the players with rated games in a month
+
+
+def _month(start: str, n: int) -> str:
+    year, month = int(start[:4]), int(start[5:]) + n
+    return f"{year + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}"
+
+
+def add_month(con, kind: str, in_force: pd.DataFrame, month: str, seed: int) -> pd.DataFrame:  # type: ignore[no-untyped-def]
+    """One more published list over ``in_force`` (the list of the month before) and its
+    period's stored changes: the store's own inserts, in one transaction."""
+    from pipeline.history.store import insert_list, insert_run
+
+    period = _month(month, -1)
+    new = published(in_force, PLAYED, seed)
+    con.execute("BEGIN IMMEDIATE")
+    run = insert_run(con, started_at="s", finished_at="f", user="bench", period=period,
+                     command=f"fiderate period --rules {kind} --period {period}",
+                     outcome="published")  # fmt: skip
+    insert_list(con, run, "published", month, period, f"rating_list_{month}.csv", month, new,
+                over=in_force)  # fmt: skip
+    played = new["period_games"].fillna(0).to_numpy(dtype=np.int64) > 0
+    played &= in_force["rating"].notna().to_numpy(dtype=bool)
+    old = in_force["rating"].to_numpy(dtype=object)[played].astype(np.int64)
+    rating = new["rating"].to_numpy(dtype=object)[played].astype(np.int64)
+    k = in_force["k"].fillna(20).to_numpy(dtype=object)[played].astype(np.int64)
+    games = new["period_games"].to_numpy(dtype=object)[played].astype(np.int64)
+    change = rating - old
+    ids = new["id"].to_numpy(dtype=object)[played]
+    con.executemany(
+        "INSERT INTO period_changes (run_id, player_id, rating, k, k_rule, next_k, games, "
+        "score_h, change_units, change, new_rating) VALUES (?, ?, ?, ?, 'standard K', ?, ?, ?, "
+        "?, ?, ?)",
+        zip([run] * len(ids), ids, old.tolist(), k.tolist(), k.tolist(), games.tolist(),
+            (games * 50).tolist(), (change * 100).tolist(), change.tolist(), rating.tolist(),
+            strict=True),
+    )  # fmt: skip
+    con.execute("COMMIT")
+    return new
+
+
+def build(path: Path, kind: str, players: int, months: int) -> pd.DataFrame:
+    """A history of ``months`` lists of ``kind``; the last list (the next month builds on it)."""
+    from pipeline.history.database import create_history
+    from pipeline.history.store import insert_list, insert_run
+
+    con = create_history(path)
+    first = list_in_force(players, seed=KINDS.index(kind) + 1)
+    con.execute("BEGIN IMMEDIATE")
+    run = insert_run(con, started_at="s", finished_at="f", user="bench", command="c",
+                     period=None, outcome="published")  # fmt: skip
+    insert_list(con, run, "input", "2025-01", None, "list.csv", "x", first)
+    con.execute("COMMIT")
+    rows = first
+    for n in range(1, months):
+        rows = add_month(con, kind, rows, _month("2025-01", n), seed=n)
+    con.close()
+    return rows
+
+
+def _env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def write_site(database: Path, out: Path) -> tuple[float, dict[str, object]]:
+    """Wall seconds of ``fiderate site`` (a process of its own) and its JSON summary."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "site", "--db", str(database), "--out", str(out),
+         "--json"],
+        capture_output=True, text=True, check=True, env=_env(),
+    )  # fmt: skip
+    return time.perf_counter() - start, json.loads(done.stdout)
+
+
+def io_floor(sites: list[Path], folder: Path) -> tuple[float, int, int]:
+    """Seconds of writing every file of ``sites`` into ``folder`` (the writes alone), files,
+    bytes."""
+    seconds, files, size = 0.0, 0, 0
+    for n, site in enumerate(sites):
+        for path in sorted(site.rglob("*")):
+            if not path.is_file():
+                continue
+            body = path.read_bytes()
+            target = folder / str(n) / path.relative_to(site)
+            start = time.perf_counter()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(body)
+            seconds += time.perf_counter() - start
+            files += 1
+            size += len(body)
+    return seconds, files, size
+
+
+def serve_times(database: Path, addresses: list[str], count: int) -> dict[str, tuple[float, float]]:
+    """Milliseconds of ``fiderate serve`` answering each address: the first answer (cold: the
+    lists it needs decoded) and the median of ``count`` more (warm)."""
+    from tests.web.conftest import Server
+
+    server = Server("--history", str(database))
+    try:
+        found = {}
+        for address in addresses:
+            times = []
+            for _ in range(count + 1):
+                start = time.perf_counter()
+                urllib.request.urlopen(server.url + address, timeout=600).read()
+                times.append((time.perf_counter() - start) * 1000)
+            found[address] = (times[0], statistics.median(times[1:]))
+        return found
+    finally:
+        server.stop()
+
+
+def serve_at_scale(folder: Path, players: int, months: int) -> None:
+    """``fiderate serve`` on a history of ``players`` x ``months`` lists (FIDE's scale: 1.9 M x
+    12): a profile, a top list and a search (target: under 50 ms each, median, warm)."""
+    start = time.perf_counter()
+    last = build(folder / "fide.db", "standard", players, months)
+    print(f"  serve at {players:,} players x {months} lists (built in "
+          f"{time.perf_counter() - start:.0f} s):")  # fmt: skip
+    profile = "/site/players/p-" + str(last["id"].iloc[players // 2]) + ".html"
+    addresses = [
+        profile,
+        "/site/top/standard/open.html",
+        "/site/top/standard/fed-GER.html",
+        "/site/search.html?q=1234",
+        "/site/search.html?q=number+1",
+        "/history/search?q=1234",
+    ]
+    for address, (cold, warm) in serve_times(folder / "fide.db", addresses, 9).items():
+        print(f"    {address}: first {cold:,.0f} ms, then median {warm:.1f} ms (target < 50)")
+    print("    (a page's answer is kept for the database as it is; a search is answered afresh)")
+
+
+def main(quick: bool) -> None:
+    measure(*((5_000, 6) if quick else (50_000, 24)))
+
+
+def measure(players: int, months: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as name:
+        folder = Path(name)
+        last = {}
+        start = time.perf_counter()
+        for kind in KINDS:
+            last[kind] = build(folder / f"{kind}.db", kind, players, months)
+        built = time.perf_counter() - start
+        print(f"  {players:,} players x {months} months x {len(KINDS)} kinds "
+              f"(histories built in {built:.1f} s)")  # fmt: skip
+        seconds, written = 0.0, 0
+        for kind in KINDS:
+            wall, summary = write_site(folder / f"{kind}.db", folder / "www" / kind)
+            seconds += wall
+            written += len(summary["written"])  # type: ignore[arg-type]
+        import resource  # Unix only: the children's peak memory
+
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        floor, files, size = io_floor([folder / "www" / k for k in KINDS], folder / "floor")
+        print(f"  full write: {seconds:.1f} s, {written:,} files, {size / 2**20:,.0f} MiB; "
+              f"I/O floor {floor:.1f} s ({files:,} files): {seconds / floor:.1f}x the floor "
+              f"(target <= 3x); peak memory {peak:,.0f} MiB (target < 1,536)")  # fmt: skip
+        refresh, rewritten = 0.0, 0
+        from pipeline.history.store import connect
+
+        for kind in KINDS:
+            con = connect(folder / f"{kind}.db")
+            add_month(con, kind, last[kind], _month("2025-01", months), seed=999)
+            con.close()
+            wall, summary = write_site(folder / f"{kind}.db", folder / "www" / kind)
+            refresh += wall
+            rewritten += len(summary["written"])  # type: ignore[arg-type]
+        print(f"  refresh after one more month: {refresh:.1f} s ({refresh / seconds:.2f} of the "
+              f"full write, target <= 0.20), {rewritten:,} files rewritten")  # fmt: skip
+        serve_at_scale(folder, *((190_000, 3) if players < 50_000 else (1_900_000, 12)))
+
+
+if __name__ == "__main__":
+    args = [int(a) for a in sys.argv[1:]]
+    measure(args[0] if args else 50_000, args[1] if len(args) > 1 else 24)

@@ -1,0 +1,68 @@
+"""A list month's downloads, as bytes: CSV (reads back as a ``--list``), XLSX, and FIDE's TXT
+and XML layouts (../shared/fide/RATING_LISTS.md). The CSV, TXT and XLSX are the period run's own
+writers; the XML is :func:`fide_xml_bytes` (single-type layout), from the TXT's cells.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
+from pipeline.rules.months import fide_month_label
+from pipeline.writers.period_files import write_list_files
+from pipeline.writers.table_files import write_list_xlsx
+from pipeline.writers.text.fide_txt import fide_txt_cells
+from pipeline.writers.text.list_text import list_text_table
+
+# The single-type XML layout: (tag, column of FIDE's TXT cells), in FIDE's order.
+XML_FIELDS = (
+    ("fideid", "id"),
+    ("name", "name"),
+    ("country", "federation"),
+    ("sex", "sex"),
+    ("title", "title"),
+    ("w_title", "w_title"),
+    ("o_title", "o_title"),
+    ("foa_title", "foa_title"),
+    ("rating", "rating"),
+    ("games", "period_games"),
+    ("k", "k"),
+    ("birthday", "birth_year"),
+    ("flag", "flags"),
+)
+
+
+def fide_xml_bytes(text: pd.DataFrame) -> bytes:
+    """The list's text table in FIDE's XML layout: ``<playerslist>`` of ``<player>``s, no
+    declaration, every value escaped (a name is text from a file: ``<``, ``&``)."""
+    if len(text) == 0:
+        return b"<playerslist>\n</playerslist>\n"
+    cells = fide_txt_cells(text)
+    line = pd.Series("<player>", index=cells.index, dtype=object)
+    for tag, column in XML_FIELDS:
+        line = line + f"<{tag}>" + _escaped(cells[column].astype(str)) + f"</{tag}>"
+    return ("<playerslist>\n" + "</player>\n".join(line) + "</player>\n</playerslist>\n").encode()
+
+
+def _escaped(values: pd.Series) -> pd.Series:
+    """XML text of ``values``: ``&``, ``<`` and ``>`` as entities (column-wise kernels)."""
+    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+        values = values.str.replace(raw, entity, regex=False)
+    return values
+
+
+def list_downloads(frame: pd.DataFrame, month: str) -> dict[str, bytes]:
+    """Layout -> the bytes of the list ``frame`` (a month's list, its columns
+    ``LIST_TEXT_COLUMNS``) for the month ``month``."""
+    rows = frame[list(LIST_TEXT_COLUMNS)]
+    text = list_text_table(rows)
+    with tempfile.TemporaryDirectory(prefix="fiderate-site-") as folder:
+        where = Path(folder)
+        write_list_files(rows, where / "l.csv", where / "l.txt", fide_month_label(month))
+        write_list_xlsx(text, where / "l.xlsx")
+        found = {x: (where / f"l.{x}").read_bytes() for x in ("csv", "xlsx", "txt")}
+    found["xml"] = fide_xml_bytes(text)
+    return found

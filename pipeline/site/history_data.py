@@ -1,0 +1,309 @@
+"""What the site reads from a history database, read-only SQL on the tables ``fiderate period``
+writes (no new table, nothing written): the rating kind the history holds, the list in force
+each month, a month's list with its ranks, and the periods' stored changes.
+
+``SiteData`` holds one open read-only connection and decodes each month's list once, when a
+page first needs it (the static writer needs every month, a live page one or two).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.history.database import open_read_only
+from pipeline.history.list_blocks import BLOCK_COLUMNS, block_holding, decode_block
+from pipeline.history.list_reading import content_of, list_frame, list_table
+from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
+
+_RULES = re.compile(r"(standard|rapid|blitz)")
+
+
+@dataclass(frozen=True)
+class Month:
+    """The list in force in ``month`` (YYYY-MM): the published one when a month has two."""
+
+    month: str
+    content_id: int
+    period: str | None  # the rating period that produced it (None: the run's starting list)
+    published: bool
+
+
+def history_kind(con: sqlite3.Connection) -> str:
+    """The kind of list the history holds: the ``--rules`` of its published runs (standard
+    when a run gave none). A history of schema 4 holds one kind (schema 5 will say it)."""
+    for (command,) in con.execute(
+        "SELECT command FROM runs WHERE outcome = 'published' ORDER BY id DESC"
+    ):
+        words = shlex.split(command, posix=True) if command else []
+        for at, word in enumerate(words):
+            value = word.split("=", 1)[1] if word.startswith("--rules=") else None
+            if word == "--rules" and at + 1 < len(words):
+                value = words[at + 1]
+            if value is not None:
+                found = _RULES.search(value)
+                return found.group(1) if found else "standard"
+    return "standard"
+
+
+def live_months(con: sqlite3.Connection) -> list[Month]:
+    """Every month with a live list, oldest first."""
+    rows = con.execute(
+        "SELECT effective, content_id, period, kind FROM lists WHERE superseded = 0 "
+        "ORDER BY effective, kind = 'published', id"
+    ).fetchall()
+    months = {m: Month(m, int(c), p, kind == "published") for m, c, p, kind in rows}
+    return list(months.values())  # the last row of a month wins: the published list
+
+
+def ranked(frame: pd.DataFrame) -> pd.DataFrame:
+    """A list with ``world_rank`` and ``national_rank``: the rank among the rated active
+    players (FIDE's top lists leave the inactive out), equal ratings sharing a rank; an
+    inactive or unrated player has none."""
+    active = frame["rating"].notna() & ~frame["flags"].fillna("").str.contains("i", regex=False)
+    rating = frame["rating"].where(active)
+    world = rating.rank(method="min", ascending=False)
+    national = rating.groupby(frame["federation"]).rank(method="min", ascending=False)
+    return frame.assign(
+        world_rank=world.astype("Int64"),
+        national_rank=national.astype("Int64"),
+        active=active.to_numpy(),
+    )
+
+
+CHUNK = 4096  # rows turned into plain records at a time (the static writer's many profiles)
+
+
+def plain(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
+    """Rows of ``frame`` as plain dicts: blanks as None, numbers as Python ints (through
+    Arrow: a fourth of the time of pandas' ``to_dict``, which boxes every cell in Python)."""
+    rows: list[dict[str, Any]] = pa.Table.from_pandas(
+        frame[list(columns)], preserve_index=False
+    ).to_pylist()
+    return rows
+
+
+@dataclass
+class SiteData:
+    """A history opened for the site (read-only); ``close`` when done."""
+
+    path: Path
+    con: sqlite3.Connection
+    kind: str
+    months: list[Month]
+    # Decoded lists by content id, and their search indexes by ("names", content id).
+    _frames: dict[Any, Any] = field(default_factory=dict)
+    _bases: dict[int, pa.Table] = field(default_factory=dict)
+    _cache: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, path: Path, frames: dict[Any, Any] | None = None) -> SiteData:
+        """``frames``: lists already decoded from this same database file (the live server
+        keeps them between requests: a stored list never changes under its content id)."""
+        con = open_read_only(path)
+        try:
+            data = cls(path, con, history_kind(con), live_months(con))
+            if frames is not None:
+                data._frames = frames
+            return data
+        except BaseException:
+            con.close()
+            raise
+
+    def close(self) -> None:
+        self.con.close()
+
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds this history holds lists of."""
+        return (self.kind,) if self.months else ()
+
+    def months_of(self, kind: str) -> list[Month]:
+        return self.months if kind == self.kind else []
+
+    def month(self, kind: str, month: str) -> Month | None:
+        return next((m for m in self.months_of(kind) if m.month == month), None)
+
+    def previous(self, kind: str, month: str) -> Month | None:
+        before = [m for m in self.months_of(kind) if m.month < month]
+        return before[-1] if before else None
+
+    def latest(self, kind: str) -> Month | None:
+        months = self.months_of(kind)
+        return months[-1] if months else None
+
+    def frame(self, month: Month) -> pd.DataFrame:
+        """The month's list, ranked (:func:`ranked`), sorted by id; decoded once."""
+        if month.content_id not in self._frames:
+            table = list_table(self.con, content_of(self.con, month.content_id), bases=self._bases)
+            frame = list_frame(table)
+            self._frames[month.content_id] = ranked(
+                frame.sort_values("id", kind="stable").reset_index(drop=True)
+            )
+        return self._frames[month.content_id]
+
+    def find_players(self, kind: str, query: str) -> tuple[str | None, pd.DataFrame, int]:
+        """(the month searched, the players of the latest list of ``kind`` found by
+        :func:`name_search.find`, how many matched)."""
+        from pipeline.site.name_search import find, name_index
+
+        month = self.latest(kind)
+        if month is None:
+            return None, pd.DataFrame(columns=["id", "name", "federation", "rating"]), 0
+        frame = self.frame(month)
+        key = ("names", month.content_id)
+        if key not in self._frames:
+            self._frames[key] = name_index(frame)
+        found, matched = find(frame, self._frames[key], query)
+        return month.month, found, matched
+
+    def changes(self, player_id: str | None = None) -> pd.DataFrame:
+        """The live periods' stored changes (``period_changes`` with its ``period`` and the
+        run's ``scale``), of one player or of all."""
+        periods = live_periods(self.con)
+        where = " AND c.player_id = ?" if player_id is not None else ""
+        rows = self.con.execute(
+            f"SELECT c.run_id, {', '.join('c.' + c for c in CHANGE_COLUMNS)} "
+            f"FROM period_changes c WHERE 1 = 1{where} ORDER BY c.player_id, c.run_id",
+            (player_id,) if player_id is not None else (),
+        ).fetchall()
+        frame = pd.DataFrame(rows, columns=["run_id", *CHANGE_COLUMNS])
+        live = {p.run_id: p for p in periods.values()}
+        keep = frame["run_id"].isin(list(live)).to_numpy(dtype=bool)
+        frame = frame.loc[keep].reset_index(drop=True)
+        frame["period"] = frame["run_id"].map({r: p.period for r, p in live.items()})
+        frame["scale"] = frame["run_id"].map({r: p.scale for r, p in live.items()})
+        return frame
+
+    def read_all_changes(self) -> None:
+        """Read every player's stored changes at once (the static writer's many profiles)."""
+        frame = self.changes()
+        ids = frame["player_id"].to_numpy(dtype=object)
+        starts = _run_starts(ids)
+        stops = [*starts[1:], len(ids)]
+        slices = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
+        self._cache[("changes", "")] = (frame, slices)
+
+    def all_rows(self, kind: str) -> pd.DataFrame:
+        """Every month's list of ``kind`` in one frame (a ``month`` column), sorted by id then
+        month: a player's rows are one slice (:meth:`player_slices`)."""
+        key = ("all", kind)
+        if key not in self._cache:
+            parts = [self.frame(m).assign(month=m.month) for m in self.months_of(kind)]
+            if parts:
+                rows = pd.concat(parts, ignore_index=True)
+            else:
+                rows = pd.DataFrame(columns=["id", "month"])
+            self._cache[key] = rows.sort_values(["id", "month"], kind="stable").reset_index(
+                drop=True
+            )
+        return self._cache[key]
+
+    def player_records(
+        self, kind: str, player_id: str, columns: tuple[str, ...]
+    ) -> list[dict[str, Any]]:
+        """:meth:`player_rows` as plain records: with every list decoded, made ``CHUNK`` rows
+        at a time as the static writer goes through the players in id order (a pandas call
+        per player would cost more than its page)."""
+        if ("all", kind) not in self._cache:
+            return plain(self.player_rows(kind, player_id), columns)
+        span = self.player_slices(kind).get(player_id)
+        if span is None:
+            return []
+        return self._records(("rows", kind), self.all_rows(kind), columns, span)
+
+    def change_records(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's stored changes as plain records (see :meth:`player_records`)."""
+        if ("changes", "") not in self._cache:
+            frame = self.changes(player_id)
+            return plain(frame, list(frame.columns))
+        frame, slices = self._cache[("changes", "")]
+        span = slices.get(player_id)
+        if span is None:
+            return []
+        return self._records(("change_records", ""), frame, tuple(frame.columns), span)
+
+    def _records(
+        self, key: tuple[str, str], frame: pd.DataFrame, columns: tuple[str, ...],
+        span: tuple[int, int],
+    ) -> list[dict[str, Any]]:  # fmt: skip
+        start, stop = span
+        held = self._cache.get(key)
+        if held is None or not (held[0] <= start and stop <= held[1]):
+            high = max(stop, min(len(frame), start + CHUNK))
+            held = (start, high, plain(frame.iloc[start:high], columns))
+            self._cache[key] = held
+        return held[2][start - held[0] : stop - held[0]]
+
+    def player_rows(self, kind: str, player_id: str) -> pd.DataFrame:
+        """The player's rows of every month's list of ``kind`` (as :meth:`all_rows`, whose
+        slice it is when every list is decoded); else read from the one block of each list
+        that can hold the player, the ranks from the latest list (a live profile decodes no
+        whole list but the latest, kept between requests)."""
+        if ("all", kind) in self._cache:
+            span = self.player_slices(kind).get(player_id)
+            return self.all_rows(kind).iloc[span[0] : span[1]] if span else self.all_rows(kind)[:0]
+        found = []
+        for month in self.months_of(kind):
+            row = _row_in(self.con, month.content_id, player_id)
+            if row is not None:
+                found.append({**row, "month": month.month})
+        latest = self.latest(kind)
+        if not found or latest is None:
+            return pd.DataFrame(columns=["id", "month"])
+        rows = list_frame(pa.Table.from_pylist(found)).assign(month=[r["month"] for r in found])
+        frame = self.frame(latest)
+        at = int(np.searchsorted(frame["id"].to_numpy(dtype=object), player_id))
+        on_latest = at < len(frame) and frame["id"].iat[at] == player_id
+        rank = {
+            c: frame[c].iat[at] if on_latest else pd.NA for c in ("world_rank", "national_rank")
+        }
+        is_latest = rows["month"].eq(latest.month).to_numpy(dtype=bool)
+        for column, value in rank.items():
+            rows[column] = pd.array([value if last else pd.NA for last in is_latest], "Int64")
+        return rows.reset_index(drop=True)
+
+    def player_slices(self, kind: str) -> dict[str, tuple[int, int]]:
+        """Player id -> (start, stop) of the player's rows in :meth:`all_rows`."""
+        key = ("slices", kind)
+        if key not in self._cache:
+            ids = self.all_rows(kind)["id"].to_numpy(dtype=object)
+            starts = _run_starts(ids)
+            stops = [*starts[1:], len(ids)]
+            self._cache[key] = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
+        return self._cache[key]
+
+
+def _run_starts(ids: np.ndarray) -> np.ndarray:
+    """The positions where a run of equal ids begins in ``ids`` (sorted)."""
+    if len(ids) == 0:
+        return np.array([], dtype=np.int64)
+    return np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+
+
+def _row_in(con: sqlite3.Connection, content_id: int, player_id: str) -> dict[str, Any] | None:
+    """The player's row of the list stored as ``content_id`` (``LIST_TEXT_COLUMNS``), or None:
+    the one block that can hold it, then its base's when the content does not store it (as
+    :mod:`pipeline.history.list_reading` reads one player)."""
+    block = block_holding(con, content_id, player_id)
+    if block is not None:
+        rows = decode_block(block[1], BLOCK_COLUMNS)
+        mine = rows.filter(pc.equal(rows.column("id"), player_id)).to_pylist()
+        if mine:
+            row = mine[0]
+            return None if row.pop("removed") else row
+    content = content_of(con, content_id)
+    if content.base_id is None:
+        return None
+    row = _row_in(con, content.base_id, player_id)
+    if row is not None and content.unlisted is not None:
+        row["period_games"] = content.unlisted
+    return row

@@ -1,0 +1,282 @@
+"""One function per page of the rating site, each building the page's plain context (dicts,
+lists, text and integers) from a :class:`SiteData`: the same context renders as HTML and as
+JSON (:mod:`.render`), so a number on the page and in the JSON cannot differ.
+
+Links are addresses from the site's root (:mod:`.addresses`); the HTML makes them relative to
+the page. Every page takes its ``kind`` (standard, rapid or blitz) as a value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from pipeline.calculator.calc_text import fixed
+from pipeline.site import addresses as at
+from pipeline.site.history_data import Month, SiteData, plain
+
+SHOWN = 10  # new players, gains and losses on the home page
+TOP = 100  # players on a top list
+LAYOUTS = ("csv", "xlsx", "txt", "xml")
+TOP_TITLES = {
+    "open": "Open",
+    "women": "Women",
+    "juniors": "Juniors (under 20)",
+    "girls": "Girls (under 20)",
+}
+ROW_FIELDS = ("id", "name", "federation", "title", "sex", "birth_year", "rating", "k", "flags")
+PROFILE_FIELDS = ("month", *ROW_FIELDS, "period_games", "world_rank", "national_rank")
+
+
+def _player_links(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for row in rows:
+        row["href"] = at.player_page(str(row["id"]))
+    return rows
+
+
+def _with_previous(data: SiteData, kind: str, month: Month) -> pd.DataFrame:
+    """The month's list with ``previous`` (the rating on the list before, blank when the player
+    was not on it), ``change`` (rating - previous) and ``new`` (not on the list before)."""
+    frame = data.frame(month)
+    before = data.previous(kind, month.month)
+    if before is None:
+        old = pd.Series(pd.NA, index=frame.index, dtype="Int64")
+        on_before = pd.Series(False, index=frame.index)
+    else:
+        prior = data.frame(before).set_index("id")["rating"]
+        old = frame["id"].map(prior).astype("Int64")
+        on_before = frame["id"].isin(prior.index)
+    return frame.assign(
+        previous=old, change=(frame["rating"] - old).astype("Int64"), new=~on_before
+    )
+
+
+def _by_rating(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.sort_values(["rating", "name", "id"], ascending=[False, True, True],
+                             kind="stable", na_position="last")  # fmt: skip
+
+
+def _list_summary(data: SiteData, kind: str, month: Month) -> dict[str, Any]:
+    frame = _with_previous(data, kind, month)
+    moved = frame[frame["change"].notna() & (frame["change"] != 0)]
+    gains = moved[moved["change"] > 0].sort_values(["change", "id"], ascending=[False, True])
+    losses = moved[moved["change"] < 0].sort_values(["change", "id"], ascending=[True, True])
+    columns = ["id", "name", "federation", "rating", "change"]
+    fresh = _by_rating(frame[frame["new"]]) if data.previous(kind, month.month) else frame[:0]
+    return {
+        "kind": kind,
+        "month": month.month,
+        "href": at.list_page(kind, month.month),
+        "players": len(frame),
+        "new_count": len(fresh),
+        "new_players": _player_links(plain(fresh.head(SHOWN), columns)),
+        "gains": _player_links(plain(gains.head(SHOWN), columns)),
+        "losses": _player_links(plain(losses.head(SHOWN), columns)),
+        "tops": [{"top": t, "title": TOP_TITLES[t], "href": at.top_page(kind, t)} for t in at.TOPS],
+    }
+
+
+def home(data: SiteData) -> dict[str, Any]:
+    """The latest list of each kind, its new players, largest gains and losses."""
+    latest = [(kind, data.latest(kind)) for kind in data.kinds()]
+    return {
+        "page": at.home(),
+        "title": "Rating lists",
+        "lists": [_list_summary(data, kind, m) for kind, m in latest if m is not None],
+        "months": [
+            {"kind": kind, "month": m.month, "href": at.list_page(kind, m.month)}
+            for kind in data.kinds()
+            for m in reversed(data.months_of(kind))
+        ],
+    }
+
+
+def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | None:
+    """A list month: every player with the change since the list before, new and dropped."""
+    month = data.month(kind, month_name)
+    if month is None:
+        return None
+    frame = _by_rating(_with_previous(data, kind, month))
+    before = data.previous(kind, month_name)
+    dropped: list[dict[str, Any]] = []
+    if before is not None:
+        old = data.frame(before)
+        gone = old[~old["id"].isin(frame["id"])]
+        dropped = _player_links(plain(_by_rating(gone), ["id", "name", "federation", "rating"]))
+    rows = _player_links(plain(frame, [*ROW_FIELDS, "period_games", "change", "new"]))
+    return {
+        "page": at.list_page(kind, month_name),
+        "title": f"{kind.capitalize()} list {month_name}",
+        "kind": kind,
+        "month": month_name,
+        "period": month.period,
+        "previous": before.month if before else None,
+        "previous_href": at.list_page(kind, before.month) if before else None,
+        "players": rows,
+        "new_players": [r for r in rows if r["new"]] if before is not None else [],
+        "dropped": dropped,
+        "downloads": [{"layout": x, "href": at.download(kind, month_name, x)} for x in LAYOUTS],
+    }
+
+
+def _top_frame(frame: pd.DataFrame, top: str, year: int) -> pd.DataFrame:
+    """The players of a top list: ``top`` open, women, juniors, girls or fed-XXX."""
+    women = frame["sex"].fillna("").str.lower().isin(["w", "f"])
+    junior = (year - frame["birth_year"]).lt(20).fillna(False).astype(bool)
+    keep = {
+        "open": pd.Series(True, index=frame.index),
+        "women": women,
+        "juniors": junior,
+        "girls": women & junior,
+    }.get(top)
+    if keep is None:  # fed-XXX
+        keep = frame["federation"] == top.removeprefix("fed-")
+    return frame[keep.to_numpy(dtype=bool) & frame["rating"].notna().to_numpy(dtype=bool)]
+
+
+def top_list(data: SiteData, kind: str, top: str) -> dict[str, Any] | None:
+    """A top list of the latest list: the rank among the list's rated active players of the
+    category (equal ratings share one), inactive players marked and unranked."""
+    month = data.latest(kind)
+    if month is None:
+        return None
+    frame = data.frame(month)
+    chosen = _by_rating(_top_frame(frame, top, int(month.month[:4])))
+    if top.startswith("fed-") and chosen.empty:
+        return None
+    active = chosen["rating"].where(chosen["active"])
+    chosen = chosen.assign(rank=active.rank(method="min", ascending=False).astype("Int64"))
+    rows = _player_links(plain(chosen.head(TOP), [*ROW_FIELDS, "rank", "active", "world_rank"]))
+    federations = sorted(frame["federation"].dropna().unique().tolist())
+    feds = [
+        {"federation": f, "href": at.top_page(kind, token)}
+        for f in federations
+        if (token := at.fed_token(str(f))) is not None
+    ]
+    title = TOP_TITLES.get(top) or f"Federation {top.removeprefix('fed-')}"
+    return {
+        "page": at.top_page(kind, top),
+        "title": f"Top {kind}: {title}, {month.month}",
+        "kind": kind,
+        "top": top,
+        "month": month.month,
+        "list_href": at.list_page(kind, month.month),
+        "players": rows,
+        "tops": [{"top": t, "title": TOP_TITLES[t], "href": at.top_page(kind, t)} for t in at.TOPS],
+        "federations": feds,
+    }
+
+
+def federations(data: SiteData, kind: str) -> list[str]:
+    """The top-list stems of the federations on the latest list of ``kind``."""
+    month = data.latest(kind)
+    if month is None:
+        return []
+    feds = data.frame(month)["federation"].dropna().unique().tolist()
+    return sorted(t for f in feds if (t := at.fed_token(str(f))) is not None)
+
+
+def _periods(
+    data: SiteData, kind: str, rows: list[dict[str, Any]], changes: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Per list the player is on: the rating, and for a published list its period's games,
+    score, change, the K that rated them and the calculation's address."""
+    stored = {str(c["period"]): c for c in changes}
+    by_month = {m.month: m for m in data.months_of(kind)}
+    out = []
+    previous: int | None = None
+    for row in rows:
+        month = by_month[str(row["month"])]
+        change = stored.get(str(month.period)) if month.published else None
+        rating = row["rating"]
+        out.append({
+            "month": row["month"],
+            "period": month.period if month.published else None,
+            "rating": rating,
+            "difference": rating - previous if rating is not None and previous is not None
+            else None,
+            "period_games": row["period_games"],
+            "k": row["k"],
+            "games": change["games"] if change else None,
+            "score": fixed(change["score_h"], 100, 1) if change else None,
+            "change": change["change"] if change else None,
+            "k_used": change["k"] if change else None,
+            "k_rule": change["k_rule"] if change else None,
+            "calculation_href": at.calculation_page(str(row["id"]), str(month.period))
+            if change and change["scale"] is not None else None,
+        })  # fmt: skip
+        previous = rating if rating is not None else previous
+    return out
+
+
+def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
+    """A player's profile: the facts of the latest list they are on, per kind the rating
+    with world and national rank, a chart, and per period games, score, change and K."""
+    kinds = []
+    facts: dict[str, Any] | None = None
+    for kind in data.kinds():
+        rows = data.player_records(kind, player_id, PROFILE_FIELDS)
+        if not rows:
+            continue
+        latest = rows[-1]
+        facts = facts or {k: latest[k] for k in ("id", "name", "federation", "title", "sex",
+                                                 "birth_year")}  # fmt: skip
+        on_latest = latest["month"] == data.latest(kind).month  # type: ignore[union-attr]
+        periods = _periods(data, kind, rows, data.change_records(player_id))
+        points = [(str(r["month"]), int(r["rating"])) for r in rows if r["rating"] is not None]
+        kinds.append({
+            "kind": kind,
+            "month": latest["month"],
+            "rating": latest["rating"] if on_latest else None,
+            "world_rank": latest["world_rank"] if on_latest else None,
+            "national_rank": latest["national_rank"] if on_latest else None,
+            "inactive": "i" in str(latest["flags"] or ""),
+            "k": latest["k"],
+            "periods": periods,
+            "points": points,  # (month, rating): the chart (drawn by the template)
+        })  # fmt: skip
+    if facts is None:
+        return None
+    return {
+        "page": at.player_page(player_id),
+        "title": f"{facts['name']} ({player_id})",
+        "player": facts,
+        "kinds": kinds,
+    }
+
+
+def calculation(data: SiteData, player_id: str, period: str) -> dict[str, Any] | None:
+    """One period's calculation of a player, game by game: the history job's own read-out."""
+    import dataclasses
+
+    from pipeline.errors import NotInHistory
+    from pipeline.jobs.player_history import CalculationRequest, run_calculation
+
+    try:
+        calc = run_calculation(CalculationRequest(player_id, period, data.path))
+    except NotInHistory:
+        return None
+    found = dataclasses.asdict(calc)
+    for game in found["games"]:
+        game["href"] = at.player_page(str(game["opponent"]))
+    return {
+        "page": at.calculation_page(player_id, period),
+        "title": f"{calc.name or player_id}: the {period} period",
+        "player_href": at.player_page(player_id),
+        "calc": found,
+    }
+
+
+def search(data: SiteData, query: str = "") -> dict[str, Any]:
+    """The search page; with a ``query`` (the live site), the players found on the latest list
+    of each kind: an id starting with it, or a word of the name (name_search.py, the rule of
+    the static site's search.js)."""
+    results = []
+    for kind in data.kinds():
+        if not query.strip():
+            break
+        month, found, matched = data.find_players(kind, query)
+        rows = _player_links(plain(found, ["id", "name", "federation", "rating"]))
+        results.append({"kind": kind, "month": month, "matched": matched, "players": rows})
+    return {"page": at.search_page(), "title": "Search", "query": query, "results": results}

@@ -1,0 +1,150 @@
+"""Every file of the rating site, as (address, bytes), and one page's bytes for an address (the
+live server's answer): both go through :func:`page_context`, so the live page and the static
+file of an address are the same bytes but for the ``face``.
+
+The files: the home page, search page and its index shards, a page per list month with its four
+downloads, the top lists (open, women, juniors, girls, each federation), a profile per player,
+a calculation page per player and period whose calculation the history stores; every page also
+as JSON beside it; the stylesheets and scripts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipeline.site import addresses as at
+from pipeline.site import pages
+from pipeline.site.downloads import list_downloads
+from pipeline.site.history_data import SiteData, plain
+from pipeline.site.render import html_bytes, json_bytes
+
+HERE = Path(__file__).parent
+WEB_STYLE = HERE.parent / "web" / "static" / "style.css"  # the server's own stylesheet
+ASSETS = {
+    "static/style.css": WEB_STYLE,
+    "static/site.css": HERE / "static" / "site.css",
+    "static/list.js": HERE / "static" / "list.js",
+    "static/search.js": HERE / "static" / "search.js",
+}
+
+
+def page_context(data: SiteData, where: at.Address, query: str = "") -> dict[str, Any] | None:
+    """The context of the page ``where`` names; None when the history has no such page.
+    ``query``: the live search page's (the static one searches in the browser)."""
+    if where.page == "home":
+        return pages.home(data)
+    if where.page == "search":
+        return pages.search(data, query)
+    if where.page == "list":
+        return pages.list_month(data, where.kind, where.month)
+    if where.page == "top":
+        return pages.top_list(data, where.kind, where.top)
+    if where.page == "player":
+        return pages.player(data, where.player_id)
+    if where.page == "calculation":
+        return pages.calculation(data, where.player_id, where.month)
+    return None
+
+
+def page_bytes(
+    data: SiteData, address: str, face: str, query: str = ""
+) -> tuple[bytes, str] | None:
+    """(the bytes, the media type) of ``address`` (a page, its ``.json``, a download, an
+    asset or a search shard), or None when the site has no such file; ``query``: the live
+    search's."""
+    if address in ASSETS:
+        kind = "text/css" if address.endswith(".css") else "text/javascript"
+        return ASSETS[address].read_bytes(), kind
+    as_json = address.endswith(".json")
+    where = at.parse(address.removesuffix(".json") + ".html" if as_json else address)
+    if where is not None:
+        context = page_context(data, where, query)
+        if context is None:
+            return None
+        if as_json:
+            return json_bytes(context), "application/json"
+        return html_bytes(where.page, context, face, data.kinds()), "text/html; charset=utf-8"
+    download = at.parse_download(address)
+    if download is not None:
+        month = data.month(download.kind, download.month)
+        if month is None:
+            return None
+        return list_downloads(data.frame(month), month.month)[download.layout], MEDIA[
+            download.layout
+        ]
+    return None
+
+
+MEDIA = {
+    "csv": "text/csv; charset=utf-8",
+    "txt": "text/plain; charset=utf-8",
+    "xml": "application/xml",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+}
+
+
+def _page(data: SiteData, where: at.Address, address: str) -> Iterator[tuple[str, bytes]]:
+    context = page_context(data, where)
+    if context is not None:
+        yield address, html_bytes(where.page, context, "static", data.kinds())
+        yield at.json_of(address), json_bytes(context)
+
+
+def site_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
+    """Every file of the static site, in a fixed order, one at a time (a file's bytes are
+    made when it is written: 50,000 profiles are never held at once)."""
+    for address, path in ASSETS.items():
+        yield address, path.read_bytes()
+    yield from _page(data, at.Address("home"), at.home())
+    yield from _page(data, at.Address("search"), at.search_page())
+    data.read_all_changes()
+    for kind in data.kinds():
+        for month in data.months_of(kind):
+            yield from _page(data, at.Address("list", kind=kind, month=month.month),
+                             at.list_page(kind, month.month))  # fmt: skip
+            for layout, body in list_downloads(data.frame(month), month.month).items():
+                yield at.download(kind, month.month, layout), body
+        for top in (*at.TOPS, *pages.federations(data, kind)):
+            yield from _page(data, at.Address("top", kind=kind, top=top), at.top_page(kind, top))
+    players = sorted({p for kind in data.kinds() for p in data.player_slices(kind)})
+    for player_id in players:
+        yield from _page(data, at.Address("player", player_id=player_id),
+                         at.player_page(player_id))  # fmt: skip
+    changes = data.changes()
+    stored = changes[changes["scale"].notna()]
+    for player_id, period in zip(stored["player_id"], stored["period"], strict=True):
+        where = at.Address("calculation", month=str(period), player_id=str(player_id))
+        yield from _page(data, where, at.calculation_page(str(player_id), str(period)))
+    yield from search_shards(data)
+
+
+def search_shards(data: SiteData) -> Iterator[tuple[str, bytes]]:
+    """The static search's index: per first character of a name's words and of the id (its
+    code point in hex), the players of the latest lists as [id, name, federation, rating,
+    address], each shard a script calling ``fiderateSearch.add`` (a script loads from
+    ``file://``, where a JSON fetch is refused)."""
+    latest = [data.frame(m) for k in data.kinds() if (m := data.latest(k)) is not None]
+    if not latest:
+        return
+    rows = pd.concat(latest).drop_duplicates("id").sort_values("id", kind="stable")
+    rows = rows.reset_index(drop=True)
+    words = rows["name"].fillna("").str.lower().str.replace(",", " ", regex=False).str.split()
+    firsts = pd.concat([words.explode().dropna().str[0], rows["id"].str.lower().str[0]])
+    firsts = firsts.dropna()
+    # A character's key: its code point in hex (a file name of [0-9a-f] whatever the letter).
+    key_of = {c: f"{ord(c):x}" for c in firsts.unique()}
+    pairs = pd.DataFrame({"row": firsts.index, "key": firsts.map(key_of).to_numpy()})
+    pairs = pairs.drop_duplicates().sort_values(["key", "row"], kind="stable")
+    entries = plain(rows, ["id", "name", "federation", "rating"])
+    listed = [[*e.values(), at.player_page(str(e["id"]))] for e in entries]
+    shards: dict[str, list[list[Any]]] = {}
+    for key, part in pairs.groupby("key", sort=True)["row"]:
+        shards[str(key)] = [listed[i] for i in part]
+    for key in sorted(shards):
+        text = json.dumps(shards[key], ensure_ascii=True, separators=(",", ":"))
+        yield at.search_shard(key), f'fiderateSearch.add("{key}",{text});\n'.encode()

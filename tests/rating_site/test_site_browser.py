@@ -1,0 +1,166 @@
+"""The rating site in a real browser (headless Chromium through Selenium, as
+tests/web/test_browser.py): the static site opened from disk (``file://``) and the live one from
+``fiderate serve``, each walked at 1366 and 390 px: search by a name, open a profile, follow a
+period link to its calculation, open a top list, download a list and read it back. Each page
+of the static site is photographed at both widths into docs/web/ (shown by docs/web.md)."""
+
+from __future__ import annotations
+
+import urllib.request
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline.jobs.site import SiteRequest, run_site
+from pipeline.readers.lists.published_list import read_list
+from tests.rating_site.conftest import december, november
+from tests.web.conftest import Server, browser  # noqa: F401 (the browser fixture)
+from tests.web.test_browser import PHONE, WIDTHS, shoot, type_into, wait_for, wait_for_page
+
+SEARCHED = "Garcia, Lucia"
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory) -> Path:
+    work = tmp_path_factory.mktemp("site-browser")
+    november(work)
+    return december(work)
+
+
+@pytest.fixture(scope="module")
+def static_site(history) -> Path:
+    out = history.parent.parent / "www"
+    run_site(SiteRequest(history, out))
+    return out
+
+
+@pytest.fixture(scope="module")
+def live(history):
+    running = Server("--history", str(history))
+    yield running
+    running.stop()
+
+
+def _click(driver, css: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    element = driver.find_element(By.CSS_SELECTOR, css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def _no_sideways_scroll(driver) -> None:
+    overflow = driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"{driver.current_url} scrolls sideways by {overflow} px"
+
+
+def _read_download(driver, tmp_path: Path, layout: str) -> list[tuple[str, int | None]]:
+    """The list page's ``layout`` download, fetched from the address the page links to (a
+    file:// or http:// URL), read back by fiderate's own reader: (id, rating) in the list's
+    order of ids."""
+    href = driver.execute_script(
+        "return [...document.querySelectorAll('a[download]')]"
+        ".find(a => a.textContent === arguments[0]).href",
+        layout.upper(),
+    )
+    with urllib.request.urlopen(href) as answer:
+        body = answer.read()
+    path = tmp_path / f"downloaded.{layout}"
+    path.write_bytes(body)
+    players = read_list(path).players
+    ratings = [None if pd.isna(r) else int(r) for r in players["rating"].astype(object)]
+    return sorted(zip(players["id"], ratings, strict=True))
+
+
+def _shown_list(driver) -> list[tuple[str, int | None]]:
+    """(id, rating) of every row of the list page's table, as the browser shows them."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#list tbody tr')]"
+        ".map(r => [r.cells[1].textContent, r.cells[4].textContent])"
+    )
+    return sorted((i, int(r) if r else None) for i, r in rows)
+
+
+def _profile_to_calculation_to_top_to_list(driver, tmp_path: Path, width: int) -> None:
+    """From a site profile: its period link to the calculation, a top list, the list month
+    and its downloads read back (the same walk live and from disk)."""
+    wait_for_page(driver, "table[id^=periods-]")
+    _no_sideways_scroll(driver)
+    assert driver.find_element("css selector", "svg.chart").is_displayed()
+    _click(driver, "a.calculation")
+    wait_for_page(driver, "#calculation")
+    assert "period" in driver.find_element("css selector", "h1").text
+    _no_sideways_scroll(driver)
+    _click(driver, "nav a[href$='top/standard/open.html']")
+    wait_for_page(driver, "#top tbody tr")
+    _no_sideways_scroll(driver)
+    first = driver.find_element("css selector", "#top tbody tr td").text
+    assert first == "1"
+    _click(driver, "p.tops a[href$='.html']:last-child")
+    wait_for_page(driver, "#list tbody tr")
+    _no_sideways_scroll(driver)
+    shown = _shown_list(driver)
+    for layout in ("csv", "xlsx", "txt", "xml"):
+        assert _read_download(driver, tmp_path, layout) == shown, layout
+    # Sorting and filtering in the browser (static/list.js).
+    _click(driver, "#list th:nth-child(5)")
+    wait_for(driver, lambda d: d.find_element("css selector", "#list th:nth-child(5)")
+             .get_attribute("aria-sort") == "descending")  # fmt: skip
+    type_into(driver, "#filter-text", "garcia")
+    wait_for(driver, lambda d: len(d.find_elements("css selector", "#list tbody tr:not([hidden])"))
+             == 1)  # fmt: skip
+    assert width in (1366, PHONE)
+
+
+@pytest.mark.parametrize("width", list(WIDTHS.values()))
+def test_the_static_site_from_disk(browser, static_site, tmp_path, width):  # noqa: F811
+    browser.set_window_size(width, 900)
+    try:
+        browser.get((static_site / "search.html").as_uri())
+        wait_for_page(browser, "#search-text")
+        type_into(browser, "#search-text", "garc")
+        wait_for(browser, lambda d: d.find_elements("link text", SEARCHED))
+        _click(browser, "#search-results a[href$='p-5100070.html']")
+        wait_for(browser, lambda d: SEARCHED in d.find_element("css selector", "h1").text)
+        _profile_to_calculation_to_top_to_list(browser, tmp_path, width)
+        # An id finds its player too.
+        browser.get((static_site / "search.html").as_uri() + "?q=5100088")
+        wait_for(browser, lambda d: d.find_elements("link text", "Horvat, Marko"))
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+@pytest.mark.parametrize("width", list(WIDTHS.values()))
+def test_the_live_site(browser, live, tmp_path, width):  # noqa: F811
+    browser.set_window_size(width, 900)
+    try:
+        browser.get(live.url + "/site/search.html")
+        wait_for_page(browser, "#search-text")
+        type_into(browser, "#search-text", "garcia")
+        _click(browser, "#search-form button")  # answered by the server (name_search.py)
+        wait_for_page(browser, "#search-results a")
+        _click(browser, "#search-results a[href$='p-5100070.html']")
+        wait_for(browser, lambda d: SEARCHED in d.find_element("css selector", "h1").text)
+        _profile_to_calculation_to_top_to_list(browser, tmp_path, width)
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_screenshots_of_the_static_site(browser, static_site):  # noqa: F811
+    pages = {
+        "site-home": ("index.html", "section.kind"),
+        "site-list": ("lists/standard/2027-01.html", "#list tbody tr"),
+        "site-top": ("top/standard/open.html", "#top tbody tr"),
+        "site-player": ("players/p-5100037.html", "svg.chart"),
+        "site-calculation": ("calculations/2026-12/p-5100010.html", "#calculation"),
+    }
+    for name, (address, ready) in pages.items():
+        browser.get((static_site / address).as_uri())
+        wait_for_page(browser, ready)
+        shoot(browser, name)
+    browser.get((static_site / "search.html").as_uri() + "?q=gar")
+    wait_for(browser, lambda d: d.find_elements("css selector", "#search-results a"))
+    shoot(browser, "site-search")

@@ -1,0 +1,276 @@
+"""The static rating site (``fiderate site``): byte-identical from the same history, only the
+changed files rewritten after one more month, names and events escaped on every page, player ids
+that cannot leave the site's folder, downloads that read back to the list, each profile's table
+against the lists and the periods' changes, and the live pages' JSON the static files' own."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pipeline.jobs.site import SiteRequest, run_site
+from pipeline.readers.lists.published_list import read_list
+from pipeline.site import addresses as at
+from tests.conftest import run_cli
+from tests.rating_site.conftest import HOSTILE, HOSTILE_EVENT, december, november
+from tests.web.conftest import local_client
+
+
+def tree(folder: Path) -> dict[str, str]:
+    """Every file of ``folder``: relative path -> sha256."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def site(two_months, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("www")
+    run_site(SiteRequest(two_months, out))
+    return out
+
+
+def test_the_same_history_writes_a_byte_identical_site(two_months, site, tmp_path):
+    again = run_site(SiteRequest(two_months, tmp_path / "again"))
+    assert tree(tmp_path / "again") == tree(site)
+    assert len(again.written) == len(tree(site))
+    # Written over itself: nothing rewritten.
+    over = run_site(SiteRequest(two_months, site))
+    assert over.written == [] and over.removed == [] and over.unchanged == len(tree(site))
+
+
+def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    database = november(work)
+    out = tmp_path / "www"
+    run_site(SiteRequest(database, out))
+    before = tree(out)
+    december(work)
+    refresh = run_site(SiteRequest(database, out))
+    after = tree(out)
+    # The refreshed folder is exactly what a fresh write makes of the longer history.
+    run_site(SiteRequest(database, tmp_path / "fresh"))
+    assert after == tree(tmp_path / "fresh")
+    changed = {a for a in after if before.get(a) != after[a]}
+    assert set(refresh.written) == changed
+    assert refresh.unchanged == len(after) - len(changed) > 0
+    # November's list and its downloads, and the first period's calculations, stand as they were.
+    kept = [a for a in after if a.startswith(("lists/standard/2026-1", "calculations/2026-11/",
+                                              "static/"))]  # fmt: skip
+    assert kept and not changed & set(kept)
+    assert "lists/standard/2027-01.html" in changed and "index.html" in changed
+
+
+def test_a_gone_file_is_removed_from_the_sites_folders_only(two_months, site, tmp_path):
+    out = tmp_path / "www"
+    shutil.copytree(site, out)
+    (out / "players" / "p-stale.html").write_text("old", encoding="utf-8")
+    (out / "notes.txt").write_text("the federation's own file", encoding="utf-8")
+    done = run_site(SiteRequest(two_months, out))
+    assert done.removed == ["players/p-stale.html"] and done.written == []
+    assert (out / "notes.txt").exists()
+
+
+def test_names_and_events_are_escaped_on_every_page(site):
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > 20
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "<img" not in text and "<b>Co" not in text, page
+    profile = (site / at.player_page("5100010")).read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in profile
+    calc = (site / at.calculation_page("5100010", "2026-12")).read_text(encoding="utf-8")
+    assert "&lt;/td&gt;&lt;script&gt;alert(3)&lt;/script&gt; Open" in calc
+    # The JSON holds the names as they are (text, for programs).
+    data = json.loads((site / at.json_of(at.player_page("5100037"))).read_text("utf-8"))
+    assert data["player"]["name"] == HOSTILE["5100037"]
+    games = json.loads((site / at.json_of(at.calculation_page("5100010", "2026-12"))).read_text(
+        "utf-8"))["calc"]["games"]  # fmt: skip
+    assert {g["event"] for g in games} == {HOSTILE_EVENT}
+
+
+@given(st.text(min_size=1, max_size=at.ID_CHARS))
+def test_an_id_encodes_to_one_file_name_in_its_folder_and_back(player_id):
+    token = at.id_token(player_id)
+    assert "/" not in token and "\\" not in token and "." not in token
+    assert token == token.lower() and token.startswith("p-")
+    assert at.token_id(token) == player_id
+    assert at.parse(at.player_page(player_id)) == at.Address("player", player_id=player_id)
+
+
+@pytest.mark.parametrize("player_id", ["../../etc/passwd", "a/b", "..", ".", "CON", "A", "a"])
+def test_hostile_ids_stay_in_the_players_folder(player_id, tmp_path):
+    page = tmp_path / at.player_page(player_id)
+    assert page.resolve().parent == (tmp_path / "players").resolve()
+    assert at.id_token("A") != at.id_token("a")  # distinct on a case-insensitive disk too
+
+
+def test_the_live_site_refuses_addresses_it_does_not_write(two_months):
+    from pipeline.web.app import create_app
+
+    with local_client(create_app(two_months), raise_server_exceptions=False) as client:
+        for address in [
+            "players/../../etc/passwd",
+            "players/p-..%2Fx.html",
+            "players/x.html",
+            "lists/standard/../../../etc/passwd",
+            "calculations/2026-11/p-_2e.html",
+            "players/p-_zz.html",
+            "top/standard/fed-..html",
+            "static/../app.py",
+        ]:
+            assert client.get(f"/site/{address}").status_code == 404, address
+
+
+def test_each_download_reads_back_to_the_list(two_months, site):
+    shown = ["id", "name", "federation", "title", "birth_year", "rating", "k"]
+    for month in ("2026-11", "2026-12", "2027-01"):
+        published = pd.read_csv(site / at.download("standard", month, "csv"), dtype=str,
+                                keep_default_na=False)  # fmt: skip
+        expected = read_list(site / at.download("standard", month, "csv")).players[shown]
+        assert list(expected["id"]) == list(published["id"]) and len(expected) >= 12
+        for layout in ("xlsx", "txt", "xml"):
+            back = read_list(site / at.download("standard", month, layout)).players
+            got = back.set_index("id").loc[expected["id"], shown[1:]].reset_index()
+            pd.testing.assert_frame_equal(
+                got.astype(str), expected.reset_index(drop=True).astype(str), check_dtype=False
+            )
+            sex = back.set_index("id")["sex"].str.lower().replace({"f": "w"})
+            assert dict(sex) == dict(zip(published["id"], published["sex"], strict=True))
+
+
+def test_each_profile_matches_the_lists_and_the_periods_changes(two_months, site):
+    out = two_months.parent
+    lists = {m: read_list(site / at.download("standard", m, "csv")).players.set_index("id")
+             for m in ("2026-11", "2026-12", "2027-01")}  # fmt: skip
+    changes = {
+        p: {r["id"]: r for r in csv.DictReader(
+            (out / f"changes_{p}.csv").read_text("utf-8").splitlines())}
+        for p in ("2026-11", "2026-12")
+    }  # fmt: skip
+    checked = 0
+    for player_id in lists["2027-01"].index:
+        profile = json.loads((site / at.json_of(at.player_page(player_id))).read_text("utf-8"))
+        rows = {r["month"]: r for r in profile["kinds"][0]["periods"]}
+        for month, period, before in (("2026-12", "2026-11", "2026-11"),
+                                      ("2027-01", "2026-12", "2026-12")):  # fmt: skip
+            row = rows[month]
+            new = lists[month].loc[player_id, "rating"]
+            assert row["rating"] == (None if pd.isna(new) else int(new))
+            old = lists[before]["rating"].get(player_id)
+            if row["rating"] is not None and old is not None and not pd.isna(old):
+                assert row["difference"] == row["rating"] - int(old)
+            change = changes[period].get(player_id)
+            if change is None or not change["k"]:  # no K: a first rating, not a change
+                assert row["change"] is None
+                continue
+            assert (row["games"], row["k_used"], row["change"], row["score"]) == (
+                int(change["games"]),
+                int(change["k"]),
+                int(change["change"]),
+                change["score"],
+            )
+            if change["status"] == "rated":
+                assert row["change"] == row["difference"]  # new - old
+            assert row["calculation_href"] == at.calculation_page(player_id, period)
+            checked += 1
+    assert checked >= 10
+
+
+def test_the_live_pages_are_the_static_files_context(two_months, site):
+    from pipeline.web.app import create_app
+
+    with local_client(create_app(two_months), raise_server_exceptions=False) as client:
+        for address in ["index.html", "lists/standard/2027-01.html", "top/standard/open.html",
+                        "top/standard/girls.html", at.player_page("5100037"),
+                        at.calculation_page("5100010", "2026-12")]:  # fmt: skip
+            live = client.get(f"/site/{address}", params={"format": "json"})
+            assert live.status_code == 200
+            assert live.content == (site / at.json_of(address)).read_bytes(), address
+            page = client.get(f"/site/{address}")
+            assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        for layout in ("csv", "xlsx", "txt", "xml"):
+            download = at.download("standard", "2027-01", layout)
+            assert client.get(f"/site/{download}").content == (site / download).read_bytes()
+
+
+def test_fiderate_site_command(two_months, tmp_path):
+    result = run_cli("site", "--db", two_months, "--out", tmp_path / "www")
+    assert result.exit_code == 0, result.output
+    assert "files written" in result.stdout and (tmp_path / "www" / "index.html").is_file()
+    again = run_cli("site", "--db", two_months, "--out", tmp_path / "www", "--json")
+    assert json.loads(again.stdout)["written"] == []
+    missing = run_cli("site", "--db", tmp_path / "none.db", "--out", tmp_path / "w2")
+    assert missing.exit_code == 1 and "no history database" in missing.stderr
+    assert not (tmp_path / "w2").exists() and "Traceback" not in missing.output
+
+
+def test_the_live_site_answers_for_the_database_as_it_is_now(tmp_path):
+    from pipeline.web.app import create_app
+
+    work = tmp_path / "work"
+    work.mkdir()
+    database = november(work)
+    with local_client(create_app(database), raise_server_exceptions=False) as client:
+        before = client.get("/site/index.json").json()
+        assert client.get("/site/index.json").json() == before  # kept for this state
+        december(work)
+        after = client.get("/site/index.json").json()
+    assert before["lists"][0]["month"] == "2026-12" and after["lists"][0]["month"] == "2027-01"
+
+
+def test_a_folder_that_cannot_be_written_is_a_clear_error(two_months, tmp_path):
+    blocked = tmp_path / "www"
+    blocked.mkdir()
+    (blocked / "players").write_text("a file where the site needs a folder", encoding="utf-8")
+    result = run_cli("site", "--db", two_months, "--out", blocked)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "the site cannot be written to" in result.stderr and "players" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("garc", ["5100070"]),  # a name's first word
+        ("LUCIA", ["5100070"]),  # another word, any case
+        ("arcia", []),  # inside a word: not a word's beginning
+        (
+            "51000",
+            [
+                "5100010",
+                "5100029",
+                "5100037",
+                "5100045",
+                "5100053",
+                "5100061",
+                "5100070",
+                "5100088",
+                "5100096",
+            ],
+        ),  # an id's beginning  # fmt: skip
+        ("<script>", ["5100010"]),
+        ("garcia lucia", ["5100070"]),  # the name as written without its comma
+        ("", []),
+        (",", []),
+    ],
+)
+def test_the_live_search_finds_a_names_word_or_an_ids_beginning(two_months, query, found):
+    from pipeline.web.app import create_app
+
+    with local_client(create_app(two_months), raise_server_exceptions=False) as client:
+        answer = client.get("/site/search.json", params={"q": query}).json()
+        page = client.get("/site/search.html", params={"q": query}).text
+    ids = [p["id"] for r in answer["results"] for p in r["players"]]
+    assert sorted(ids) == sorted(found)
+    assert "<script>alert" not in page
