@@ -22,9 +22,9 @@ settings.register_profile("fiderate", deadline=None)
 settings.load_profile("fiderate")
 
 # No fsync and SQLite synchronous=OFF for the suite (docs/safety.md): a test checks what a run
-# writes, not that the disk has it, and under a loaded machine's I/O every fsync waits behind other
-# processes' writes (the period tests took 13 to 67 s by that alone). Set here, in the
-# environment, so the subprocesses tests start (scheduled runs, killed runs) inherit it; a
+# writes, not that the disk has it, and on a machine whose disk is busy every fsync waits behind
+# other processes' writes (issue 34: the period tests' time swung with the load). Set in the
+# environment, so that the subprocesses tests start (scheduled runs, killed runs) inherit it; a
 # developer may run the suite with FIDERATE_DURABILITY=full. The crash-safety tests take the
 # `durable` fixture: they run with every fsync, as a user's run does.
 os.environ.setdefault(durability.ENV, durability.RELAXED)
