@@ -27,8 +27,8 @@ from typing import TypeVar
 
 from pipeline.errors import Code, HistoryRefusal, Problem
 from pipeline.history import store
-from pipeline.history.journal import fsync_dir
 from pipeline.history.schema import APPLICATION_ID, SCHEMA_VERSION, migrate
+from pipeline.resources.durability import fsync_dir, fsync_file, sqlite_sync
 from pipeline.resources.pause_points import pause_point
 
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -68,6 +68,7 @@ def connect(path: Path) -> sqlite3.Connection:
             con.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
             _check_fiderate(path, con)
             con.execute("PRAGMA foreign_keys = ON")
+            sqlite_sync(con)
             migrate(con)
         except BaseException:
             con.close()
@@ -87,11 +88,11 @@ def create_history(path: Path) -> sqlite3.Connection:
     try:
         con = sqlite3.connect(name, isolation_level=None)
         try:
+            sqlite_sync(con)
             migrate(con)
         finally:
             con.close()
-        with tmp.open("rb") as fh:
-            os.fsync(fh.fileno())
+        fsync_file(tmp)
         pause_point("db-built")
         os.replace(tmp, path)
     except BaseException:

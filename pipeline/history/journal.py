@@ -1,6 +1,7 @@
-"""Durability of a run: the rename journal's roll-forward, stray temporary files, fsync of the
-output folder (see :mod:`pipeline.jobs.period` for the order of the steps). The test hook that
-stops a run at a named stage is :mod:`pipeline.resources.pause_points`."""
+"""Durability of a run: the rename journal's roll-forward and stray temporary files (see
+:mod:`pipeline.jobs.period` for the order of the steps; the fsyncs are
+:mod:`pipeline.resources.durability`'s). The test hook that stops a run at a named stage is
+:mod:`pipeline.resources.pause_points`."""
 
 from __future__ import annotations
 
@@ -60,17 +61,3 @@ def clean_stale_temporaries(out_dir: Path) -> None:
     if out_dir.is_dir():
         for path in out_dir.glob(".*.tmp"):
             path.unlink(missing_ok=True)
-
-
-def fsync_dir(path: Path) -> None:
-    """Make the renames durable (POSIX); harmless where directories cannot be opened."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -17,9 +17,10 @@ import pandas as pd
 
 from pipeline.history import database
 from pipeline.history import store as history
-from pipeline.history.journal import fsync_dir, move_into_place
+from pipeline.history.journal import move_into_place
 from pipeline.history.record import ListFile, RunRecord, record_run
 from pipeline.model import EarlierList
+from pipeline.resources.durability import fsync_dir
 from pipeline.resources.pause_points import pause_point
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from pipeline.arrays.arrow_text import str_series, text_array
 from pipeline.arrays.number_text import int_text, units_text
@@ -23,6 +24,7 @@ from pipeline.lists.first_rating import FIRST_RATING, FirstRatingRules, FirstRat
 from pipeline.lists.next_list import STATUS_FIRST, STATUS_IDLE, STATUS_NEW, dropped
 
 TOP = 20
+_ASSUMED_TEXTS = pa.array(["", "false", "true"])  # no totals row, not assumed, assumed
 
 
 @dataclass
@@ -71,6 +73,7 @@ def build_report(
             "status": str_series(text_array(status.array[moved])).array,
             "rating": int_text(old_rating).array,
             "k": int_text(take_rows(totals["k"], at_total)).array,
+            "k_assumed": _assumed_text(totals["k_assumed"].to_numpy(dtype=bool), at_total).array,
             "games": take_rows(totals["games"], at_total).astype(str).array,
             "score": units_text(take_rows(totals["score_h"], at_total).to_numpy(), 100, 1).array,
             "change_exact": units_text(
@@ -97,6 +100,15 @@ def build_report(
         new_players=changes[changes["status"].isin([STATUS_FIRST, STATUS_NEW])],
         dropped=changes[dropped(changes["status"]).to_numpy()],
     )
+
+
+def _assumed_text(assumed: np.ndarray, rows: np.ndarray) -> pd.Series:
+    """``k_assumed`` in rating_list.csv's words (true/false) for the totals rows ``rows``; blank
+    where a player has no totals row (-1), as the K is."""
+    code = np.zeros(len(rows), dtype=np.int8)
+    found = rows >= 0
+    code[found] = 1 + assumed[rows[found]]
+    return str_series(_ASSUMED_TEXTS.take(code))
 
 
 def _moved_rows(

@@ -11,7 +11,6 @@ Spreadsheets follow the core writer's size rule (up to 10,000 players unless ``x
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from pipeline.lists.change_report import PeriodReport
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.model import RatedPeriod
 from pipeline.resources.atomic_files import OutputBatch, check_not_an_input
+from pipeline.resources.durability import fsync_file
 from pipeline.rules.months import add_months, fide_month_label
 from pipeline.writers.list_text_files import write_list_text_files
 from pipeline.writers.table_files import (
@@ -68,11 +68,6 @@ def check_outputs_spare_inputs(out_dir: Path, period: str, inputs: Sequence[Path
     ``fiderate rate``'s outputs (:func:`pipeline.resources.atomic_files.check_not_an_input`)."""
     for name in output_names(period).values():
         check_not_an_input(out_dir / name, inputs)
-
-
-def _fsync(path: Path) -> None:
-    with path.open("rb") as fh:
-        os.fsync(fh.fileno())
 
 
 def write_period_report_xlsx(report: PeriodReport, path: Path) -> None:
@@ -141,5 +136,5 @@ def write_period_outputs(
         )
         files.notes.append(f"{names['list_xlsx']} and {names['report_xlsx']} not written: {why}")
     for tmp, _ in batch.planned():
-        _fsync(tmp)
+        fsync_file(tmp)
     return files

@@ -17,6 +17,9 @@ from pipeline.history import database
 from tests.conftest import run_cli
 from tests.jobs.test_period_kill import command, fresh, snapshot, template  # noqa: F401
 
+# Crash safety: these runs fsync as a user's do (the suite's others run relaxed, tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("durable")
+
 
 def run_in_process(state):  # type: ignore[no-untyped-def]
     return run_cli(*command(state)[3:])

@@ -24,6 +24,9 @@ import pytest
 from pipeline.jobs.period import PeriodRequest, run_period
 from tests.conftest import run_cli
 
+# Crash safety: these runs fsync as a user's do (the suite's others run relaxed, tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("durable")
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data" / "period"
 DECEMBER = (

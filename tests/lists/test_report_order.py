@@ -37,6 +37,7 @@ def frames(n: int, seed: int) -> dict:
             "change_units": change * 100,
             "change": change,
             "new_rating": rating + pd.array(change, dtype="Int64"),
+            "k_assumed": rated & (rng.random(n) < 0.3),
         }
     )
     new = pd.DataFrame(
