@@ -155,7 +155,7 @@ def test_screenshots_of_the_static_site(browser, static_site):  # noqa: F811
         "site-list": ("lists/standard/2027-01.html", "#list tbody tr"),
         "site-top": ("top/standard/open.html", "#top tbody tr"),
         "site-player": ("players/p-5100037.html", "svg.chart"),
-        "site-calculation": ("calculations/2026-12/p-5100010.html", "#calculation"),
+        "site-calculation": ("calculations/standard/2026-12/p-5100010.html", "#calculation"),
     }
     for name, (address, ready) in pages.items():
         browser.get((static_site / address).as_uri())
