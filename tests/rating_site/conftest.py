@@ -79,3 +79,14 @@ def two_months(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("site-history")
     november(work)
     return december(work)
+
+
+def rapid_december(work: Path) -> Path:
+    """A rapid list into :func:`december`'s history: the December games rated a second time,
+    by the rapid rules, from November's list as the rapid list given (its own ``--out``
+    folder, the one history). A profile then holds a standard and a rapid table."""
+    run_period(PeriodRequest(list_path=work / "list_2026-11.csv",
+                             events=(december_event(work / "december-rapid"),), period="2026-12",
+                             out_dir=work / "out-rapid", db_path=work / "out" / "ratings.db",
+                             rules="rapid"))  # fmt: skip
+    return work / "out" / "ratings.db"
