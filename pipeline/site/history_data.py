@@ -51,7 +51,9 @@ def live_kinds(con: sqlite3.Connection) -> dict[str, list[Month]]:
     """Each kind of list the history holds live lists of (in :data:`KINDS`' order: standard,
     rapid, blitz) -> its months (a history written before schema 5 holds one kind, the one
     its migration found)."""
-    held = {k for (k,) in con.execute("SELECT DISTINCT rating_kind FROM lists WHERE superseded = 0")}
+    held = {
+        k for (k,) in con.execute("SELECT DISTINCT rating_kind FROM lists WHERE superseded = 0")
+    }
     return {kind: live_months(con, kind) for kind in KINDS if kind in held}
 
 

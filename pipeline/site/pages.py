@@ -246,9 +246,7 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     }
 
 
-def calculation(
-    data: SiteData, kind: str, player_id: str, period: str
-) -> dict[str, Any] | None:
+def calculation(data: SiteData, kind: str, player_id: str, period: str) -> dict[str, Any] | None:
     """One period's calculation of a player on the list of ``kind``, game by game: the history
     job's own read-out."""
     import dataclasses

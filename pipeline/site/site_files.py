@@ -119,7 +119,9 @@ def site_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
         changes = data.changes(kind)
         stored = changes[changes["scale"].notna()]
         for player_id, period in zip(stored["player_id"], stored["period"], strict=True):
-            where = at.Address("calculation", kind=kind, month=str(period), player_id=str(player_id))
+            where = at.Address(
+                "calculation", kind=kind, month=str(period), player_id=str(player_id)
+            )
             yield from _page(data, where, at.calculation_page(kind, str(player_id), str(period)))
     yield from search_shards(data)
 

@@ -20,17 +20,18 @@ from pipeline.readers.lists.published_list import read_list as read_published
 from pipeline.rules.months import add_months
 from pipeline.rules.rating_kinds import KINDS
 from pipeline.site import addresses as at
-from tests.history.test_history_three_kinds_year import (  # noqa: F401 (the year fixture)
+from tests.history import test_history_three_kinds_year as three_kinds
+from tests.history.test_history_three_kinds_year import (
     MONTHS,
     NEWCOMER,
     PLAYERS,
     number,
     read_list,
-    year,
 )
 from tests.web.conftest import local_client
 
 LISTED = ["2026-01", *(add_months(m, 1) for m in MONTHS)]  # each kind's thirteen lists
+year = three_kinds.year  # the history of a year of three kinds, built once for this module
 V4 = Path(__file__).resolve().parents[1] / "history" / "data"
 
 
@@ -62,9 +63,7 @@ def test_home_shows_the_latest_list_of_each_kind(year, site):
         assert summary["players"] == len(latest)
         for gain in summary["gains"]:  # the kind's own change, not another kind's
             before = published(root, summary["kind"], LISTED[-2])[gain["id"]]
-            assert gain["change"] == number(latest[gain["id"]]["rating"]) - number(
-                before["rating"]
-            )
+            assert gain["change"] == number(latest[gain["id"]]["rating"]) - number(before["rating"])
     months = [(m["kind"], m["month"]) for m in home["months"]]
     assert months == [(k, m) for k in KINDS for m in reversed(LISTED)]
     html = (site / at.home()).read_text(encoding="utf-8")

@@ -66,8 +66,8 @@ def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
     assert set(refresh.written) == changed
     assert refresh.unchanged == len(after) - len(changed) > 0
     # November's list and its downloads, and the first period's calculations, stand as they were.
-    kept = [a for a in after if a.startswith(("lists/standard/2026-1", "calculations/standard/2026-11/",
-                                              "static/"))]  # fmt: skip
+    unchanged = ("lists/standard/2026-1", "calculations/standard/2026-11/", "static/")
+    kept = [a for a in after if a.startswith(unchanged)]
     assert kept and not changed & set(kept)
     assert "lists/standard/2027-01.html" in changed and "index.html" in changed
 
@@ -90,13 +90,13 @@ def test_names_and_events_are_escaped_on_every_page(site):
         assert "<script>alert" not in text and "<img" not in text and "<b>Co" not in text, page
     profile = (site / at.player_page("5100010")).read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in profile
-    calc = (site / at.calculation_page("standard", "5100010", "2026-12")).read_text(encoding="utf-8")
+    calculation = at.calculation_page("standard", "5100010", "2026-12")
+    calc = (site / calculation).read_text(encoding="utf-8")
     assert "&lt;/td&gt;&lt;script&gt;alert(3)&lt;/script&gt; Open" in calc
     # The JSON holds the names as they are (text, for programs).
     data = json.loads((site / at.json_of(at.player_page("5100037"))).read_text("utf-8"))
     assert data["player"]["name"] == HOSTILE["5100037"]
-    games = json.loads((site / at.json_of(at.calculation_page("standard", "5100010", "2026-12"))).read_text(
-        "utf-8"))["calc"]["games"]  # fmt: skip
+    games = json.loads((site / at.json_of(calculation)).read_text("utf-8"))["calc"]["games"]
     assert {g["event"] for g in games} == {HOSTILE_EVENT}
 
 
