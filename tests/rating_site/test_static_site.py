@@ -109,6 +109,21 @@ def test_an_id_encodes_to_one_file_name_in_its_folder_and_back(player_id):
     assert at.parse(at.player_page(player_id)) == at.Address("player", player_id=player_id)
 
 
+@given(
+    st.text(min_size=1, max_size=at.ID_CHARS),
+    st.sampled_from(at.KINDS),
+    st.integers(1900, 2999),
+    st.integers(1, 12),
+)
+def test_a_calculation_address_names_its_kind_period_and_player(player_id, kind, year, month):
+    period = f"{year}-{month:02d}"
+    address = at.calculation_page(kind, player_id, period)
+    assert address.startswith(f"calculations/{kind}/{period}/")
+    assert at.parse(address) == at.Address(
+        "calculation", kind=kind, month=period, player_id=player_id
+    )
+
+
 @pytest.mark.parametrize("player_id", ["../../etc/passwd", "a/b", "..", ".", "CON", "A", "a"])
 def test_hostile_ids_stay_in_the_players_folder(player_id, tmp_path):
     page = tmp_path / at.player_page(player_id)
