@@ -205,3 +205,40 @@ def test_a_history_of_schema_4_writes_its_one_kind(kind, tmp_path):
                 calc = page_json(out, row["calculation_href"])["calc"]
                 assert (calc["rating_kind"], calc["change"]) == (kind, row["change"])
     assert checked >= 5
+
+
+def test_a_profile_shows_the_facts_of_the_newest_list_of_any_kind(tmp_path):
+    """Standard published up to December, rapid up to January with the player's new
+    federation: the profile shows the January rapid list's federation, and each kind's own
+    rating."""
+    from tests.rating_site.conftest import DECEMBER, november
+
+    work = tmp_path / "work"
+    work.mkdir()
+    db = november(work)  # standard: the lists of November and December
+    moved = "5100045"
+    given = (work / "list_2026-11.csv").read_text(encoding="utf-8").splitlines()
+    at_row = next(i for i, line in enumerate(given) if line.startswith(moved + ","))
+    assert ",FRA," in given[at_row]
+    given[at_row] = given[at_row].replace(",FRA,", ",ESP,", 1)
+    (work / "rapid_2026-12.csv").write_text("\n".join(given) + "\n", encoding="utf-8")
+    events = work / "rapid-events"
+    events.mkdir()
+    rows = ["event,round,date,white,black,result"]
+    rows += [f"Rapid,{n + 1},2026-12-20,{w},{b},{r}" for n, (w, b, r) in enumerate(DECEMBER)]
+    (events / "rapid.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    from pipeline.jobs.period import PeriodRequest, run_period
+
+    run_period(PeriodRequest(list_path=work / "rapid_2026-12.csv", events=(events,),
+                             period="2026-12", out_dir=work / "out-rapid", db_path=db,
+                             rules="rapid"))  # fmt: skip
+    out = tmp_path / "www"
+    run_site(SiteRequest(db, out))
+    profile = page_json(out, at.player_page(moved))
+    latest = {k["kind"]: k["month"] for k in profile["kinds"]}
+    assert latest == {"standard": "2026-12", "rapid": "2027-01"}
+    assert profile["player"]["federation"] == "ESP"
+    standard = read_list(work / "out" / "rating_list_2026-12.csv")[moved]
+    rapid = read_list(work / "out-rapid" / "rating_list_2027-01.csv")[moved]
+    ratings = {k["kind"]: k["rating"] for k in profile["kinds"]}
+    assert ratings == {"standard": number(standard["rating"]), "rapid": number(rapid["rating"])}
