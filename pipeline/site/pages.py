@@ -215,13 +215,18 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     with world and national rank, a chart, and per period games, score, change and K."""
     kinds = []
     facts: dict[str, Any] | None = None
+    facts_month = ""
     for kind in data.kinds():
         rows = data.player_records(kind, player_id, PROFILE_FIELDS)
         if not rows:
             continue
         latest = rows[-1]
-        facts = facts or {k: latest[k] for k in ("id", "name", "federation", "title", "sex",
-                                                 "birth_year")}  # fmt: skip
+        # The facts of the newest list of any kind (a federation or title changed since the
+        # last standard list shows as the later rapid list has it); on a tie, the first kind.
+        if facts is None or latest["month"] > facts_month:
+            facts_month = latest["month"]
+            facts = {k: latest[k] for k in ("id", "name", "federation", "title", "sex",
+                                            "birth_year")}  # fmt: skip
         on_latest = latest["month"] == data.latest(kind).month  # type: ignore[union-attr]
         periods = _periods(data, kind, rows, data.change_records(kind, player_id))
         points = [(str(r["month"]), int(r["rating"])) for r in rows if r["rating"] is not None]
