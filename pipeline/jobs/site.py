@@ -50,7 +50,7 @@ def run_site(request: SiteRequest) -> SiteResult:
     return SiteResult(
         request.out,
         data.kinds(),
-        len(data.months),
+        sum(len(months) for months in data.months.values()),
         done.written,
         done.unchanged,
         done.removed,

@@ -69,8 +69,9 @@ def player_page(player_id: str) -> str:
     return f"players/{id_token(player_id)}.html"
 
 
-def calculation_page(player_id: str, period: str) -> str:
-    return f"calculations/{period}/{id_token(player_id)}.html"
+def calculation_page(kind: str, player_id: str, period: str) -> str:
+    """A player's calculation in one period of one kind of list (a month rates each kind)."""
+    return f"calculations/{kind}/{period}/{id_token(player_id)}.html"
 
 
 def search_page() -> str:
@@ -126,8 +127,13 @@ def parse(address: str) -> Address | None:
         return None
     if head == ["players"]:
         return Address("player", player_id=player_id)
-    if len(head) == 2 and head[0] == "calculations" and _MONTH.fullmatch(head[1]):
-        return Address("calculation", month=head[1], player_id=player_id)
+    if (
+        len(head) == 3
+        and head[0] == "calculations"
+        and head[1] in KINDS
+        and _MONTH.fullmatch(head[2])
+    ):
+        return Address("calculation", kind=head[1], month=head[2], player_id=player_id)
     return None
 
 

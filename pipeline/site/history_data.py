@@ -1,6 +1,7 @@
 """What the site reads from a history database, read-only SQL on the tables ``fiderate period``
-writes (no new table, nothing written): the rating kind the history holds, the list in force
-each month, a month's list with its ranks, and the periods' stored changes.
+writes (no new table, nothing written): the kinds of list the history holds (standard, rapid,
+blitz: the ``rating_kind`` of its lists, schema 5), each kind's list in force each month, a
+month's list with its ranks, and each kind's periods' stored changes.
 
 ``SiteData`` holds one open read-only connection and decodes each month's list once, when a
 page first needs it (the static writer needs every month, a live page one or two).
@@ -8,8 +9,6 @@ page first needs it (the static writer needs every month, a live page one or two
 
 from __future__ import annotations
 
-import re
-import shlex
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +23,7 @@ from pipeline.history.database import open_read_only
 from pipeline.history.list_blocks import BLOCK_COLUMNS, block_holding, decode_block
 from pipeline.history.list_reading import content_of, list_frame, list_table
 from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
-
-_RULES = re.compile(r"(standard|rapid|blitz)")
+from pipeline.rules.rating_kinds import KINDS
 
 
 @dataclass(frozen=True)
@@ -38,31 +36,25 @@ class Month:
     published: bool
 
 
-def history_kind(con: sqlite3.Connection) -> str:
-    """The kind of list the history holds: the ``--rules`` of its published runs (standard
-    when a run gave none). A history of schema 4 holds one kind (schema 5 will say it)."""
-    for (command,) in con.execute(
-        "SELECT command FROM runs WHERE outcome = 'published' ORDER BY id DESC"
-    ):
-        words = shlex.split(command, posix=True) if command else []
-        for at, word in enumerate(words):
-            value = word.split("=", 1)[1] if word.startswith("--rules=") else None
-            if word == "--rules" and at + 1 < len(words):
-                value = words[at + 1]
-            if value is not None:
-                found = _RULES.search(value)
-                return found.group(1) if found else "standard"
-    return "standard"
-
-
-def live_months(con: sqlite3.Connection) -> list[Month]:
-    """Every month with a live list, oldest first."""
+def live_months(con: sqlite3.Connection, kind: str) -> list[Month]:
+    """Every month with a live list of ``kind`` (the lists' ``rating_kind``), oldest first."""
     rows = con.execute(
-        "SELECT effective, content_id, period, kind FROM lists WHERE superseded = 0 "
-        "ORDER BY effective, kind = 'published', id"
+        "SELECT effective, content_id, period, kind FROM lists "
+        "WHERE superseded = 0 AND rating_kind = ? ORDER BY effective, kind = 'published', id",
+        (kind,),
     ).fetchall()
     months = {m: Month(m, int(c), p, kind == "published") for m, c, p, kind in rows}
     return list(months.values())  # the last row of a month wins: the published list
+
+
+def live_kinds(con: sqlite3.Connection) -> dict[str, list[Month]]:
+    """Each kind of list the history holds live lists of (in :data:`KINDS`' order: standard,
+    rapid, blitz) -> its months (a history written before schema 5 holds one kind, the one
+    its migration found)."""
+    held = {
+        k for (k,) in con.execute("SELECT DISTINCT rating_kind FROM lists WHERE superseded = 0")
+    }
+    return {kind: live_months(con, kind) for kind in KINDS if kind in held}
 
 
 def ranked(frame: pd.DataFrame) -> pd.DataFrame:
@@ -98,8 +90,7 @@ class SiteData:
 
     path: Path
     con: sqlite3.Connection
-    kind: str
-    months: list[Month]
+    months: dict[str, list[Month]]  # kind -> its live months, oldest first
     # Decoded lists by content id, and their search indexes by ("names", content id).
     _frames: dict[Any, Any] = field(default_factory=dict)
     _bases: dict[int, pa.Table] = field(default_factory=dict)
@@ -111,7 +102,7 @@ class SiteData:
         keeps them between requests: a stored list never changes under its content id)."""
         con = open_read_only(path)
         try:
-            data = cls(path, con, history_kind(con), live_months(con))
+            data = cls(path, con, live_kinds(con))
             if frames is not None:
                 data._frames = frames
             return data
@@ -123,11 +114,11 @@ class SiteData:
         self.con.close()
 
     def kinds(self) -> tuple[str, ...]:
-        """The kinds this history holds lists of."""
-        return (self.kind,) if self.months else ()
+        """The kinds this history holds lists of, in :data:`KINDS`' order."""
+        return tuple(self.months)
 
     def months_of(self, kind: str) -> list[Month]:
-        return self.months if kind == self.kind else []
+        return self.months.get(kind, [])
 
     def month(self, kind: str, month: str) -> Month | None:
         return next((m for m in self.months_of(kind) if m.month == month), None)
@@ -165,15 +156,17 @@ class SiteData:
         found, matched = find(frame, self._frames[key], query)
         return month.month, found, matched
 
-    def changes(self, player_id: str | None = None) -> pd.DataFrame:
-        """The live periods' stored changes (``period_changes`` with its ``period`` and the
-        run's ``scale``), of one player or of all."""
-        periods = live_periods(self.con)
+    def changes(self, kind: str, player_id: str | None = None) -> pd.DataFrame:
+        """The stored changes of the live periods of ``kind`` (``period_changes`` with its
+        ``period`` and the run's ``scale``), of one player or of all: a rapid period's change
+        never shows on the standard table of the same month."""
+        periods = live_periods(self.con, kind)
         where = " AND c.player_id = ?" if player_id is not None else ""
         rows = self.con.execute(
             f"SELECT c.run_id, {', '.join('c.' + c for c in CHANGE_COLUMNS)} "
-            f"FROM period_changes c WHERE 1 = 1{where} ORDER BY c.player_id, c.run_id",
-            (player_id,) if player_id is not None else (),
+            "FROM period_changes c JOIN runs r ON r.id = c.run_id "
+            f"WHERE r.rating_kind = ?{where} ORDER BY c.player_id, c.run_id",
+            (kind, player_id) if player_id is not None else (kind,),
         ).fetchall()
         frame = pd.DataFrame(rows, columns=["run_id", *CHANGE_COLUMNS])
         live = {p.run_id: p for p in periods.values()}
@@ -184,13 +177,15 @@ class SiteData:
         return frame
 
     def read_all_changes(self) -> None:
-        """Read every player's stored changes at once (the static writer's many profiles)."""
-        frame = self.changes()
-        ids = frame["player_id"].to_numpy(dtype=object)
-        starts = _run_starts(ids)
-        stops = [*starts[1:], len(ids)]
-        slices = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
-        self._cache[("changes", "")] = (frame, slices)
+        """Read every player's stored changes of each kind at once (the static writer's many
+        profiles)."""
+        for kind in self.kinds():
+            frame = self.changes(kind)
+            ids = frame["player_id"].to_numpy(dtype=object)
+            starts = _run_starts(ids)
+            stops = [*starts[1:], len(ids)]
+            slices = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
+            self._cache[("changes", kind)] = (frame, slices)
 
     def all_rows(self, kind: str) -> pd.DataFrame:
         """Every month's list of ``kind`` in one frame (a ``month`` column), sorted by id then
@@ -220,16 +215,17 @@ class SiteData:
             return []
         return self._records(("rows", kind), self.all_rows(kind), columns, span)
 
-    def change_records(self, player_id: str) -> list[dict[str, Any]]:
-        """The player's stored changes as plain records (see :meth:`player_records`)."""
-        if ("changes", "") not in self._cache:
-            frame = self.changes(player_id)
+    def change_records(self, kind: str, player_id: str) -> list[dict[str, Any]]:
+        """The player's stored changes of ``kind`` as plain records (see
+        :meth:`player_records`)."""
+        if ("changes", kind) not in self._cache:
+            frame = self.changes(kind, player_id)
             return plain(frame, list(frame.columns))
-        frame, slices = self._cache[("changes", "")]
+        frame, slices = self._cache[("changes", kind)]
         span = slices.get(player_id)
         if span is None:
             return []
-        return self._records(("change_records", ""), frame, tuple(frame.columns), span)
+        return self._records(("change_records", kind), frame, tuple(frame.columns), span)
 
     def _records(
         self, key: tuple[str, str], frame: pd.DataFrame, columns: tuple[str, ...],

@@ -203,7 +203,7 @@ def _periods(
             "change": change["change"] if change else None,
             "k_used": change["k"] if change else None,
             "k_rule": change["k_rule"] if change else None,
-            "calculation_href": at.calculation_page(str(row["id"]), str(month.period))
+            "calculation_href": at.calculation_page(kind, str(row["id"]), str(month.period))
             if change and change["scale"] is not None else None,
         })  # fmt: skip
         previous = rating if rating is not None else previous
@@ -215,15 +215,20 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     with world and national rank, a chart, and per period games, score, change and K."""
     kinds = []
     facts: dict[str, Any] | None = None
+    facts_month = ""
     for kind in data.kinds():
         rows = data.player_records(kind, player_id, PROFILE_FIELDS)
         if not rows:
             continue
         latest = rows[-1]
-        facts = facts or {k: latest[k] for k in ("id", "name", "federation", "title", "sex",
-                                                 "birth_year")}  # fmt: skip
+        # The facts of the newest list of any kind (a federation or title changed since the
+        # last standard list shows as the later rapid list has it); on a tie, the first kind.
+        if facts is None or latest["month"] > facts_month:
+            facts_month = latest["month"]
+            facts = {k: latest[k] for k in ("id", "name", "federation", "title", "sex",
+                                            "birth_year")}  # fmt: skip
         on_latest = latest["month"] == data.latest(kind).month  # type: ignore[union-attr]
-        periods = _periods(data, kind, rows, data.change_records(player_id))
+        periods = _periods(data, kind, rows, data.change_records(kind, player_id))
         points = [(str(r["month"]), int(r["rating"])) for r in rows if r["rating"] is not None]
         kinds.append({
             "kind": kind,
@@ -246,23 +251,25 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     }
 
 
-def calculation(data: SiteData, player_id: str, period: str) -> dict[str, Any] | None:
-    """One period's calculation of a player, game by game: the history job's own read-out."""
+def calculation(data: SiteData, kind: str, player_id: str, period: str) -> dict[str, Any] | None:
+    """One period's calculation of a player on the list of ``kind``, game by game: the history
+    job's own read-out."""
     import dataclasses
 
     from pipeline.errors import NotInHistory
     from pipeline.jobs.player_history import CalculationRequest, run_calculation
 
     try:
-        calc = run_calculation(CalculationRequest(player_id, period, data.path))
+        calc = run_calculation(CalculationRequest(player_id, period, data.path, kind))
     except NotInHistory:
         return None
     found = dataclasses.asdict(calc)
     for game in found["games"]:
         game["href"] = at.player_page(str(game["opponent"]))
     return {
-        "page": at.calculation_page(player_id, period),
-        "title": f"{calc.name or player_id}: the {period} period",
+        "page": at.calculation_page(kind, player_id, period),
+        "title": f"{calc.name or player_id}: the {kind} {period} period",
+        "kind": kind,
         "player_href": at.player_page(player_id),
         "calc": found,
     }

@@ -47,7 +47,7 @@ def page_context(data: SiteData, where: at.Address, query: str = "") -> dict[str
     if where.page == "player":
         return pages.player(data, where.player_id)
     if where.page == "calculation":
-        return pages.calculation(data, where.player_id, where.month)
+        return pages.calculation(data, where.kind, where.player_id, where.month)
     return None
 
 
@@ -115,11 +115,14 @@ def site_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
     for player_id in players:
         yield from _page(data, at.Address("player", player_id=player_id),
                          at.player_page(player_id))  # fmt: skip
-    changes = data.changes()
-    stored = changes[changes["scale"].notna()]
-    for player_id, period in zip(stored["player_id"], stored["period"], strict=True):
-        where = at.Address("calculation", month=str(period), player_id=str(player_id))
-        yield from _page(data, where, at.calculation_page(str(player_id), str(period)))
+    for kind in data.kinds():
+        changes = data.changes(kind)
+        stored = changes[changes["scale"].notna()]
+        for player_id, period in zip(stored["player_id"], stored["period"], strict=True):
+            where = at.Address(
+                "calculation", kind=kind, month=str(period), player_id=str(player_id)
+            )
+            yield from _page(data, where, at.calculation_page(kind, str(player_id), str(period)))
     yield from search_shards(data)
 
 

@@ -79,3 +79,21 @@ def two_months(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("site-history")
     november(work)
     return december(work)
+
+
+def rapid_december(work: Path) -> Path:
+    """A rapid list into :func:`december`'s history: December's pairings played again as a
+    rapid event (results reversed), rated by the rapid rules from November's list as the rapid
+    list given (its own ``--out`` folder, the one history). A profile then holds a standard
+    and a rapid table."""
+    folder = work / "december-rapid"
+    folder.mkdir(parents=True, exist_ok=True)
+    flip = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2"}
+    rows = ["event,round,date,white,black,result"]
+    for n, (white, black, result) in enumerate(DECEMBER):
+        rows.append(f"December Rapid,{n + 1},2026-12-20,{black},{white},{flip[result]}")
+    (folder / "rapid.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    run_period(PeriodRequest(list_path=work / "list_2026-11.csv", events=(folder,),
+                             period="2026-12", out_dir=work / "out-rapid",
+                             db_path=work / "out" / "ratings.db", rules="rapid"))  # fmt: skip
+    return work / "out" / "ratings.db"

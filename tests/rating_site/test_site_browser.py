@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.jobs.site import SiteRequest, run_site
 from pipeline.readers.lists.published_list import read_list
-from tests.rating_site.conftest import december, november
+from tests.rating_site.conftest import december, november, rapid_december
 from tests.web.conftest import Server, browser  # noqa: F401 (the browser fixture)
 from tests.web.test_browser import PHONE, WIDTHS, shoot, type_into, wait_for, wait_for_page
 
@@ -25,7 +25,8 @@ SEARCHED = "Garcia, Lucia"
 def history(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("site-browser")
     november(work)
-    return december(work)
+    december(work)
+    return rapid_december(work)
 
 
 @pytest.fixture(scope="module")
@@ -85,15 +86,27 @@ def _shown_list(driver) -> list[tuple[str, int | None]]:
 
 
 def _profile_to_calculation_to_top_to_list(driver, tmp_path: Path, width: int) -> None:
-    """From a site profile: its period link to the calculation, a top list, the list month
-    and its downloads read back (the same walk live and from disk)."""
+    """From a site profile: its kind switch to the rapid ratings, a rapid period's link to its
+    calculation (the static site's page; live, the history's page of that kind), back, a top
+    list, the list month and its downloads read back (the same walk live and from disk)."""
     wait_for_page(driver, "table[id^=periods-]")
     _no_sideways_scroll(driver)
-    assert driver.find_element("css selector", "svg.chart").is_displayed()
-    _click(driver, "a.calculation")
-    wait_for_page(driver, "#calculation")
-    assert "period" in driver.find_element("css selector", "h1").text
+    assert driver.find_element("css selector", "#standard svg.chart").is_displayed()
+    _click(driver, "nav.kind-switch a[href='#rapid']")
+    wait_for(driver, lambda d: d.execute_script("return location.hash") == "#rapid")
+    assert driver.find_element("css selector", "#rapid svg.chart").is_displayed()
     _no_sideways_scroll(driver)
+    profile = driver.current_url
+    _click(driver, "#rapid a.calculation")
+    wait_for_page(driver, "#calculation")
+    heading = driver.find_element("css selector", "h1").text
+    assert "period" in heading and "rapid" in heading, heading
+    assert "calculations/rapid/" in driver.current_url or (
+        "/history/calculation?" in driver.current_url and "kind=rapid" in driver.current_url
+    ), driver.current_url
+    _no_sideways_scroll(driver)
+    driver.get(profile)
+    wait_for_page(driver, "table[id^=periods-]")
     _click(driver, "nav a[href$='top/standard/open.html']")
     wait_for_page(driver, "#top tbody tr")
     _no_sideways_scroll(driver)
@@ -155,7 +168,7 @@ def test_screenshots_of_the_static_site(browser, static_site):  # noqa: F811
         "site-list": ("lists/standard/2027-01.html", "#list tbody tr"),
         "site-top": ("top/standard/open.html", "#top tbody tr"),
         "site-player": ("players/p-5100037.html", "svg.chart"),
-        "site-calculation": ("calculations/2026-12/p-5100010.html", "#calculation"),
+        "site-calculation": ("calculations/standard/2026-12/p-5100010.html", "#calculation"),
     }
     for name, (address, ready) in pages.items():
         browser.get((static_site / address).as_uri())

@@ -66,8 +66,8 @@ def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
     assert set(refresh.written) == changed
     assert refresh.unchanged == len(after) - len(changed) > 0
     # November's list and its downloads, and the first period's calculations, stand as they were.
-    kept = [a for a in after if a.startswith(("lists/standard/2026-1", "calculations/2026-11/",
-                                              "static/"))]  # fmt: skip
+    unchanged = ("lists/standard/2026-1", "calculations/standard/2026-11/", "static/")
+    kept = [a for a in after if a.startswith(unchanged)]
     assert kept and not changed & set(kept)
     assert "lists/standard/2027-01.html" in changed and "index.html" in changed
 
@@ -90,13 +90,13 @@ def test_names_and_events_are_escaped_on_every_page(site):
         assert "<script>alert" not in text and "<img" not in text and "<b>Co" not in text, page
     profile = (site / at.player_page("5100010")).read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in profile
-    calc = (site / at.calculation_page("5100010", "2026-12")).read_text(encoding="utf-8")
+    calculation = at.calculation_page("standard", "5100010", "2026-12")
+    calc = (site / calculation).read_text(encoding="utf-8")
     assert "&lt;/td&gt;&lt;script&gt;alert(3)&lt;/script&gt; Open" in calc
     # The JSON holds the names as they are (text, for programs).
     data = json.loads((site / at.json_of(at.player_page("5100037"))).read_text("utf-8"))
     assert data["player"]["name"] == HOSTILE["5100037"]
-    games = json.loads((site / at.json_of(at.calculation_page("5100010", "2026-12"))).read_text(
-        "utf-8"))["calc"]["games"]  # fmt: skip
+    games = json.loads((site / at.json_of(calculation)).read_text("utf-8"))["calc"]["games"]
     assert {g["event"] for g in games} == {HOSTILE_EVENT}
 
 
@@ -107,6 +107,21 @@ def test_an_id_encodes_to_one_file_name_in_its_folder_and_back(player_id):
     assert token == token.lower() and token.startswith("p-")
     assert at.token_id(token) == player_id
     assert at.parse(at.player_page(player_id)) == at.Address("player", player_id=player_id)
+
+
+@given(
+    st.text(min_size=1, max_size=at.ID_CHARS),
+    st.sampled_from(at.KINDS),
+    st.integers(1900, 2999),
+    st.integers(1, 12),
+)
+def test_a_calculation_address_names_its_kind_period_and_player(player_id, kind, year, month):
+    period = f"{year}-{month:02d}"
+    address = at.calculation_page(kind, player_id, period)
+    assert address.startswith(f"calculations/{kind}/{period}/")
+    assert at.parse(address) == at.Address(
+        "calculation", kind=kind, month=period, player_id=player_id
+    )
 
 
 @pytest.mark.parametrize("player_id", ["../../etc/passwd", "a/b", "..", ".", "CON", "A", "a"])
@@ -126,6 +141,8 @@ def test_the_live_site_refuses_addresses_it_does_not_write(two_months):
             "players/x.html",
             "lists/standard/../../../etc/passwd",
             "calculations/2026-11/p-_2e.html",
+            "calculations/2026-11/p-5100010.html",  # no kind: not an address the site writes
+            "calculations/bullet/2026-11/p-5100010.html",
             "players/p-_zz.html",
             "top/standard/fed-..html",
             "static/../app.py",
@@ -183,7 +200,7 @@ def test_each_profile_matches_the_lists_and_the_periods_changes(two_months, site
             )
             if change["status"] == "rated":
                 assert row["change"] == row["difference"]  # new - old
-            assert row["calculation_href"] == at.calculation_page(player_id, period)
+            assert row["calculation_href"] == at.calculation_page("standard", player_id, period)
             checked += 1
     assert checked >= 10
 
@@ -194,7 +211,7 @@ def test_the_live_pages_are_the_static_files_context(two_months, site):
     with local_client(create_app(two_months), raise_server_exceptions=False) as client:
         for address in ["index.html", "lists/standard/2027-01.html", "top/standard/open.html",
                         "top/standard/girls.html", at.player_page("5100037"),
-                        at.calculation_page("5100010", "2026-12")]:  # fmt: skip
+                        at.calculation_page("standard", "5100010", "2026-12")]:  # fmt: skip
             live = client.get(f"/site/{address}", params={"format": "json"})
             assert live.status_code == 200
             assert live.content == (site / at.json_of(address)).read_bytes(), address
