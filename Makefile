@@ -51,7 +51,7 @@ lint: $(STAMP)  ## ruff (lint + format check) and mypy on pipeline/ and schemas/
 	$(BIN)/mypy pipeline schemas
 
 # What the examples of README.md and docs/ write when run here (also in .gitignore).
-EXAMPLE_OUTPUTS = out-* out3 junior seq period_out autumn.*
+EXAMPLE_OUTPUTS = out-* out3 junior seq period_out rapid_out autumn.*
 
 clean:  ## remove the virtual environment and outputs
 	rm -rf $(VENV) $(OUT) $(EXAMPLE_OUTPUTS) build dist *.egg-info
