@@ -83,6 +83,13 @@ class EventReport:
     norms: NormReport | None
     assumed: AssumedK
 
+    @property
+    def dates_words(self) -> str:
+        """The event's dates as every face says them: "first to last", one date alone, or ""
+        when the games give none."""
+        first, last = self.dates
+        return first if first == last else f"{first} to {last}"
+
     def player(self, player_id: str) -> tuple[pd.Series, pd.DataFrame] | None:
         """A player's standings row and games (their rows of :attr:`games`), or None when the
         id is not a player of the event."""
