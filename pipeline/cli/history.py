@@ -137,6 +137,11 @@ def _blank(value: object) -> str:
     return "" if value is None else str(value)
 
 
+def _signed(value: int | None) -> str:
+    """A difference with its sign, as the pages show it; blank when not stored."""
+    return "" if value is None else f"{value:+d}"
+
+
 def _print_calculation(c: PlayerCalculation) -> None:
     """One period's calculation as a table: each rated game, then the sums and the change."""
     click.echo(f"{c.player_id}  {c.name}: the {c.period} period, {c.rating_kind} list")
@@ -144,20 +149,21 @@ def _print_calculation(c: PlayerCalculation) -> None:
     assumed = " (assumed: the period was rated before the history stored its rules)"
     click.echo(f"rules {c.rules}{assumed if c.rules_assumed else ''}. {c.method_words}")
     head = (
-        f"{'event':<24} {'rd':>3} {'opponent':<10} {'name':<20} {'opp.':>5} {'diff':>5} {'PD':>6} "
-        f"{'score':>5} {'S - PD':>7} {'K x (S - PD)':>12} note"
+        f"{'event':<24} {'rd':>3} {'opponent':<10} {'name':<20} {'opp.':>5} {'diff':>5} "
+        f"{'counted':>7} {'PD':>6} {'score':>5} {'S - PD':>7} {'K x (S - PD)':>12} note"
     )
     click.echo(head)
     for g in c.games:
         click.echo(
             f"{str(g['event'])[:24]:<24} {g['round']!s:>3} {g['opponent']!s:<10} "
             f"{str(g['opponent_name'])[:20]:<20} "
-            f"{_blank(g['opponent_rating']):>5} {_blank(g['diff']):>5} {g['pd']!s:>6} "
-            f"{g['score']!s:>5} {g['s_minus_pd']!s:>7} {g['k_x_s_minus_pd']!s:>12} "
-            f"{g['note']}".rstrip()
+            f"{_blank(g['opponent_rating']):>5} {_signed(g['gap']):>5} {_signed(g['diff']):>7} "
+            f"{g['pd']!s:>6} {g['score']!s:>5} {g['s_minus_pd']!s:>7} "
+            f"{g['k_x_s_minus_pd']!s:>12} {'; '.join(t for t in (g['counted'], g['note']) if t)}"
+            .rstrip()
         )
     click.echo(
-        f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {c.expected:>6} {c.score:>5} "
+        f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {'':>7} {c.expected:>6} {c.score:>5} "
         f"{c.sum_dev:>7} {c.change_exact:>12}"
     )
     new = "" if c.new_rating is None else f"; new rating {c.new_rating}"
