@@ -159,12 +159,11 @@ def _print_calculation(c: PlayerCalculation) -> None:
             f"{str(g['opponent_name'])[:20]:<20} "
             f"{_blank(g['opponent_rating']):>5} {_signed(g['gap']):>5} {_signed(g['diff']):>7} "
             f"{g['pd']!s:>6} {g['score']!s:>5} {g['s_minus_pd']!s:>7} "
-            f"{g['k_x_s_minus_pd']!s:>12} {'; '.join(t for t in (g['counted'], g['note']) if t)}"
-            .rstrip()
+            f"{g['k_x_s_minus_pd']!s:>12} {'; '.join(t for t in (g['counted'], g['note']) if t)}".rstrip()
         )
     click.echo(
-        f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {'':>7} {c.expected:>6} {c.score:>5} "
-        f"{c.sum_dev:>7} {c.change_exact:>12}"
+        f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {'':>7} {c.expected:>6} "
+        f"{c.score:>5} {c.sum_dev:>7} {c.change_exact:>12}"
     )
     new = "" if c.new_rating is None else f"; new rating {c.new_rating}"
     click.echo(f"change: K x sum(S - PD) = {c.change_exact}, rounded once: {c.change:+d}{new}")
