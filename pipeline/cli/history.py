@@ -165,7 +165,11 @@ def _print_calculation(c: PlayerCalculation) -> None:
         f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {'':>7} {c.expected:>6} "
         f"{c.score:>5} {c.sum_dev:>7} {c.change_exact:>12}"
     )
-    new = "" if c.new_rating is None else f"; new rating {c.new_rating}"
-    click.echo(f"change: K x sum(S - PD) = {c.change_exact}, rounded once: {c.change:+d}{new}")
+    # The words of an event's player page and of /history/calculation.
+    new = "" if c.new_rating is None else f"; new rating {c.rating} {c.change:+d} = {c.new_rating}"
+    click.echo(
+        f"change = K x sum(S - PD) = {c.k} x {c.sum_dev} = {c.change_exact}; "
+        f"rounded once, .5 away from zero: {c.change:+d}{new}"
+    )
     if c.next_k is not None:
         click.echo(f"next list's K {c.next_k} (it rates the next period, not this one)")

@@ -10,6 +10,7 @@ list, never from text written here.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,46 @@ def test_both_history_faces_say_it_in_rates_words(runs):
         page = client.get(f"/history/calculation?id={player}&period=2026-11")
     assert page.status_code == 200
     assert words in page.text
+
+
+def _change_line(text: str) -> str:
+    """The change line of a calculation (page or console), as plain text."""
+    plain = " ".join(re.sub(r"<[^>]+>", " ", text).split())
+    found = re.search(r"change = K x sum\(S - PD\) = .*?= -?\d+(?=\s|$)", plain)
+    assert found, plain
+    return found.group(0)
+
+
+def test_every_calculation_says_the_change_in_the_same_words(runs, tmp_path):
+    # An event's player page (rate's words) and the history's two faces: "change = K x sum(S -
+    # PD) = K x sum = exact; rounded once, .5 away from zero: +c; new rating r +c = new". The
+    # history said "K × sum(S − PD)", "rounded once: +19 → 2410" and, on the console, no K x sum.
+    db, _ = runs
+    player = "5100029"
+    calc = run_calculation(CalculationRequest(player, "2026-11", db))
+    change = f"{calc.change:+d}"
+    words = (
+        f"change = K x sum(S - PD) = {calc.k} x {calc.sum_dev} = {calc.change_exact} "
+        f"rounded once, .5 away from zero: {change} new rating {calc.rating} {change} = "
+        f"{calc.new_rating}"
+    )
+    text = run_cli("history", player, "--db", db, "--period", "2026-11").stdout
+    with local_client(create_app(db)) as client:
+        page = client.get(f"/history/calculation?id={player}&period=2026-11").text
+        event = client.post(
+            "/rate",
+            files={"event": ("club.csv", (SAMPLE / "events" / "club_championship.csv").read_bytes()),
+                   "players": ("list.csv", (SAMPLE / "list_2026-11.csv").read_bytes())},
+            data={"period": "2026-11"},
+            follow_redirects=True,
+        )  # fmt: skip
+        token = re.search(r'href="/event/([^/"]+)/outputs.zip"', event.text).group(1)
+        rated = client.get(f"/event/{token}/player?id={player}").text
+    for face in (text, page, rated):
+        assert _same_words(_change_line(face)) == _same_words(words)
+
+
+def _same_words(line: str) -> str:
+    """A change line without what only formats it: the semicolons, the spaces, the sign of a
+    positive decimal (the event page signs sums, "+0.94"; the history does not)."""
+    return " ".join(re.sub(r"\+(?=\d+\.\d)", "", line.replace(";", " ")).split())
