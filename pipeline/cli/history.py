@@ -137,6 +137,11 @@ def _blank(value: object) -> str:
     return "" if value is None else str(value)
 
 
+def _why(game: dict[str, object]) -> str:
+    """A game's note: why its difference counted so (rate's words), then the game's own note."""
+    return "; ".join(str(t) for t in (game["counted"], game["note"]) if t)
+
+
 def _signed(value: int | None) -> str:
     """A difference with its sign, as the pages show it; blank when not stored."""
     return "" if value is None else f"{value:+d}"
@@ -159,7 +164,7 @@ def _print_calculation(c: PlayerCalculation) -> None:
             f"{str(g['opponent_name'])[:20]:<20} "
             f"{_blank(g['opponent_rating']):>5} {_signed(g['gap']):>5} {_signed(g['diff']):>7} "
             f"{g['pd']!s:>6} {g['score']!s:>5} {g['s_minus_pd']!s:>7} "
-            f"{g['k_x_s_minus_pd']!s:>12} {'; '.join(t for t in (g['counted'], g['note']) if t)}".rstrip()
+            f"{g['k_x_s_minus_pd']!s:>12} {_why(g)}".rstrip()
         )
     click.echo(
         f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {'':>7} {c.expected:>6} "

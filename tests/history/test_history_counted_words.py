@@ -116,13 +116,11 @@ def test_every_calculation_says_the_change_in_the_same_words(runs, tmp_path):
     text = run_cli("history", player, "--db", db, "--period", "2026-11").stdout
     with local_client(create_app(db)) as client:
         page = client.get(f"/history/calculation?id={player}&period=2026-11").text
-        event = client.post(
-            "/rate",
-            files={"event": ("club.csv", (SAMPLE / "events" / "club_championship.csv").read_bytes()),
-                   "players": ("list.csv", (SAMPLE / "list_2026-11.csv").read_bytes())},
-            data={"period": "2026-11"},
-            follow_redirects=True,
-        )  # fmt: skip
+        files = {
+            "event": ("club.csv", (SAMPLE / "events" / "club_championship.csv").read_bytes()),
+            "players": ("list.csv", (SAMPLE / "list_2026-11.csv").read_bytes()),
+        }
+        event = client.post("/rate", files=files, data={"period": "2026-11"}, follow_redirects=True)
         token = re.search(r'href="/event/([^/"]+)/outputs.zip"', event.text).group(1)
         rated = client.get(f"/event/{token}/player?id={player}").text
     for face in (text, page, rated):
