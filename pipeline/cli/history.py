@@ -142,9 +142,10 @@ def _why(game: dict[str, object]) -> str:
     return "; ".join(str(t) for t in (game["counted"], game["note"]) if t)
 
 
-def _signed(value: int | None) -> str:
-    """A difference with its sign, as the pages show it; blank when not stored."""
-    return "" if value is None else f"{value:+d}"
+def _signed(value: object) -> str:
+    """A difference (a whole number) with its sign, as the pages show it; blank when not
+    stored."""
+    return "" if value is None else f"{int(str(value)):+d}"
 
 
 def _print_calculation(c: PlayerCalculation) -> None:
