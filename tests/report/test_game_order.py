@@ -52,12 +52,16 @@ def test_a_games_file_in_any_order_is_shown_in_round_order(tmp_path):
     # The same numbers, game by game, as the file in round order gives.
     ordered = _report(tmp_path / "ordered", SAMPLE / "games.csv", **players)
     key = ["player", "event", "round", "opponent"]
-    assert report.games.sort_values(key).reset_index(drop=True)[
-        ["gap", "gap_used", "counted", "pd_units", "dev_units", "k_dev_units"]
-    ].equals(
-        ordered.games.sort_values(key).reset_index(drop=True)[
+    assert (
+        report.games.sort_values(key)
+        .reset_index(drop=True)[
             ["gap", "gap_used", "counted", "pd_units", "dev_units", "k_dev_units"]
         ]
+        .equals(
+            ordered.games.sort_values(key).reset_index(drop=True)[
+                ["gap", "gap_used", "counted", "pd_units", "dev_units", "k_dev_units"]
+            ]
+        )
     )
 
 
