@@ -156,3 +156,28 @@ def test_the_upload_form_says_the_files_stay_in_memory(client):
     page = client.get("/rate").text
     assert "folder" not in page
     assert "memory" in page
+
+
+def test_report_html_standings_fit_a_laptop_with_an_unrated_player(browser, tmp_path):
+    # report.html's standings at 1366 px: an unrated player's change is words ("unrated:
+    # results kept for a first rating"); kept on one line they widened the change column so far
+    # that the names broke into three lines and the last column went past the table's edge.
+    out = tmp_path / "out"
+    rate(
+        RateRequest(
+            inputs=(SAMPLE / "event.trf",),
+            out_dir=out,
+            options=RateOptions(),
+            outputs=RateOutputs(xlsx=False, html=True),
+        )
+    )
+    browser.set_window_size(1366, 900)
+    try:
+        browser.get((out / "report.html").as_uri())
+        fits = browser.execute_script(
+            "var t = document.getElementById('standings'), box = t.parentElement;"
+            "return box.scrollWidth <= box.clientWidth;"
+        )
+        assert fits
+    finally:
+        browser.set_window_size(1280, 900)
