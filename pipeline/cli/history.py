@@ -137,6 +137,17 @@ def _blank(value: object) -> str:
     return "" if value is None else str(value)
 
 
+def _why(game: dict[str, object]) -> str:
+    """A game's note: why its difference counted so (rate's words), then the game's own note."""
+    return "; ".join(str(t) for t in (game["counted"], game["note"]) if t)
+
+
+def _signed(value: object) -> str:
+    """A difference (a whole number) with its sign, as the pages show it; blank when not
+    stored."""
+    return "" if value is None else f"{int(str(value)):+d}"
+
+
 def _print_calculation(c: PlayerCalculation) -> None:
     """One period's calculation as a table: each rated game, then the sums and the change."""
     click.echo(f"{c.player_id}  {c.name}: the {c.period} period, {c.rating_kind} list")
@@ -144,23 +155,27 @@ def _print_calculation(c: PlayerCalculation) -> None:
     assumed = " (assumed: the period was rated before the history stored its rules)"
     click.echo(f"rules {c.rules}{assumed if c.rules_assumed else ''}. {c.method_words}")
     head = (
-        f"{'event':<24} {'rd':>3} {'opponent':<10} {'name':<20} {'opp.':>5} {'diff':>5} {'PD':>6} "
-        f"{'score':>5} {'S - PD':>7} {'K x (S - PD)':>12} note"
+        f"{'event':<24} {'rd':>3} {'opponent':<10} {'name':<20} {'opp.':>5} {'diff':>5} "
+        f"{'counted':>7} {'PD':>6} {'score':>5} {'S - PD':>7} {'K x (S - PD)':>12} note"
     )
     click.echo(head)
     for g in c.games:
         click.echo(
             f"{str(g['event'])[:24]:<24} {g['round']!s:>3} {g['opponent']!s:<10} "
             f"{str(g['opponent_name'])[:20]:<20} "
-            f"{_blank(g['opponent_rating']):>5} {_blank(g['diff']):>5} {g['pd']!s:>6} "
-            f"{g['score']!s:>5} {g['s_minus_pd']!s:>7} {g['k_x_s_minus_pd']!s:>12} "
-            f"{g['note']}".rstrip()
+            f"{_blank(g['opponent_rating']):>5} {_signed(g['gap']):>5} {_signed(g['diff']):>7} "
+            f"{g['pd']!s:>6} {g['score']!s:>5} {g['s_minus_pd']!s:>7} "
+            f"{g['k_x_s_minus_pd']!s:>12} {_why(g)}".rstrip()
         )
     click.echo(
-        f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {c.expected:>6} {c.score:>5} "
-        f"{c.sum_dev:>7} {c.change_exact:>12}"
+        f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {'':>7} {c.expected:>6} "
+        f"{c.score:>5} {c.sum_dev:>7} {c.change_exact:>12}"
     )
-    new = "" if c.new_rating is None else f"; new rating {c.new_rating}"
-    click.echo(f"change: K x sum(S - PD) = {c.change_exact}, rounded once: {c.change:+d}{new}")
+    # The words of an event's player page and of /history/calculation.
+    new = "" if c.new_rating is None else f"; new rating {c.rating} {c.change:+d} = {c.new_rating}"
+    click.echo(
+        f"change = K x sum(S - PD) = {c.k} x {c.sum_dev} = {c.change_exact}; "
+        f"rounded once, .5 away from zero: {c.change:+d}{new}"
+    )
     if c.next_k is not None:
         click.echo(f"next list's K {c.next_k} (it rates the next period, not this one)")

@@ -29,9 +29,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import arrow_text
+from pipeline.engine.average_opponent_method import average_opponents
 from pipeline.history.bulk_insert import insert_chunks, key_order
 from pipeline.keys.id_lookup import IdLookup, same_ids, take_rows
 from pipeline.model import RatedPeriod
+from pipeline.rules.counted_words import COUNTED_AVERAGE
 from pipeline.rules.rating_kinds import DEFAULT_KIND
 
 BLOCK_ROWS = 65_536  # game sides a block (tests set it small to cross block boundaries)
@@ -61,8 +63,17 @@ GAME_SCHEMA = pa.schema(
         ("score_h", _INT),  # S in hundredths
         ("dev_units", _INT),  # S - PD in 1/scale
         ("note", pa.string()),
+        # Why the difference counted so, for the words rate's report shows (blocks stored before
+        # these three have none: their pages show the counted difference alone). The rating the
+        # side was rated from, the engine's ``counted_why`` code and the average-opponent
+        # method's Rc (blank in a game-by-game era).
+        ("rating_used", _INT),
+        ("counted_why", pa.int8()),
+        ("rc", _INT),
     ]
 )
+# The sides' own columns of a block; the rest are made by :func:`_why_columns`.
+_SIDE_COLUMNS = [f.name for f in GAME_SCHEMA][:10]
 _WRITE = pa.ipc.IpcWriteOptions(compression="zstd")
 
 
@@ -104,15 +115,26 @@ def period_calculation(result: RatedPeriod, new: pd.DataFrame) -> PeriodCalculat
     rows = rated[np.asarray(mine.to_numpy(zero_copy_only=False), dtype=bool)]
     # Only the stored columns are copied; a player's games keep their order (a stable sort).
     rows = rows[key_order(s["player"].iloc[rows])]
-    part = s[[f.name for f in GAME_SCHEMA]].iloc[rows]
+    part = s[_SIDE_COLUMNS].iloc[rows].assign(**_why_columns(s, rows))
     return PeriodCalculation(result.scale, players, _game_table(part))
+
+
+def _why_columns(sides: pd.DataFrame, rows: np.ndarray) -> dict[str, pd.Series]:
+    """The ``rows`` of ``sides``' rating used, ``counted_why`` and Rc (the average-opponent
+    method's, where it rated the side: ``engine.average_opponent_method``'s own)."""
+    own = sides["rating_used"] if "rating_used" in sides else sides["player_rating"]
+    why = sides["counted_why"].iloc[rows]
+    rc = pd.Series(pd.NA, index=why.index, dtype="Int64")
+    if (why.to_numpy(dtype=np.int8) == COUNTED_AVERAGE).any():
+        rc = average_opponents(sides).iloc[rows]
+    return {"rating_used": own.iloc[rows], "counted_why": why, "rc": rc}
 
 
 def _game_table(part: pd.DataFrame) -> pa.Table:
     """The sides' ``GAME_SCHEMA`` columns as an Arrow table (blank text where there is none)."""
     arrays = [
-        pa.array(part[f.name].astype("Int64"), _INT, from_pandas=True)
-        if f.type == _INT
+        pa.array(part[f.name].astype("Int64"), f.type, from_pandas=True)
+        if pa.types.is_integer(f.type)
         else pa.array(part[f.name].fillna("").astype(str), pa.string(), from_pandas=True)
         for f in GAME_SCHEMA
     ]

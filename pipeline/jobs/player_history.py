@@ -21,6 +21,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from pipeline.calculator.calc_text import fixed
 from pipeline.errors import NotInHistory, RunError
 from pipeline.history import store
@@ -33,7 +35,7 @@ from pipeline.history.period_calculations import (
     player_games,
     published_content,
 )
-from pipeline.rules.counted_words import counted_heading, method_words
+from pipeline.rules.counted_words import counted_heading, counted_words, method_words
 from pipeline.rules.rating_kinds import DEFAULT_KIND, KINDS, check_kind
 from pipeline.rules.select import rules_in_force
 from pipeline.rules.sets import RuleSet, get_rules
@@ -130,7 +132,8 @@ class PlayerCalculation:
     change_exact: str  # K x sum(S - PD)
     change: int
     new_rating: int | None
-    # Per game: opponent (id), opponent_name, opponent_rating, diff, pd, score, s_minus_pd,
+    # Per game: opponent (id), opponent_name, opponent_rating, gap (as played; None if not
+    # stored), diff (as counted), counted (why, in rate's words), pd, score, s_minus_pd,
     # k_x_s_minus_pd, event, round, note.
     games: list[dict[str, object]]
     rating_kind: str = DEFAULT_KIND  # standard, rapid or blitz
@@ -184,6 +187,7 @@ def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> Player
         if content is not None
         else {}
     )
+    gaps, counted = _counted(stored_games, rules)
     games = [
         {
             "event": g["event"],
@@ -191,14 +195,16 @@ def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> Player
             "opponent": g["opponent"],
             "opponent_name": names.get(str(g["opponent"]), ""),
             "opponent_rating": g["opponent_rating"],
+            "gap": gap,
             "diff": g["diff"],
+            "counted": why,
             "pd": fixed(g["pd_units"], scale, places),
             "score": fixed(g["score_h"], 100, 1),
             "s_minus_pd": fixed(g["dev_units"], scale, places),
             "k_x_s_minus_pd": fixed(k * g["dev_units"], scale, places),
             "note": g["note"],
         }
-        for g in stored_games
+        for g, gap, why in zip(stored_games, gaps, counted, strict=True)
     ]
     return PlayerCalculation(
         player_id=who,
@@ -221,6 +227,30 @@ def _calculation(con: sqlite3.Connection, request: CalculationRequest) -> Player
         counted_heading=counted_heading(rules),
         method_words=method_words(rules),
     )
+
+
+def _counted(games: list[dict], rules: RuleSet) -> tuple[list[int | None], list[str]]:
+    """Each stored game's difference as played (own rating - opponent's) and why it counted as
+    it did, in the words of rate's report (``rules.counted_words``); None and '' for a game
+    stored before the history kept the rating used and the engine's reason."""
+    gaps = [
+        None if g.get("rating_used") is None or g["opponent_rating"] is None
+        else g["rating_used"] - g["opponent_rating"]
+        for g in games
+    ]  # fmt: skip
+
+    def column(values: list) -> np.ndarray:
+        return np.array([0 if v is None else v for v in values], dtype=np.int64)
+
+    words = counted_words(
+        column([g.get("counted_why") for g in games]),
+        column(gaps),
+        column([g["diff"] for g in games]),
+        column([g.get("rating_used") for g in games]),
+        column([g.get("rc") for g in games]),
+        rules,
+    )
+    return gaps, [str(w) for w in words]
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,13 @@ class EventReport:
     norms: NormReport | None
     assumed: AssumedK
 
+    @property
+    def dates_words(self) -> str:
+        """The event's dates as every face says them: "first to last", one date alone, or ""
+        when the games give none."""
+        first, last = self.dates
+        return first if first == last else f"{first} to {last}"
+
     def player(self, player_id: str) -> tuple[pd.Series, pd.DataFrame] | None:
         """A player's standings row and games (their rows of :attr:`games`), or None when the
         id is not a player of the event."""
@@ -227,7 +234,8 @@ def games_frame(rated: RatedPeriod, computed: Standings, rules: RuleSet | None) 
     arithmetic and why each difference counted so (``schemas.report.ReportGames``)."""
     sides = rated.sides
     own_column = "rating_used" if "rating_used" in sides else "player_rating"
-    s = sides[[*_SIDE_COLUMNS, own_column]].take(computed.side_order).reset_index(drop=True)
+    side_order = shown_order(sides, computed.side_order, rated.options.mode == "sequential")
+    s = sides[[*_SIDE_COLUMNS, own_column]].take(side_order).reset_index(drop=True)
     totals = rated.totals
     # Each side's player and opponent as rows of the totals: one look-up of the ids.
     at = pd.Index(totals["id"]).get_indexer
@@ -242,7 +250,7 @@ def games_frame(rated: RatedPeriod, computed: Standings, rules: RuleSet | None) 
     why = s["counted_why"].to_numpy(dtype=np.int8)
     rc = np.zeros(len(s), dtype=np.int64)
     if (why == COUNTED_AVERAGE).any():  # Rc names the difference under the average method only
-        rc = average_opponents(sides).take(computed.side_order).fillna(0).to_numpy(np.int64)
+        rc = average_opponents(sides).take(side_order).fillna(0).to_numpy(np.int64)
     words = counted_words(
         why,
         gap.fillna(0).to_numpy(np.int64),
@@ -282,6 +290,23 @@ def games_frame(rated: RatedPeriod, computed: Standings, rules: RuleSet | None) 
             "cum_score_h": running_sums(score_h * is_rated, first),
         }
     )
+
+
+def shown_order(sides: pd.DataFrame, side_order: np.ndarray, sequential: bool) -> np.ndarray:
+    """``side_order`` (the sides grouped by player) with each player's sides of an event in
+    round order, as a crosstable reads: the readers add byes after the games, and a games file
+    may list its rows in any order. Kept as it is in sequential mode (the order the games were
+    rated in, each from the rating before) and when a round is not a whole number (a name such
+    as "1.10": no order to read from it)."""
+    rounds = sides["round"].astype("string").fillna("").take(side_order)
+    whole = rounds.str.fullmatch(r"\d{1,9}").fillna(False).to_numpy(dtype=bool)
+    if sequential or not len(side_order) or not whole.all():
+        return side_order
+    players = sides["player"].astype("string").fillna("").take(side_order).to_numpy()
+    group = np.cumsum(np.r_[True, players[1:] != players[:-1]])
+    event = pd.factorize(sides["event"].astype("string").fillna("").take(side_order))[0]
+    # lexsort is stable: a round's sides keep their order (a double round's two games).
+    return side_order[np.lexsort((rounds.astype(np.int64).to_numpy(), event, group))]
 
 
 def running_sums(values: np.ndarray, first: np.ndarray) -> np.ndarray:

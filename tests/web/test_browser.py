@@ -370,10 +370,12 @@ def test_history_on_a_phone_k_change_chart_and_calculation(browser, server, hist
         row.find_element(By.TAG_NAME, "a").click()
         wait_for_page(browser, "#calculation tbody tr")
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
-        kept = browser.find_elements(By.XPATH, "//table[@id='calculation']/thead//th")[:7]
+        # opponent, rating and difference (as played: wide screens only, as on an event's
+        # player page), counted, PD, score, S - PD, K x (S - PD)
+        kept = browser.find_elements(By.XPATH, "//table[@id='calculation']/thead//th")[:8]
         assert [th.text.replace("\n", " ") for th in kept][-1] == "K x (S - PD)"
         assert all(th.rect["x"] + th.rect["width"] <= 390 for th in kept), [th.rect for th in kept]
-        column = browser.find_elements(By.CSS_SELECTOR, "#calculation tbody tr td:nth-child(7)")
+        column = browser.find_elements(By.CSS_SELECTOR, "#calculation tbody tr td:nth-child(8)")
         total = sum(Decimal(td.text) for td in column)
         assert total == Decimal(expected["change_exact"]) and len(column) == int(expected["games"])
         shoot(browser, "history-calculation")

@@ -133,7 +133,8 @@ def test_an_unrated_players_change_is_said_in_the_changes_csv_words(client):
     assert (web["4100093"]["change exact"], web["4100093"]["change"]) == ("", STATUS_POOL)
     assert (report["4100093"]["change (exact)"], report["4100093"]["change"]) == ("", STATUS_POOL)
     assert "0.00 exact, 0 rounded" not in report_page
-    assert f'<td class="">{STATUS_POOL}</td>' in report_page  # words: neither "up" nor "down"
+    # words: neither "up" nor "down" (class words: they wrap in their cell)
+    assert f'<td class="words">{STATUS_POOL}</td>' in report_page
     link = re.search(r'href="(/event/[^"]+/player\?id=4100093)"', answer.text).group(1)
     player_page = client.get(link).text
     headline = re.search(r'id="player-change">(.*?)</strong>', player_page).group(1)

@@ -96,9 +96,13 @@ def _esc(series: pd.Series) -> pd.Series:
 
 
 def _change_class(text: pd.Series) -> pd.Series:
-    """down for a loss, up for a gain, nothing for no change or for words (an unrated player)."""
+    """down for a loss, up for a gain, nothing for no change, words for words (an unrated
+    player's: they wrap, not widen the column)."""
     gain = text.str.fullmatch(r"\+?[0-9.]+") & ~text.isin(["0", "0.00"])
-    return np.where(text.str.startswith("-"), "down", np.where(gain, "up", ""))
+    words = text.str.contains(r"[a-z]", regex=True)
+    return np.where(
+        text.str.startswith("-"), "down", np.where(gain, "up", np.where(words, "words", ""))
+    )
 
 
 def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
