@@ -230,6 +230,29 @@ def test_the_live_site_answers_for_the_database_as_it_is_now(tmp_path):
     assert before["lists"][0]["month"] == "2026-12" and after["lists"][0]["month"] == "2027-01"
 
 
+def test_the_server_decodes_the_latest_list_and_its_search_index_as_it_starts(two_months):
+    """The warm-up: at FIDE's scale the first profile, top list or search would otherwise wait
+    seconds for the latest list to be decoded."""
+    from pipeline.site.history_data import SiteData
+    from pipeline.web.app import create_app
+
+    app = create_app(two_months)
+    data = SiteData.open(two_months)
+    try:
+        latest = data.latest(data.kind)
+    finally:
+        data.close()
+    assert latest is not None
+    with local_client(app) as client:
+        pages = app.state.pages
+        assert pages.site_warm.wait(60)
+        held = pages.site_frames[1]
+        assert latest.content_id in held and ("names", latest.content_id) in held
+        found = client.get("/site/search.json?q=5100010").json()
+        assert [p["id"] for p in found["results"][0]["players"]] == ["5100010"]
+        assert pages.site_frames[1] is held  # the request used the lists decoded at start
+
+
 def test_a_folder_that_cannot_be_written_is_a_clear_error(two_months, tmp_path):
     blocked = tmp_path / "www"
     blocked.mkdir()
