@@ -72,6 +72,34 @@ def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
     assert "lists/standard/2027-01.html" in changed and "index.html" in changed
 
 
+def test_the_manifest_keys_pages_by_their_lists_rows_not_the_databases_ids(two_months, tmp_path):
+    """Another history (the sample without the hostile names) has the same content ids: written
+    over the first one's site, its folder is what a fresh write makes, list pages and downloads
+    included; a file gone from a held group, or a broken manifest, is made again."""
+    from pipeline.jobs.period import PeriodRequest, run_period
+    from pipeline.site.static_site import MANIFEST
+    from tests.rating_site.conftest import SAMPLE
+
+    work = tmp_path / "plain"
+    shutil.copytree(SAMPLE / "events", work / "events")
+    run_period(PeriodRequest(list_path=SAMPLE / "list_2026-11.csv", events=(work / "events",),
+                             period="2026-11", out_dir=work / "out"))  # fmt: skip
+    other = work / "out" / "ratings.db"
+    out = tmp_path / "www"
+    run_site(SiteRequest(two_months, out))
+    over = run_site(SiteRequest(other, out))
+    run_site(SiteRequest(other, tmp_path / "fresh"))
+    assert tree(out) == tree(tmp_path / "fresh")
+    assert "lists/standard/2026-11.html" in over.written
+    assert "lists/standard/rating_list_standard_2026-11.csv" in over.written
+    download = out / "lists" / "standard" / "rating_list_standard_2026-11.xlsx"
+    download.unlink()
+    (out / MANIFEST).write_text("{not json", encoding="utf-8")
+    again = run_site(SiteRequest(other, out))
+    assert tree(out) == tree(tmp_path / "fresh")
+    assert set(again.written) == {download.relative_to(out).as_posix(), MANIFEST}
+
+
 def test_a_gone_file_is_removed_from_the_sites_folders_only(two_months, site, tmp_path):
     out = tmp_path / "www"
     shutil.copytree(site, out)
