@@ -87,10 +87,13 @@ class Pages:
         self.site_frames: tuple[tuple[int, int], dict[Any, Any]] = ((0, 0), {})
         # Its pages' answers for that state, the most recent ones (a page is a function of it).
         self.site_answers: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
-        # Clear while the start's warm-up (:meth:`warm_site`) decodes: a site request waits
-        # for it rather than decoding the same list beside it.
+        # Clear while the start's warm-up (:meth:`warm_site`) decodes the latest lists, and
+        # while it builds their search indexes: a site request (a search) waits for it rather
+        # than doing the same work beside it.
         self.site_warm = threading.Event()
         self.site_warm.set()
+        self.site_indexed = threading.Event()
+        self.site_indexed.set()
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("history", self.history is not None)
@@ -363,13 +366,19 @@ class Pages:
             data = SiteData.open(self.history, self.site_frames[1])
             try:
                 for kind in data.kinds():
-                    data.find_players(kind, "0")  # the latest list decoded, its index built
+                    latest = data.latest(kind)
+                    if latest is not None:
+                        data.frame(latest)
+                self.site_warm.set()  # a page may go on while the indexes are built
+                for kind in data.kinds():
+                    data.find_players(kind, "0")  # the latest list's search index built
             finally:
                 data.close()
         except Exception:  # noqa: BLE001 - a request reading the history says what is wrong
             pass
         finally:
             self.site_warm.set()
+            self.site_indexed.set()
 
     def _site_state(self, database: Path) -> None:
         """Keep the decoded lists and answers for the database file as it is now."""
@@ -384,7 +393,7 @@ class Pages:
         from pipeline.site.history_data import SiteData
         from pipeline.site.site_files import page_bytes
 
-        self.site_warm.wait(SITE_WARM_WAIT)
+        (self.site_indexed if query else self.site_warm).wait(SITE_WARM_WAIT)
         self._site_state(database)
         if query:  # a search is answered afresh (its index is kept with the lists)
             data = SiteData.open(database, self.site_frames[1])
@@ -529,6 +538,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if history is not None:  # the site's lists decoded while the server starts answering
             pages.site_warm.clear()
+            pages.site_indexed.clear()
             threading.Thread(target=pages.warm_site, name="site-warm-up", daemon=True).start()
         yield
 

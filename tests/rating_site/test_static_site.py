@@ -273,7 +273,7 @@ def test_the_server_decodes_the_latest_list_and_its_search_index_as_it_starts(tw
     assert latest is not None
     with local_client(app) as client:
         pages = app.state.pages
-        assert pages.site_warm.wait(60)
+        assert pages.site_indexed.wait(60) and pages.site_warm.is_set()
         held = pages.site_frames[1]
         assert latest.content_id in held and ("names", latest.content_id) in held
         found = client.get("/site/search.json?q=5100010").json()
