@@ -356,8 +356,10 @@ class Pages:
     def warm_site(self) -> None:
         """Decode the latest list of each kind and build its search index (a thread started
         with the server): at FIDE's scale that takes seconds, which the first profile, top
-        list or search would otherwise wait for."""
+        list or search would otherwise wait for; the site's templates compiled too."""
         from pipeline.site.history_data import SiteData
+        from pipeline.site.render import TEMPLATES, environment
+        from pipeline.site.site_files import page_bytes  # noqa: F401 - imported before a page
 
         try:
             if self.history is None or not self.history.is_file():
@@ -369,6 +371,8 @@ class Pages:
                     latest = data.latest(kind)
                     if latest is not None:
                         data.frame(latest)
+                for template in TEMPLATES.values():  # compiled once, before the first page
+                    environment().get_template(template)
                 self.site_warm.set()  # a page may go on while the indexes are built
                 for kind in data.kinds():
                     data.find_players(kind, "0")  # the latest list's search index built
