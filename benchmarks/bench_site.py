@@ -166,7 +166,10 @@ def serve_at_scale(folder: Path, players: int, months: int) -> None:
     ]
     for address, (cold, warm) in serve_times(folder / "fide.db", addresses, 9).items():
         print(f"    {address}: first {cold:,.0f} ms, then median {warm:.1f} ms (target < 50)")
-    print("    (a page's answer is kept for the database as it is; a search is answered afresh)")
+    print(
+        "    (a page's answer is kept for the database as it is; a search is answered afresh;"
+        " the first answer waits for what is left of the server's warm-up at start)"
+    )
 
 
 def main(quick: bool) -> None:

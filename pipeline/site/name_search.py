@@ -3,14 +3,15 @@
 or whose name holds it from the start of a word, any case, commas and spaces alike: "garc",
 "lucia" and "garcia lucia" find "Garcia, Lucia", "number 1" finds "Player, Number 100".
 
-The index is built once per list: every word of every name, sorted, with its player's row. A
-query's first word is looked up by binary search (the words it begins), so only those players'
-names are tested against the whole query; ids by binary search too (a list is sorted by id).
+The index is built once per list: every name from each of its words' start to its end (the
+name's word suffixes: "garcia lucia" and "lucia" for "Garcia, Lucia"), sorted, with its player's
+row. The rule is then one binary search for the whole query, however many words (the suffixes
+it begins), never a scan of the names: a common word ("number 1") costs what its matches cost;
+ids by binary search too (a list is sorted by id).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,24 +25,27 @@ _AFTER = "\U0010ffff"  # sorts after every text that starts with the same prefix
 class NameIndex:
     ids: np.ndarray  # the list's ids, sorted (object array of str)
     ratings: np.ndarray  # the list's ratings, -1 for none (the order of the results)
-    names: pd.Series  # the list's names, lower case, commas as spaces
-    words: np.ndarray  # every word of every name, sorted (object array of str)
-    rows: np.ndarray  # the row of each word's player
+    suffixes: np.ndarray  # every name from each word's start, sorted (object array of str)
+    rows: np.ndarray  # the row of each suffix's player
 
 
 def name_index(frame: pd.DataFrame) -> NameIndex:
     """The index of a list (``frame`` sorted by id, as ``SiteData.frame`` keeps it)."""
-    names = spaced(frame["name"].fillna("")).reset_index(drop=True)
-    words = names.str.split(" ").explode()
-    words = words[words.notna() & (words != "")]
-    text = words.to_numpy(dtype=object)
+    rest = spaced(frame["name"].fillna("")).reset_index(drop=True)
+    rest = rest[rest != ""]
+    parts = []
+    while len(rest):  # one pass per word position (a name has a few words), column-wise
+        parts.append(rest)
+        rest = rest.str.partition(" ")[2]
+        rest = rest[rest != ""]
+    suffixes = pd.concat(parts) if parts else pd.Series([], dtype=object)
+    text = suffixes.to_numpy(dtype=object)
     order = np.argsort(text, kind="stable")
     return NameIndex(
         frame["id"].to_numpy(dtype=object),
         frame["rating"].fillna(-1).to_numpy(dtype=np.int64),
-        names,
         text[order],
-        words.index.to_numpy(dtype=np.int64)[order],
+        suffixes.index.to_numpy(dtype=np.int64)[order],
     )
 
 
@@ -64,15 +68,14 @@ def find(frame: pd.DataFrame, index: NameIndex, query: str) -> tuple[pd.DataFram
     if not query:
         return frame[:0], 0
     low, high = _prefixed(index.ids, query)
-    by_id = np.arange(low, high, dtype=np.int64)
     needle = str(spaced(pd.Series([query])).iloc[0])
-    first, _, rest = needle.partition(" ")
-    start, stop = _prefixed(index.words, first) if first else (0, 0)  # "," is no name
-    candidates = np.unique(index.rows[start:stop])
-    if rest:  # more than one word: the whole phrase, from a word's start
-        phrase = index.names.iloc[candidates].str.contains("(?:^| )" + re.escape(needle))
-        candidates = candidates[phrase.to_numpy(dtype=bool)]
-    rows = np.union1d(by_id, candidates)
+    start, stop = _prefixed(index.suffixes, needle) if needle else (0, 0)  # "," is no name
+    # The matched rows as a mask over the list (a name matching at two words counts once):
+    # linear in the list, where a sort or hash of the matches costs far more for a common word.
+    matched = np.zeros(len(index.ids), dtype=bool)
+    matched[low:high] = True
+    matched[index.rows[start:stop]] = True
+    rows = np.flatnonzero(matched)
     shown = rows
     if len(rows) > SHOWN:  # only the players rated at least the SHOWN-th best are sorted
         rated = index.ratings[rows]

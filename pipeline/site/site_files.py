@@ -11,7 +11,9 @@ as JSON beside it; the stylesheets and scripts.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,8 @@ import pandas as pd
 from pipeline.site import addresses as at
 from pipeline.site import pages
 from pipeline.site.downloads import list_downloads
-from pipeline.site.history_data import SiteData, plain
+from pipeline.site.history_data import Month, SiteData, plain
+from pipeline.site.page_keys import frame_digest, page_key
 from pipeline.site.render import html_bytes, json_bytes
 
 HERE = Path(__file__).parent
@@ -95,26 +98,40 @@ def _page(data: SiteData, where: at.Address, address: str) -> Iterator[tuple[str
         yield at.json_of(address), json_bytes(context)
 
 
+@dataclass(frozen=True)
+class Group:
+    """Files of the site made together: ``make`` makes their (address, bytes); ``key``
+    (:mod:`.page_keys`), when not None, is equal for equal bytes, so a writer holding the
+    files of the same key need not make them; ``addresses`` are theirs when ``key`` is set."""
+
+    make: Callable[[], Iterable[tuple[str, bytes]]]
+    key: str | None = None
+    addresses: tuple[str, ...] = ()
+
+
 def site_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
     """Every file of the static site, in a fixed order, one at a time (a file's bytes are
     made when it is written: 50,000 profiles are never held at once)."""
-    for address, path in ASSETS.items():
-        yield address, path.read_bytes()
-    yield from _page(data, at.Address("home"), at.home())
-    yield from _page(data, at.Address("search"), at.search_page())
+    for group in site_groups(data):
+        yield from group.make()
+
+
+def site_groups(data: SiteData) -> Iterator[Group]:
+    """The files of :func:`site_files` as groups, in the same order."""
+    assets = [(address, path.read_bytes()) for address, path in ASSETS.items()]
+    yield Group(lambda: assets)
+    yield Group(lambda: _page(data, at.Address("home"), at.home()))
+    yield Group(lambda: _page(data, at.Address("search"), at.search_page()))
     data.read_all_changes()
     for kind in data.kinds():
-        for month in data.months_of(kind):
-            yield from _page(data, at.Address("list", kind=kind, month=month.month),
-                             at.list_page(kind, month.month))  # fmt: skip
-            for layout, body in list_downloads(data.frame(month), month.month).items():
-                yield at.download(kind, month.month, layout), body
+        yield from _month_groups(data, kind)
         for top in (*at.TOPS, *pages.federations(data, kind)):
-            yield from _page(data, at.Address("top", kind=kind, top=top), at.top_page(kind, top))
+            where = at.Address("top", kind=kind, top=top)
+            yield Group(partial(_page, data, where, at.top_page(kind, top)))
     players = sorted({p for kind in data.kinds() for p in data.player_slices(kind)})
     for player_id in players:
-        yield from _page(data, at.Address("player", player_id=player_id),
-                         at.player_page(player_id))  # fmt: skip
+        where = at.Address("player", player_id=player_id)
+        yield Group(partial(_page, data, where, at.player_page(player_id)))
     for kind in data.kinds():
         changes = data.changes(kind)
         stored = changes[changes["scale"].notna()]
@@ -122,8 +139,46 @@ def site_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
             where = at.Address(
                 "calculation", kind=kind, month=str(period), player_id=str(player_id)
             )
-            yield from _page(data, where, at.calculation_page(kind, str(player_id), str(period)))
-    yield from search_shards(data)
+            address = at.calculation_page(kind, str(player_id), str(period))
+            yield Group(partial(_page, data, where, address))
+    yield Group(lambda: search_shards(data))
+
+
+def _month_groups(data: SiteData, kind: str) -> Iterator[Group]:
+    """Per list month of ``kind``: its page (made from its list, the list before and the
+    site's kinds) and its downloads (from its list alone), each keyed."""
+    digests: dict[int, str] = {}
+
+    def digest(month: Month | None) -> str:
+        if month is None:
+            return "none"
+        if month.content_id not in digests:
+            digests[month.content_id] = frame_digest(data.frame(month))
+        return digests[month.content_id]
+
+    for month in data.months_of(kind):
+        name = month.month
+        page = at.list_page(kind, name)
+        before = data.previous(kind, name)
+        yield Group(
+            partial(_page, data, at.Address("list", kind=kind, month=name), page),
+            page_key("list", kind, name, str(month.period), repr(data.kinds()), digest(month),
+                     before.month if before else "", digest(before)),
+            (page, at.json_of(page)),
+        )  # fmt: skip
+        yield Group(
+            partial(_downloads, data, kind, month),
+            page_key("downloads", kind, name, digest(month)),
+            tuple(at.download(kind, name, layout) for layout in DOWNLOAD_LAYOUTS),
+        )
+
+
+DOWNLOAD_LAYOUTS = ("csv", "xlsx", "txt", "xml")  # list_downloads' order
+
+
+def _downloads(data: SiteData, kind: str, month: Month) -> Iterator[tuple[str, bytes]]:
+    for layout, body in list_downloads(data.frame(month), month.month).items():
+        yield at.download(kind, month.month, layout), body
 
 
 def search_shards(data: SiteData) -> Iterator[tuple[str, bytes]]:

@@ -14,8 +14,10 @@ built in ``calculator_page``, ``history_pages`` and the jobs, what guards them i
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +54,7 @@ FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the
 RULE_CHOICES = ("standard", "rapid", "blitz")
 SETTING_CHARS = 40
 SITE_ANSWERS = 512  # rating-site answers kept (pages of at most SITE_ANSWER_BYTES)
+SITE_WARM_WAIT = 120.0  # seconds a site request waits for the start's warm-up at most
 SITE_ANSWER_BYTES = 1 << 20  # a setting quoted back is cut here (a form field may hold a megabyte)
 
 
@@ -84,6 +87,13 @@ class Pages:
         self.site_frames: tuple[tuple[int, int], dict[Any, Any]] = ((0, 0), {})
         # Its pages' answers for that state, the most recent ones (a page is a function of it).
         self.site_answers: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
+        # Clear while the start's warm-up (:meth:`warm_site`) decodes the latest lists, and
+        # while it builds their search indexes: a site request (a search) waits for it rather
+        # than doing the same work beside it.
+        self.site_warm = threading.Event()
+        self.site_warm.set()
+        self.site_indexed = threading.Event()
+        self.site_indexed.set()
 
     def page(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         context.setdefault("history", self.history is not None)
@@ -343,16 +353,52 @@ class Pages:
         body, media = found
         return Response(body, media_type=media)
 
-    def _site_bytes(self, database: Path, address: str, query: str) -> tuple[bytes, str] | None:
-        """The site's file at ``address``, built from the history (a worker thread)."""
+    def warm_site(self) -> None:
+        """Decode the latest list of each kind and build its search index (a thread started
+        with the server): at FIDE's scale that takes seconds, which the first profile, top
+        list or search would otherwise wait for; the site's templates compiled too."""
         from pipeline.site.history_data import SiteData
-        from pipeline.site.site_files import page_bytes
+        from pipeline.site.render import TEMPLATES, environment
+        from pipeline.site.site_files import page_bytes  # noqa: F401 - imported before a page
 
+        try:
+            if self.history is None or not self.history.is_file():
+                return
+            self._site_state(self.history)
+            data = SiteData.open(self.history, self.site_frames[1])
+            try:
+                for kind in data.kinds():
+                    latest = data.latest(kind)
+                    if latest is not None:
+                        data.frame(latest)
+                for template in TEMPLATES.values():  # compiled once, before the first page
+                    environment().get_template(template)
+                self.site_warm.set()  # a page may go on while the indexes are built
+                for kind in data.kinds():
+                    data.find_players(kind, "0")  # the latest list's search index built
+            finally:
+                data.close()
+        except Exception:  # noqa: BLE001 - a request reading the history says what is wrong
+            pass
+        finally:
+            self.site_warm.set()
+            self.site_indexed.set()
+
+    def _site_state(self, database: Path) -> None:
+        """Keep the decoded lists and answers for the database file as it is now."""
         stat = database.stat()
         key = (stat.st_mtime_ns, stat.st_size)
         if self.site_frames[0] != key:  # another database state: lists decoded afresh
             self.site_frames = (key, {})
             self.site_answers.clear()
+
+    def _site_bytes(self, database: Path, address: str, query: str) -> tuple[bytes, str] | None:
+        """The site's file at ``address``, built from the history (a worker thread)."""
+        from pipeline.site.history_data import SiteData
+        from pipeline.site.site_files import page_bytes
+
+        (self.site_indexed if query else self.site_warm).wait(SITE_WARM_WAIT)
+        self._site_state(database)
         if query:  # a search is answered afresh (its index is kept with the lists)
             data = SiteData.open(database, self.site_frames[1])
             try:
@@ -491,8 +537,18 @@ def create_app(
         Route("/site/{address:path}", pages.site_page),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if history is not None:  # the site's lists decoded while the server starts answering
+            pages.site_warm.clear()
+            pages.site_indexed.clear()
+            threading.Thread(target=pages.warm_site, name="site-warm-up", daemon=True).start()
+        yield
+
     app = Starlette(
         routes=routes,
+        lifespan=lifespan,
         middleware=[Middleware(Guard, hosts=hosts, refuse=pages.refusal)],
         exception_handlers={HTTPException: pages.not_found, Exception: pages.failed},
     )

@@ -72,6 +72,34 @@ def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
     assert "lists/standard/2027-01.html" in changed and "index.html" in changed
 
 
+def test_the_manifest_keys_pages_by_their_lists_rows_not_the_databases_ids(two_months, tmp_path):
+    """Another history (the sample without the hostile names) has the same content ids: written
+    over the first one's site, its folder is what a fresh write makes, list pages and downloads
+    included; a file gone from a held group, or a broken manifest, is made again."""
+    from pipeline.jobs.period import PeriodRequest, run_period
+    from pipeline.site.static_site import MANIFEST
+    from tests.rating_site.conftest import SAMPLE
+
+    work = tmp_path / "plain"
+    shutil.copytree(SAMPLE / "events", work / "events")
+    run_period(PeriodRequest(list_path=SAMPLE / "list_2026-11.csv", events=(work / "events",),
+                             period="2026-11", out_dir=work / "out"))  # fmt: skip
+    other = work / "out" / "ratings.db"
+    out = tmp_path / "www"
+    run_site(SiteRequest(two_months, out))
+    over = run_site(SiteRequest(other, out))
+    run_site(SiteRequest(other, tmp_path / "fresh"))
+    assert tree(out) == tree(tmp_path / "fresh")
+    assert "lists/standard/2026-11.html" in over.written
+    assert "lists/standard/rating_list_standard_2026-11.csv" in over.written
+    download = out / "lists" / "standard" / "rating_list_standard_2026-11.xlsx"
+    download.unlink()
+    (out / MANIFEST).write_text("{not json", encoding="utf-8")
+    again = run_site(SiteRequest(other, out))
+    assert tree(out) == tree(tmp_path / "fresh")
+    assert set(again.written) == {download.relative_to(out).as_posix(), MANIFEST}
+
+
 def test_a_gone_file_is_removed_from_the_sites_folders_only(two_months, site, tmp_path):
     out = tmp_path / "www"
     shutil.copytree(site, out)
@@ -245,6 +273,29 @@ def test_the_live_site_answers_for_the_database_as_it_is_now(tmp_path):
         december(work)
         after = client.get("/site/index.json").json()
     assert before["lists"][0]["month"] == "2026-12" and after["lists"][0]["month"] == "2027-01"
+
+
+def test_the_server_decodes_the_latest_list_and_its_search_index_as_it_starts(two_months):
+    """The warm-up: at FIDE's scale the first profile, top list or search would otherwise wait
+    seconds for the latest list to be decoded."""
+    from pipeline.site.history_data import SiteData
+    from pipeline.web.app import create_app
+
+    app = create_app(two_months)
+    data = SiteData.open(two_months)
+    try:
+        latest = data.latest(data.kinds()[0])
+    finally:
+        data.close()
+    assert latest is not None
+    with local_client(app) as client:
+        pages = app.state.pages
+        assert pages.site_indexed.wait(60) and pages.site_warm.is_set()
+        held = pages.site_frames[1]
+        assert latest.content_id in held and ("names", latest.content_id) in held
+        found = client.get("/site/search.json?q=5100010").json()
+        assert [p["id"] for p in found["results"][0]["players"]] == ["5100010"]
+        assert pages.site_frames[1] is held  # the request used the lists decoded at start
 
 
 def test_a_folder_that_cannot_be_written_is_a_clear_error(two_months, tmp_path):
