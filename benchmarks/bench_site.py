@@ -52,9 +52,9 @@ def add_month(con, kind: str, in_force: pd.DataFrame, month: str, seed: int) -> 
     con.execute("BEGIN IMMEDIATE")
     run = insert_run(con, started_at="s", finished_at="f", user="bench", period=period,
                      command=f"fiderate period --rules {kind} --period {period}",
-                     outcome="published")  # fmt: skip
+                     outcome="published", rating_kind=kind)  # fmt: skip
     insert_list(con, run, "published", month, period, f"rating_list_{month}.csv", month, new,
-                over=in_force)  # fmt: skip
+                over=in_force, rating_kind=kind)  # fmt: skip
     played = new["period_games"].fillna(0).to_numpy(dtype=np.int64) > 0
     played &= in_force["rating"].notna().to_numpy(dtype=bool)
     old = in_force["rating"].to_numpy(dtype=object)[played].astype(np.int64)
@@ -75,23 +75,29 @@ def add_month(con, kind: str, in_force: pd.DataFrame, month: str, seed: int) -> 
     return new
 
 
-def build(path: Path, kind: str, players: int, months: int) -> pd.DataFrame:
-    """A history of ``months`` lists of ``kind``; the last list (the next month builds on it)."""
+def build(
+    path: Path, players: int, months: int, kinds: tuple[str, ...] = KINDS
+) -> dict[str, pd.DataFrame]:
+    """One history of ``months`` lists of each kind (standard, rapid and blitz in one database,
+    as ``fiderate period`` keeps them); each kind's last list (the next month builds on it)."""
     from pipeline.history.database import create_history
     from pipeline.history.store import insert_list, insert_run
 
     con = create_history(path)
-    first = list_in_force(players, seed=KINDS.index(kind) + 1)
-    con.execute("BEGIN IMMEDIATE")
-    run = insert_run(con, started_at="s", finished_at="f", user="bench", command="c",
-                     period=None, outcome="published")  # fmt: skip
-    insert_list(con, run, "input", "2025-01", None, "list.csv", "x", first)
-    con.execute("COMMIT")
-    rows = first
-    for n in range(1, months):
-        rows = add_month(con, kind, rows, _month("2025-01", n), seed=n)
+    last = {}
+    for kind in kinds:
+        first = list_in_force(players, seed=KINDS.index(kind) + 1)
+        con.execute("BEGIN IMMEDIATE")
+        run = insert_run(con, started_at="s", finished_at="f", user="bench", command="c",
+                         period=None, outcome="published", rating_kind=kind)  # fmt: skip
+        insert_list(con, run, "input", "2025-01", None, "list.csv", "x", first, rating_kind=kind)
+        con.execute("COMMIT")
+        rows = first
+        for n in range(1, months):
+            rows = add_month(con, kind, rows, _month("2025-01", n), seed=n)
+        last[kind] = rows
     con.close()
-    return rows
+    return last
 
 
 def _env() -> dict[str, str]:
@@ -152,7 +158,7 @@ def serve_at_scale(folder: Path, players: int, months: int) -> None:
     """``fiderate serve`` on a history of ``players`` x ``months`` lists (FIDE's scale: 1.9 M x
     12): a profile, a top list and a search (target: under 50 ms each, median, warm)."""
     start = time.perf_counter()
-    last = build(folder / "fide.db", "standard", players, months)
+    last = build(folder / "fide.db", players, months, kinds=("standard",))["standard"]
     print(f"  serve at {players:,} players x {months} lists (built in "
           f"{time.perf_counter() - start:.0f} s):")  # fmt: skip
     profile = "/site/players/p-" + str(last["id"].iloc[players // 2]) + ".html"
@@ -179,35 +185,29 @@ def main(quick: bool) -> None:
 def measure(players: int, months: int) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-site-") as name:
         folder = Path(name)
-        last = {}
+        database = folder / "ratings.db"
         start = time.perf_counter()
-        for kind in KINDS:
-            last[kind] = build(folder / f"{kind}.db", kind, players, months)
+        last = build(database, players, months)
         built = time.perf_counter() - start
-        print(f"  {players:,} players x {months} months x {len(KINDS)} kinds "
-              f"(histories built in {built:.1f} s)")  # fmt: skip
-        seconds, written = 0.0, 0
-        for kind in KINDS:
-            wall, summary = write_site(folder / f"{kind}.db", folder / "www" / kind)
-            seconds += wall
-            written += len(summary["written"])  # type: ignore[arg-type]
+        print(f"  {players:,} players x {months} months x {len(KINDS)} kinds in one history "
+              f"(built in {built:.1f} s)")  # fmt: skip
+        seconds, summary = write_site(database, folder / "www")
+        written = len(summary["written"])  # type: ignore[arg-type]
         import resource  # Unix only: the children's peak memory
 
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        floor, files, size = io_floor([folder / "www" / k for k in KINDS], folder / "floor")
+        floor, files, size = io_floor([folder / "www"], folder / "floor")
         print(f"  full write: {seconds:.1f} s, {written:,} files, {size / 2**20:,.0f} MiB; "
               f"I/O floor {floor:.1f} s ({files:,} files): {seconds / floor:.1f}x the floor "
               f"(target <= 3x); peak memory {peak:,.0f} MiB (target < 1,536)")  # fmt: skip
-        refresh, rewritten = 0.0, 0
         from pipeline.history.store import connect
 
+        con = connect(database)
         for kind in KINDS:
-            con = connect(folder / f"{kind}.db")
             add_month(con, kind, last[kind], _month("2025-01", months), seed=999)
-            con.close()
-            wall, summary = write_site(folder / f"{kind}.db", folder / "www" / kind)
-            refresh += wall
-            rewritten += len(summary["written"])  # type: ignore[arg-type]
+        con.close()
+        refresh, summary = write_site(database, folder / "www")
+        rewritten = len(summary["written"])  # type: ignore[arg-type]
         print(f"  refresh after one more month: {refresh:.1f} s ({refresh / seconds:.2f} of the "
               f"full write, target <= 0.20), {rewritten:,} files rewritten")  # fmt: skip
         serve_at_scale(folder, *((190_000, 3) if players < 50_000 else (1_900_000, 12)))
