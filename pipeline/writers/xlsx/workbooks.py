@@ -26,6 +26,7 @@ from pipeline.writers.text.norms_text import sheet_table
 from pipeline.writers.xlsx import package as xlsx_package
 from pipeline.writers.xlsx.cell_types import Number, cell_value
 from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
+from pipeline.writers.xlsx.typed_rows import Cell, TypedColumn, first_uses, rows_xml, typed_columns
 
 if TYPE_CHECKING:
     from pipeline.model import NormReport
@@ -37,8 +38,6 @@ CHART_COLUMNS = ["cum_expected", "cum_score"]
 SHEET_NAME_MAX = 31
 _BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:\x00-\x1f\x7f\ufffe\uffff]")
 RESERVED_SHEET_NAMES = {"history"}
-
-Cell = str | Number | None  # a value written: text, a number, or None for a blank cell
 
 
 class Sheet(xlsx_package.Sheet):
@@ -76,13 +75,6 @@ def column_widths(table: pd.DataFrame) -> dict[str, float]:
     return widths
 
 
-def typed_columns(table: pd.DataFrame) -> list[list[Cell]]:
-    """Each column's cells as the values written (:func:`.cell_types.cell_value`)."""
-    return [
-        [cell_value(column, text) for text in table[column].tolist()] for column in table.columns
-    ]
-
-
 def write_table(
     ws: Sheet,
     table: pd.DataFrame,
@@ -90,35 +82,32 @@ def write_table(
 ) -> None:
     """Header row, typed rows, frozen header, autofilter and column widths, from ``ws.row`` on
     (a new sheet: row 0)."""
-    columns = list(table.columns)
-    write_typed(ws, columns, typed_columns(table), widths or column_widths(table))
+    columns = typed_columns(table)
+    rows = np.arange(len(table))
+    for _, _, num_format in first_uses(columns, rows):
+        ws.book.number_format(num_format)
+    body = rows_xml(ws.book, columns, rows, rows + ws.row + 2)
+    write_typed(ws, columns, body, widths or column_widths(table))
 
 
 def write_typed(
-    ws: Sheet, columns: list[str], cells: list[list[Cell]], widths: dict[str, float]
+    ws: Sheet, columns: list[TypedColumn], body: list[str], widths: dict[str, float]
 ) -> None:
-    """``write_table`` on columns already typed (``typed_columns``): the per-player sheets
-    type the whole breakdown once and write a slice of it each. ``widths``: shared by the
-    per-player sheets, which have the same columns."""
+    """``write_table`` with the rows already written as XML (:func:`.typed_rows.rows_xml`,
+    numbered from ``ws.row + 2``): the per-player sheets write the whole breakdown at once and
+    take a slice of it each. ``widths``: shared by the per-player sheets, which have the same
+    columns."""
     first = ws.row
     for j, column in enumerate(columns):
-        ws.set_width(j, widths[column])
+        ws.set_width(j, widths[column.name])
     ws.append_xml(
-        string_cell(f"{column_letter(j)}{first + 1}", column, xlsx_package.BOLD_STYLE)
+        string_cell(f"{column_letter(j)}{first + 1}", column.name, xlsx_package.BOLD_STYLE)
         for j, column in enumerate(columns)
     )
     ws.freeze_rows(first + 1)
-    letters = [column_letter(j) for j in range(len(columns))]
-    book = ws.book
-    rows = len(cells[0]) if cells else 0
-    for i, values in enumerate(zip(*cells, strict=True), start=first + 2):
-        ws.append_xml(
-            _cell_xml(book, f"{letter}{i}", value)
-            for letter, value in zip(letters, values, strict=True)
-            if value is not None
-        )
-    if rows:
-        ws.set_autofilter(first, 0, first + rows, len(columns) - 1)
+    ws.extend_rows(body)
+    if body:
+        ws.set_autofilter(first, 0, first + len(body), len(columns) - 1)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -200,50 +189,98 @@ def write_report_xlsx(
         write_norms_sheet(new_sheet(wb, NORMS_SHEET), norms)
         taken.add(NORMS_SHEET)
     if per_player:
-        # Each player's games as one slice of a frame grouped by player (stable: game order
-        # kept), and the totals from a dict: no per-player filtering of whole frames.
-        codes, uniques = pd.factorize(games["player"])
-        order = np.argsort(codes, kind="stable")
-        body_all = games.drop(columns=["player", *CHART_COLUMNS], errors="ignore").iloc[order]
-        counts = np.bincount(codes, minlength=len(uniques))
-        ends = np.cumsum(counts)
-        bounds = dict(zip(uniques, zip(ends - counts, ends, strict=True), strict=True))
-        records = {r["id"]: r for r in summary.to_dict("records")}
-        ids = summary["id"].tolist()
-        shared = column_widths(body_all)
-        body_columns = list(body_all.columns)
-        body_cells = typed_columns(body_all)
-        # A player's sheet is named "id name" (the tabs say whose sheet it is); the id alone
-        # when the name is not known (the standings then list the id as the name).
-        labels = [
-            f"{i} {n}" if n and n != i else i
-            for i, n in zip(ids, summary["name"].tolist(), strict=True)
-        ]
-        for player_id, name in zip(ids, sheet_names(labels, taken), strict=True):
-            if player_id not in bounds:
-                continue
-            lo, hi = bounds[player_id]
-            ws = new_sheet(wb, name)
-            totals = records[player_id]
-            write_typed(ws, body_columns, [c[lo:hi] for c in body_cells], shared)
-            ws.append([])
-            for label, key in (
-                ("player", "id"),
-                ("name", "name"),
-                ("rating", "rating"),
-                ("K used", "k"),
-                ("K explained", "k_rule"),
-                ("rated games", "games"),
-                ("score", "score"),
-                ("expected (sum of PD)", "expected"),
-                ("performance (FIDE: Ra + dp(p))", "performance"),
-                ("change exact (K x sum(S - PD))", "change_exact"),
-                ("change (rounded once, .5 away from zero)", "change"),
-                ("new rating", "new_rating"),
-            ):
-                ws.append([label, cell_value(key, str(totals[key]))])
-            if note:
-                ws.append(["NOTE", note])
+        _write_player_sheets(wb, summary, games, taken, note)
     if about is not None:
         write_table(new_sheet(wb, ABOUT_SHEET), about)
     wb.save()
+
+
+# A player sheet's totals under the games: (label, column of the summary).
+PLAYER_TOTALS = (
+    ("player", "id"),
+    ("name", "name"),
+    ("rating", "rating"),
+    ("K used", "k"),
+    ("K explained", "k_rule"),
+    ("rated games", "games"),
+    ("score", "score"),
+    ("expected (sum of PD)", "expected"),
+    ("performance (FIDE: Ra + dp(p))", "performance"),
+    ("change exact (K x sum(S - PD))", "change_exact"),
+    ("change (rounded once, .5 away from zero)", "change"),
+    ("new rating", "new_rating"),
+)
+
+
+def _write_player_sheets(
+    wb: Book, summary: pd.DataFrame, games: pd.DataFrame, taken: set[str], note: str
+) -> None:
+    """One sheet per player (in the standings' order) with the game-by-game breakdown and the
+    totals under it. The breakdowns of all players are typed and written as XML at once, in
+    the order the sheets show them; each sheet takes its slice."""
+    # Each player's games as one slice of a frame grouped by player (stable: game order
+    # kept), and the totals from a dict: no per-player filtering of whole frames.
+    codes, uniques = pd.factorize(games["player"])
+    order = np.argsort(codes, kind="stable")
+    body_all = games.drop(columns=["player", *CHART_COLUMNS], errors="ignore").iloc[order]
+    counts = np.bincount(codes, minlength=len(uniques))
+    ends = np.cumsum(counts)
+    bounds = dict(zip(uniques, zip(ends - counts, ends, strict=True), strict=True))
+    records = {r["id"]: r for r in summary.to_dict("records")}
+    ids = summary["id"].tolist()
+    # A player's sheet is named "id name" (the tabs say whose sheet it is); the id alone
+    # when the name is not known (the standings then list the id as the name).
+    labels = [
+        f"{i} {n}" if n and n != i else i
+        for i, n in zip(ids, summary["name"].tolist(), strict=True)
+    ]
+    sheets = [
+        (name, bounds[player_id], _totals_cells(records[player_id]))
+        for player_id, name in zip(ids, sheet_names(labels, taken), strict=True)
+        if player_id in bounds
+    ]
+    # The breakdown's rows in the sheets' order, each numbered on its sheet (from row 2).
+    sizes = np.array([hi - lo for _, (lo, hi), _ in sheets], dtype=np.int64)
+    starts = np.cumsum(sizes) - sizes
+    rows = np.concatenate([np.arange(lo, hi) for _, (lo, hi), _ in sheets] or [np.arange(0)])
+    numbers = np.arange(len(rows)) - np.repeat(starts, sizes) + 2
+    body = typed_columns(body_all)
+    _make_styles(wb, body, rows, starts, [totals for _, _, totals in sheets])
+    body_xml = rows_xml(wb, body, rows, numbers)
+    widths = column_widths(body_all)
+    for (name, _, totals), start, size in zip(sheets, starts.tolist(), sizes.tolist(), strict=True):
+        ws = new_sheet(wb, name)
+        write_typed(ws, body, body_xml[start : start + size], widths)
+        ws.append([])
+        for label, value in totals:
+            ws.append([label, value])
+        if note:
+            ws.append(["NOTE", note])
+
+
+def _totals_cells(totals: dict) -> list[tuple[str, Cell]]:
+    """A player sheet's totals rows: (label, the summary's value typed)."""
+    return [(label, cell_value(key, str(totals[key]))) for label, key in PLAYER_TOTALS]
+
+
+def _make_styles(
+    wb: Book,
+    body: list[TypedColumn],
+    rows: np.ndarray,
+    starts: np.ndarray,
+    totals: list[list[tuple[str, Cell]]],
+) -> None:
+    """The number formats' styles of the player sheets, made in the order writing their cells
+    one by one would first meet each (sheet by sheet: the breakdown's rows, then the totals),
+    so that the styles are numbered as the cells are read."""
+    uses = first_uses(body, rows)
+    sheet_of = np.searchsorted(starts, [at for at, _, _ in uses], side="right") - 1
+    firsts: dict[int, list[str]] = {}
+    for k, (_, _, num_format) in zip(sheet_of.tolist(), uses, strict=True):
+        firsts.setdefault(k, []).append(num_format)
+    for k, cells in enumerate(totals):
+        for num_format in firsts.get(k, []):
+            wb.number_format(num_format)
+        for _, value in cells:
+            if isinstance(value, Number) and value.num_format:
+                wb.number_format(value.num_format)
