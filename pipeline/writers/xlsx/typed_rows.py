@@ -32,13 +32,19 @@ from pipeline.writers.xlsx.package import (
 Cell = str | Number | None  # a value written: text, a number, or None for a blank cell
 
 
+# Excel column widths: from the header and the first 2,000 values, 6 to 45 characters.
+WIDTH_ROWS = 2000
+MIN_WIDTH, MAX_WIDTH = 6, 45
+
+
 class TypedColumn(NamedTuple):
     """A column as written: ``cells`` its distinct values typed, ``codes`` each row's index
-    into ``cells``."""
+    into ``cells``, ``width`` its Excel column width."""
 
     name: str
     cells: list[Cell]
     codes: np.ndarray
+    width: int
 
 
 def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
@@ -47,10 +53,18 @@ def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
     typed = []
     for column in table.columns:
         codes, uniques = pd.factorize(table[column], use_na_sentinel=False)
-        typed.append(
-            TypedColumn(column, [cell_value(column, text) for text in uniques.tolist()], codes)
-        )
+        texts = uniques.tolist()
+        cells = [cell_value(column, text) for text in texts]
+        typed.append(TypedColumn(column, cells, codes, _width(column, texts, codes)))
     return typed
+
+
+def _width(column: str, texts: list[str], codes: np.ndarray) -> int:
+    """The column's width: its longest text (header included) among the first rows, plus 2."""
+    shown = np.unique(codes[:WIDTH_ROWS])
+    lengths = np.array([len(text) for text in texts] or [0], dtype=np.int64)
+    longest = max(len(column), int(lengths[shown].max())) if len(shown) else len(column)
+    return min(max(longest + 2, MIN_WIDTH), MAX_WIDTH)
 
 
 def _format_ids(column: TypedColumn, formats: dict[str, int]) -> np.ndarray:

@@ -65,21 +65,7 @@ def new_sheet(book: Book, name: str) -> Sheet:
     return sheet
 
 
-def column_widths(table: pd.DataFrame) -> dict[str, float]:
-    """Excel column widths from the header and (the first 2,000) values, 6 to 45 characters."""
-    widths = {}
-    for column in table.columns:
-        values = table[column].head(2000).astype(str)
-        longest = max([len(column), *values.str.len().tolist()]) if len(values) else len(column)
-        widths[column] = min(max(longest + 2, 6), 45)
-    return widths
-
-
-def write_table(
-    ws: Sheet,
-    table: pd.DataFrame,
-    widths: dict[str, float] | None = None,
-) -> None:
+def write_table(ws: Sheet, table: pd.DataFrame) -> None:
     """Header row, typed rows, frozen header, autofilter and column widths, from ``ws.row`` on
     (a new sheet: row 0)."""
     columns = typed_columns(table)
@@ -87,19 +73,16 @@ def write_table(
     for _, _, num_format in first_uses(columns, rows):
         ws.book.number_format(num_format)
     body = rows_xml(ws.book, columns, rows, rows + ws.row + 2)
-    write_typed(ws, columns, body, widths or column_widths(table))
+    write_typed(ws, columns, body)
 
 
-def write_typed(
-    ws: Sheet, columns: list[TypedColumn], body: list[str], widths: dict[str, float]
-) -> None:
+def write_typed(ws: Sheet, columns: list[TypedColumn], body: list[str]) -> None:
     """``write_table`` with the rows already written as XML (:func:`.typed_rows.rows_xml`,
     numbered from ``ws.row + 2``): the per-player sheets write the whole breakdown at once and
-    take a slice of it each. ``widths``: shared by the per-player sheets, which have the same
-    columns."""
+    take a slice of it each (their columns' widths: the whole breakdown's)."""
     first = ws.row
     for j, column in enumerate(columns):
-        ws.set_width(j, widths[column.name])
+        ws.set_width(j, column.width)
     ws.append_xml(
         string_cell(f"{column_letter(j)}{first + 1}", column.name, xlsx_package.BOLD_STYLE)
         for j, column in enumerate(columns)
@@ -216,17 +199,15 @@ def _write_player_sheets(
     wb: Book, summary: pd.DataFrame, games: pd.DataFrame, taken: set[str], note: str
 ) -> None:
     """One sheet per player (in the standings' order) with the game-by-game breakdown and the
-    totals under it. The breakdowns of all players are typed and written as XML at once, in
-    the order the sheets show them; each sheet takes its slice."""
-    # Each player's games as one slice of a frame grouped by player (stable: game order
-    # kept), and the totals from a dict: no per-player filtering of whole frames.
+    totals under it. All players' breakdowns and totals are typed and written as XML at once,
+    in the order the sheets show them; each sheet takes its slices."""
+    # Each player's games as one slice of a frame grouped by player (stable: game order kept).
     codes, uniques = pd.factorize(games["player"])
     order = np.argsort(codes, kind="stable")
     body_all = games.drop(columns=["player", *CHART_COLUMNS], errors="ignore").iloc[order]
     counts = np.bincount(codes, minlength=len(uniques))
     ends = np.cumsum(counts)
     bounds = dict(zip(uniques, zip(ends - counts, ends, strict=True), strict=True))
-    records = {r["id"]: r for r in summary.to_dict("records")}
     ids = summary["id"].tolist()
     # A player's sheet is named "id name" (the tabs say whose sheet it is); the id alone
     # when the name is not known (the standings then list the id as the name).
@@ -234,53 +215,59 @@ def _write_player_sheets(
         f"{i} {n}" if n and n != i else i
         for i, n in zip(ids, summary["name"].tolist(), strict=True)
     ]
-    sheets = [
-        (name, bounds[player_id], _totals_cells(records[player_id]))
-        for player_id, name in zip(ids, sheet_names(labels, taken), strict=True)
-        if player_id in bounds
-    ]
-    # The breakdown's rows in the sheets' order, each numbered on its sheet (from row 2).
-    sizes = np.array([hi - lo for _, (lo, hi), _ in sheets], dtype=np.int64)
+    names = sheet_names(labels, taken)
+    shown = [k for k, player_id in enumerate(ids) if player_id in bounds]  # players with games
+    spans = [bounds[ids[k]] for k in shown]
+    # The breakdown's rows in the sheets' order, each numbered on its sheet (from row 2), and
+    # the totals' rows (after the breakdown and a blank row).
+    sizes = np.array([hi - lo for lo, hi in spans], dtype=np.int64)
     starts = np.cumsum(sizes) - sizes
-    rows = np.concatenate([np.arange(lo, hi) for _, (lo, hi), _ in sheets] or [np.arange(0)])
+    rows = np.concatenate([np.arange(lo, hi) for lo, hi in spans] or [np.arange(0)])
     numbers = np.arange(len(rows)) - np.repeat(starts, sizes) + 2
+    per_sheet = len(PLAYER_TOTALS)
+    totals_rows = np.arange(len(shown) * per_sheet)
+    totals_numbers = np.repeat(sizes, per_sheet) + 3 + totals_rows % per_sheet
     body = typed_columns(body_all)
-    _make_styles(wb, body, rows, starts, [totals for _, _, totals in sheets])
+    totals = _totals_columns(summary.iloc[shown])
+    # Number formats get their styles in the order writing the cells one by one would meet
+    # them: sheet by sheet, its breakdown then its totals. A row's place in that sequence:
+    # a breakdown row has the totals of the sheets before it ahead of it, a totals row the
+    # breakdowns of its own sheet and those before.
+    body_uses = first_uses(body, rows)
+    sheet_of = np.searchsorted(starts, [at for at, _, _ in body_uses], side="right") - 1
+    totals_ahead = (starts + sizes)[totals_rows // per_sheet] if len(shown) else totals_rows
+    uses = [
+        (at + per_sheet * int(k), j, f) for (at, j, f), k in zip(body_uses, sheet_of, strict=True)
+    ]
+    uses += [(int(totals_ahead[at]) + at, j, f) for at, j, f in first_uses(totals, totals_rows)]
+    for _, _, num_format in sorted(uses):
+        wb.number_format(num_format)
     body_xml = rows_xml(wb, body, rows, numbers)
-    widths = column_widths(body_all)
-    for (name, _, totals), start, size in zip(sheets, starts.tolist(), sizes.tolist(), strict=True):
-        ws = new_sheet(wb, name)
-        write_typed(ws, body, body_xml[start : start + size], widths)
+    totals_xml = rows_xml(wb, totals, totals_rows, totals_numbers)
+    for n, k in enumerate(shown):
+        ws = new_sheet(wb, names[k])
+        write_typed(ws, body, body_xml[starts[n] : starts[n] + sizes[n]])
         ws.append([])
-        for label, value in totals:
-            ws.append([label, value])
+        ws.extend_rows(totals_xml[n * per_sheet : (n + 1) * per_sheet])
         if note:
             ws.append(["NOTE", note])
 
 
-def _totals_cells(totals: dict) -> list[tuple[str, Cell]]:
-    """A player sheet's totals rows: (label, the summary's value typed)."""
-    return [(label, cell_value(key, str(totals[key]))) for label, key in PLAYER_TOTALS]
-
-
-def _make_styles(
-    wb: Book,
-    body: list[TypedColumn],
-    rows: np.ndarray,
-    starts: np.ndarray,
-    totals: list[list[tuple[str, Cell]]],
-) -> None:
-    """The number formats' styles of the player sheets, made in the order writing their cells
-    one by one would first meet each (sheet by sheet: the breakdown's rows, then the totals),
-    so that the styles are numbered as the cells are read."""
-    uses = first_uses(body, rows)
-    sheet_of = np.searchsorted(starts, [at for at, _, _ in uses], side="right") - 1
-    firsts: dict[int, list[str]] = {}
-    for k, (_, _, num_format) in zip(sheet_of.tolist(), uses, strict=True):
-        firsts.setdefault(k, []).append(num_format)
-    for k, cells in enumerate(totals):
-        for num_format in firsts.get(k, []):
-            wb.number_format(num_format)
-        for _, value in cells:
-            if isinstance(value, Number) and value.num_format:
-                wb.number_format(value.num_format)
+def _totals_columns(summary: pd.DataFrame) -> list[TypedColumn]:
+    """The players' totals rows (``PLAYER_TOTALS`` for each row of ``summary``, one after the
+    other) as two columns: the labels, and the summary's values typed by the column each
+    comes from."""
+    players, per_sheet = len(summary), len(PLAYER_TOTALS)
+    label = TypedColumn(
+        "label",
+        [text for text, _ in PLAYER_TOTALS],
+        np.tile(np.arange(per_sheet), players),
+        0,
+    )
+    cells: list[Cell] = []
+    codes = np.empty((players, per_sheet), dtype=np.int64)
+    for t, (_, key) in enumerate(PLAYER_TOTALS):
+        key_codes, distinct = pd.factorize(summary[key], use_na_sentinel=False)
+        codes[:, t] = key_codes + len(cells)
+        cells.extend(cell_value(key, str(value)) for value in distinct.tolist())
+    return [label, TypedColumn("value", cells, codes.ravel(), 0)]
