@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.rules.k_facts import ASSUMED_NOTE
 from pipeline.writers.html.norms_section import norms_html
@@ -75,6 +77,7 @@ CHART_LEGEND = (
     '<span class="sw expected"></span>expected score (sum of PD)</p>'
 )
 _METADATA = re.compile(r"<metadata>.*?</metadata>", re.S)
+_HTML_SPECIAL = "[&<>\"']"  # the characters html.escape replaces
 
 
 def anchor(player_id: str) -> str:
@@ -84,6 +87,9 @@ def anchor(player_id: str) -> str:
 def _esc(series: pd.Series) -> pd.Series:
     """``html.escape`` column-wise (same five replacements, & first)."""
     text = series.astype(str)
+    # Most columns (numbers, dates, flags) hold none of the five: one scan instead of five.
+    if not text.str.contains(_HTML_SPECIAL, regex=True).any():
+        return text
     for char, entity in (
         ("&", "&amp;"),
         ("<", "&lt;"),
@@ -164,15 +170,19 @@ def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
     """Every game row as HTML, built column-wise once for the whole event."""
     name = breakdown["opponent_name"].where(breakdown["opponent_name"] != "", breakdown["opponent"])
     name = name.where(name != "", "-")
-    row = pd.Series("", index=breakdown.index)
+    opening = np.where(breakdown["rated"] == "yes", "<tr>", '<tr class="unrated">')
+    parts: list[object] = [pa.array(opening, type=pa.string())]
     for key, _, cls in _games_head(breakdown):
-        klass = _text_class(key, cls)
         value = _esc(name if key == "opponent_name" else breakdown[key])
-        row = row + f'<td class="{klass}">' + value + "</td>"
-    opening = pd.Series(
-        np.where(breakdown["rated"] == "yes", "<tr>", '<tr class="unrated">'), index=breakdown.index
-    )
-    return opening + row + "</tr>"
+        parts += [f'<td class="{_text_class(key, cls)}">', _arrow_text(value), "</td>"]
+    # One element-wise join of all the pieces (pandas' + would copy the row once a column).
+    row = pc.binary_join_element_wise(*parts, "</tr>", "")
+    return pd.Series(row.to_numpy(zero_copy_only=False), index=breakdown.index, dtype=str)
+
+
+def _arrow_text(text: pd.Series) -> pa.Array:
+    """A text column as an Arrow string array (no copy when pandas holds it in Arrow)."""
+    return pa.array(text, type=pa.string())
 
 
 def _games_html(rows: str, header: str) -> str:
