@@ -125,19 +125,24 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     # An assumed K is marked (the sort reads "20*" as 20); the legend under the table says why.
     assumed = table["k_assumed"].eq("true").to_numpy()
     k = _esc(table["k"]) + np.where(assumed, f'<abbr title="{ASSUMED_NOTE}">*</abbr>', "")
-    cells = []
+    parts: list[object] = ["<tr>"]
     for key, _, cls in STANDINGS_HEAD:
         value = name if key == "name" else (k if key == "k" else _esc(table[key]))
-        klass = pd.Series(cls, index=table.index)
-        if key == "name":
-            klass = klass + " t"
+        klass: object = (cls + " t").strip() if key == "name" else cls.strip()
         if key in ("change", "change_exact"):
-            klass = klass + " " + pd.Series(_change_class(table[key]), index=table.index)
-        cells.append('<td class="' + klass.str.strip() + '">' + value + "</td>")
-    rows = cells[0]
-    for c in cells[1:]:
-        rows = rows + c
-    body = "\n".join(("<tr>" + rows + "</tr>").tolist())
+            change = _change_class(table[key])
+            klass = pa.array(
+                np.where(
+                    change == "down",
+                    (cls + " down").strip(),
+                    np.where(change == "up", (cls + " up").strip(), cls.strip()),
+                ),
+                type=pa.string(),
+            )
+        parts += ['<td class="', klass, '">', _arrow_text(value), "</td>"]
+    # One element-wise join of all the pieces (pandas' + would copy the rows once a piece).
+    rows = pc.binary_join_element_wise(*parts, "</tr>", "")
+    body = "\n".join(rows.to_pylist())
     legend = ""
     if assumed.any():
         legend = f'<p class="note">* {ASSUMED_NOTE} (the warning above names them and the fix)</p>'
