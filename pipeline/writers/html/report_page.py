@@ -197,30 +197,41 @@ def _games_html(rows: str, header: str) -> str:
     )
 
 
-def _player_section(row: dict[str, str], games: str, chart: str, header: str) -> str:
-    totals = [
-        ("rating", row["rating"] or "unrated"),
-        ("K", row["k_rule"]),
-        ("rated games", row["games"]),
-        ("score / expected", f"{row['score']} / {row['expected']}"),
-        ("performance (FIDE)", row["performance"] or "-"),
-        (
-            "change",
-            f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)"
-            if row["change_exact"]
-            else row["change"],
-        ),
-        ("new rating", row["new_rating"] or "-"),
-    ]
-    dl = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in totals)
-    chart_html = f'<div class="chart">{chart}{CHART_LEGEND}</div>' if chart else ""
-    return (
-        f'<section class="player" id="{anchor(str(row["id"]))}">'
-        f"<h3>{html.escape(str(row['rank']))}. {html.escape(str(row['name']))} "
-        f'<span class="muted">{html.escape(str(row["id"]))}</span></h3>'
-        f'<div class="cols"><div><dl class="totals">{dl}</dl></div>{chart_html}</div>'
-        f"{_games_html(games, header)}</section>"
+def _section_heads(rows: pd.DataFrame) -> list[str]:
+    """Each player section's start, up to its totals (``</dl></div>``), built column-wise."""
+
+    def either(text: pd.Series, blank: str) -> pd.Series:
+        return text.where(text != "", blank)
+
+    change = rows["change"].where(
+        rows["change_exact"] == "",
+        rows["change_exact"] + " exact, " + rows["change"] + " rounded (once, .5 away from zero)",
     )
+    totals = [
+        ("rating", either(rows["rating"], "unrated")),
+        ("K", rows["k_rule"]),
+        ("rated games", rows["games"]),
+        ("score / expected", rows["score"] + " / " + rows["expected"]),
+        ("performance (FIDE)", either(rows["performance"], "-")),
+        ("change", change),
+        ("new rating", either(rows["new_rating"], "-")),
+    ]
+    ids = rows["id"].astype(str)
+    parts: list[object] = [
+        '<section class="player" id="',
+        _arrow_text(ids.map(anchor)),
+        '"><h3>',
+        _arrow_text(_esc(rows["rank"])),
+        ". ",
+        _arrow_text(_esc(rows["name"])),
+        ' <span class="muted">',
+        _arrow_text(_esc(ids)),
+        '</span></h3><div class="cols"><div><dl class="totals">',
+    ]
+    for label, value in totals:
+        parts += [f"<dt>{html.escape(label)}</dt><dd>", _arrow_text(_esc(value)), "</dd>"]
+    heads = pc.binary_join_element_wise(*parts, "</dl></div>", "")
+    return heads.to_pylist()
 
 
 def _rated_sides(report: EventReport, breakdown: pd.DataFrame, only: list[str] | None) -> int:
@@ -307,19 +318,27 @@ def _player_sections(section_rows: pd.DataFrame, breakdown: pd.DataFrame) -> tup
     )
     ends = [*starts[1:], len(players)] if len(players) else []  # an event with no games: none
     bounds = dict(zip(players[starts], zip(starts, ends, strict=True), strict=True))
+    # The sections' text but the charts and game rows, column-wise for the players with games;
+    # each player's chart is drawn and its game rows taken in one pass over them.
+    has_games = section_rows["id"].isin(list(bounds)).to_numpy()
+    heads = _section_heads(section_rows[has_games])
     sections = []
     with ExpectedVsActual() as drawer:
-        for i, row in enumerate(section_rows.to_dict("records")):
-            if row["id"] not in bounds:
-                continue
-            lo, hi = bounds[row["id"]]
+        for head, i, player_id in zip(
+            heads,
+            np.flatnonzero(has_games).tolist(),
+            section_rows["id"][has_games].tolist(),
+            strict=True,
+        ):
+            lo, hi = bounds[player_id]
             chart = ""
             mine = rated_mask[lo:hi]
             if i < CHARTS_MAX_PLAYERS and mine.any():
-                chart = drawer.svg(cum_expected[lo:hi][mine], cum_score[lo:hi][mine], f"p{i}")
-            sections.append(
-                _player_section(row, "".join(row_html[lo:hi]), _METADATA.sub("", chart), header)
-            )
+                svg = drawer.svg(cum_expected[lo:hi][mine], cum_score[lo:hi][mine], f"p{i}")
+                svg = _METADATA.sub("", svg)
+                chart = f'<div class="chart">{svg}{CHART_LEGEND}</div>' if svg else ""
+            games = _games_html("".join(row_html[lo:hi]), header)
+            sections.append(f"{head}{chart}</div>{games}</section>")
     return "".join(sections), set(section_rows["id"].astype(str)) & set(bounds)
 
 
