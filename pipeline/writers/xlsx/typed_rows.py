@@ -84,7 +84,7 @@ def first_uses(columns: list[TypedColumn], rows: np.ndarray) -> list[tuple[int, 
     in each column, the rows taken in the order ``rows`` gives, sorted: the order in which
     writing the cells one by one (row by row, left to right) first meets each format."""
     formats: dict[str, int] = {}
-    uses = []
+    uses: list[tuple[int, int, str]] = []
     for j, column in enumerate(columns):
         ids = _format_ids(column, formats)
         if not (ids >= 0).any():
