@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.rules.k_facts import ASSUMED_NOTE
 from pipeline.writers.html.norms_section import norms_html
@@ -75,6 +77,7 @@ CHART_LEGEND = (
     '<span class="sw expected"></span>expected score (sum of PD)</p>'
 )
 _METADATA = re.compile(r"<metadata>.*?</metadata>", re.S)
+_HTML_SPECIAL = "[&<>\"']"  # the characters html.escape replaces
 
 
 def anchor(player_id: str) -> str:
@@ -84,6 +87,9 @@ def anchor(player_id: str) -> str:
 def _esc(series: pd.Series) -> pd.Series:
     """``html.escape`` column-wise (same five replacements, & first)."""
     text = series.astype(str)
+    # Most columns (numbers, dates, flags) hold none of the five: one scan instead of five.
+    if not text.str.contains(_HTML_SPECIAL, regex=True).any():
+        return text
     for char, entity in (
         ("&", "&amp;"),
         ("<", "&lt;"),
@@ -123,19 +129,24 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     # An assumed K is marked (the sort reads "20*" as 20); the legend under the table says why.
     assumed = table["k_assumed"].eq("true").to_numpy()
     k = _esc(table["k"]) + np.where(assumed, f'<abbr title="{ASSUMED_NOTE}">*</abbr>', "")
-    cells = []
+    parts: list[object] = ["<tr>"]
     for key, _, cls in STANDINGS_HEAD:
         value = name if key == "name" else (k if key == "k" else _esc(table[key]))
-        klass = pd.Series(cls, index=table.index)
-        if key == "name":
-            klass = klass + " t"
+        klass: object = (cls + " t").strip() if key == "name" else cls.strip()
         if key in ("change", "change_exact"):
-            klass = klass + " " + pd.Series(_change_class(table[key]), index=table.index)
-        cells.append('<td class="' + klass.str.strip() + '">' + value + "</td>")
-    rows = cells[0]
-    for c in cells[1:]:
-        rows = rows + c
-    body = "\n".join(("<tr>" + rows + "</tr>").tolist())
+            change = _change_class(table[key])
+            klass = pa.array(
+                np.where(
+                    change == "down",
+                    (cls + " down").strip(),
+                    np.where(change == "up", (cls + " up").strip(), cls.strip()),
+                ),
+                type=pa.string(),
+            )
+        parts += ['<td class="', klass, '">', _arrow_text(value), "</td>"]
+    # One element-wise join of all the pieces (pandas' + would copy the rows once a piece).
+    rows = pc.binary_join_element_wise(*parts, "</tr>", "")
+    body = "\n".join(rows.to_pylist())
     legend = ""
     if assumed.any():
         legend = f'<p class="note">* {ASSUMED_NOTE} (the warning above names them and the fix)</p>'
@@ -168,15 +179,19 @@ def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
     """Every game row as HTML, built column-wise once for the whole event."""
     name = breakdown["opponent_name"].where(breakdown["opponent_name"] != "", breakdown["opponent"])
     name = name.where(name != "", "-")
-    row = pd.Series("", index=breakdown.index)
+    opening = np.where(breakdown["rated"] == "yes", "<tr>", '<tr class="unrated">')
+    parts: list[object] = [pa.array(opening, type=pa.string())]
     for key, _, cls in _games_head(breakdown):
-        klass = _text_class(key, cls)
         value = _esc(name if key == "opponent_name" else breakdown[key])
-        row = row + f'<td class="{klass}">' + value + "</td>"
-    opening = pd.Series(
-        np.where(breakdown["rated"] == "yes", "<tr>", '<tr class="unrated">'), index=breakdown.index
-    )
-    return opening + row + "</tr>"
+        parts += [f'<td class="{_text_class(key, cls)}">', _arrow_text(value), "</td>"]
+    # One element-wise join of all the pieces (pandas' + would copy the row once a column).
+    row = pc.binary_join_element_wise(*parts, "</tr>", "")
+    return pd.Series(row.to_numpy(zero_copy_only=False), index=breakdown.index, dtype=str)
+
+
+def _arrow_text(text: pd.Series) -> pa.Array:
+    """A text column as an Arrow string array (no copy when pandas holds it in Arrow)."""
+    return pa.array(text, type=pa.string())
 
 
 def _games_html(rows: str, header: str) -> str:
@@ -186,30 +201,41 @@ def _games_html(rows: str, header: str) -> str:
     )
 
 
-def _player_section(row: dict[str, str], games: str, chart: str, header: str) -> str:
-    totals = [
-        ("rating", row["rating"] or "unrated"),
-        ("K", row["k_rule"]),
-        ("rated games", row["games"]),
-        ("score / expected", f"{row['score']} / {row['expected']}"),
-        ("performance (FIDE)", row["performance"] or "-"),
-        (
-            "change",
-            f"{row['change_exact']} exact, {row['change']} rounded (once, .5 away from zero)"
-            if row["change_exact"]
-            else row["change"],
-        ),
-        ("new rating", row["new_rating"] or "-"),
-    ]
-    dl = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(str(v))}</dd>" for k, v in totals)
-    chart_html = f'<div class="chart">{chart}{CHART_LEGEND}</div>' if chart else ""
-    return (
-        f'<section class="player" id="{anchor(str(row["id"]))}">'
-        f"<h3>{html.escape(str(row['rank']))}. {html.escape(str(row['name']))} "
-        f'<span class="muted">{html.escape(str(row["id"]))}</span></h3>'
-        f'<div class="cols"><div><dl class="totals">{dl}</dl></div>{chart_html}</div>'
-        f"{_games_html(games, header)}</section>"
+def _section_heads(rows: pd.DataFrame) -> list[str]:
+    """Each player section's start, up to its totals (``</dl></div>``), built column-wise."""
+
+    def either(text: pd.Series, blank: str) -> pd.Series:
+        return text.where(text != "", blank)
+
+    change = rows["change"].where(
+        rows["change_exact"] == "",
+        rows["change_exact"] + " exact, " + rows["change"] + " rounded (once, .5 away from zero)",
     )
+    totals = [
+        ("rating", either(rows["rating"], "unrated")),
+        ("K", rows["k_rule"]),
+        ("rated games", rows["games"]),
+        ("score / expected", rows["score"] + " / " + rows["expected"]),
+        ("performance (FIDE)", either(rows["performance"], "-")),
+        ("change", change),
+        ("new rating", either(rows["new_rating"], "-")),
+    ]
+    ids = rows["id"].astype(str)
+    parts: list[object] = [
+        '<section class="player" id="',
+        _arrow_text(ids.map(anchor)),
+        '"><h3>',
+        _arrow_text(_esc(rows["rank"])),
+        ". ",
+        _arrow_text(_esc(rows["name"])),
+        ' <span class="muted">',
+        _arrow_text(_esc(ids)),
+        '</span></h3><div class="cols"><div><dl class="totals">',
+    ]
+    for label, value in totals:
+        parts += [f"<dt>{html.escape(label)}</dt><dd>", _arrow_text(_esc(value)), "</dd>"]
+    heads = pc.binary_join_element_wise(*parts, "</dl></div>", "")
+    return heads.to_pylist()
 
 
 def _rated_sides(report: EventReport, breakdown: pd.DataFrame, only: list[str] | None) -> int:
@@ -296,19 +322,27 @@ def _player_sections(section_rows: pd.DataFrame, breakdown: pd.DataFrame) -> tup
     )
     ends = [*starts[1:], len(players)] if len(players) else []  # an event with no games: none
     bounds = dict(zip(players[starts], zip(starts, ends, strict=True), strict=True))
+    # The sections' text but the charts and game rows, column-wise for the players with games;
+    # each player's chart is drawn and its game rows taken in one pass over them.
+    has_games = section_rows["id"].isin(list(bounds)).to_numpy()
+    heads = _section_heads(section_rows[has_games])
     sections = []
     with ExpectedVsActual() as drawer:
-        for i, row in enumerate(section_rows.to_dict("records")):
-            if row["id"] not in bounds:
-                continue
-            lo, hi = bounds[row["id"]]
+        for head, i, player_id in zip(
+            heads,
+            np.flatnonzero(has_games).tolist(),
+            section_rows["id"][has_games].tolist(),
+            strict=True,
+        ):
+            lo, hi = bounds[player_id]
             chart = ""
             mine = rated_mask[lo:hi]
             if i < CHARTS_MAX_PLAYERS and mine.any():
-                chart = drawer.svg(cum_expected[lo:hi][mine], cum_score[lo:hi][mine], f"p{i}")
-            sections.append(
-                _player_section(row, "".join(row_html[lo:hi]), _METADATA.sub("", chart), header)
-            )
+                svg = drawer.svg(cum_expected[lo:hi][mine], cum_score[lo:hi][mine], f"p{i}")
+                svg = _METADATA.sub("", svg)
+                chart = f'<div class="chart">{svg}{CHART_LEGEND}</div>' if svg else ""
+            games = _games_html("".join(row_html[lo:hi]), header)
+            sections.append(f"{head}{chart}</div>{games}</section>")
     return "".join(sections), set(section_rows["id"].astype(str)) & set(bounds)
 
 

@@ -63,7 +63,7 @@ def _inline_text(value: str) -> tuple[bool, str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _string_cell_tail(value: str, style: int) -> str:
+def string_cell_tail(value: str, style: int = 0) -> str:
     """Everything of a text cell after its reference: worked out once per text and style."""
     risky, inline = _inline_text(value)
     if not style and risky:
@@ -74,14 +74,19 @@ def _string_cell_tail(value: str, style: int) -> str:
 
 def string_cell(ref: str, value: str, style: int = 0) -> str:
     """A text cell; text that starts like a formula gets the quote prefix (``QUOTED_STYLE``)."""
-    return '<c r="' + ref + '"' + _string_cell_tail(value, style)
+    return '<c r="' + ref + '"' + string_cell_tail(value, style)
+
+
+def number_cell_tail(value: str, style: int = 0) -> str:
+    """Everything of a number cell after its reference (see ``number_cell``)."""
+    s = f' s="{style}"' if style else ""
+    return f"{s}><v>{value}</v></c>"
 
 
 def number_cell(ref: str, value: str, style: int = 0) -> str:
     """A number cell; ``value`` is the number's text as written (a plain decimal such as
     ``-6.60``: the exact decimal, read by a spreadsheet as a number)."""
-    s = f' s="{style}"' if style else ""
-    return f'<c r="{ref}"{s}><v>{value}</v></c>'
+    return '<c r="' + ref + '"' + number_cell_tail(value, style)
 
 
 class Book:
@@ -225,6 +230,11 @@ class Sheet:
         """A row of cell XML (``string_cell``/``number_cell`` with this row's references)."""
         self._rows.append(f'<row r="{self.row + 1}">{"".join(cells)}</row>')
         self.row += 1
+
+    def extend_rows(self, rows: list[str]) -> None:
+        """Rows already written as XML (``<row r="N">...</row>``, numbered from ``row + 1``)."""
+        self._rows.extend(rows)
+        self.row += len(rows)
 
     def quoted_name(self) -> str:
         return "'" + self.name.replace("'", "''") + "'"

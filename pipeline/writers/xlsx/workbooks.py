@@ -26,6 +26,7 @@ from pipeline.writers.text.norms_text import sheet_table
 from pipeline.writers.xlsx import package as xlsx_package
 from pipeline.writers.xlsx.cell_types import Number, cell_value
 from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
+from pipeline.writers.xlsx.typed_rows import Cell, TypedColumn, first_uses, rows_xml, typed_columns
 
 if TYPE_CHECKING:
     from pipeline.model import NormReport
@@ -37,8 +38,6 @@ CHART_COLUMNS = ["cum_expected", "cum_score"]
 SHEET_NAME_MAX = 31
 _BAD_SHEET_CHARS = re.compile(r"[\[\]\*\?/\\:\x00-\x1f\x7f\ufffe\uffff]")
 RESERVED_SHEET_NAMES = {"history"}
-
-Cell = str | Number | None  # a value written: text, a number, or None for a blank cell
 
 
 class Sheet(xlsx_package.Sheet):
@@ -66,59 +65,32 @@ def new_sheet(book: Book, name: str) -> Sheet:
     return sheet
 
 
-def column_widths(table: pd.DataFrame) -> dict[str, float]:
-    """Excel column widths from the header and (the first 2,000) values, 6 to 45 characters."""
-    widths = {}
-    for column in table.columns:
-        values = table[column].head(2000).astype(str)
-        longest = max([len(column), *values.str.len().tolist()]) if len(values) else len(column)
-        widths[column] = min(max(longest + 2, 6), 45)
-    return widths
-
-
-def typed_columns(table: pd.DataFrame) -> list[list[Cell]]:
-    """Each column's cells as the values written (:func:`.cell_types.cell_value`)."""
-    return [
-        [cell_value(column, text) for text in table[column].tolist()] for column in table.columns
-    ]
-
-
-def write_table(
-    ws: Sheet,
-    table: pd.DataFrame,
-    widths: dict[str, float] | None = None,
-) -> None:
+def write_table(ws: Sheet, table: pd.DataFrame) -> None:
     """Header row, typed rows, frozen header, autofilter and column widths, from ``ws.row`` on
     (a new sheet: row 0)."""
-    columns = list(table.columns)
-    write_typed(ws, columns, typed_columns(table), widths or column_widths(table))
+    columns = typed_columns(table)
+    rows = np.arange(len(table))
+    for _, _, num_format in first_uses(columns, rows):
+        ws.book.number_format(num_format)
+    body = rows_xml(ws.book, columns, rows, rows + ws.row + 2)
+    write_typed(ws, columns, body)
 
 
-def write_typed(
-    ws: Sheet, columns: list[str], cells: list[list[Cell]], widths: dict[str, float]
-) -> None:
-    """``write_table`` on columns already typed (``typed_columns``): the per-player sheets
-    type the whole breakdown once and write a slice of it each. ``widths``: shared by the
-    per-player sheets, which have the same columns."""
+def write_typed(ws: Sheet, columns: list[TypedColumn], body: list[str]) -> None:
+    """``write_table`` with the rows already written as XML (:func:`.typed_rows.rows_xml`,
+    numbered from ``ws.row + 2``): the per-player sheets write the whole breakdown at once and
+    take a slice of it each (their columns' widths: the whole breakdown's)."""
     first = ws.row
     for j, column in enumerate(columns):
-        ws.set_width(j, widths[column])
+        ws.set_width(j, column.width)
     ws.append_xml(
-        string_cell(f"{column_letter(j)}{first + 1}", column, xlsx_package.BOLD_STYLE)
+        string_cell(f"{column_letter(j)}{first + 1}", column.name, xlsx_package.BOLD_STYLE)
         for j, column in enumerate(columns)
     )
     ws.freeze_rows(first + 1)
-    letters = [column_letter(j) for j in range(len(columns))]
-    book = ws.book
-    rows = len(cells[0]) if cells else 0
-    for i, values in enumerate(zip(*cells, strict=True), start=first + 2):
-        ws.append_xml(
-            _cell_xml(book, f"{letter}{i}", value)
-            for letter, value in zip(letters, values, strict=True)
-            if value is not None
-        )
-    if rows:
-        ws.set_autofilter(first, 0, first + rows, len(columns) - 1)
+    ws.extend_rows(body)
+    if body:
+        ws.set_autofilter(first, 0, first + len(body), len(columns) - 1)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -200,50 +172,102 @@ def write_report_xlsx(
         write_norms_sheet(new_sheet(wb, NORMS_SHEET), norms)
         taken.add(NORMS_SHEET)
     if per_player:
-        # Each player's games as one slice of a frame grouped by player (stable: game order
-        # kept), and the totals from a dict: no per-player filtering of whole frames.
-        codes, uniques = pd.factorize(games["player"])
-        order = np.argsort(codes, kind="stable")
-        body_all = games.drop(columns=["player", *CHART_COLUMNS], errors="ignore").iloc[order]
-        counts = np.bincount(codes, minlength=len(uniques))
-        ends = np.cumsum(counts)
-        bounds = dict(zip(uniques, zip(ends - counts, ends, strict=True), strict=True))
-        records = {r["id"]: r for r in summary.to_dict("records")}
-        ids = summary["id"].tolist()
-        shared = column_widths(body_all)
-        body_columns = list(body_all.columns)
-        body_cells = typed_columns(body_all)
-        # A player's sheet is named "id name" (the tabs say whose sheet it is); the id alone
-        # when the name is not known (the standings then list the id as the name).
-        labels = [
-            f"{i} {n}" if n and n != i else i
-            for i, n in zip(ids, summary["name"].tolist(), strict=True)
-        ]
-        for player_id, name in zip(ids, sheet_names(labels, taken), strict=True):
-            if player_id not in bounds:
-                continue
-            lo, hi = bounds[player_id]
-            ws = new_sheet(wb, name)
-            totals = records[player_id]
-            write_typed(ws, body_columns, [c[lo:hi] for c in body_cells], shared)
-            ws.append([])
-            for label, key in (
-                ("player", "id"),
-                ("name", "name"),
-                ("rating", "rating"),
-                ("K used", "k"),
-                ("K explained", "k_rule"),
-                ("rated games", "games"),
-                ("score", "score"),
-                ("expected (sum of PD)", "expected"),
-                ("performance (FIDE: Ra + dp(p))", "performance"),
-                ("change exact (K x sum(S - PD))", "change_exact"),
-                ("change (rounded once, .5 away from zero)", "change"),
-                ("new rating", "new_rating"),
-            ):
-                ws.append([label, cell_value(key, str(totals[key]))])
-            if note:
-                ws.append(["NOTE", note])
+        _write_player_sheets(wb, summary, games, taken, note)
     if about is not None:
         write_table(new_sheet(wb, ABOUT_SHEET), about)
     wb.save()
+
+
+# A player sheet's totals under the games: (label, column of the summary).
+PLAYER_TOTALS = (
+    ("player", "id"),
+    ("name", "name"),
+    ("rating", "rating"),
+    ("K used", "k"),
+    ("K explained", "k_rule"),
+    ("rated games", "games"),
+    ("score", "score"),
+    ("expected (sum of PD)", "expected"),
+    ("performance (FIDE: Ra + dp(p))", "performance"),
+    ("change exact (K x sum(S - PD))", "change_exact"),
+    ("change (rounded once, .5 away from zero)", "change"),
+    ("new rating", "new_rating"),
+)
+
+
+def _write_player_sheets(
+    wb: Book, summary: pd.DataFrame, games: pd.DataFrame, taken: set[str], note: str
+) -> None:
+    """One sheet per player (in the standings' order) with the game-by-game breakdown and the
+    totals under it. All players' breakdowns and totals are typed and written as XML at once,
+    in the order the sheets show them; each sheet takes its slices."""
+    # Each player's games as one slice of a frame grouped by player (stable: game order kept).
+    codes, uniques = pd.factorize(games["player"])
+    order = np.argsort(codes, kind="stable")
+    body_all = games.drop(columns=["player", *CHART_COLUMNS], errors="ignore").iloc[order]
+    counts = np.bincount(codes, minlength=len(uniques))
+    ends = np.cumsum(counts)
+    bounds = dict(zip(uniques, zip(ends - counts, ends, strict=True), strict=True))
+    ids = summary["id"].tolist()
+    # A player's sheet is named "id name" (the tabs say whose sheet it is); the id alone
+    # when the name is not known (the standings then list the id as the name).
+    labels = [
+        f"{i} {n}" if n and n != i else i
+        for i, n in zip(ids, summary["name"].tolist(), strict=True)
+    ]
+    names = sheet_names(labels, taken)
+    shown = [k for k, player_id in enumerate(ids) if player_id in bounds]  # players with games
+    spans = [bounds[ids[k]] for k in shown]
+    # The breakdown's rows in the sheets' order, each numbered on its sheet (from row 2), and
+    # the totals' rows (after the breakdown and a blank row).
+    sizes = np.array([hi - lo for lo, hi in spans], dtype=np.int64)
+    starts = np.cumsum(sizes) - sizes
+    rows = np.concatenate([np.arange(lo, hi) for lo, hi in spans] or [np.arange(0)])
+    numbers = np.arange(len(rows)) - np.repeat(starts, sizes) + 2
+    per_sheet = len(PLAYER_TOTALS)
+    totals_rows = np.arange(len(shown) * per_sheet)
+    totals_numbers = np.repeat(sizes, per_sheet) + 3 + totals_rows % per_sheet
+    body = typed_columns(body_all)
+    totals = _totals_columns(summary.iloc[shown])
+    # Number formats get their styles in the order writing the cells one by one would meet
+    # them: sheet by sheet, its breakdown then its totals. A row's place in that sequence:
+    # a breakdown row has the totals of the sheets before it ahead of it, a totals row the
+    # breakdowns of its own sheet and those before.
+    body_uses = first_uses(body, rows)
+    sheet_of = np.searchsorted(starts, [at for at, _, _ in body_uses], side="right") - 1
+    totals_ahead = (starts + sizes)[totals_rows // per_sheet] if len(shown) else totals_rows
+    uses = [
+        (at + per_sheet * int(k), j, f) for (at, j, f), k in zip(body_uses, sheet_of, strict=True)
+    ]
+    uses += [(int(totals_ahead[at]) + at, j, f) for at, j, f in first_uses(totals, totals_rows)]
+    for _, _, num_format in sorted(uses):
+        wb.number_format(num_format)
+    body_xml = rows_xml(wb, body, rows, numbers)
+    totals_xml = rows_xml(wb, totals, totals_rows, totals_numbers)
+    for n, k in enumerate(shown):
+        ws = new_sheet(wb, names[k])
+        write_typed(ws, body, body_xml[starts[n] : starts[n] + sizes[n]])
+        ws.append([])
+        ws.extend_rows(totals_xml[n * per_sheet : (n + 1) * per_sheet])
+        if note:
+            ws.append(["NOTE", note])
+
+
+def _totals_columns(summary: pd.DataFrame) -> list[TypedColumn]:
+    """The players' totals rows (``PLAYER_TOTALS`` for each row of ``summary``, one after the
+    other) as two columns: the labels, and the summary's values typed by the column each
+    comes from."""
+    players, per_sheet = len(summary), len(PLAYER_TOTALS)
+    label = TypedColumn(
+        "label",
+        [text for text, _ in PLAYER_TOTALS],
+        np.tile(np.arange(per_sheet), players),
+        0,
+    )
+    cells: list[Cell] = []
+    codes = np.empty((players, per_sheet), dtype=np.int64)
+    for t, (_, key) in enumerate(PLAYER_TOTALS):
+        key_codes, distinct = pd.factorize(summary[key], use_na_sentinel=False)
+        codes[:, t] = key_codes + len(cells)
+        cells.extend(cell_value(key, str(value)) for value in distinct.tolist())
+    return [label, TypedColumn("value", cells, codes.ravel(), 0)]

@@ -1,0 +1,128 @@
+"""A table's rows as worksheet XML, built a column at a time.
+
+A report's sheets hold tens of thousands of cells; building each cell's XML in a Python loop was
+most of report.xlsx's time (issue 35). Here a column is typed once per distinct text
+(:func:`.cell_types.cell_value`: a report's columns hold few distinct values: ratings, K, PD,
+results), each distinct value's XML after its reference (the cell's "tail") is worked out once,
+and the rows are joined by Arrow's element-wise string kernels: per row only C code runs.
+
+The bytes are those of writing the cells one by one: a blank cell (None) is left out, a cell's
+reference is its column letter and row number, and number formats get their style index on
+first use in row-major order (:func:`first_uses` gives that order, so a workbook's styles are
+numbered as if its cells had been written one by one).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.writers.xlsx.cell_types import Number, cell_value
+from pipeline.writers.xlsx.package import (
+    Book,
+    column_letter,
+    number_cell_tail,
+    string_cell_tail,
+)
+
+Cell = str | Number | None  # a value written: text, a number, or None for a blank cell
+
+
+# Excel column widths: from the header and the first 2,000 values, 6 to 45 characters.
+WIDTH_ROWS = 2000
+MIN_WIDTH, MAX_WIDTH = 6, 45
+
+
+class TypedColumn(NamedTuple):
+    """A column as written: ``cells`` its distinct values typed, ``codes`` each row's index
+    into ``cells``, ``width`` its Excel column width."""
+
+    name: str
+    cells: list[Cell]
+    codes: np.ndarray
+    width: int
+
+
+def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
+    """Each column of a text table typed (:func:`.cell_types.cell_value`), once per distinct
+    text."""
+    typed = []
+    for column in table.columns:
+        codes, uniques = pd.factorize(table[column], use_na_sentinel=False)
+        texts = uniques.tolist()
+        cells = [cell_value(column, text) for text in texts]
+        typed.append(TypedColumn(column, cells, codes, _width(column, texts, codes)))
+    return typed
+
+
+def _width(column: str, texts: list[str], codes: np.ndarray) -> int:
+    """The column's width: its longest text (header included) among the first rows, plus 2."""
+    shown = np.unique(codes[:WIDTH_ROWS])
+    lengths = np.array([len(text) for text in texts] or [0], dtype=np.int64)
+    longest = max(len(column), int(lengths[shown].max())) if len(shown) else len(column)
+    return min(max(longest + 2, MIN_WIDTH), MAX_WIDTH)
+
+
+def _format_ids(column: TypedColumn, formats: dict[str, int]) -> np.ndarray:
+    """Per distinct value of ``column``, the index of its number format in ``formats`` (added
+    on first sight), -1 for text, blanks and General numbers (which need no style)."""
+    ids = [
+        formats.setdefault(c.num_format, len(formats))
+        if isinstance(c, Number) and c.num_format
+        else -1
+        for c in column.cells
+    ]
+    return np.array(ids, dtype=np.int64)
+
+
+def first_uses(columns: list[TypedColumn], rows: np.ndarray) -> list[tuple[int, int, str]]:
+    """(position in ``rows``, column index, number format) of each number format's first cell
+    in each column, the rows taken in the order ``rows`` gives, sorted: the order in which
+    writing the cells one by one (row by row, left to right) first meets each format."""
+    formats: dict[str, int] = {}
+    uses: list[tuple[int, int, str]] = []
+    for j, column in enumerate(columns):
+        ids = _format_ids(column, formats)
+        if not (ids >= 0).any():
+            continue
+        per_row = ids[column.codes[rows]]
+        found, first = np.unique(per_row, return_index=True)
+        names = list(formats)
+        uses.extend(
+            (int(at), j, names[f]) for f, at in zip(found.tolist(), first, strict=True) if f >= 0
+        )
+    return sorted(uses)
+
+
+def rows_xml(
+    book: Book, columns: list[TypedColumn], rows: np.ndarray, numbers: np.ndarray
+) -> list[str]:
+    """The XML of table rows ``rows`` (positions in the columns), numbered ``numbers`` (the
+    sheet's 1-based row numbers). Every number format they use must have its style already
+    (:func:`first_uses`), so the styles keep their row-major numbering."""
+    number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
+    cells = []
+    for j, column in enumerate(columns):
+        tails = np.array([_tail(book, c) for c in column.cells] or [None], dtype=object)
+        tail = pa.array(tails[column.codes[rows]], type=pa.string())  # None: a blank, no cell
+        ref = f'<c r="{column_letter(j)}'
+        cell = pc.binary_join_element_wise(
+            ref, number_text, '"', tail, "", null_handling="emit_null"
+        )
+        cells.append(cell.fill_null(""))
+    row = pc.binary_join_element_wise('<row r="', number_text, '">', *cells, "</row>", "")
+    return row.to_pylist()
+
+
+def _tail(book: Book, value: Cell) -> str | None:
+    """A cell's XML after its reference; None for a blank (no cell written)."""
+    if value is None:
+        return None
+    if isinstance(value, Number):
+        style = book.number_format(value.num_format) if value.num_format else 0
+        return number_cell_tail(value.text, style)
+    return string_cell_tail(value)

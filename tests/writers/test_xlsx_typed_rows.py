@@ -1,0 +1,58 @@
+"""report.xlsx written a column at a time (issue 35) gives the bytes of writing it cell by cell
+(tests/writers/xlsx_cells_reference.py): references, blanks left out, text and numbers typed by
+column, and the number formats' styles numbered in the order the cells first use them, across
+the summary, the breakdowns and the totals of every player sheet."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.writers.xlsx.workbooks import write_report_xlsx
+from tests.writers import xlsx_cells_reference as reference
+
+# Texts that type differently by column: decimals with 0-3 decimals (a number format each, signed
+# in the difference columns), whole numbers, blanks, results, formula-like and spaced text.
+DECIMAL = st.builds(
+    lambda whole, decimals, sign: f"{sign}{whole}" + (f".{'7' * decimals}" if decimals else ""),
+    st.integers(0, 3000),
+    st.integers(0, 3),
+    st.sampled_from(["", "-"]),
+)
+TEXT = st.sampled_from(["", "=SUM(A1)", " x ", "a&b<c>", "1.10", "0042", "+", "½", "1", "0"])
+CELL = st.one_of(DECIMAL, TEXT)
+BODY_COLUMNS = ["round", "opponent", "result", "pd", "dev", "k_dev", "name", "cum_score"]
+SUMMARY_COLUMNS = [key for _, key in reference.PLAYER_TOTALS if key not in ("id", "name")]
+
+
+@st.composite
+def reports(draw: st.DrawFn) -> tuple[pd.DataFrame, pd.DataFrame]:
+    players = draw(st.integers(1, 6))
+    ids = [str(1000 + i) for i in range(players)]
+    summary = {
+        "id": ids,
+        "name": [draw(st.sampled_from(["", "Ann", "=Bob", "Ann"])) for _ in ids],
+        **{c: [draw(CELL) for _ in ids] for c in SUMMARY_COLUMNS},
+    }
+    games = draw(st.integers(0, 25))
+    body = {
+        "player": [draw(st.sampled_from(ids)) for _ in range(games)],
+        **{c: [draw(CELL) for _ in range(games)] for c in BODY_COLUMNS},
+    }
+    return (
+        pd.DataFrame(summary, dtype=str),
+        pd.DataFrame(body, columns=list(body), dtype=str),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(reports(), st.sampled_from(["", "not FIDE"]))
+def test_columnar_report_is_the_cell_by_cell_bytes(tables, note):
+    summary, games = tables
+    columnar, cell_by_cell = io.BytesIO(), io.BytesIO()
+    write_report_xlsx(summary, games, columnar, per_player=True, note=note)
+    reference.write_report_xlsx(summary, games, cell_by_cell, note=note)
+    assert columnar.getvalue() == cell_by_cell.getvalue()
