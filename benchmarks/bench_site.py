@@ -3,9 +3,9 @@ histories, against the I/O floor measured in the same run, its peak memory, the 
 one more month, and ``fiderate serve`` answering a profile, a top list and a search.
 
 The histories are built straight into the database (the store's own ``insert_list``; each month
-a published list where a share of the players played, with their stored changes), one history
-per kind (standard, rapid, blitz: schema 4 holds one kind each). No calculation game tables are
-stored, so the site has no calculation pages here: their cost is measured apart, per page.
+a published list where a share of the players played, with their stored changes), standard,
+rapid and blitz in one history (schema 5: each run and list carries its rating kind). No
+calculation game tables are stored, so the site has no calculation pages here.
 
 The I/O floor: a plain loop writing the same files' bytes (read back from the site just
 written) into a fresh folder, the writes alone timed.
