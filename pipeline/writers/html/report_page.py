@@ -135,12 +135,9 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
         klass: object = (cls + " t").strip() if key == "name" else cls.strip()
         if key in ("change", "change_exact"):
             change = _change_class(table[key])
+            # "down", "up" or "words" (an unrated player's: they wrap) beside the column's class.
             klass = pa.array(
-                np.where(
-                    change == "down",
-                    (cls + " down").strip(),
-                    np.where(change == "up", (cls + " up").strip(), cls.strip()),
-                ),
+                np.where(change == "", cls.strip(), np.char.strip(cls + " " + change.astype(str))),
                 type=pa.string(),
             )
         parts += ['<td class="', klass, '">', _arrow_text(value), "</td>"]
