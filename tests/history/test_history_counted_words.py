@@ -10,6 +10,7 @@ list, never from text written here.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -18,7 +19,9 @@ import pytest
 from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.jobs.player_history import CalculationRequest, run_calculation
 from pipeline.jobs.rate import RateOutputs, RateRequest, rate
+from pipeline.jobs.site import SiteRequest, run_site
 from pipeline.model import RateOptions
+from pipeline.site import addresses as at
 from pipeline.web.app import create_app
 from tests.conftest import run_cli
 from tests.web.conftest import local_client
@@ -88,8 +91,11 @@ def test_both_history_faces_say_it_in_rates_words(runs):
     assert words in text.stdout
     with local_client(create_app(db)) as client:
         page = client.get(f"/history/calculation?id={player}&period=2026-11")
-    assert page.status_code == 200
+        site = client.get("/site/" + at.calculation_page("standard", player, "2026-11"))
+    assert page.status_code == 200 and site.status_code == 200
     assert words in page.text
+    # The rating site's calculation page (live, and the same page as a static file) says it too.
+    assert html.escape(words, quote=False) in site.text
 
 
 def _change_line(text: str) -> str:
@@ -123,7 +129,11 @@ def test_every_calculation_says_the_change_in_the_same_words(runs, tmp_path):
         event = client.post("/rate", files=files, data={"period": "2026-11"}, follow_redirects=True)
         token = re.search(r'href="/event/([^/"]+)/outputs.zip"', event.text).group(1)
         rated = client.get(f"/event/{token}/player?id={player}").text
-    for face in (text, page, rated):
+    run_site(SiteRequest(db, tmp_path / "www"))
+    site = (tmp_path / "www" / at.calculation_page("standard", player, "2026-11")).read_text(
+        encoding="utf-8"
+    )
+    for face in (text, page, rated, site):
         assert _same_words(_change_line(face)) == _same_words(words)
 
 
