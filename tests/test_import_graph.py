@@ -43,7 +43,9 @@ LAYERS = {
     "history": 7,  # the period's SQLite store: imports lists' rules, never the jobs
     "calculator": 7,  # single-player arithmetic; the calculator jobs (jobs/calculators.py) call it
     "jobs": 8,  # one function per command, and the stage functions the jobs share
-    "site": 8,  # the rating site's pages (read through the history jobs), live and static
+    # The rating site (pages, and the `fiderate site` job that writes them) reads through the
+    # history jobs: a face beside the web pages, above the jobs.
+    "site": 9,
     "web": 9,  # fiderate serve: pages on the jobs, as the CLI (jobs only, never a stage)
     "cli": 10,
     "": 11,  # pipeline/__init__.py: the public API

@@ -32,7 +32,7 @@ def site(db_path: Path, out: Path, as_json: bool) -> None:
     profile per player, each period's calculation, search, the lists to download) into OUT
     as static files. Files whose bytes did not change are not rewritten: run it after every
     `fiderate period` to refresh the site."""
-    from pipeline.jobs.site import SiteRequest, run_site
+    from pipeline.site.job import SiteRequest, run_site
 
     done = run_site(SiteRequest(db_path, out))
     if as_json:

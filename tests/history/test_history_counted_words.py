@@ -19,9 +19,9 @@ import pytest
 from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.jobs.player_history import CalculationRequest, run_calculation
 from pipeline.jobs.rate import RateOutputs, RateRequest, rate
-from pipeline.jobs.site import SiteRequest, run_site
 from pipeline.model import RateOptions
 from pipeline.site import addresses as at
+from pipeline.site.job import SiteRequest, run_site
 from pipeline.web.app import create_app
 from tests.conftest import run_cli
 from tests.web.conftest import local_client

@@ -12,8 +12,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pipeline.jobs.site import SiteRequest, run_site
 from pipeline.readers.lists.published_list import read_list
+from pipeline.site.job import SiteRequest, run_site
 from tests.rating_site.conftest import december, november, rapid_december
 from tests.web.conftest import Server, browser  # noqa: F401 (the browser fixture)
 from tests.web.test_browser import PHONE, WIDTHS, shoot, type_into, wait_for, wait_for_page

@@ -15,11 +15,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pipeline.jobs.site import SiteRequest, run_site
 from pipeline.readers.lists.published_list import read_list as read_published
 from pipeline.rules.months import add_months
 from pipeline.rules.rating_kinds import KINDS
 from pipeline.site import addresses as at
+from pipeline.site.job import SiteRequest, run_site
 from tests.history import test_history_three_kinds_year as three_kinds
 from tests.history.test_history_three_kinds_year import (
     MONTHS,

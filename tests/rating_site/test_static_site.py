@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.jobs.site import SiteRequest, run_site
 from pipeline.readers.lists.published_list import read_list
 from pipeline.site import addresses as at
+from pipeline.site.job import SiteRequest, run_site
 from tests.conftest import run_cli
 from tests.rating_site.conftest import HOSTILE, HOSTILE_EVENT, december, november
 from tests.web.conftest import local_client
