@@ -268,3 +268,20 @@ def test_the_list_rules_read_no_files():
         if layer(target) in {"readers", "resources", "writers"}
     ]
     assert found == []
+
+
+def test_the_rules_import_only_rules():
+    """``pipeline.rules`` is the FIDE rules as data and their words: it imports no other package
+    of pipeline but the error catalogue (a bad option is a usage error), so the helpers beside
+    it on layer 0 (``arrays`` formats numbers with the rounding rule) never form a circle with
+    it (``rules/norm_labels.py`` once reached for an array helper to format its columns: the
+    column-wise formatting now lives with its callers)."""
+    graph = import_graph(module_files())
+    found = [
+        f"{module} -> {target}"
+        for module, targets in sorted(graph.items())
+        if layer(module) == "rules"
+        for target in sorted(targets)
+        if layer(target) not in {"rules", "errors"}
+    ]
+    assert found == []

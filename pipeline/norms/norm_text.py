@@ -8,9 +8,10 @@ from typing import Any, cast
 
 import pandas as pd
 
+from pipeline.arrays.distinct_values import per_distinct
 from pipeline.model import NormReport
 from pipeline.norms.rules import NORM_ERAS, SECTIONS
-from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, margin_text
+from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, signed_margin
 
 
 def text_lines(report: NormReport, width: int = 200) -> list[str]:
@@ -18,7 +19,7 @@ def text_lines(report: NormReport, width: int = 200) -> list[str]:
     t = report.table
     if not len(t):
         return ["No player of these events is a candidate for the titles asked."]
-    margins = {n: margin_text(t[n], t[f"{n}_margin"], n) for n in REQUIREMENTS}
+    margins = {n: _margin_texts(t[n], t[f"{n}_margin"], n) for n in REQUIREMENTS}
     cells = pd.DataFrame(
         {
             "player": (t["name"].str.slice(0, 24) + " " + t["id"]).str.slice(0, 36),
@@ -118,3 +119,10 @@ def report_json(report: NormReport) -> dict[str, Any]:
             }
         )
     return {"events": report.events, "norms": rows, "to_confirm": list(report.to_confirm)}
+
+
+def _margin_texts(status: pd.Series, margin: pd.Series, name: str) -> pd.Series:
+    """Each row's margin for reading (``rules.norm_labels.signed_margin``), made once per
+    distinct (status, margin)."""
+    texts = per_distinct(lambda s, v: signed_margin(str(s), v, name), status, margin)
+    return pd.Series(texts, index=margin.index, dtype=str)

@@ -5,10 +5,6 @@ check."""
 
 from __future__ import annotations
 
-import pandas as pd
-
-from pipeline.arrays.distinct_values import per_distinct
-
 # The requirements of a norm (Handbook B.01), in the order every table shows them.
 REQUIREMENTS = [
     "min_games",
@@ -45,31 +41,22 @@ LEGEND = (
 )
 
 
-def _plain(value: float, name: str) -> str:
-    """One margin as plain number text (see :func:`number_text`)."""
+def plain_margin(value: float, name: str) -> str:
+    """One margin as plain number text: whole numbers bare, points and Rp with their decimals
+    (the reports' Norms table; the columns are formatted once per distinct value by
+    ``arrays.distinct_values.per_distinct``)."""
     if name in ("min_performance", "min_score"):
         return f"{value:.2f}".rstrip("0").rstrip(".")
     return f"{int(value)}"
 
 
 def signed_margin(status: str, value: float, name: str) -> str:
-    """One margin for reading (see :func:`margin_text`)."""
+    """One margin for reading: signed (+0 is met exactly), ! when missed, w when waived, . n/a
+    (``fiderate norms`` and report.html)."""
     if status == "n/a":
         return "."
     if status == "waived":
         return "w"
-    text = _plain(value, name)
+    text = plain_margin(value, name)
     text = text if text.startswith("-") else "+" + text
     return text + "!" if status == "missed" else text
-
-
-def number_text(margin: pd.Series, name: str) -> pd.Series:
-    """A margin as plain number text: whole numbers bare, points and Rp with their decimals."""
-    texts = per_distinct(lambda v: _plain(v, name), margin)
-    return pd.Series(texts, index=margin.index, dtype=str)
-
-
-def margin_text(status: pd.Series, margin: pd.Series, name: str) -> pd.Series:
-    """For reading: signed (+0 is met exactly), ! when missed, w when waived, . n/a."""
-    texts = per_distinct(lambda s, v: signed_margin(str(s), v, name), status, margin)
-    return pd.Series(texts, index=margin.index, dtype=str)

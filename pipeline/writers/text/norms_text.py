@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pipeline.arrays.distinct_values import per_distinct
 from pipeline.model import NormReport
-from pipeline.rules.norm_labels import REQUIREMENTS, number_text
+from pipeline.rules.norm_labels import REQUIREMENTS, plain_margin
 
 
 def sheet_table(report: NormReport) -> pd.DataFrame:
@@ -18,7 +19,8 @@ def sheet_table(report: NormReport) -> pd.DataFrame:
     t = report.table
     out: dict[str, object] = {c: t[c] for c in t.columns}
     for name in REQUIREMENTS:
-        number = number_text(t[f"{name}_margin"], name).to_numpy(dtype=object)
+        # Each distinct margin made once (rules.norm_labels.plain_margin).
+        number = per_distinct(lambda v, n=name: plain_margin(v, n), t[f"{name}_margin"])
         out[f"{name}_margin"] = np.where(t[name].isin(["met", "missed"]).to_numpy(), number, "")
     out["raised_to"] = np.where(t["raised_to"].to_numpy() > 0, t["raised_to"].astype(str), "")
     return pd.DataFrame(out, index=t.index).astype(str)
