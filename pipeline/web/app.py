@@ -60,7 +60,8 @@ SITE_ANSWER_BYTES = 1 << 20  # a setting quoted back is cut here (a form field m
 
 def _environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(HERE / "templates"),
+        # The site's templates second: the pages both show share their parts (calculation_head).
+        loader=FileSystemLoader([HERE / "templates", HERE.parent / "site" / "templates"]),
         autoescape=select_autoescape(["html"], default=True),
         trim_blocks=True,
         lstrip_blocks=True,
