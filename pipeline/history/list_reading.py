@@ -135,7 +135,7 @@ def player_history(
     out = []
     for list_kind, effective, period, kind, superseded, content_id in lists:
         if content_id not in found:
-            found[content_id] = _player_row(con, content_id, player_id)
+            found[content_id] = player_row(con, content_id, player_id)
         row = found[content_id]
         if row is not None:
             head = {"rating_kind": list_kind, "list": effective, "period": period, "kind": kind}
@@ -152,28 +152,32 @@ def names_on_list(con: sqlite3.Connection, content_id: int, ids: Sequence[str]) 
     for the few a page shows (a player's opponents), never a whole list."""
     found = {}
     for player_id in dict.fromkeys(ids):
-        row = _player_row(con, content_id, player_id)
+        row = player_row(con, content_id, player_id)
         if row is not None:
             found[player_id] = str(row["name"])
     return found
 
 
-def _player_row(
-    con: sqlite3.Connection, content_id: int, player_id: str
+def player_row(
+    con: sqlite3.Connection,
+    content_id: int,
+    player_id: str,
+    columns: Sequence[str] = HISTORY_COLUMNS,
 ) -> dict[str, object] | None:
-    """The player's row on the list stored as ``content_id`` (``HISTORY_COLUMNS``), or None:
-    the one block that can hold it, then the base's when the content does not store it."""
+    """The player's row on the list stored as ``content_id`` (``columns``: by default those a
+    player's history shows; the rating site asks for every list column), or None: the one block
+    that can hold it, then the base's when the content does not store it."""
     block = block_holding(con, content_id, player_id)
     if block is not None:
-        rows = decode_block(block[1], ("id", *HISTORY_COLUMNS, "removed"))
+        rows = decode_block(block[1], tuple(dict.fromkeys(("id", *columns, "removed"))))
         mine = rows.filter(pc.equal(rows.column("id"), player_id)).to_pylist()
         if mine:
             row = mine[0]
-            return None if row["removed"] else {c: row[c] for c in HISTORY_COLUMNS}
+            return None if row["removed"] else {c: row[c] for c in columns}
     content = content_of(con, content_id)
     if content.base_id is None:
         return None
-    row = _player_row(con, content.base_id, player_id)
+    row = player_row(con, content.base_id, player_id, columns)
     if row is not None and content.unlisted is not None:
         row["period_games"] = content.unlisted
     return row

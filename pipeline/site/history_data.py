@@ -17,12 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.history.database import open_read_only
-from pipeline.history.list_blocks import BLOCK_COLUMNS, block_holding, decode_block
-from pipeline.history.list_reading import content_of, list_frame, list_table
+from pipeline.history.list_reading import content_of, list_frame, list_table, player_row
 from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
+from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules.rating_kinds import KINDS
 
 
@@ -286,20 +285,6 @@ def _run_starts(ids: np.ndarray) -> np.ndarray:
 
 
 def _row_in(con: sqlite3.Connection, content_id: int, player_id: str) -> dict[str, Any] | None:
-    """The player's row of the list stored as ``content_id`` (``LIST_TEXT_COLUMNS``), or None:
-    the one block that can hold it, then its base's when the content does not store it (as
-    :mod:`pipeline.history.list_reading` reads one player)."""
-    block = block_holding(con, content_id, player_id)
-    if block is not None:
-        rows = decode_block(block[1], BLOCK_COLUMNS)
-        mine = rows.filter(pc.equal(rows.column("id"), player_id)).to_pylist()
-        if mine:
-            row = mine[0]
-            return None if row.pop("removed") else row
-    content = content_of(con, content_id)
-    if content.base_id is None:
-        return None
-    row = _row_in(con, content.base_id, player_id)
-    if row is not None and content.unlisted is not None:
-        row["period_games"] = content.unlisted
-    return row
+    """The player's row of the list stored as ``content_id`` (``LIST_TEXT_COLUMNS``), or None
+    (the history's own one-player read, :func:`pipeline.history.list_reading.player_row`)."""
+    return player_row(con, content_id, player_id, LIST_TEXT_COLUMNS)
