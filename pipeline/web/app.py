@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -70,7 +71,15 @@ def _environment() -> Environment:
 
     env.filters["fixed"] = fixed
     env.filters["signed"] = signed_int
+    env.filters["name_breaks"] = name_breaks
     return env
+
+
+def name_breaks(name: object) -> Markup:
+    """A player's name, escaped, that a narrow column may wrap after each comma: many TRF files
+    write ``Esterluss,Johannes`` with no space, which would otherwise keep the whole name on one
+    line and push the numbers beside it past a phone's edge (or break it mid-word)."""
+    return Markup(",<wbr>").join(escape(str(name)).split(","))
 
 
 class Pages:
