@@ -58,3 +58,40 @@ def test_a_real_opens_pages_fit_a_phone(browser, karl_mala_event):
     wait_for_page(browser, "table.calc")
     assert KEY_COLUMNS["player"][0] == "table.calc"
     check_phone_layout(browser, "player")
+
+
+# The smallest a chart's words may be drawn on screen, in CSS pixels.
+SMALLEST_LABEL = 10
+CHART_LABELS = """
+return [...document.querySelectorAll(".chart svg")].map(svg => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const size = parseFloat(getComputedStyle(svg.querySelector("text")).fontSize);
+  return Math.round(size * scale * 10) / 10;
+});
+"""
+
+
+def test_report_html_charts_are_readable_on_a_phone(browser, tmp_path):
+    # report.html's event chart is drawn 750 px wide with 12 px words; squeezed into a phone's
+    # 370 px its ticks and axis names were 6 px high, too small to read.
+    from pipeline.jobs.rate import RateOutputs, RateRequest, rate
+    from pipeline.model import RateOptions
+    from tests.conftest import SAMPLE
+
+    out = tmp_path / "out"
+    rate(
+        RateRequest(
+            inputs=(SAMPLE / "event.trf",),
+            out_dir=out,
+            options=RateOptions(),
+            outputs=RateOutputs(xlsx=False, html=True),
+        )
+    )
+    browser.get((out / "report.html").as_uri())
+    wait_for_page(browser, ".chart svg")
+    at_width(browser, 390)
+    try:
+        sizes = browser.execute_script(CHART_LABELS)
+        assert sizes and min(sizes) >= SMALLEST_LABEL, sizes
+    finally:
+        browser.set_window_size(1280, 900)
