@@ -373,7 +373,7 @@ def _event_chart(standings: pd.DataFrame) -> str:
     ratings = pd.to_numeric(played["rating"]).to_numpy()
     changes = pd.to_numeric(played["change_exact"]).to_numpy()  # display only
     return (
-        '<h2>Rating changes against starting rating</h2><div class="chart">'
+        '<h2>Rating changes against starting rating</h2><div class="chart event-chart">'
         + _METADATA.sub("", changes_vs_rating_svg(ratings, changes))
         + "</div>"
     )
