@@ -10,18 +10,7 @@ import gc
 import os
 import sys
 
-# Commands live in their own modules and register themselves on `cli`.
-from pipeline.cli import calc as _calc  # noqa: F401
-from pipeline.cli import convert as _convert  # noqa: F401
-from pipeline.cli import history as _history  # noqa: F401
-from pipeline.cli import norms as _norms  # noqa: F401
-from pipeline.cli import performance as _performance  # noqa: F401
-from pipeline.cli import period as _period  # noqa: F401
-from pipeline.cli import rate as _rate  # noqa: F401
-from pipeline.cli import serve as _serve  # noqa: F401
-from pipeline.cli import site as _site  # noqa: F401
-from pipeline.cli import table as _table  # noqa: F401
-from pipeline.cli import validate as _validate  # noqa: F401
+# The commands are imported on first use (group.COMMANDS): `fiderate rate` loads rate's alone.
 from pipeline.cli.group import cli
 
 __all__ = ["cli", "main"]
