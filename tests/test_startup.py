@@ -144,3 +144,29 @@ def test_help_lists_every_command_with_its_help():
         assert command is not None and command.help
         first_words = " ".join(command.help.split()[:3])
         assert listed[name].startswith(first_words), (name, listed[name])
+
+
+def test_the_program_never_searches_for_pandera_s_optional_packages(tmp_path):
+    """pandera looks for hypothesis on its first validation and for geopandas whenever it
+    meets a column type it does not know by name (80-odd times a one-event run): each failed
+    import is a search of sys.path. The program (``main``) marks both absent, so a ``rate``
+    run imports neither, nor searches for them (``-X importtime`` lists each search, failed
+    or not)."""
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pipeline", "rate", "sample_data/event.trf"]
+        + ["--out", str(out), "--quiet"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (out / "report.html").is_file()
+    imported = [
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    ]
+    assert "pandera" in imported
+    # ``geopandas.array`` is still asked for (and listed), but its package is never searched.
+    assert not [m for m in imported if m in ("geopandas", "hypothesis")]

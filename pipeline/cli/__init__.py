@@ -22,6 +22,11 @@ def main() -> None:
     # on its first validation: 0.4-0.8 s of a one-event run. A command never synthesises data,
     # so the program marks it absent and pandera takes its own no-hypothesis path.
     sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]
+    # pandera also looks for geopandas (an optional back-end) whenever it meets a column type
+    # it does not know by name: 80-odd failed imports a one-event run, each a search of
+    # sys.path (10-20 ms in all). No schema here has a geometry column, so the program marks
+    # it absent too: the import fails at once, as where geopandas is not installed.
+    sys.modules.setdefault("geopandas", None)  # type: ignore[arg-type]
     # The cyclic collector runs every 700 allocations by default, each pass walking the young
     # objects: a one-event run imports pandas, pyarrow and pandera (hundreds of thousands of
     # objects, few of them ever garbage) and spent about 0.1 s of its 1.3 s in ~300 passes.
