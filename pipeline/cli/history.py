@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 from pipeline.rules.rating_kinds import DEFAULT_KIND, KINDS
 
 if TYPE_CHECKING:
     from pipeline.jobs.player_history import PlayerCalculation
 
 
-@cli.command()
+@click.command()
 @click.argument("player_id")
 @click.option(
     "--out",

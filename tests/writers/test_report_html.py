@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from pipeline.lists.next_list import STATUS_POOL
+from pipeline.writers.text.norms_text import norms_text
 from tests.conftest import SAMPLE
 from tests.reportfixtures import rate_into, read_csv
 
@@ -196,7 +197,8 @@ def test_large_event_caps_sections_and_charts(monkeypatch):
     )
     result, table, detail = report_tables(result)
     parser = Page()
-    parser.feed(page_module.render_report(result, table, detail))
+    norms = norms_text(result.norms)
+    parser.feed(page_module.render_report(result, table, detail, norms=norms))
     assert len(parser.rows["standings"]) == 10  # every player in the standings
     sections = [k for k in parser.rows if k.startswith("p-")]
     assert sections == [f"p-{i}" for i in table["id"].head(3)]
@@ -265,7 +267,8 @@ def test_names_are_escaped(tmp_path, monkeypatch):
         "event,round,white,black,result\nE,1,1,2,1-0\n", encoding="utf-8"
     )
     result = rate_files([tmp_path / "g.csv"], tmp_path / "p.csv", RateOptions(period="2026-11"))
-    text = page_module.render_report(*report_tables(result))
+    model, table, detail = report_tables(result)
+    text = page_module.render_report(model, table, detail, norms=norms_text(model.norms))
     assert "<script>alert" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     parser = Page()

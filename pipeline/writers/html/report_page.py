@@ -33,6 +33,7 @@ from pipeline.writers.text.report_text import report_context
 
 if TYPE_CHECKING:
     from pipeline.report import EventReport
+    from pipeline.writers.text.norms_text import NormsText
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -248,9 +249,12 @@ def render_report(
     standings: pd.DataFrame,
     breakdown: pd.DataFrame,
     only: list[str] | None = None,
+    *,
+    norms: NormsText | None,
 ) -> str:
-    """The whole page, from the report model and its text frames (``report_text``).
-    ``only`` = player ids: a report for those players alone."""
+    """The whole page, from the report model and its text frames (``report_text``; ``norms``:
+    the title norms' text, ``norms_text.norms_text(report.norms)``, which report.xlsx shows
+    too). ``only`` = player ids: a report for those players alone (no norms)."""
     note = report.mode_note
     if only is not None:
         standings = standings[standings["id"].isin(only)]
@@ -265,7 +269,7 @@ def render_report(
     mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
     limit_html = _limits_html(standings, section_rows)
     event_chart = _event_chart(standings) if only is None else ""
-    norms = norms_html(report.norms) if only is None else ""
+    norms_section = norms_html(norms) if only is None else ""
     rated_sides = _rated_sides(report, breakdown, only)
     context = "".join(
         f'<p class="muted">{html.escape(line)}</p>\n' for line in report_context(report)
@@ -289,7 +293,7 @@ method {html.escape(report.method)} &middot; mode {html.escape(report.mode)} &mi
 Ranked {html.escape(report.order_words)}.</p>
 {standings_html(standings, linked)}
 {event_chart}
-{norms}
+{norms_section}
 <h2>Players</h2>
 {limit_html}
 {sections}

@@ -35,6 +35,10 @@ FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 BOLD_STYLE = 1  # cellXfs index of the bold header
 QUOTED_STYLE = 2  # text with the quote prefix; number formats follow
 FIRST_CUSTOM_FORMAT = 164  # ids below are Excel's built-in number formats
+# zlib's fastest level: a report's parts are repetitive XML (3 MB for an event of 283 players),
+# which level 1 deflates in about 60% of the default level's (6) time into a file about 15%
+# larger (600 KB instead of 520 KB): a report is written on every run, and read once.
+COMPRESS_LEVEL = 1
 
 
 @lru_cache(maxsize=1 << 10)
@@ -115,7 +119,7 @@ class Book:
             def put(name: str, text: str) -> None:
                 info = zipfile.ZipInfo(name, FIXED_DATE)
                 info.compress_type = zipfile.ZIP_DEFLATED
-                zf.writestr(info, text.encode("utf-8"))
+                zf.writestr(info, text.encode("utf-8"), compresslevel=COMPRESS_LEVEL)
 
             put("[Content_Types].xml", self._content_types())
             put(
