@@ -189,9 +189,10 @@ class SiteData:
         wanted = [*SEARCH_FACTS, "rating"]
         parts: list[pa.Table] = []
         seen: pa.Array | None = None
+        bases: dict[int, pa.Table] = {}  # of these columns (``_bases`` holds whole rows)
         for month in reversed(self.months_of(kind)):
             table = list_table(self.con, content_of(self.con, month.content_id), wanted,
-                               bases=self._bases)  # fmt: skip
+                               bases=bases)  # fmt: skip
             if seen is not None:
                 table = table.filter(pc.invert(pc.is_in(table.column("id"), value_set=seen)))
             ids = table.column("id").combine_chunks()
