@@ -83,7 +83,7 @@ def plain_rule(players: dict[str, str], query: str) -> set[str]:
     return {
         player_id
         for player_id, name in players.items()
-        if player_id.startswith(query) or f" {plain_fold(name)}".find(f" {needle}") != -1
+        if player_id.startswith(query) or f" {needle}" in f" {plain_fold(name)}"
     }
 
 
@@ -114,8 +114,7 @@ def shard_search(site: Path, query: str) -> list[str]:
         return []
     text = shard.read_text(encoding="ascii")
     rows = json.loads(text[text.index(",") + 1 : text.rindex(")")])
-    return [r[0] for r in rows
-            if r[0].startswith(query) or f" {plain_fold(r[1])}".find(f" {needle}") != -1]  # fmt: skip
+    return [r[0] for r in rows if r[0].startswith(query) or f" {needle}" in f" {plain_fold(r[1])}"]
 
 
 def test_every_profile_is_in_the_search_and_the_dropped_player_is_found(history, site):
