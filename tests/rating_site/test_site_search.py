@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from pipeline.site import addresses as at
 from pipeline.site.job import SiteRequest, run_site
-from pipeline.site.name_search import LETTERS, LONGEST, SEPARATORS, SHOWN
+from pipeline.site.name_search import SHOWN
 from tests.rating_site.conftest import HOSTILE
 from tests.rating_site.search_history import DROPPED, NAMES, RAPID_ONLY, search_history
 from tests.web.conftest import local_client
@@ -64,6 +64,14 @@ def site(history, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("www-search")
     run_site(SiteRequest(history, out))
     return out
+
+
+# The rule's words, written here again: a space (as Python's str.isspace or JavaScript's \s
+# has it), a comma or a hyphen separates words; the letters NFKD leaves as they are.
+SEPARATORS = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + "\ufeff,-"
+LETTERS = {"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "ð": "d", "þ": "th",
+           "ı": "i", "ħ": "h", "ŧ": "t", "ς": "σ"}  # fmt: skip
+LONGEST = 80  # characters of a query kept, once trimmed
 
 
 def plain_fold(text: str) -> str:
