@@ -1,8 +1,8 @@
 """A history for the site's search tests (tests/rating_site/test_site_search*.py), written by
 ``fiderate period`` runs: the sample's November (hostile names, and names in other alphabets
 and with accents), a December whose list in force leaves a player out (dropped: on the
-November and December lists only), and a rapid December whose list holds a player on no
-standard list (rapid only)."""
+standard lists of November and December only, on no latest list), and a rapid December whose
+list holds a player on no standard list (rapid only) and not the dropped one."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def _november_list(work: Path) -> Path:
 
 def search_history(work: Path) -> Path:
     """The history (``work/out/ratings.db``); its standard lists: 2026-11, 2026-12, 2027-01
-    (without :data:`DROPPED`); rapid: 2026-11 and 2027-01 (with :data:`RAPID_ONLY`)."""
+    (without :data:`DROPPED`); rapid: 2026-12 and 2027-01 (with :data:`RAPID_ONLY`, without
+    :data:`DROPPED`)."""
     out = work / "out"
     given = _november_list(work)
     run_period(PeriodRequest(list_path=given, events=(SAMPLE / "events",), period="2026-11",
@@ -57,7 +58,8 @@ def search_history(work: Path) -> Path:
     rows = ["event,round,date,white,black,result"]
     rows += [f"Rapid,{n + 1},2026-12-20,{w},{b},{r}" for n, (w, b, r) in enumerate(DECEMBER)]
     (rapid / "rapid.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    rapid_list = given.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    rapid_list = [line for line in given.read_text(encoding="utf-8").rstrip("\n").split("\n")
+                  if not line.startswith(DROPPED + ",")]  # fmt: skip
     player, name = RAPID_ONLY
     rapid_list.append(f'{player},"{name}",1650,20,2001,40,false,POL,,m,2026-10')
     (work / "rapid_2026-11.csv").write_text("\n".join(rapid_list) + "\n", encoding="utf-8")

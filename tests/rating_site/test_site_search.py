@@ -136,10 +136,10 @@ def test_every_profile_is_in_the_search_and_the_dropped_player_is_found(history,
             assert DROPPED in shard_search(site, query), query
             found = live_search(client, query)
             assert DROPPED in [p["id"] for p in found["players"]], query
-        # Off the latest standard list: no standard rating (the rapid one stays); on the rapid
-        # list only: no standard rating. Each player's facts and ratings as the profile's.
+        # On no latest list: no current rating; on the rapid list only: no standard rating.
+        # Each player's facts and ratings as the profile's.
         (dropped,) = live_search(client, DROPPED)["players"]
-        assert dropped["ratings"]["standard"] is None and dropped["ratings"]["rapid"] is not None
+        assert dropped["ratings"] == {"standard": None, "rapid": None}
         (rapid,) = live_search(client, RAPID_ONLY[0])["players"]
         assert rapid["name"] == RAPID_ONLY[1] and rapid["ratings"]["standard"] is None
         for player_id in players:
