@@ -17,7 +17,6 @@ from tests.rating_site.test_site_search import QUERIES, SEPARATORS
 from tests.web.conftest import Server, browser  # noqa: F401 (the browser fixture)
 from tests.web.test_browser import PHONE, shoot, type_into, wait_for, wait_for_page
 
-
 HINT = "Type the beginning of a name (any of its words; accents and case aside) or of an id."
 
 
