@@ -183,27 +183,28 @@ class SiteData:
 
     def _last_rows(self, kind: str) -> pd.DataFrame:
         """Each player's row on the latest list of ``kind`` they are on (``SEARCH_FACTS``,
-        ``rating`` and that list's ``month``), sorted by id: the lists read newest first, only
-        the search's columns (a live server decodes no old list whole), each adding the players
-        not seen on a later one."""
+        ``rating`` and that list's ``month``), sorted by id: the latest list, then from each
+        older list (newest first) the players not on the latest one (few: only they are
+        compared further), only the search's columns read (a live server decodes no old list
+        whole)."""
         wanted = [*SEARCH_FACTS, "rating"]
         parts: list[pa.Table] = []
-        seen: pa.Array | None = None
+        latest: pa.Array | None = None
         bases: dict[int, pa.Table] = {}  # of these columns (``_bases`` holds whole rows)
         for month in reversed(self.months_of(kind)):
             table = list_table(self.con, content_of(self.con, month.content_id), wanted,
                                bases=bases)  # fmt: skip
-            if seen is not None:
-                table = table.filter(pc.invert(pc.is_in(table.column("id"), value_set=seen)))
-            ids = table.column("id").combine_chunks()
-            seen = ids if seen is None else pa.concat_arrays([seen, ids])
-            parts.append(
-                table.append_column("month", pa.array([month.month] * len(table), pa.string()))
-            )
+            if latest is None:
+                latest = table.column("id").combine_chunks()
+            else:
+                table = table.filter(pc.invert(pc.is_in(table.column("id"), value_set=latest)))
+            parts.append(table.append_column("month", pa.array([month.month] * len(table),
+                                                               pa.string())))  # fmt: skip
         if not parts:
             return pd.DataFrame(columns=[*wanted, "month"])
         rows = pa.concat_tables(parts).to_pandas(types_mapper={pa.int64(): pd.Int64Dtype()}.get)
-        return rows.sort_values("id", kind="stable").reset_index(drop=True)
+        # Newest first: a player's first row is the latest list they are on.
+        return rows.drop_duplicates("id").sort_values("id", kind="stable").reset_index(drop=True)
 
     def search_index(self) -> NameIndex:
         """The index of :meth:`search_rows` (:mod:`.name_search`), built once: the live server
