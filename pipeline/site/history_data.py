@@ -192,11 +192,15 @@ class SiteData:
         latest: pa.Array | None = None
         bases: dict[int, pa.Table] = {}  # of these columns (``_bases`` holds whole rows)
         for month in reversed(self.months_of(kind)):
-            table = list_table(self.con, content_of(self.con, month.content_id), wanted,
-                               bases=bases)  # fmt: skip
-            if latest is None:
+            if latest is None:  # the list every page reads: decoded once, kept
+                frame = self.frame(month)[wanted]
+                table = pa.Table.from_pandas(frame, preserve_index=False).cast(
+                    pa.schema([(c, pa.int64() if c == "rating" else pa.string()) for c in wanted])
+                )
                 latest = table.column("id").combine_chunks()
             else:
+                table = list_table(self.con, content_of(self.con, month.content_id), wanted,
+                                   bases=bases)  # fmt: skip
                 table = table.filter(pc.invert(pc.is_in(table.column("id"), value_set=latest)))
             parts.append(table.append_column("month", pa.array([month.month] * len(table),
                                                                pa.string())))  # fmt: skip

@@ -61,12 +61,20 @@ LETTERS = {
 
 
 def folded(names: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
-    """Names as searched (the module's rule), column-wise; a blank name folds to ""."""
-    text = pc.utf8_normalize(pc.fill_null(names, ""), "NFKD")
-    text = pc.utf8_lower(pc.replace_substring_regex(text, r"\p{M}+", ""))
-    for letter, plain in LETTERS.items():
-        text = pc.replace_substring(text, letter, plain)
-    return pc.utf8_trim(pc.replace_substring_regex(text, _SEPARATOR_RUNS, " "), " ")
+    """Names as searched (the module's rule), column-wise; a blank name folds to "". Only the
+    names that are not ASCII are decomposed (most of a list: the decomposition and the marks'
+    regex are most of the time), the others lowered as they are."""
+    text = names.combine_chunks() if isinstance(names, pa.ChunkedArray) else names
+    text = pc.fill_null(text, "")
+    other = pc.invert(pc.string_is_ascii(text))
+    lowered = pc.ascii_lower(text)
+    if pc.any(other).as_py():
+        wide = pc.utf8_normalize(text.filter(other), "NFKD")
+        wide = pc.utf8_lower(pc.replace_substring_regex(wide, r"\p{M}+", ""))
+        for letter, plain in LETTERS.items():
+            wide = pc.replace_substring(wide, letter, plain)
+        lowered = pc.replace_with_mask(lowered, other, wide)
+    return pc.utf8_trim(pc.replace_substring_regex(lowered, _SEPARATOR_RUNS, " "), " ")
 
 
 def fold(text: str) -> str:
