@@ -326,10 +326,33 @@ class Pages:
         )
 
     async def history_search(self, request: Request) -> Response:
-        query = request.query_params.get("q", "").strip()[:80]
+        query = request.query_params.get("q", "")[:SEARCH_CHARS]
         return await self._history_page(
-            "history_search.html", history_pages.search, self._history_db(), query
+            "history_search.html", self._history_found, self._history_db(), query
         )
+
+    def _history_found(self, database: Path, query: str) -> dict[str, Any]:
+        """The history's search, answered with the rating site's (its rule, and the index the
+        server keeps for the database as it is: a search costs a few milliseconds where reading
+        the newest list of each kind per request cost seconds at FIDE's scale)."""
+        from pipeline.site.history_data import SiteData
+        from pipeline.site.name_search import trimmed
+
+        if not trimmed(query):
+            return history_pages.search(query)
+        self.site_indexed.wait(SITE_WARM_WAIT)
+        try:
+            if database.is_file():  # else SiteData.open says what is wrong
+                self._site_state(database)
+            data = SiteData.open(database, self.site_frames[1])
+        except FiderateError as exc:
+            context = history_pages.search(query)
+            del context["error"]
+            return history_pages.failed(exc, **context)
+        try:
+            return history_pages.search(query, data.find_players(query), data.kinds())
+        finally:
+            data.close()
 
     def _history_db(self) -> Path:
         if self.history is None:

@@ -211,3 +211,16 @@ def test_the_live_search_is_the_rule(players, query):
     expected = plain_rule(dict(players), query)
     assert matched == len(expected)
     assert set(found["id"]) <= expected and len(found) == min(len(expected), SHOWN)
+
+
+def test_the_history_search_is_the_sites(history):
+    """/history/search answers with the site's rule and index: the dropped player and the
+    accent-blind match too, linked to the history's page of the player."""
+    from pipeline.web.app import create_app
+
+    with local_client(create_app(history)) as client:
+        for query, ids in QUERIES.items():
+            page = client.get("/history/search", params={"q": query}).text
+            linked = set(re.findall(r'href="/history/player\?id=(\d+)"', page))
+            assert linked == ids, query
+            assert "<script>alert" not in page
