@@ -14,7 +14,9 @@ import pandas as pd
 
 from pipeline.calculator.calc_text import fixed
 from pipeline.site import addresses as at
-from pipeline.site.history_data import Month, SiteData, plain
+from pipeline.site.history_data import SEARCH_FACTS, Month, SiteData, plain
+from pipeline.site.name_search import SHOWN as SEARCH_SHOWN
+from pipeline.site.name_search import trimmed
 
 SHOWN = 10  # new players, gains and losses on the home page
 TOP = 100  # players on a top list
@@ -275,15 +277,34 @@ def calculation(data: SiteData, kind: str, player_id: str, period: str) -> dict[
     }
 
 
+def search_players(rows: pd.DataFrame, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Players of :meth:`SiteData.search_rows` as the search shows them: ``id``, ``name``,
+    ``federation``, ``title``, ``ratings`` (kind -> the rating on its latest list, None when
+    not on it) and the profile's ``href``; the static index's rows hold the same
+    (:func:`.site_files.search_shards`)."""
+    records = plain(rows, [*SEARCH_FACTS, *(f"rating_{k}" for k in kinds)])
+    for row in records:
+        row["ratings"] = {k: row.pop(f"rating_{k}") for k in kinds}
+    return _player_links(records)
+
+
 def search(data: SiteData, query: str = "") -> dict[str, Any]:
-    """The search page; with a ``query`` (the live site), the players found on the latest list
-    of each kind: an id starting with it, or a word of the name (name_search.py, the rule of
-    the static site's search.js)."""
-    results = []
-    for kind in data.kinds():
-        if not query.strip():
-            break
-        month, found, matched = data.find_players(kind, query)
-        rows = _player_links(plain(found, ["id", "name", "federation", "rating"]))
-        results.append({"kind": kind, "month": month, "matched": matched, "players": rows})
-    return {"page": at.search_page(), "title": "Search", "query": query, "results": results}
+    """The search page; with a ``query`` (the live site), the players found among every player
+    the site has a profile for: an id starting with it, or a word of the name, accents and
+    case aside (:mod:`.name_search`, the rule of the static site's search.js)."""
+    players: list[dict[str, Any]] = []
+    matched = 0
+    searched = bool(trimmed(query))
+    if searched:
+        found, matched = data.find_players(query)
+        players = search_players(found, data.kinds())
+    return {
+        "page": at.search_page(),
+        "title": "Search",
+        "query": query,
+        "searched": searched,
+        "kinds": list(data.kinds()),
+        "shown": SEARCH_SHOWN,
+        "matched": matched,
+        "players": players,
+    }
