@@ -8,17 +8,22 @@ as JSON, from the same values.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
+from pipeline.arrays.number_text import POSITIVE_DECIMAL
 from pipeline.calculator.calc import Calculation
 from pipeline.calculator.expectancy import ExpectancyTable, formula_gap_for
 from pipeline.engine.expected import SCALES
 from pipeline.grouper.performance import LINEAR_LABEL, Performance
 from pipeline.rules.fide_tables import expectancy_table
+from pipeline.rules.k_facts import k_words
 from pipeline.rules.modes import SEQUENTIAL_LABEL
 from pipeline.rules.rounding import rescale_half_away
 from pipeline.rules.sets import get_rules
+
+_POSITIVE = re.compile(POSITIVE_DECIMAL)
 
 METHOD_LABEL = {
     "fide": "fide (FIDE table 8.1.2)",
@@ -42,8 +47,20 @@ def exact(units: int, scale: int) -> float:
     return float(Decimal(int(units)) / Decimal(scale))
 
 
+def signed(value: int | str) -> str:
+    """A difference for reading (a rating change or gap, S - PD, K x (S - PD)), from a whole
+    number or an exact decimal's text: ``+7``, ``+0.08``, ``0``, ``0.00``, ``-3``; anything else
+    (a blank, words) as it is. The one form every face shows (the web's filter ``signed``, the
+    history's text, the rating site; :func:`pipeline.arrays.number_text.signed_text` is its
+    column form, for report.html)."""
+    text = str(value)
+    if _POSITIVE.fullmatch(text):
+        return "+" + text
+    return text
+
+
 def signed_int(value: int) -> str:
-    return f"{value:+d}" if value else "0"
+    return signed(value)
 
 
 def text_table(headers: list[str], rows: list[list[str]], left: int = 0) -> list[str]:
@@ -76,7 +93,7 @@ def rules_line(c: Calculation) -> str:
 def _header(c: Calculation) -> list[str]:
     req = c.request
     p = c.player
-    k_line = f"K {int(p['k'])}: {p['k_rule']}"
+    k_line = k_words(int(p["k"]), p["k_rule"])
     if int(p["k"]) != int(p["k_base"]):
         cap = c.rules.k.period_cap
         k_line += f" (K {int(p['k_base'])} x {int(p['games'])} games > {cap})"

@@ -68,6 +68,10 @@ def environment() -> Environment:
     env.filters["href"] = _href
     env.filters["json_address"] = at.json_of
     env.filters["chart"] = _chart
+    # A difference with its sign, in the words of every face (the web's own filter).
+    from pipeline.calculator.calc_text import signed
+
+    env.filters["signed"] = signed
     return env
 
 
