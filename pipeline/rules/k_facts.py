@@ -38,7 +38,7 @@ def missing_facts(reasons: Iterable[str]) -> list[str]:
     return [name for name in FACT_NAMES.values() if any(f"no {name}" in label for label in labels)]
 
 
-def k_words(k: object, rule: str) -> str:
+def k_words(k: object, rule: object) -> str:
     """A K with the reason that gave it, as every face says it: "K 10: published K (used as
     given)". After a colon, not in brackets: a reason may hold brackets of its own."""
     return f"K {k}: {rule}"
