@@ -8,11 +8,9 @@ as JSON, from the same values.
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from typing import Any
 
-from pipeline.arrays.number_text import POSITIVE_DECIMAL
 from pipeline.calculator.calc import Calculation
 from pipeline.calculator.expectancy import ExpectancyTable, formula_gap_for
 from pipeline.engine.expected import SCALES
@@ -22,8 +20,7 @@ from pipeline.rules.k_facts import k_words
 from pipeline.rules.modes import SEQUENTIAL_LABEL
 from pipeline.rules.rounding import rescale_half_away
 from pipeline.rules.sets import get_rules
-
-_POSITIVE = re.compile(POSITIVE_DECIMAL)
+from pipeline.rules.signs import signed
 
 METHOD_LABEL = {
     "fide": "fide (FIDE table 8.1.2)",
@@ -47,19 +44,8 @@ def exact(units: int, scale: int) -> float:
     return float(Decimal(int(units)) / Decimal(scale))
 
 
-def signed(value: int | str) -> str:
-    """A difference for reading (a rating change or gap, S - PD, K x (S - PD)), from a whole
-    number or an exact decimal's text: ``+7``, ``+0.08``, ``0``, ``0.00``, ``-3``; anything else
-    (a blank, words) as it is. The one form every face shows (the web's filter ``signed``, the
-    history's text, the rating site; :func:`pipeline.arrays.number_text.signed_text` is its
-    column form, for report.html)."""
-    text = str(value)
-    if _POSITIVE.fullmatch(text):
-        return "+" + text
-    return text
-
-
 def signed_int(value: int) -> str:
+    """A whole difference with its sign (:func:`pipeline.rules.signs.signed`)."""
     return signed(value)
 
 

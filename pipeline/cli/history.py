@@ -145,8 +145,8 @@ def _why(game: dict[str, object]) -> str:
 
 def _signed(value: object) -> str:
     """A difference (a whole number or exact decimal text) with its sign, as every face shows
-    it (``calc_text.signed``); blank when not stored."""
-    from pipeline.calculator.calc_text import signed  # loaded with the history job
+    it (``rules.signs.signed``); blank when not stored."""
+    from pipeline.rules.signs import signed
 
     return "" if value is None else signed(value if isinstance(value, int) else str(value))
 

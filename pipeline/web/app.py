@@ -67,7 +67,8 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    from pipeline.calculator.calc_text import fixed, signed
+    from pipeline.calculator.calc_text import fixed
+    from pipeline.rules.signs import signed
 
     env.filters["fixed"] = fixed
     env.filters["signed"] = signed

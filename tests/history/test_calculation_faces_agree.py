@@ -4,7 +4,7 @@ is the same number, with the same words, in every other"): ``fiderate history --
 
 - Differences carry their sign as the event's player page shows them (``+0.08``, not ``0.08``):
   S - PD, K x (S - PD), their sums and the change, each the games file's exact decimal signed by
-  the one formatter (``calc_text.signed``).
+  the one formatter (``rules.signs.signed``).
 - K with its reason reads "K 40: junior (18 or younger this year) below 2300", never a reason in
   brackets inside brackets ("K 40 (junior (18 or younger ...) below 2300)").
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.calculator.calc_text import signed
+from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site.job import SiteRequest, run_site
 from pipeline.web.app import create_app

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.calculator.calc_text import signed
 from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.lists.next_list import STATUS_FIRST
+from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site.job import SiteRequest, run_site
 from tests.conftest import SAMPLE

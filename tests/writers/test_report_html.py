@@ -10,8 +10,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from pipeline.calculator.calc_text import signed
 from pipeline.lists.next_list import STATUS_POOL
+from pipeline.rules.signs import signed
 from tests.conftest import SAMPLE
 from tests.reportfixtures import rate_into, read_csv
 

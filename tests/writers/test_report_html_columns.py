@@ -9,7 +9,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.calculator.calc_text import signed
+from pipeline.rules.signs import signed
 from pipeline.writers.html.report_page import (
     SIGNED,
     _esc,
