@@ -68,10 +68,11 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    from pipeline.calculator.calc_text import fixed, signed_int
+    from pipeline.calculator.calc_text import fixed
+    from pipeline.rules.signs import signed
 
     env.filters["fixed"] = fixed
-    env.filters["signed"] = signed_int
+    env.filters["signed"] = signed
     env.filters["name_breaks"] = name_breaks
     return env
 

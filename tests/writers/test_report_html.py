@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from pipeline.lists.next_list import STATUS_POOL
+from pipeline.rules.signs import signed
 from pipeline.writers.text.norms_text import norms_text
 from tests.conftest import SAMPLE
 from tests.reportfixtures import rate_into, read_csv
@@ -104,7 +105,8 @@ def test_standings_match_rating_list(out, page):
             want["expected"],
         )
         if want["rating"]:
-            assert (exact, change) == (want["change_exact"], want["change"])
+            # Signed, as the web and every other face show a change (+27.40, +27).
+            assert (exact, change) == (signed(want["change_exact"]), signed(want["change"]))
         else:  # no change for an unrated player: the changes CSV's words (issue 35 item 5)
             assert (exact, change) == ("", STATUS_POOL)
         assert new == want["new_rating"]
@@ -126,7 +128,8 @@ def test_player_sections_hold_their_games(out, page):
             assert row[1] == (names.get(g["opponent"]) or g["opponent"] or "-")
             assert row[2] == g["opponent_rating"]
             assert row[3] == g["result"]
-            assert row[5] == g["diff"] and row[6] == g["pd"] and row[7] == g["dev"]
+            # Differences signed as on every face (+0.18), the PD as written.
+            assert row[5] == signed(g["diff"]) and row[6] == g["pd"] and row[7] == signed(g["dev"])
 
 
 def test_charts_exist(out, page):

@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.arrays.number_text import signed_text
 from pipeline.rules.k_facts import ASSUMED_NOTE
 from pipeline.writers.html.norms_section import norms_html
 from pipeline.writers.text.report_text import report_context
@@ -67,6 +68,8 @@ GAMES_HEAD = [
 ]
 # Every standings column but the name holds a number.
 NUMERIC = {key for key, _, _ in STANDINGS_HEAD} - {"name"}
+# Differences, shown with their sign as every face shows them (``signed_text``): +6.90, +7.
+SIGNED = {"change", "change_exact", "gap", "gap_used", "dev", "k_dev"}
 
 # The page's style and its sorting script, inlined so the file stands alone (package data).
 CSS = (files("pipeline.writers.html") / "report.css").read_text(encoding="utf-8")
@@ -132,7 +135,7 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     k = _esc(table["k"]) + np.where(assumed, f'<abbr title="{ASSUMED_NOTE}">*</abbr>', "")
     parts: list[object] = ["<tr>"]
     for key, _, cls in STANDINGS_HEAD:
-        value = name if key == "name" else (k if key == "k" else _esc(table[key]))
+        value = name if key == "name" else (k if key == "k" else _esc(_shown(table, key)))
         klass: object = (cls + " t").strip() if key == "name" else cls.strip()
         if key in ("change", "change_exact"):
             change = _change_class(table[key])
@@ -180,11 +183,16 @@ def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
     opening = np.where(breakdown["rated"] == "yes", "<tr>", '<tr class="unrated">')
     parts: list[object] = [pa.array(opening, type=pa.string())]
     for key, _, cls in _games_head(breakdown):
-        value = _esc(name if key == "opponent_name" else breakdown[key])
+        value = _esc(name if key == "opponent_name" else _shown(breakdown, key))
         parts += [f'<td class="{_text_class(key, cls)}">', _arrow_text(value), "</td>"]
     # One element-wise join of all the pieces (pandas' + would copy the row once a column).
     row = pc.binary_join_element_wise(*parts, "</tr>", "")
     return pd.Series(row.to_numpy(zero_copy_only=False), index=breakdown.index, dtype=str)
+
+
+def _shown(table: pd.DataFrame, key: str) -> pd.Series:
+    """A column as the page shows it: a difference with its sign, the rest as written."""
+    return signed_text(table[key]) if key in SIGNED else table[key]
 
 
 def _arrow_text(text: pd.Series) -> pa.Array:
@@ -207,7 +215,10 @@ def _section_heads(rows: pd.DataFrame) -> list[str]:
 
     change = rows["change"].where(
         rows["change_exact"] == "",
-        rows["change_exact"] + " exact, " + rows["change"] + " rounded (once, .5 away from zero)",
+        signed_text(rows["change_exact"])
+        + " exact, "
+        + signed_text(rows["change"])
+        + " rounded (once, .5 away from zero)",
     )
     totals = [
         ("rating", either(rows["rating"], "unrated")),

@@ -219,6 +219,7 @@ class Sheet:
         self.widths: dict[int, float] = {}
         self.frozen_rows = 0
         self.autofilter: tuple[int, int, int, int] | None = None  # first/last row, column
+        self.text_ids: list[str] = []  # ranges of ids written as text (see ``ignore_text_ids``)
         self._rows: list[str] = []
 
     def set_width(self, column: int, width: float) -> None:
@@ -229,6 +230,11 @@ class Sheet:
 
     def set_autofilter(self, first_row: int, first_col: int, last_row: int, last_col: int) -> None:
         self.autofilter = (first_row, first_col, last_row, last_col)
+
+    def ignore_text_ids(self, ref: str) -> None:
+        """Cells ``ref`` (``A2:A11``) hold ids as text on purpose (a FIDE id is a key, ``0042``
+        keeps its zeros): Excel is told not to flag them "number stored as text"."""
+        self.text_ids.append(ref)
 
     def append_xml(self, cells: Iterable[str]) -> None:
         """A row of cell XML (``string_cell``/``number_cell`` with this row's references)."""
@@ -270,8 +276,16 @@ class Sheet:
         autofilter = (
             f'<autoFilter ref="{self.filter_ref()}"/>' if self.autofilter is not None else ""
         )
+        # CT_Worksheet's sequence puts ignoredErrors after autoFilter (and after the page
+        # margins and setup, which these sheets do not write).
+        ignored = (
+            f'<ignoredErrors><ignoredError sqref="{" ".join(self.text_ids)}" '
+            'numberStoredAsText="1"/></ignoredErrors>'
+            if self.text_ids
+            else ""
+        )
         return (
             f'{HEAD}<worksheet xmlns="{MAIN}" xmlns:r="{REL}"><sheetViews>{view}</sheetViews>'
             f'<sheetFormatPr defaultRowHeight="15"/>{cols_xml}'
-            f"<sheetData>{''.join(self._rows)}</sheetData>{autofilter}</worksheet>"
+            f"<sheetData>{''.join(self._rows)}</sheetData>{autofilter}{ignored}</worksheet>"
         )

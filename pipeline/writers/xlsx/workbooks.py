@@ -23,7 +23,7 @@ import pandas as pd
 from pipeline.resources.atomic_files import Target
 from pipeline.rules.norm_labels import LEGEND
 from pipeline.writers.xlsx import package as xlsx_package
-from pipeline.writers.xlsx.cell_types import Number, cell_value
+from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value
 from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
 from pipeline.writers.xlsx.typed_rows import Cell, TypedColumn, first_uses, rows_xml, typed_columns
 
@@ -90,6 +90,10 @@ def write_typed(ws: Sheet, columns: list[TypedColumn], body: list[str]) -> None:
     ws.extend_rows(body)
     if body:
         ws.set_autofilter(first, 0, first + len(body), len(columns) - 1)
+        for j, column in enumerate(columns):
+            if column.name in ID_COLUMNS:
+                letter = column_letter(j)
+                ws.ignore_text_ids(f"{letter}{first + 2}:{letter}{first + 1 + len(body)}")
 
 
 def _cut(text: str, limit: int) -> str:
@@ -247,6 +251,7 @@ def _write_player_sheets(
         ws = new_sheet(wb, names[k])
         write_typed(ws, body, body_xml[starts[n] : starts[n] + sizes[n]])
         ws.append([])
+        ws.ignore_text_ids(f"B{ws.row + 1}")  # the totals' first row: the player's id
         ws.extend_rows(totals_xml[n * per_sheet : (n + 1) * per_sheet])
         if note:
             ws.append(["NOTE", note])
