@@ -166,20 +166,58 @@ def find(index: NameIndex, query: str) -> tuple[pd.DataFrame, int]:
     return index.rows.iloc[rows[:SHOWN]], len(rows)
 
 
-def shard_keys(index: NameIndex) -> pd.DataFrame:
-    """The static search's shards: (``row``, ``key``) for each player and each first character
-    of their folded name's words and of their folded id, ``key`` its code point in hex (a file
-    name of [0-9a-f] whatever the letter). A query's one shard is its needle's first
-    character's: a word starting with the needle, or an id starting with the query, starts
-    with that character once folded."""
-    words = pd.Series(index.suffixes, dtype=object).str[0]
+SHARD_BYTES = 256 * 1024  # a shard's bytes at most, where a longer prefix can split it
+DEEPEST = 24  # characters of a shard's key at most (its file name stays short)
+_WHOLE = "\n"  # ends the key of a text as long as the key (never in a folded text nor query)
+
+
+def shard_keys(index: NameIndex, row_bytes: np.ndarray, budget: int = SHARD_BYTES) -> pd.DataFrame:
+    """The static search's shards: (``row``, ``key``) for each player and each shard holding
+    them, in (key, row) order. The texts a query is matched against are the folded names'
+    word suffixes (:class:`NameIndex`) and the folded ids; a shard holds the players of the
+    texts that start with its key. Keys grow one character at a time where a shard would be
+    over ``budget`` bytes (``row_bytes``: each row's bytes in a shard), so a common first
+    letter is split by its second, third, ... character and a rare one stays whole; a text
+    shorter than the next key length ends its key with :data:`_WHOLE` ("a" under an "a" too
+    big to keep is in "a\\n", beside "ab", "ac", ...). The keys are prefix-free: a needle
+    starting with a key needs that shard alone (every text starting with the needle starts
+    with the key); a shorter needle needs every shard whose key starts with it
+    (:func:`shards_of`)."""
     ids = folded(pa.array(index.rows["id"].astype(object), pa.string()))
-    id_firsts = pd.Series(ids.to_numpy(zero_copy_only=False), dtype=object).str[0]
-    firsts = pd.concat([
-        pd.DataFrame({"row": index.suffix_rows, "first": words.to_numpy()}),
-        pd.DataFrame({"row": np.arange(len(index.rows)), "first": id_firsts.to_numpy()}),
-    ])  # fmt: skip
-    firsts = firsts[firsts["first"].notna()]
-    key_of = {c: f"{ord(c):x}" for c in firsts["first"].unique()}
-    pairs = pd.DataFrame({"row": firsts["row"].to_numpy(), "key": firsts["first"].map(key_of)})
-    return pairs.drop_duplicates().sort_values(["key", "row"], kind="stable")
+    texts = pd.DataFrame({
+        "row": np.concatenate([index.suffix_rows, np.arange(len(index.rows))]),
+        "text": np.concatenate([index.suffixes, ids.to_numpy(zero_copy_only=False)]),
+    })  # fmt: skip
+    texts = texts[texts["text"].str.len() > 0]
+    placed = []
+    depth = 1
+    while len(texts):
+        text = texts["text"]
+        whole = text.str.len() < depth
+        key = text.str[:depth].where(~whole, text + _WHOLE)
+        pairs = pd.DataFrame({"row": texts["row"].to_numpy(), "key": key.to_numpy()})
+        pairs = pairs.drop_duplicates()
+        size = pd.Series(row_bytes[pairs["row"].to_numpy()]).groupby(pairs["key"].to_numpy()).sum()
+        kept = size.index[(size <= budget) | (depth >= DEEPEST)]
+        done = whole.to_numpy() | key.isin(kept).to_numpy()
+        placed.append(pairs[pairs["key"].isin(kept) | pairs["key"].str.endswith(_WHOLE)])
+        texts = texts[~done]
+        depth += 1
+    keys = pd.concat(placed, ignore_index=True) if placed else pd.DataFrame({"row": [], "key": []})
+    return keys.sort_values(["key", "row"], kind="stable").reset_index(drop=True)
+
+
+def shard_name(key: str) -> str:
+    """A shard's file name (without ".js"): its key's code points in hex, joined by "-"
+    ("ga" -> "67-61"): [0-9a-f-] whatever the name, so no key leaves the index's folder."""
+    return "-".join(f"{ord(c):x}" for c in key)
+
+
+def shards_of(keys: list[str], needle: str) -> list[str]:
+    """The keys of the shards a (folded) ``needle`` needs: the one key it starts with, else
+    every key starting with it (a needle shorter than the keys under it). search.js does the
+    same."""
+    for key in keys:
+        if needle.startswith(key):
+            return [key]
+    return [key for key in keys if key.startswith(needle)]

@@ -17,11 +17,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from pipeline.site import addresses as at
 from pipeline.site import pages
 from pipeline.site.downloads import list_downloads
 from pipeline.site.history_data import Month, SiteData
-from pipeline.site.name_search import shard_keys
+from pipeline.site.name_search import shard_keys, shard_name
 from pipeline.site.page_keys import frame_digest, page_key
 from pipeline.site.render import html_bytes, json_bytes
 
@@ -182,17 +184,26 @@ def _downloads(data: SiteData, kind: str, month: Month) -> Iterator[tuple[str, b
 
 def search_shards(data: SiteData) -> Iterator[tuple[str, bytes]]:
     """The static search's index: every player with a profile (:meth:`SiteData.search_rows`,
-    in the search's order), split by the first character of their folded name's words and of
-    their id (:func:`name_search.shard_keys`), each shard a script calling
-    ``fiderateSearch.add`` (a script loads from ``file://``, where a JSON fetch is refused)
-    with rows of [id, name, federation, title, the rating per kind of the site, address]:
-    search.js filters a shard in its order, so the first 50 are the live search's."""
+    in the search's order), split by the beginnings of their folded name's words and of their
+    id, a longer beginning where a shard would be large (:func:`name_search.shard_keys`).
+    First ``search/keys.js``, the shards' keys (search.js picks a query's shards from them),
+    then each shard as a script calling ``fiderateSearch.add`` (a script loads from
+    ``file://``, where a JSON fetch is refused) with rows of [the row's place in the search's
+    order, id, name, federation, title, the rating per kind of the site, address]: search.js
+    filters a shard in its order (several merged by place), so the first 50 are the live
+    search's."""
     index = data.search_index()
     kinds = data.kinds()
-    listed = [
-        [p["id"], p["name"], p["federation"], p["title"], *p["ratings"].values(), p["href"]]
-        for p in pages.search_players(index.rows, kinds)
-    ]
-    for key, part in shard_keys(index).groupby("key", sort=True)["row"]:
-        text = json.dumps([listed[i] for i in part], ensure_ascii=True, separators=(",", ":"))
-        yield at.search_shard(str(key)), f'fiderateSearch.add("{key}",{text});\n'.encode()
+    rows = [
+        json.dumps([place, p["id"], p["name"], p["federation"], p["title"],
+                    *p["ratings"].values(), p["href"]], ensure_ascii=True, separators=(",", ":"))
+        for place, p in enumerate(pages.search_players(index.rows, kinds))
+    ]  # fmt: skip
+    row_bytes = np.array([len(row) + 1 for row in rows], dtype=np.int64)  # and its comma
+    shards = shard_keys(index, row_bytes).groupby("key", sort=True)["row"]
+    keys = json.dumps([str(key) for key, _ in shards], ensure_ascii=True, separators=(",", ":"))
+    yield at.search_shard("keys"), f"fiderateSearch.keys({keys});\n".encode()
+    for key, part in shards:
+        name = shard_name(str(key))
+        text = ",".join(rows[i] for i in part)
+        yield at.search_shard(name), f'fiderateSearch.add("{name}",[{text}]);\n'.encode()

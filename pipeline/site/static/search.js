@@ -1,8 +1,11 @@
 // Search of the static site, the rule of pipeline/site/name_search.py step for step: the query
 // trimmed and cut to 80 characters finds a player whose id starts with it, or a word of whose
-// folded name starts with the folded query. The index is split by the first character of
-// each folded word and id (search/<hex code point>.js, rows in the search's order); a query
-// loads its one shard as a script (a script loads from file:// too, where fetch() is refused).
+// folded name starts with the folded query. The index is split by the beginnings of the folded
+// words and ids, longer where a shard would be large (name_search.shard_keys): search/keys.js
+// lists the shards' keys, search/<key's code points in hex>.js holds a shard's rows in the
+// search's order. A query loads the one shard whose key it starts with, or, shorter than the
+// keys under it, every shard whose key starts with it, merged by the rows' places; each as a
+// script (a script loads from file:// too, where fetch() is refused).
 (function () {
   "use strict";
   var form = document.getElementById("search-form");
@@ -13,7 +16,10 @@
   var SHOWN = Number(form.getAttribute("data-shown"));
   var LONGEST = 80;
   var hint = status.textContent;
-  var shards = {};
+  var base = form.getAttribute("data-shards");
+  var keys = null;  // the shards' keys (search/keys.js), once loaded
+  var shards = {};  // a shard's file name -> its entries, once loaded
+  var asked = {};  // the scripts asked for
   // name_search.SEPARATORS, written out: the \s of JavaScript and of Python differ.
   var SEP = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004" +
     "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff,-";
@@ -33,12 +39,43 @@
     return Array.from(text.slice(from, to)).slice(0, LONGEST).join("");
   }
   window.fiderateSearch = {
-    add: function (key, rows) {
-      // Each row: [id, name, federation, title, a rating per kind..., address]; the folded
-      // name's words kept beside it, once.
-      shards[key] = rows.map(function (r) { return { row: r, name: " " + folded(r[1] || "") }; });
+    keys: function (given) { keys = given; },
+    add: function (name, rows) {
+      // Each row: [place, id, name, federation, title, a rating per kind..., address]; the
+      // folded name's words kept beside it, once.
+      shards[name] = rows.map(function (r) {
+        return { place: r[0], row: r.slice(1), name: " " + folded(r[2] || "") };
+      });
     }
   };
+  function fileName(key) {  // name_search.shard_name
+    return Array.from(key).map(function (c) { return c.codePointAt(0).toString(16); }).join("-");
+  }
+  function shardsOf(needle) {  // name_search.shards_of
+    for (var i = 0; i < keys.length; i += 1) {
+      if (needle.indexOf(keys[i]) === 0) { return [keys[i]]; }
+    }
+    return keys.filter(function (k) { return k.indexOf(needle) === 0; });
+  }
+  function load(name) {
+    if (asked[name]) { return; }
+    asked[name] = true;
+    var s = document.createElement("script");
+    s.src = base + name + ".js";
+    // Answered for the box as it is then (a later keystroke may have asked other shards).
+    s.onload = function () { shards[name] = shards[name] || []; run(); };
+    s.onerror = function () { shards[name] = []; keys = keys || []; run(); };
+    document.body.appendChild(s);
+  }
+  function entriesOf(names) {
+    if (names.length === 1) { return shards[names[0]]; }
+    var seen = {};  // a player in two shards (two words) once, in the search's order
+    var all = [];
+    names.forEach(function (n) {
+      shards[n].forEach(function (e) { if (!seen[e.place]) { seen[e.place] = true; all.push(e); } });
+    });
+    return all.sort(function (a, b) { return a.place - b.place; });
+  }
   function item(r) {
     var li = document.createElement("li");
     var a = document.createElement("a");
@@ -73,17 +110,15 @@
     var needle = folded(query);
     if (!query) { list.textContent = ""; status.textContent = hint; return; }
     if (!needle) { show(query, needle, []); return; }
-    var key = needle.codePointAt(0).toString(16);
-    if (shards[key]) { show(query, needle, shards[key]); return; }
-    var s = document.createElement("script");
-    s.src = form.getAttribute("data-shards") + key + ".js";
-    // Answered for the box as it is then (a later keystroke may have asked another shard).
-    s.onload = function () { shards[key] = shards[key] || []; run(); };
-    s.onerror = function () { shards[key] = []; run(); };
-    document.body.appendChild(s);
+    if (!keys) { load("keys"); return; }
+    var names = shardsOf(needle).map(fileName);
+    var missing = names.filter(function (n) { return !shards[n]; });
+    if (missing.length) { missing.forEach(load); return; }
+    show(query, needle, entriesOf(names));
   }
   form.addEventListener("submit", function (e) { e.preventDefault(); run(); });
   box.addEventListener("input", run);
+  load("keys");  // at once: a query waits for its shards only
   var given = new URLSearchParams(window.location.search).get("q");
   if (given) { box.value = given; run(); }
 })();
