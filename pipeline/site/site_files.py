@@ -23,7 +23,7 @@ from pipeline.site import addresses as at
 from pipeline.site import pages
 from pipeline.site.downloads import list_downloads
 from pipeline.site.history_data import Month, SiteData
-from pipeline.site.name_search import shard_keys, shard_name
+from pipeline.site.name_search import SHARD_BYTES, shard_keys, shard_name
 from pipeline.site.page_keys import frame_digest, page_key
 from pipeline.site.render import html_bytes, json_bytes
 
@@ -182,7 +182,7 @@ def _downloads(data: SiteData, kind: str, month: Month) -> Iterator[tuple[str, b
         yield at.download(kind, month.month, layout), body
 
 
-def search_shards(data: SiteData) -> Iterator[tuple[str, bytes]]:
+def search_shards(data: SiteData, budget: int = SHARD_BYTES) -> Iterator[tuple[str, bytes]]:
     """The static search's index: every player with a profile (:meth:`SiteData.search_rows`,
     in the search's order), split by the beginnings of their folded name's words and of their
     id, a longer beginning where a shard would be large (:func:`name_search.shard_keys`).
@@ -191,7 +191,7 @@ def search_shards(data: SiteData) -> Iterator[tuple[str, bytes]]:
     ``file://``, where a JSON fetch is refused) with rows of [the row's place in the search's
     order, id, name, federation, title, the rating per kind of the site, address]: search.js
     filters a shard in its order (several merged by place), so the first 50 are the live
-    search's."""
+    search's. ``budget``: a shard's bytes at most, where a longer key can split it."""
     index = data.search_index()
     kinds = data.kinds()
     rows = [
@@ -200,7 +200,7 @@ def search_shards(data: SiteData) -> Iterator[tuple[str, bytes]]:
         for place, p in enumerate(pages.search_players(index.rows, kinds))
     ]  # fmt: skip
     row_bytes = np.array([len(row) + 1 for row in rows], dtype=np.int64)  # and its comma
-    shards = shard_keys(index, row_bytes).groupby("key", sort=True)["row"]
+    shards = shard_keys(index, row_bytes, budget).groupby("key", sort=True)["row"]
     keys = json.dumps([str(key) for key, _ in shards], ensure_ascii=True, separators=(",", ":"))
     yield at.search_shard("keys"), f"fiderateSearch.keys({keys});\n".encode()
     for key, part in shards:
