@@ -81,6 +81,53 @@ def test_the_static_and_the_live_search_show_the_same(browser, static_site, live
         assert len(static[1]) == len(ids), query
 
 
+# Queries whose shards split at a small budget (test_site_search_shards.py): 1-character ones
+# and ones shorter than the keys under them, which load several shards and merge them.
+CROSSING = ["5", "510", "m", "M", "mu", "Mül", "muller", "s", "σ", "<", "51009", "j", "Ø"]
+
+
+@pytest.fixture(scope="module")
+def split_site(history, static_site, tmp_path_factory) -> Path:
+    """The static site with its search index split into shards of about a row each."""
+    import shutil
+
+    from pipeline.site.history_data import SiteData
+    from pipeline.site.site_files import search_shards
+    from tests.rating_site.test_site_search_shards import BUDGET
+
+    out = tmp_path_factory.mktemp("www-split")
+    for name in ("search.html", "static"):
+        copy = shutil.copytree if (static_site / name).is_dir() else shutil.copy
+        copy(static_site / name, out / name)
+    data = SiteData.open(history)
+    try:
+        for address, body in search_shards(data, BUDGET):
+            (out / address).parent.mkdir(exist_ok=True)
+            (out / address).write_bytes(body)
+    finally:
+        data.close()
+    return out
+
+
+def test_split_shards_show_what_the_live_search_shows(browser, split_site, live):  # noqa: F811
+    assert len(list((split_site / "search").glob("*.js"))) > 25
+    page = (split_site / "search.html").as_uri()
+    for query in CROSSING:
+        asked = "?q=" + urllib.parse.quote(query)
+        browser.get(live.url + "/site/search.html" + asked)
+        served = _shown(browser, True)
+        browser.get(page + asked)
+        static = _shown(browser, True)
+        assert static == served, query
+        assert served[1], query
+    # Typed letter by letter: each keystroke answers for the box as it is then.
+    browser.get(page)
+    wait_for_page(browser, "#search-text")
+    type_into(browser, "#search-text", "mül")
+    wait_for(browser, lambda d: d.find_element("css selector", "#search-status").text
+             == "2 found.")  # fmt: skip
+
+
 def test_typing_finds_a_dropped_player_and_opens_the_profile(browser, static_site, live):  # noqa: F811
     try:
         for width in (1366, PHONE):
