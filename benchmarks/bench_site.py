@@ -180,8 +180,11 @@ def serve_at_scale(folder: Path, players: int, months: int) -> None:
 
 def search_figures(database: Path) -> None:
     """The static search's index of the history: its build (every player with a profile, the
-    word index, the shards' bytes) in this process, the shards' count and sizes (a query loads
-    one shard: the largest is the most a browser loads for a search)."""
+    word index, the shards' keys and bytes) in this process, the shards' count and sizes: a
+    query loads the one shard whose key it starts with (the largest is the most it loads), a
+    query shorter than the keys under it every shard under it (a 1-character query the most)."""
+    import json
+
     from pipeline.site.history_data import SiteData
     from pipeline.site.site_files import search_shards
 
@@ -190,14 +193,23 @@ def search_figures(database: Path) -> None:
         start = time.perf_counter()
         index = data.search_index()
         indexed = time.perf_counter() - start
-        shards = [len(body) for _, body in search_shards(data)]
+        files = dict(search_shards(data))
         built = time.perf_counter() - start
     finally:
         data.close()
+    listed = files.pop("search/keys.js")
+    keys = json.loads(listed[listed.index(b"[") : listed.rindex(b")")])
+    shards = [len(body) for body in files.values()]
+    under: dict[str, int] = {}  # what a 1-character query loads: every shard of its letter
+    for key, size in zip(keys, shards, strict=True):
+        under[key[0]] = under.get(key[0], 0) + size
     print(f"  search index: {len(index.rows):,} players, built in {built:.1f} s ({indexed:.1f} s "
-          f"the index, the rest the shards); {len(shards)} shards, {sum(shards) / 2**20:.1f} MiB "
-          f"in all, the largest {max(shards, default=0) / 1024:,.0f} KiB (what one search loads "
-          f"at most)")  # fmt: skip
+          f"the index, the rest the shards); {len(shards):,} shards (keys of 1 to "
+          f"{max(len(k.rstrip(chr(10))) for k in keys)} characters, listed in "
+          f"{len(listed) / 1024:,.0f} KiB), {sum(shards) / 2**20:.1f} MiB in all, the largest "
+          f"{max(shards, default=0) / 1024:,.0f} KiB (what a query of a shard's key or longer "
+          f"loads at most); a 1-character query loads up to {max(under.values()) / 2**20:.1f} "
+          f"MiB")  # fmt: skip
 
 
 def main(quick: bool) -> None:
