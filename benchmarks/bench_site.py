@@ -198,7 +198,7 @@ def search_figures(database: Path) -> None:
     finally:
         data.close()
     listed = files.pop("search/keys.js")
-    keys = json.loads(listed[listed.index(b"[") : listed.rindex(b")")])
+    keys = json.loads(listed[listed.index(b"[") : listed.rindex(b"]") + 1])
     shards = [len(body) for body in files.values()]
     under: dict[str, int] = {}  # what a 1-character query loads: every shard of its letter
     for key, size in zip(keys, shards, strict=True):

@@ -207,6 +207,16 @@ def shard_keys(index: NameIndex, row_bytes: np.ndarray, budget: int = SHARD_BYTE
     return keys.sort_values(["key", "row"], kind="stable").reset_index(drop=True)
 
 
+def split_keys(keys: list[str]) -> list[str]:
+    """The beginnings of ``keys`` that are no key (a shard too big at that length, split by
+    the next character), sorted: the needles that need several shards (:func:`shards_of`).
+    For each the static site writes the search's answer to it ahead (:func:`find` of the
+    needle as the query), so a short query loads a few rows, not every shard under it."""
+    given = set(keys)
+    split = {key[:n] for key in keys for n in range(1, len(key))} - given
+    return sorted(k for k in split if not k.endswith(" "))  # a trimmed needle never does
+
+
 def shard_name(key: str) -> str:
     """A shard's file name (without ".js"): its key's code points in hex, joined by "-"
     ("ga" -> "67-61"): [0-9a-f-] whatever the name, so no key leaves the index's folder."""

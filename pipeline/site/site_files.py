@@ -23,7 +23,7 @@ from pipeline.site import addresses as at
 from pipeline.site import pages
 from pipeline.site.downloads import list_downloads
 from pipeline.site.history_data import Month, SiteData
-from pipeline.site.name_search import SHARD_BYTES, shard_keys, shard_name
+from pipeline.site.name_search import SHARD_BYTES, find, shard_keys, shard_name, split_keys
 from pipeline.site.page_keys import frame_digest, page_key
 from pipeline.site.render import html_bytes, json_bytes
 
@@ -191,7 +191,9 @@ def search_shards(data: SiteData, budget: int = SHARD_BYTES) -> Iterator[tuple[s
     ``file://``, where a JSON fetch is refused) with rows of [the row's place in the search's
     order, id, name, federation, title, the rating per kind of the site, address]: search.js
     filters a shard in its order (several merged by place), so the first 50 are the live
-    search's. ``budget``: a shard's bytes at most, where a longer key can split it."""
+    search's. Last, for each needle shorter than the keys under it
+    (:func:`name_search.split_keys`), the live search's answer to it (``first-<key>.js``, the
+    count and the first 50 rows), so a 1-character query loads 50 rows, not every shard. ``budget``: a shard's bytes at most, where a longer key can split it."""
     index = data.search_index()
     kinds = data.kinds()
     rows = [
@@ -201,9 +203,19 @@ def search_shards(data: SiteData, budget: int = SHARD_BYTES) -> Iterator[tuple[s
     ]  # fmt: skip
     row_bytes = np.array([len(row) + 1 for row in rows], dtype=np.int64)  # and its comma
     shards = shard_keys(index, row_bytes, budget).groupby("key", sort=True)["row"]
-    keys = json.dumps([str(key) for key, _ in shards], ensure_ascii=True, separators=(",", ":"))
-    yield at.search_shard("keys"), f"fiderateSearch.keys({keys});\n".encode()
+    keys = [str(key) for key, _ in shards]
+    listed = json.dumps(keys, ensure_ascii=True, separators=(",", ":"))
+    # The answers written ahead hold for a query that folds to itself, and for any query with a
+    # letter when every id is digits (then neither the query nor its fold begins an id).
+    digits = "true" if index.rows["id"].str.fullmatch("[0-9]+").all() else "false"
+    yield at.search_shard("keys"), f"fiderateSearch.keys({listed},{digits});\n".encode()
     for key, part in shards:
-        name = shard_name(str(key))
+        name = shard_name(key)
         text = ",".join(rows[i] for i in part)
         yield at.search_shard(name), f'fiderateSearch.add("{name}",[{text}]);\n'.encode()
+    for needle in split_keys(keys):
+        name = "first-" + shard_name(needle)
+        found, matched = find(index, needle)
+        text = ",".join(rows[i] for i in found.index)
+        answer = f'fiderateSearch.first("{name}",{matched},[{text}]);\n'
+        yield at.search_shard(name), answer.encode()

@@ -112,11 +112,12 @@ def live_search(client, query: str) -> dict:
 
 
 def _script_argument(path: Path) -> list:
-    """The JSON a shard script (``fiderateSearch.add("name",[...]);``) or the keys script
-    (``fiderateSearch.keys([...]);``) passes its last argument."""
+    """The list a shard script (``fiderateSearch.add("name",[...]);``), an answer written ahead
+    (``fiderateSearch.first("name",count,[...]);``) or the keys script
+    (``fiderateSearch.keys([...],digits);``) passes."""
     text = path.read_text(encoding="ascii")
     start = text.index("[")
-    return json.loads(text[start : text.rindex(")")])
+    return json.loads(text[start : text.rindex("]") + 1])
 
 
 def shard_search(site: Path, query: str) -> list[str]:

@@ -73,20 +73,44 @@ def _queries(data: SiteData) -> list[str]:
 def test_the_shards_split_and_answer_every_query_as_the_live_search(history, small_shards):
     out, addresses = small_shards
     keys = _script_argument(out / at.search_shard("keys"))
-    assert len(keys) == len(addresses) - 1
+    shards = [a for a in addresses if not a.startswith(("search/keys", "search/first-"))]
+    assert sorted(at.search_shard(shard_name(k)) for k in keys) == sorted(shards)
     assert max(len(k.rstrip("\n")) for k in keys) >= 3  # split deeper than a first letter
     data = SiteData.open(history)
     try:
         queries = _queries(data)
         crossing = [q for q in queries if fold(q) and len(shards_of(keys, fold(q))) > 1]
         assert {"5", "510", "m", "mu", "muller"} <= set(crossing), crossing
+        ahead = 0
         for query in queries:
             found, matched = data.find_players(query)
             static = shard_search(out, query)
             assert list(found["id"]) == static[:SHOWN], query
             assert matched == len(static), query
+            written = answer_ahead(out, keys, query)
+            if written is not None:  # the page shows it instead of the shards'
+                assert written == (list(found["id"]), matched), query
+                ahead += 1
+        assert ahead > 10
     finally:
         data.close()
+
+
+def answer_ahead(site: Path, keys: list[str], query: str) -> tuple[list[str], int] | None:
+    """(the ids, the count) of the answer written ahead that search.js shows for ``query``,
+    None when it reads the shards: a query folding to a needle shorter than the keys under it,
+    the query its own fold or both with a letter (the search history's ids are digits)."""
+    query = trimmed(query)
+    needle = fold(query)
+    if not needle or len(shards_of(keys, needle)) < 2:
+        return None
+    if query != needle and (query.isdigit() or needle.isdigit()):
+        return None
+    path = site / at.search_shard("first-" + shard_name(needle))
+    text = path.read_text(encoding="ascii")
+    head = text[: text.index("[")]
+    count = int(head.rsplit(",", 2)[1])
+    return [row[1] for row in _script_argument(path)], count
 
 
 def test_the_same_history_writes_the_same_shards(history, small_shards, tmp_path):
@@ -107,7 +131,7 @@ def _script_argument_of(body: bytes) -> list:
     import json
 
     text = body.decode("ascii")
-    return json.loads(text[text.index("[") : text.rindex(")")])
+    return json.loads(text[text.index("[") : text.rindex("]") + 1])
 
 
 HOSTILE_NAMES = ["../../etc/passwd", "..\\..\\x", "/abs", "CON", "nul.txt", "a/b", ".", "~"]

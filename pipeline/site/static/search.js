@@ -4,8 +4,9 @@
 // words and ids, longer where a shard would be large (name_search.shard_keys): search/keys.js
 // lists the shards' keys, search/<key's code points in hex>.js holds a shard's rows in the
 // search's order. A query loads the one shard whose key it starts with, or, shorter than the
-// keys under it, every shard whose key starts with it, merged by the rows' places; each as a
-// script (a script loads from file:// too, where fetch() is refused).
+// keys under it, the answer written ahead for it (search/first-<key>.js: the count and the first
+// rows) when that answer is the query's, else every shard whose key starts with it, merged by
+// the rows' places; each as a script (a script loads from file:// too, where fetch() is refused).
 (function () {
   "use strict";
   var form = document.getElementById("search-form");
@@ -18,6 +19,8 @@
   var hint = status.textContent;
   var base = form.getAttribute("data-shards");
   var keys = null;  // the shards' keys (search/keys.js), once loaded
+  var digits = false;  // every id is digits (keys.js says)
+  var firsts = {};  // an answer written ahead's file name -> {count, rows}, once loaded
   var shards = {};  // a shard's file name -> its entries, once loaded
   var asked = {};  // the scripts asked for
   // name_search.SEPARATORS, written out: the \s of JavaScript and of Python differ.
@@ -39,7 +42,10 @@
     return Array.from(text.slice(from, to)).slice(0, LONGEST).join("");
   }
   window.fiderateSearch = {
-    keys: function (given) { keys = given; },
+    keys: function (given, allDigits) { keys = given; digits = allDigits; },
+    first: function (name, count, rows) {
+      firsts[name] = { count: count, rows: rows.map(function (r) { return r.slice(1); }) };
+    },
     add: function (name, rows) {
       // Each row: [place, id, name, federation, title, a rating per kind..., address]; the
       // folded name's words kept beside it, once.
@@ -63,7 +69,7 @@
     var s = document.createElement("script");
     s.src = base + name + ".js";
     // Answered for the box as it is then (a later keystroke may have asked other shards).
-    s.onload = function () { shards[name] = shards[name] || []; run(); };
+    s.onload = function () { run(); };
     s.onerror = function () { shards[name] = []; keys = keys || []; run(); };
     document.body.appendChild(s);
   }
@@ -100,10 +106,19 @@
     var hits = entries.filter(function (e) {
       return e.row[0].indexOf(query) === 0 || e.name.indexOf(" " + needle) !== -1;
     });
+    answer(hits.slice(0, SHOWN).map(function (e) { return e.row; }), hits.length);
+  }
+  function answer(rows, count) {
     list.textContent = "";
-    hits.slice(0, SHOWN).forEach(function (e) { list.appendChild(item(e.row)); });
-    status.textContent = hits.length + " found" + (hits.length > SHOWN
+    rows.forEach(function (r) { list.appendChild(item(r)); });
+    status.textContent = count + " found" + (count > SHOWN
       ? ", the first " + SHOWN + " shown: give more of the name" : "") + ".";
+  }
+  // The answer written ahead for a needle is find(needle): the query's too when the query is
+  // its own fold, or when both have a character other than a digit and every id is digits
+  // (then neither begins an id, and the names are matched by the fold alone).
+  function aheadHolds(query, needle) {
+    return query === needle || (digits && /[^0-9]/.test(query) && /[^0-9]/.test(needle));
   }
   function run() {
     var query = trimmed(box.value);
@@ -112,6 +127,12 @@
     if (!needle) { show(query, needle, []); return; }
     if (!keys) { load("keys"); return; }
     var names = shardsOf(needle).map(fileName);
+    if (names.length > 1 && aheadHolds(query, needle)) {
+      var ahead = "first-" + fileName(needle);
+      if (firsts[ahead]) { answer(firsts[ahead].rows, firsts[ahead].count); return; }
+      if (!asked[ahead]) { load(ahead); return; }
+      // asked and failed (no such file): the shards below
+    }
     var missing = names.filter(function (n) { return !shards[n]; });
     if (missing.length) { missing.forEach(load); return; }
     show(query, needle, entriesOf(names));
