@@ -199,8 +199,9 @@ def search_figures(database: Path) -> None:
         data.close()
     listed = files.pop("search/keys.js")
     keys = json.loads(listed[listed.index(b"[") : listed.rindex(b"]") + 1])
-    shards = [len(body) for body in files.values()]
-    under: dict[str, int] = {}  # what a 1-character query loads: every shard of its letter
+    ahead = [len(b) for a, b in files.items() if a.startswith("search/first-")]
+    shards = [len(b) for a, b in files.items() if not a.startswith("search/first-")]
+    under: dict[str, int] = {}  # what a 1-character query loads without the answers ahead
     for key, size in zip(keys, shards, strict=True):
         under[key[0]] = under.get(key[0], 0) + size
     print(f"  search index: {len(index.rows):,} players, built in {built:.1f} s ({indexed:.1f} s "
@@ -208,8 +209,9 @@ def search_figures(database: Path) -> None:
           f"{max(len(k.rstrip(chr(10))) for k in keys)} characters, listed in "
           f"{len(listed) / 1024:,.0f} KiB), {sum(shards) / 2**20:.1f} MiB in all, the largest "
           f"{max(shards, default=0) / 1024:,.0f} KiB (what a query of a shard's key or longer "
-          f"loads at most); a 1-character query loads up to {max(under.values()) / 2**20:.1f} "
-          f"MiB")  # fmt: skip
+          f"loads at most); {len(ahead):,} answers written ahead for shorter queries (the "
+          f"largest {max(ahead, default=0) / 1024:,.0f} KiB; without them a 1-character query "
+          f"would load up to {max(under.values()) / 2**20:.1f} MiB)")  # fmt: skip
 
 
 def main(quick: bool) -> None:
