@@ -193,7 +193,8 @@ def search_shards(data: SiteData, budget: int = SHARD_BYTES) -> Iterator[tuple[s
     filters a shard in its order (several merged by place), so the first 50 are the live
     search's. Last, for each needle shorter than the keys under it
     (:func:`name_search.split_keys`), the live search's answer to it (``first-<key>.js``, the
-    count and the first 50 rows), so a 1-character query loads 50 rows, not every shard. ``budget``: a shard's bytes at most, where a longer key can split it."""
+    count and the first 50 rows), so a 1-character query loads 50 rows, not every shard.
+    ``budget``: a shard's bytes at most, where a longer key can split it."""
     index = data.search_index()
     kinds = data.kinds()
     rows = [
