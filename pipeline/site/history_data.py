@@ -71,9 +71,6 @@ def ranked(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-CHUNK = 4096  # rows turned into plain records at a time (the static writer's many profiles)
-
-
 def plain(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
     """Rows of ``frame`` as plain dicts: blanks as None, numbers as Python ints (through
     Arrow: a fourth of the time of pandas' ``to_dict``, which boxes every cell in Python)."""
@@ -175,17 +172,6 @@ class SiteData:
         frame["scale"] = frame["run_id"].map({r: p.scale for r, p in live.items()})
         return frame
 
-    def read_all_changes(self) -> None:
-        """Read every player's stored changes of each kind at once (the static writer's many
-        profiles)."""
-        for kind in self.kinds():
-            frame = self.changes(kind)
-            ids = frame["player_id"].to_numpy(dtype=object)
-            starts = _run_starts(ids)
-            stops = [*starts[1:], len(ids)]
-            slices = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
-            self._cache[("changes", kind)] = (frame, slices)
-
     def all_rows(self, kind: str) -> pd.DataFrame:
         """Every month's list of ``kind`` in one frame (a ``month`` column), sorted by id then
         month: a player's rows are one slice (:meth:`player_slices`)."""
@@ -200,43 +186,6 @@ class SiteData:
                 drop=True
             )
         return self._cache[key]
-
-    def player_records(
-        self, kind: str, player_id: str, columns: tuple[str, ...]
-    ) -> list[dict[str, Any]]:
-        """:meth:`player_rows` as plain records: with every list decoded, made ``CHUNK`` rows
-        at a time as the static writer goes through the players in id order (a pandas call
-        per player would cost more than its page)."""
-        if ("all", kind) not in self._cache:
-            return plain(self.player_rows(kind, player_id), columns)
-        span = self.player_slices(kind).get(player_id)
-        if span is None:
-            return []
-        return self._records(("rows", kind), self.all_rows(kind), columns, span)
-
-    def change_records(self, kind: str, player_id: str) -> list[dict[str, Any]]:
-        """The player's stored changes of ``kind`` as plain records (see
-        :meth:`player_records`)."""
-        if ("changes", kind) not in self._cache:
-            frame = self.changes(kind, player_id)
-            return plain(frame, list(frame.columns))
-        frame, slices = self._cache[("changes", kind)]
-        span = slices.get(player_id)
-        if span is None:
-            return []
-        return self._records(("change_records", kind), frame, tuple(frame.columns), span)
-
-    def _records(
-        self, key: tuple[str, str], frame: pd.DataFrame, columns: tuple[str, ...],
-        span: tuple[int, int],
-    ) -> list[dict[str, Any]]:  # fmt: skip
-        start, stop = span
-        held = self._cache.get(key)
-        if held is None or not (held[0] <= start and stop <= held[1]):
-            high = max(stop, min(len(frame), start + CHUNK))
-            held = (start, high, plain(frame.iloc[start:high], columns))
-            self._cache[key] = held
-        return held[2][start - held[0] : stop - held[0]]
 
     def player_rows(self, kind: str, player_id: str) -> pd.DataFrame:
         """The player's rows of every month's list of ``kind`` (as :meth:`all_rows`, whose
@@ -265,6 +214,20 @@ class SiteData:
         for column, value in rank.items():
             rows[column] = pd.array([value if last else pd.NA for last in is_latest], "Int64")
         return rows.reset_index(drop=True)
+
+    def kept(self, key: tuple[Any, ...], make: Any, with_lists: bool = False) -> Any:
+        """What ``make()`` returns, made once for this history (the static writer's tables
+        of every player: :mod:`.profile_runs`, :mod:`.rank_files`); ``with_lists``: kept
+        with the decoded lists (the live server keeps them between requests), for what is
+        made from one stored list alone (keyed by its content id)."""
+        held = self._frames if with_lists else self._cache
+        if key not in held:
+            held[key] = make()
+        return held[key]
+
+    def held(self, key: tuple[Any, ...]) -> Any:
+        """What :meth:`kept` made for ``key``, None before."""
+        return self._cache.get(key)
 
     def player_slices(self, kind: str) -> dict[str, tuple[int, int]]:
         """Player id -> (start, stop) of the player's rows in :meth:`all_rows`."""

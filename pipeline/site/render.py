@@ -36,10 +36,11 @@ def _href(context: Any, target: str) -> str:
     return at.relative(target, context["page"])
 
 
-def _chart(points: list[tuple[str, int]]) -> Markup:
-    from pipeline.site.rating_chart import rating_chart
+def _chart(kind: dict[str, Any]) -> Markup:
+    """A profile kind's step chart of its changes (:func:`rating_chart.step_chart`)."""
+    from pipeline.site.rating_chart import step_chart
 
-    return rating_chart([(str(m), int(r)) for m, r in points])
+    return step_chart([(str(m), int(r)) for m, r in kind["points"]], kind["until"])
 
 
 class _SiteEnvironment(Environment):

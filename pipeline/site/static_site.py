@@ -20,7 +20,7 @@ from pathlib import Path
 from pipeline.site.history_data import SiteData
 from pipeline.site.site_files import Group, site_groups
 
-SITE_FOLDERS = ("lists", "top", "players", "calculations", "search", "static")
+SITE_FOLDERS = ("lists", "top", "players", "ranks", "calculations", "search", "static")
 SITE_ROOT_FILES = ("index.html", "index.json", "search.html", "search.json")
 MANIFEST = "site-manifest.json"
 
