@@ -80,13 +80,10 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     stored = changes.rename(columns={"player_id": "id", "k": "k_used"})[
         ["id", "period", "games", "score_h", "change", "k_used", "k_rule", "scale"]
     ].astype({"games": "Int64", "score_h": "Int64", "change": "Int64", "k_used": "Int64"})
-    frame = pd.DataFrame({
-        "id": rows["id"].to_numpy(dtype=object),
-        "month": rows["month"].to_numpy(dtype=object),
-        "period": rows["month"].map(periods).to_numpy(dtype=object),
-        "rating": rows["rating"].astype("Int64").to_numpy(),
-        "period_games": rows["period_games"].astype("Int64").to_numpy(),
-    })  # fmt: skip
+    frame = rows[["id", "month", "rating", "period_games"]].reset_index(drop=True)
+    frame = frame.astype({"id": object, "month": object, "rating": "Int64",
+                          "period_games": "Int64"})  # fmt: skip
+    frame.insert(2, "period", frame["month"].map(periods).astype(object))
     frame = frame.merge(stored, on=["id", "period"], how="left", sort=False)
     ids = frame["id"].to_numpy(dtype=object)
     first = _run_starts(ids)

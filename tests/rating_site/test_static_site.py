@@ -72,6 +72,36 @@ def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
     assert "lists/standard/2027-01.html" in changed and "index.html" in changed
 
 
+def test_a_refresh_keeps_the_profile_of_a_player_who_did_not_play(tmp_path):
+    """After December, whose games only some players played: the profile (page and JSON) of
+    each player who did not play is the same bytes and not written; each who played is
+    rewritten; the ranks, which move for everyone, are in the rank files."""
+    from tests.rating_site.conftest import DECEMBER
+
+    work = tmp_path / "work"
+    work.mkdir()
+    database = november(work)
+    out = tmp_path / "www"
+    run_site(SiteRequest(database, out))
+    before = tree(out)
+    december(work)
+    refresh = run_site(SiteRequest(database, out))
+    after = tree(out)
+    played = {p for white, black, _ in DECEMBER for p in (white, black)}
+    listed = set(read_list(out / at.download("standard", "2027-01", "csv")).players["id"])
+    idle = sorted(listed - played)
+    assert idle and played <= listed
+    for player_id in idle:
+        for address in (at.player_page(player_id), at.json_of(at.player_page(player_id))):
+            assert address in before and after[address] == before[address], address
+            assert address not in refresh.written
+    for player_id in played:
+        page = at.player_page(player_id)
+        assert after[page] != before[page] and page in refresh.written
+        assert at.json_of(page) in refresh.written
+    assert any(a.startswith("ranks/") for a in refresh.written)
+
+
 def test_the_manifest_keys_pages_by_their_lists_rows_not_the_databases_ids(two_months, tmp_path):
     """Another history (the sample without the hostile names) has the same content ids: written
     over the first one's site, its folder is what a fresh write makes, list pages and downloads
