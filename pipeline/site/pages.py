@@ -197,7 +197,7 @@ def _kind_profile(kind: str, runs: list[dict[str, Any]], last: dict[str, Any]) -
     return {
         "kind": kind,
         "rating": rating,
-        "until": None if current else last["month"],  # the last list the player is on
+        "until": last["until"],  # the last list the player is on, None: the latest
         "inactive": inactive,
         "ranked": current and rating is not None and not inactive,
         "k": last["k"],

@@ -31,9 +31,11 @@ FACTS = ("id", "name", "federation", "title", "sex", "birth_year")
 # and rating, the difference from the run before, and the stored change of that period.
 RUN_FIELDS = ("month", "until", "period", "rating", "difference", "period_games", "games",
               "score", "change", "k_used", "k_rule", "calculated")  # fmt: skip
-# A player's newest row of the kind: the facts, the K for the next period, the flags, and
-# whether it is the latest list (``current``).
-LAST_FIELDS = (*FACTS, "month", "rating", "k", "flags", "current")
+# A player's newest row of the kind: the facts, the K for the next period, the flags, whether
+# it is the kind's latest list (``current``) and if not its month (``until``). ``month`` (the
+# same, but moving on each month for a current row) only chooses which kind's facts show.
+LAST_FIELDS = (*FACTS, "month", "until", "rating", "k", "flags", "current")
+SHOWN_LAST = tuple(f for f in LAST_FIELDS if f != "month")  # what the profile shows
 CHUNK = 4096  # runs turned into plain records at a time
 
 
@@ -107,6 +109,7 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     newest = np.r_[first[1:], True] if len(first) else first
     last = rows.loc[newest, [*FACTS, "month", "rating", "k", "flags"]].reset_index(drop=True)
     last["current"] = current[newest]
+    last.insert(len(FACTS) + 1, "until", last["month"].astype(object).where(~last["current"], None))
     run_ids = runs["id"].to_numpy(dtype=object)
     starts = np.flatnonzero(_run_starts(run_ids))
     stops = [*starts[1:].tolist(), len(run_ids)]
@@ -169,16 +172,28 @@ def _row_hashes(frame: pd.DataFrame) -> np.ndarray:
     return np.stack([one, two], axis=1).view(np.uint8).reshape(len(frame), 16)
 
 
+def newest_facts(lasts: list[pd.DataFrame]) -> pd.DataFrame:
+    """Per player (sorted by id), the facts of the newest list of any kind they are on; on a
+    tie the first kind's (``lasts`` in the site's kinds' order): what the profile shows."""
+    every = pd.concat([f.assign(order=n) for n, f in enumerate(lasts)], ignore_index=True)
+    every = every.sort_values(["id", "month", "order"], ascending=[True, False, True],
+                              kind="stable")  # fmt: skip
+    return every.drop_duplicates("id")[list(FACTS)].reset_index(drop=True)
+
+
 def profile_keys(by_kind: dict[str, KindRuns], players: list[str]) -> dict[str, str]:
-    """Per player, a digest of every row their profile is made from (each kind's runs and
-    newest row): a player who did not play in a month keeps the key."""
+    """Per player, a digest of every row their profile is made from:
+    each kind's runs and newest row as shown, and the facts chosen. A player who did not play
+    in a month keeps the key."""
     hashed = {
-        kind: (_row_hashes(r.runs), _row_hashes(r.last), r.spans, r.last_at)
+        kind: (_row_hashes(r.runs), _row_hashes(r.last[list(SHOWN_LAST)]), r.spans, r.last_at)
         for kind, r in by_kind.items()
     }
+    facts = newest_facts([r.last for r in by_kind.values()])
+    chosen = dict(zip(facts["id"].tolist(), _row_hashes(facts), strict=True))
     keys = {}
     for player_id in players:
-        digest = hashlib.blake2b(digest_size=16)
+        digest = hashlib.blake2b(chosen[player_id].tobytes(), digest_size=16)
         for kind, (runs, last, spans, last_at) in hashed.items():
             span = spans.get(player_id)
             if span is None:
