@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from pipeline.site import addresses as at
 
@@ -41,6 +41,34 @@ def _chart(kind: dict[str, Any]) -> Markup:
     from pipeline.site.rating_chart import step_chart
 
     return step_chart([(str(m), int(r)) for m, r in kind["points"]], kind["until"])
+
+
+def _blank(value: Any) -> Any:
+    return "" if value is None else value
+
+
+@pass_context
+def _list_rows(context: Any, players: list[dict[str, Any]]) -> Markup:
+    """A list page's table body: the rows written by one f-string each, the cells escaped as
+    Jinja's autoescape does (``escape``), the same markup as a template loop at a tenth of its
+    time (a list month of 50,000 players is the site's largest page, 72 of them at 24 months
+    of three kinds)."""
+    up = "../" * str(context["page"]).count("/")
+    rows = []
+    for p in players:
+        change = p["change"]
+        shown = f"{change:+d}" if change is not None else ("new" if p["new"] else "")
+        new = ' class="new"' if p["new"] else ""
+        rows.append(
+            f'<tr{new}><td class="text name"><a href="'
+            f'{escape(up + p["href"])}">{escape(p["name"])}</a></td><td class="wide">'
+            f'{escape(p["id"])}</td><td>{escape(p["federation"])}</td><td class="wide">'
+            f'{escape(p["title"])}</td><td>{_blank(p["rating"])}</td><td>{shown}</td><td>'
+            f'{_blank(p["period_games"])}</td><td class="wide">{_blank(p["k"])}</td>'
+            f'<td class="wide">{_blank(p["birth_year"])}</td><td class="wide">'
+            f'{escape(p["flags"])}</td></tr>'
+        )
+    return Markup("".join(rows))
 
 
 class _SiteEnvironment(Environment):
@@ -69,6 +97,7 @@ def environment() -> Environment:
     env.filters["href"] = _href
     env.filters["json_address"] = at.json_of
     env.filters["chart"] = _chart
+    env.filters["list_rows"] = _list_rows
     return env
 
 
