@@ -99,4 +99,3 @@ def rank_file(data: SiteData, name: str, layout: str) -> bytes | None:
         return None
     script, text = _bodies(data, part, name)
     return script if layout == "js" else text
-

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.filters import do_urlencode
 from markupsafe import Markup, escape
 
 from pipeline.site import addresses as at
@@ -63,10 +64,49 @@ def _list_rows(context: Any, players: list[dict[str, Any]]) -> Markup:
             f'<tr{new}><td class="text name"><a href="'
             f'{escape(up + p["href"])}">{escape(p["name"])}</a></td><td class="wide">'
             f'{escape(p["id"])}</td><td>{escape(p["federation"])}</td><td class="wide">'
-            f'{escape(p["title"])}</td><td>{_blank(p["rating"])}</td><td>{shown}</td><td>'
+            f"{escape(p['title'])}</td><td>{_blank(p['rating'])}</td><td>{shown}</td><td>"
             f'{_blank(p["period_games"])}</td><td class="wide">{_blank(p["k"])}</td>'
             f'<td class="wide">{_blank(p["birth_year"])}</td><td class="wide">'
-            f'{escape(p["flags"])}</td></tr>'
+            f"{escape(p['flags'])}</td></tr>"
+        )
+    return Markup("".join(rows))
+
+
+def _lists(row: dict[str, Any]) -> str:
+    """The lists a profile row stands for: "since M" while it runs on the latest list."""
+    if row["until"] is None:
+        return f"since {row['month']}"
+    return row["month"] if row["until"] == row["month"] else f"{row['month']} to {row['until']}"
+
+
+@pass_context
+def _period_rows(context: Any, kind: dict[str, Any]) -> Markup:
+    """A profile kind's table body, newest row first, one f-string a row (as
+    :func:`_list_rows`: 50,000 profiles): the lists, rating, change (the stored one, else the
+    difference), games, score, the K that rated them and the period's calculation link (the
+    live face links the history's calculation page)."""
+    up = "../" * str(context["page"]).count("/")
+    live = context["face"] == "live"
+    player_id = context["player"]["id"]
+    rows = []
+    for r in reversed(kind["periods"]):
+        change = r["change"] if r["change"] is not None else r["difference"]
+        k = ""
+        if r["k_used"] is not None:
+            k = f'<abbr title="{escape(r["k_rule"])}">{r["k_used"]}</abbr>'
+
+        period = escape(_blank(r["period"]))
+        if r["calculation_href"]:
+            if live:
+                query = do_urlencode({"id": player_id, "period": r["period"], "kind": kind["kind"]})
+                href = escape(f"/history/calculation?{query}")
+            else:
+                href = escape(up + r["calculation_href"])
+            period = Markup(f'<a class="calculation" href="{href}">{period}</a>')
+        rows.append(
+            f'<tr><td class="text">{escape(_lists(r))}</td><td>{_blank(r["rating"])}</td>'
+            f"<td>{'' if change is None else f'{change:+d}'}</td><td>{_blank(r['games'])}</td>"
+            f'<td>{escape(r["score"] or "")}</td><td>{k}</td><td class="text">{period}</td></tr>'
         )
     return Markup("".join(rows))
 
@@ -98,6 +138,7 @@ def environment() -> Environment:
     env.filters["json_address"] = at.json_of
     env.filters["chart"] = _chart
     env.filters["list_rows"] = _list_rows
+    env.filters["period_rows"] = _period_rows
     return env
 
 
