@@ -113,7 +113,7 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     last.insert(len(FACTS) + 1, "until", last["month"].astype(object).where(~last["current"], None))
     run_ids = runs["id"].to_numpy(dtype=object)
     starts = np.flatnonzero(_run_starts(run_ids))
-    stops = [*starts[1:].tolist(), len(run_ids)]
+    stops = [*starts[1:].tolist(), len(run_ids)] if len(starts) else []
     spans = dict(zip(run_ids[starts].tolist(), zip(starts.tolist(), stops, strict=True),
                      strict=True))  # fmt: skip
     last_at = {str(p): i for i, p in enumerate(last["id"].tolist())}
