@@ -85,11 +85,21 @@ def _shown_list(driver) -> list[tuple[str, int | None]]:
     return sorted((i, int(r) if r else None) for i, r in rows)
 
 
+def _ranks_filled(driver) -> None:
+    """The profile's world and national ranks, filled in by static/ranks.js from its rank
+    file (they are not written on the profile: docs/web.md)."""
+    wait_for(driver, lambda d: d.find_element("css selector", "#standard p.ranks").text
+             .startswith("World rank "))  # fmt: skip
+    text = driver.find_element("css selector", "#standard p.ranks").text
+    assert "national rank" in text and "list" in text, text
+
+
 def _profile_to_calculation_to_top_to_list(driver, tmp_path: Path, width: int) -> None:
     """From a site profile: its kind switch to the rapid ratings, a rapid period's link to its
     calculation (the static site's page; live, the history's page of that kind), back, a top
     list, the list month and its downloads read back (the same walk live and from disk)."""
     wait_for_page(driver, "table[id^=periods-]")
+    _ranks_filled(driver)
     _no_sideways_scroll(driver)
     assert driver.find_element("css selector", "#standard svg.chart").is_displayed()
     _click(driver, "nav.kind-switch a[href='#rapid']")
@@ -173,6 +183,8 @@ def test_screenshots_of_the_static_site(browser, static_site):  # noqa: F811
     for name, (address, ready) in pages.items():
         browser.get((static_site / address).as_uri())
         wait_for_page(browser, ready)
+        if name == "site-player":
+            _ranks_filled(browser)
         shoot(browser, name)
     browser.get((static_site / "search.html").as_uri() + "?q=gar")
     wait_for(browser, lambda d: d.find_elements("css selector", "#search-results a"))
