@@ -19,6 +19,7 @@ from pipeline.jobs.rate.stages import rate_files
 from pipeline.model import RatedPeriod, RateOptions
 from pipeline.report import EventReport, build_report
 from pipeline.writers import games_table, rating_list_table
+from pipeline.writers.text.norms_text import norms_text
 from pipeline.writers.text.report_text import breakdown, standings
 
 
@@ -108,13 +109,14 @@ def one_size(folder: Path, players: int, rounds: int, quick: bool) -> None:
             lambda: write_report_xlsx(table, detail, folder / "r.xlsx", per_player=True)
         )
         rows.append((f"report.xlsx with {players:,} player sheets", t_xlsx))
+    norms = norms_text(model.norms)
     saved = page.CHARTS_MAX_PLAYERS
     try:
         page.CHARTS_MAX_PLAYERS = 0
-        t_html0, html0 = timed(lambda: page.render_report(model, table, detail), 2)
+        t_html0, html0 = timed(lambda: page.render_report(model, table, detail, norms=norms), 2)
         charts = 20 if quick else 100
         page.CHARTS_MAX_PLAYERS = charts
-        t_html, html = timed(lambda: page.render_report(model, table, detail))
+        t_html, html = timed(lambda: page.render_report(model, table, detail, norms=norms))
     finally:
         page.CHARTS_MAX_PLAYERS = saved
     rows.append((f"report.html, event chart only ({len(html0) / 1e6:.1f} MB)", t_html0))

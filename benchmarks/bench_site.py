@@ -178,6 +178,28 @@ def serve_at_scale(folder: Path, players: int, months: int) -> None:
     )
 
 
+def search_figures(database: Path) -> None:
+    """The static search's index of the history: its build (every player with a profile, the
+    word index, the shards' bytes) in this process, the shards' count and sizes (a query loads
+    one shard: the largest is the most a browser loads for a search)."""
+    from pipeline.site.history_data import SiteData
+    from pipeline.site.site_files import search_shards
+
+    data = SiteData.open(database)
+    try:
+        start = time.perf_counter()
+        index = data.search_index()
+        indexed = time.perf_counter() - start
+        shards = [len(body) for _, body in search_shards(data)]
+        built = time.perf_counter() - start
+    finally:
+        data.close()
+    print(f"  search index: {len(index.rows):,} players, built in {built:.1f} s ({indexed:.1f} s "
+          f"the index, the rest the shards); {len(shards)} shards, {sum(shards) / 2**20:.1f} MiB "
+          f"in all, the largest {max(shards, default=0) / 1024:,.0f} KiB (what one search loads "
+          f"at most)")  # fmt: skip
+
+
 def main(quick: bool) -> None:
     measure(*((5_000, 6) if quick else (50_000, 24)))
 
@@ -200,6 +222,7 @@ def measure(players: int, months: int) -> None:
         print(f"  full write: {seconds:.1f} s, {written:,} files, {size / 2**20:,.0f} MiB; "
               f"I/O floor {floor:.1f} s ({files:,} files): {seconds / floor:.1f}x the floor "
               f"(target <= 3x); peak memory {peak:,.0f} MiB (target < 1,536)")  # fmt: skip
+        search_figures(database)
         from pipeline.history.store import connect
 
         con = connect(database)

@@ -89,3 +89,84 @@ print(json.dumps("rich" in sys.modules), file=sys.stderr)
         assert done.returncode == 0, done.stderr
         assert (out / "rating_list.csv").is_file()
         assert json.loads(done.stderr.strip().splitlines()[-1]) is expected, quiet
+
+
+COMMAND_MODULES = """
+import json, sys
+from pipeline.cli import cli
+try:
+    cli.main(ARGS, prog_name="fiderate", standalone_mode=False)
+except SystemExit:
+    pass
+loaded = sorted(m for m in sys.modules if m.startswith("pipeline.cli.") or m in CALCULATOR)
+print(json.dumps(loaded), file=sys.stderr)
+"""
+
+# Each command's own module, and the calculator the small commands run (70 ms of imports).
+COMMAND_NAMES = (
+    "calc convert history norms performance period rate serve site table validate".split()
+)
+CALCULATOR = ("pipeline.calculator.calc", "pipeline.jobs.calculators")
+
+
+def test_a_command_imports_its_own_module_only(tmp_path):
+    """``fiderate rate`` loads rate's module and the helpers every command shares (the group,
+    the options, the console), never another command's module nor the calculator: each command
+    is imported when it runs (the group's lazy commands). ``fiderate --help`` imports them all,
+    to list each with its help."""
+    args = ["rate", "sample_data/event.trf", "--out", str(tmp_path / "out"), "--quiet"]
+    code = COMMAND_MODULES.replace("ARGS", repr(args)).replace("CALCULATOR", repr(CALCULATOR))
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    loaded = json.loads(done.stderr.strip().splitlines()[-1])
+    commands = {m.removeprefix("pipeline.cli.") for m in loaded} & set(COMMAND_NAMES)
+    assert commands == {"rate"}
+    assert not set(loaded) & set(CALCULATOR)
+
+
+def test_help_lists_every_command_with_its_help():
+    """The lazy commands are still listed by ``fiderate --help``, each with the first line of
+    its docstring (click's short help)."""
+    from pipeline.cli import cli
+    from tests.conftest import run_cli
+
+    result = run_cli("--help")
+    assert result.exit_code == 0, result.stderr
+    listed = {
+        line.split()[0]: line.split(None, 1)[1]
+        for line in result.stdout.split("Commands:", 1)[1].splitlines()
+        if line.strip()
+    }
+    assert sorted(listed) == sorted(COMMAND_NAMES)
+    for name in COMMAND_NAMES:
+        command = cli.get_command(None, name)  # type: ignore[arg-type]
+        assert command is not None and command.help
+        first_words = " ".join(command.help.split()[:3])
+        assert listed[name].startswith(first_words), (name, listed[name])
+
+
+def test_the_program_never_searches_for_pandera_s_optional_packages(tmp_path):
+    """pandera looks for hypothesis on its first validation and for geopandas whenever it
+    meets a column type it does not know by name (80-odd times a one-event run): each failed
+    import is a search of sys.path. The program (``main``) marks both absent, so a ``rate``
+    run imports neither, nor searches for them (``-X importtime`` lists each search, failed
+    or not)."""
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "pipeline", "rate", "sample_data/event.trf"]
+        + ["--out", str(out), "--quiet"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (out / "report.html").is_file()
+    imported = [
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    ]
+    assert "pandera" in imported
+    # ``geopandas.array`` is still asked for (and listed), but its package is never searched.
+    assert not [m for m in imported if m in ("geopandas", "hypothesis")]

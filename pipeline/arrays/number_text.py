@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 from pipeline.arrays.arrow_text import STR_DTYPE, arrow_ints, arrow_text, str_series
 from pipeline.arrays.coded_text import TextColumn, coded_ints
 from pipeline.rules.rounding import rescale_half_away
+from pipeline.rules.signs import POSITIVE_DECIMAL
 
 __all__ = [
     "STR_DTYPE",
@@ -24,6 +25,7 @@ __all__ = [
     "int_text",
     "pd_decimals",
     "plain_text",
+    "signed_text",
     "str_series",
     "units_arrow",
     "units_text",
@@ -103,3 +105,12 @@ def plain_text(text: pa.Array | pa.ChunkedArray) -> pa.Array:
     if text.type != pa.string():
         text = text.cast(pa.string())
     return text.fill_null("") if text.null_count else text
+
+
+def signed_text(text: pd.Series) -> pd.Series:
+    """Differences for reading, from a table's exact text (``6.90``, ``-3``, ``0.00``, blank):
+    ``+`` before a positive one, zero and negatives as written, words left alone. The column form
+    of :func:`pipeline.rules.signs.signed`: every face shows a change or an S - PD as
+    the web pages do (``+6.90``, ``+7``, ``0``, ``-3``)."""
+    positive = text.str.fullmatch(POSITIVE_DECIMAL).fillna(False).astype(bool)
+    return text.mask(positive, "+" + text)

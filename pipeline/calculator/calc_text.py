@@ -16,9 +16,11 @@ from pipeline.calculator.expectancy import ExpectancyTable, formula_gap_for
 from pipeline.engine.expected import SCALES
 from pipeline.grouper.performance import LINEAR_LABEL, Performance
 from pipeline.rules.fide_tables import expectancy_table
+from pipeline.rules.k_facts import k_words
 from pipeline.rules.modes import SEQUENTIAL_LABEL
 from pipeline.rules.rounding import rescale_half_away
 from pipeline.rules.sets import get_rules
+from pipeline.rules.signs import signed
 
 METHOD_LABEL = {
     "fide": "fide (FIDE table 8.1.2)",
@@ -43,7 +45,8 @@ def exact(units: int, scale: int) -> float:
 
 
 def signed_int(value: int) -> str:
-    return f"{value:+d}" if value else "0"
+    """A whole difference with its sign (:func:`pipeline.rules.signs.signed`)."""
+    return signed(value)
 
 
 def text_table(headers: list[str], rows: list[list[str]], left: int = 0) -> list[str]:
@@ -76,7 +79,7 @@ def rules_line(c: Calculation) -> str:
 def _header(c: Calculation) -> list[str]:
     req = c.request
     p = c.player
-    k_line = f"K {int(p['k'])}: {p['k_rule']}"
+    k_line = k_words(int(p["k"]), p["k_rule"])
     if int(p["k"]) != int(p["k_base"]):
         cap = c.rules.k.period_cap
         k_line += f" (K {int(p['k_base'])} x {int(p['games'])} games > {cap})"

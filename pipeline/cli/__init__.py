@@ -10,18 +10,7 @@ import gc
 import os
 import sys
 
-# Commands live in their own modules and register themselves on `cli`.
-from pipeline.cli import calc as _calc  # noqa: F401
-from pipeline.cli import convert as _convert  # noqa: F401
-from pipeline.cli import history as _history  # noqa: F401
-from pipeline.cli import norms as _norms  # noqa: F401
-from pipeline.cli import performance as _performance  # noqa: F401
-from pipeline.cli import period as _period  # noqa: F401
-from pipeline.cli import rate as _rate  # noqa: F401
-from pipeline.cli import serve as _serve  # noqa: F401
-from pipeline.cli import site as _site  # noqa: F401
-from pipeline.cli import table as _table  # noqa: F401
-from pipeline.cli import validate as _validate  # noqa: F401
+# The commands are imported on first use (group.COMMANDS): `fiderate rate` loads rate's alone.
 from pipeline.cli.group import cli
 
 __all__ = ["cli", "main"]
@@ -33,6 +22,11 @@ def main() -> None:
     # on its first validation: 0.4-0.8 s of a one-event run. A command never synthesises data,
     # so the program marks it absent and pandera takes its own no-hypothesis path.
     sys.modules.setdefault("hypothesis", None)  # type: ignore[arg-type]
+    # pandera also looks for geopandas (an optional back-end) whenever it meets a column type
+    # it does not know by name: 80-odd failed imports a one-event run, each a search of
+    # sys.path (10-20 ms in all). No schema here has a geometry column, so the program marks
+    # it absent too: the import fails at once, as where geopandas is not installed.
+    sys.modules.setdefault("geopandas", None)  # type: ignore[arg-type]
     # The cyclic collector runs every 700 allocations by default, each pass walking the young
     # objects: a one-event run imports pandas, pyarrow and pandera (hundreds of thousands of
     # objects, few of them ever garbage) and spent about 0.1 s of its 1.3 s in ~300 passes.

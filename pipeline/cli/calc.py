@@ -7,7 +7,7 @@ import json
 import click
 
 from pipeline.calculator.calc_input import BIRTH_YEAR, CAREER_GAMES, RATING, K
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 from pipeline.cli.options import (
     WholeRange,
     method_option,
@@ -22,7 +22,7 @@ from pipeline.rules.sets import KPrecedence
 _K = KPrecedence()
 
 
-@cli.command()
+@click.command()
 @click.argument("rating", type=WholeRange(*RATING))
 @vs_option
 @click.option(

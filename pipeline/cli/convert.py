@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli
 from pipeline.cli.options import (
     choice_option,
     path_option,
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
     from pipeline.model import ReadOptions
 
 
-@cli.command()
+@click.command()
 @click.argument("input_path", metavar="INPUT", type=click.Path(path_type=Path))
 @choice_option(
     "--to",

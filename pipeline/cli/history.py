@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
+from pipeline.rules.k_facts import k_words
 from pipeline.rules.rating_kinds import DEFAULT_KIND, KINDS
 
 if TYPE_CHECKING:
     from pipeline.jobs.player_history import PlayerCalculation
 
 
-@cli.command()
+@click.command()
 @click.argument("player_id")
 @click.option(
     "--out",
@@ -124,7 +125,7 @@ def _print_lists(rows: list[dict[str, object]]) -> None:
         if r["kind"] == "published" and not r["superseded"] and not r["calculation"]:
             notes.append("calculation not stored")
         was_rated = was_rated or r["rating"] is not None
-        change = "" if r["change"] is None else f"{r['change']:+d}"
+        change = _signed(r["change"])
         click.echo(
             f"{r['list']:<8} {r['period'] or '':<8} {_blank(r['rating']):>6} "
             f"{_blank(r['period_games']):>5} {_blank(r['score']):>5} {change:>6} "
@@ -143,15 +144,17 @@ def _why(game: dict[str, object]) -> str:
 
 
 def _signed(value: object) -> str:
-    """A difference (a whole number) with its sign, as the pages show it; blank when not
-    stored."""
-    return "" if value is None else f"{int(str(value)):+d}"
+    """A difference (a whole number or exact decimal text) with its sign, as every face shows
+    it (``rules.signs.signed``); blank when not stored."""
+    from pipeline.rules.signs import signed
+
+    return "" if value is None else signed(value if isinstance(value, int) else str(value))
 
 
 def _print_calculation(c: PlayerCalculation) -> None:
     """One period's calculation as a table: each rated game, then the sums and the change."""
     click.echo(f"{c.player_id}  {c.name}: the {c.period} period, {c.rating_kind} list")
-    click.echo(f"rating {c.rating}, K {c.k} ({c.k_rule}), {len(c.games)} rated games")
+    click.echo(f"rating {c.rating}, {k_words(c.k, c.k_rule)}; {len(c.games)} rated games")
     assumed = " (assumed: the period was rated before the history stored its rules)"
     click.echo(f"rules {c.rules}{assumed if c.rules_assumed else ''}. {c.method_words}")
     head = (
@@ -164,18 +167,19 @@ def _print_calculation(c: PlayerCalculation) -> None:
             f"{str(g['event'])[:24]:<24} {g['round']!s:>3} {g['opponent']!s:<10} "
             f"{str(g['opponent_name'])[:20]:<20} "
             f"{_blank(g['opponent_rating']):>5} {_signed(g['gap']):>5} {_signed(g['diff']):>7} "
-            f"{g['pd']!s:>6} {g['score']!s:>5} {g['s_minus_pd']!s:>7} "
-            f"{g['k_x_s_minus_pd']!s:>12} {_why(g)}".rstrip()
+            f"{g['pd']!s:>6} {g['score']!s:>5} {_signed(g['s_minus_pd']):>7} "
+            f"{_signed(g['k_x_s_minus_pd']):>12} {_why(g)}".rstrip()
         )
     click.echo(
         f"{'sum':<24} {'':>3} {'':<10} {'':<20} {'':>5} {'':>5} {'':>7} {c.expected:>6} "
-        f"{c.score:>5} {c.sum_dev:>7} {c.change_exact:>12}"
+        f"{c.score:>5} {_signed(c.sum_dev):>7} {_signed(c.change_exact):>12}"
     )
     # The words of an event's player page and of /history/calculation.
-    new = "" if c.new_rating is None else f"; new rating {c.rating} {c.change:+d} = {c.new_rating}"
+    change = _signed(c.change)
+    new = "" if c.new_rating is None else f"; new rating {c.rating} {change} = {c.new_rating}"
     click.echo(
-        f"change = K x sum(S - PD) = {c.k} x {c.sum_dev} = {c.change_exact}; "
-        f"rounded once, .5 away from zero: {c.change:+d}{new}"
+        f"change = K x sum(S - PD) = {c.k} x {_signed(c.sum_dev)} = {_signed(c.change_exact)}; "
+        f"rounded once, .5 away from zero: {change}{new}"
     )
     if c.next_k is not None:
         click.echo(f"next list's K {c.next_k} (it rates the next period, not this one)")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 from pipeline.cli.options import (
     event_files_argument,
     player_ids_option,
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from pipeline.model import ReadOptions
 
 
-@cli.command()
+@click.command()
 @event_files_argument("inputs")
 @players_option
 @click.option(

@@ -7,12 +7,12 @@ import json
 import click
 
 from pipeline.calculator.calc_input import read_rating
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 from pipeline.cli.options import parse_score_h, vs_option
 from pipeline.errors import UsageError
 
 
-@cli.command()
+@click.command()
 @click.option("--score", default=None, help="Points scored, e.g. 3.5 (with --opponents).")
 @click.option(
     "--opponents", default=None, help="Opponents' ratings, comma-separated: 1620,1480,..."

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 from pipeline.cli.options import path_option, rules_option, xlsx_option
 from pipeline.errors import RunError, printable
 
@@ -26,7 +26,7 @@ def _earlier_lists(
         raise click.BadParameter(str(exc)) from None
 
 
-@cli.command()
+@click.command()
 @path_option(
     "--list",
     "list_path",

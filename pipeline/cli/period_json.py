@@ -15,9 +15,12 @@ from pipeline.jobs.period import PeriodOutcome
 
 def outcome_data(outcome: PeriodOutcome) -> dict[str, Any]:
     """The run as JSON: one month's figures; with ``--until``, each month published in order
-    under ``months`` (the top level is the last); ``nothing_to_do`` and the files ``waiting``."""
+    under ``months`` (the top level is the last); the ``rating_kind`` of the lists published;
+    ``nothing_to_do`` and the files ``waiting``."""
     database = outcome.database
     data = _month_data(outcome, database)
+    # The kind of list published (standard, rapid or blitz: --rules' family), one per run.
+    data["rating_kind"] = outcome.rating_kind
     data["nothing_to_do"] = outcome.nothing_to_do
     data["months"] = [_month_data(m, database) for m in outcome.months]
     data["waiting"] = [{"path": path, "month": month} for path, month in outcome.waiting]

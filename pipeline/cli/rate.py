@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 from pipeline.cli.options import (
     choice_option,
     event_files_argument,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from pipeline.model import ReadOptions
 
 
-@cli.command()
+@click.command()
 @event_files_argument("inputs")
 @players_option
 @path_option("--out", "out_dir", required=True, help="Output folder.")

@@ -6,10 +6,8 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.group import cli
 
-
-@cli.command()
+@click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on "
               "(the default serves this computer only).")  # fmt: skip
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)

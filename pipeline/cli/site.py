@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 
 
-@cli.command()
+@click.command()
 @click.option(
     "--db",
     "db_path",

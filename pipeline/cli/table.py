@@ -6,12 +6,12 @@ import json
 
 import click
 
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 from pipeline.cli.options import Fraction01, WholeRange, rules_option
 from pipeline.jobs.calculators import MAX_GAP
 
 
-@cli.command()
+@click.command()
 @click.option(
     "--k",
     "k",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pipeline.cli.group import cli, json_flag
+from pipeline.cli.group import json_flag
 from pipeline.cli.options import (
     event_files_argument,
     path_option,
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pipeline.model import ReadOptions
 
 
-@cli.command()
+@click.command()
 @event_files_argument("files")
 @path_option(
     "--players",

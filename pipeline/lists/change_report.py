@@ -21,7 +21,13 @@ from pipeline.arrays.number_text import int_text, units_text
 from pipeline.keys.id_lookup import IdLookup, same_ids, take_rows
 from pipeline.lists.breakdown import event_breakdown
 from pipeline.lists.first_rating import FIRST_RATING, FirstRatingRules, FirstRatings
-from pipeline.lists.next_list import STATUS_FIRST, STATUS_IDLE, STATUS_NEW, dropped
+from pipeline.lists.next_list import (
+    STATUS_FIRST,
+    STATUS_IDLE,
+    STATUS_NEW,
+    STATUS_POOL,
+    dropped,
+)
 
 TOP = 20
 _ASSUMED_TEXTS = pa.array(["", "false", "true"])  # no totals row, not assumed, assumed
@@ -85,6 +91,7 @@ def build_report(
             "next_k": int_text(take_rows(new["k"], at_new)).array,
         }
     )
+    changes = _unrated_rows(changes, first)
     gains, losses = _largest(totals, changes, at_total)
     if on_totals is None:
         on_totals = on_new if same else IdLookup(totals["id"])
@@ -100,6 +107,31 @@ def build_report(
         new_players=changes[changes["status"].isin([STATUS_FIRST, STATUS_NEW])],
         dropped=changes[dropped(changes["status"]).to_numpy()],
     )
+
+
+def _unrated_rows(changes: pd.DataFrame, first: FirstRatings) -> pd.DataFrame:
+    """The rows of players who were unrated in the period (a first rating, results kept for
+    one): no change, as they had no rating to change (blank, the status says what happened, in
+    the words every face uses: "first rating"), and the games and points their first rating
+    pools (earlier periods' in the window too), not the 0 rated games of an unrated player."""
+    unrated = changes["status"].isin([STATUS_FIRST, STATUS_POOL]).to_numpy()
+    if not unrated.any():
+        return changes
+    fr = first.ratings
+    at = pd.Index(fr.index.astype(str)).get_indexer(changes["id"].astype(str))
+    pooled = unrated & (at >= 0)
+    rows = at[pooled]
+    changes = changes.copy()
+    for column in ("games", "score"):
+        values = changes[column].to_numpy(dtype=object)
+        if column == "games":
+            values[pooled] = fr["games"].to_numpy()[rows].astype(str)
+        else:
+            values[pooled] = units_text(fr["points_h"].to_numpy()[rows], 100, 1).to_numpy()
+        changes[column] = pd.array(values, dtype=changes[column].dtype)
+    for column in ("change_exact", "change"):
+        changes[column] = changes[column].mask(unrated, "")
+    return changes
 
 
 def _assumed_text(assumed: np.ndarray, rows: np.ndarray) -> pd.Series:

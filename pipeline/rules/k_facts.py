@@ -38,6 +38,12 @@ def missing_facts(reasons: Iterable[str]) -> list[str]:
     return [name for name in FACT_NAMES.values() if any(f"no {name}" in label for label in labels)]
 
 
+def k_words(k: object, rule: object) -> str:
+    """A K with the reason that gave it, as every face says it: "K 10: published K (used as
+    given)". After a colon, not in brackets: a reason may hold brackets of its own."""
+    return f"K {k}: {rule}"
+
+
 # What a mark on an assumed K says (report.html's legend and the title of its mark).
 ASSUMED_NOTE = "K assumed: the input cannot say it"
 ASSUMED_FIX = (

@@ -12,17 +12,21 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.history.database import open_read_only
 from pipeline.history.list_reading import content_of, list_frame, list_table, player_row
 from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules.rating_kinds import KINDS
+
+if TYPE_CHECKING:
+    from pipeline.site.name_search import NameIndex
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,10 @@ def ranked(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+SEARCH_FACTS = ("id", "name", "federation", "title")  # what the search shows of a player
+SEARCH_KEY = ("search", "players")  # the search index's key among the decoded lists
+
+
 CHUNK = 4096  # rows turned into plain records at a time (the static writer's many profiles)
 
 
@@ -90,7 +98,7 @@ class SiteData:
     path: Path
     con: sqlite3.Connection
     months: dict[str, list[Month]]  # kind -> its live months, oldest first
-    # Decoded lists by content id, and their search indexes by ("names", content id).
+    # Decoded lists by content id, and the search index (``SEARCH_KEY``).
     _frames: dict[Any, Any] = field(default_factory=dict)
     _bases: dict[int, pa.Table] = field(default_factory=dict)
     _cache: dict[tuple[str, str], Any] = field(default_factory=dict)
@@ -140,20 +148,84 @@ class SiteData:
             )
         return self._frames[month.content_id]
 
-    def find_players(self, kind: str, query: str) -> tuple[str | None, pd.DataFrame, int]:
-        """(the month searched, the players of the latest list of ``kind`` found by
-        :func:`name_search.find`, how many matched)."""
-        from pipeline.site.name_search import find, name_index
+    def search_rows(self) -> pd.DataFrame:
+        """Every player the site has a profile for (on any list of any kind, the latest or an
+        older one), one row each, in the search's order (:func:`name_search.order`): ``id``,
+        ``name``, ``federation`` and ``title`` as the profile shows them (the newest list of any
+        kind the player is on; on a tie, the first kind), and ``rating_<kind>`` per kind: the
+        rating on that kind's latest list, blank when the player is not on it."""
+        from pipeline.site.name_search import order
 
-        month = self.latest(kind)
-        if month is None:
-            return None, pd.DataFrame(columns=["id", "name", "federation", "rating"]), 0
-        frame = self.frame(month)
-        key = ("names", month.content_id)
-        if key not in self._frames:
-            self._frames[key] = name_index(frame)
-        found, matched = find(frame, self._frames[key], query)
-        return month.month, found, matched
+        facts: pd.DataFrame | None = None
+        for kind in self.kinds():
+            rows = self._last_rows(kind)
+            latest = self.latest(kind)
+            current = rows["month"].eq(latest.month if latest else "").to_numpy(dtype=bool)
+            rows[f"rating_{kind}"] = rows["rating"].where(current)
+            rows = rows.drop(columns="rating")
+            if facts is None:
+                facts = rows
+                continue
+            both = facts.merge(rows, on="id", how="outer", suffixes=("", "_new"), sort=True)
+            # A later list of this kind, or a player only on it: its facts (equal months keep
+            # the first kind's, as the profile does).
+            newer = both["month_new"].notna() & ~(both["month_new"] <= both["month"])
+            for column in (*SEARCH_FACTS[1:], "month"):
+                both[column] = both[column].where(~newer, both[f"{column}_new"])
+            facts = both.drop(columns=[c for c in both.columns if c.endswith("_new")])
+        if facts is None:
+            facts = pd.DataFrame(columns=list(SEARCH_FACTS))
+        columns = [*SEARCH_FACTS, *(f"rating_{k}" for k in self.kinds())]
+        facts = facts[columns].reset_index(drop=True)
+        for kind in self.kinds():
+            facts[f"rating_{kind}"] = facts[f"rating_{kind}"].astype("Int64")
+        return order(facts, self.kinds())
+
+    def _last_rows(self, kind: str) -> pd.DataFrame:
+        """Each player's row on the latest list of ``kind`` they are on (``SEARCH_FACTS``,
+        ``rating`` and that list's ``month``), sorted by id: the latest list, then from each
+        older list (newest first) the players not on the latest one (few: only they are
+        compared further), only the search's columns read (a live server decodes no old list
+        whole)."""
+        wanted = [*SEARCH_FACTS, "rating"]
+        parts: list[pa.Table] = []
+        latest: pa.Array | None = None
+        bases: dict[int, pa.Table] = {}  # of these columns (``_bases`` holds whole rows)
+        for month in reversed(self.months_of(kind)):
+            if latest is None:  # the list every page reads: decoded once, kept
+                frame = self.frame(month)[wanted]
+                table = pa.Table.from_pandas(frame, preserve_index=False).cast(
+                    pa.schema([(c, pa.int64() if c == "rating" else pa.string()) for c in wanted])
+                )
+                latest = table.column("id").combine_chunks()
+            else:
+                table = list_table(self.con, content_of(self.con, month.content_id), wanted,
+                                   bases=bases)  # fmt: skip
+                table = table.filter(pc.invert(pc.is_in(table.column("id"), value_set=latest)))
+            parts.append(table.append_column("month", pa.array([month.month] * len(table),
+                                                               pa.string())))  # fmt: skip
+        if not parts:
+            return pd.DataFrame(columns=[*wanted, "month"])
+        rows = pa.concat_tables(parts).to_pandas(types_mapper={pa.int64(): pd.Int64Dtype()}.get)
+        # Newest first: a player's first row is the latest list they are on.
+        return rows.drop_duplicates("id").sort_values("id", kind="stable").reset_index(drop=True)
+
+    def search_index(self) -> NameIndex:
+        """The index of :meth:`search_rows` (:mod:`.name_search`), built once: the live server
+        keeps it with its decoded lists, for the database as it is."""
+        from pipeline.site.name_search import name_index
+
+        if SEARCH_KEY not in self._frames:
+            self._frames[SEARCH_KEY] = name_index(self.search_rows())
+        index: NameIndex = self._frames[SEARCH_KEY]
+        return index
+
+    def find_players(self, query: str) -> tuple[pd.DataFrame, int]:
+        """(up to ``SHOWN`` players of :meth:`search_rows` found by ``query``, how many
+        matched): :func:`name_search.find`."""
+        from pipeline.site.name_search import find
+
+        return find(self.search_index(), query)
 
     def changes(self, kind: str, player_id: str | None = None) -> pd.DataFrame:
         """The stored changes of the live periods of ``kind`` (``period_changes`` with its

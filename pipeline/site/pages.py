@@ -13,8 +13,11 @@ from typing import Any
 import pandas as pd
 
 from pipeline.calculator.calc_text import fixed
+from pipeline.lists.next_list import STATUS_FIRST
 from pipeline.site import addresses as at
-from pipeline.site.history_data import Month, SiteData, plain
+from pipeline.site.history_data import SEARCH_FACTS, Month, SiteData, plain
+from pipeline.site.name_search import SHOWN as SEARCH_SHOWN
+from pipeline.site.name_search import trimmed
 
 SHOWN = 10  # new players, gains and losses on the home page
 TOP = 100  # players on a top list
@@ -37,7 +40,9 @@ def _player_links(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _with_previous(data: SiteData, kind: str, month: Month) -> pd.DataFrame:
     """The month's list with ``previous`` (the rating on the list before, blank when the player
-    was not on it), ``change`` (rating - previous) and ``new`` (not on the list before)."""
+    was not on it or unrated there), ``change`` (rating - previous), ``new`` (not on the list
+    before) and ``first_rating`` (rated here, unrated or absent on the list before: what FIDE's
+    lists count as a new player, who enters the list with a first rating)."""
     frame = data.frame(month)
     before = data.previous(kind, month.month)
     if before is None:
@@ -47,8 +52,12 @@ def _with_previous(data: SiteData, kind: str, month: Month) -> pd.DataFrame:
         prior = data.frame(before).set_index("id")["rating"]
         old = frame["id"].map(prior).astype("Int64")
         on_before = frame["id"].isin(prior.index)
+    first = frame["rating"].notna() & old.isna() & (before is not None)
     return frame.assign(
-        previous=old, change=(frame["rating"] - old).astype("Int64"), new=~on_before
+        previous=old,
+        change=(frame["rating"] - old).astype("Int64"),
+        new=~on_before,
+        first_rating=first,
     )
 
 
@@ -63,7 +72,7 @@ def _list_summary(data: SiteData, kind: str, month: Month) -> dict[str, Any]:
     gains = moved[moved["change"] > 0].sort_values(["change", "id"], ascending=[False, True])
     losses = moved[moved["change"] < 0].sort_values(["change", "id"], ascending=[True, True])
     columns = ["id", "name", "federation", "rating", "change"]
-    fresh = _by_rating(frame[frame["new"]]) if data.previous(kind, month.month) else frame[:0]
+    fresh = _by_rating(frame[frame["first_rating"]])
     return {
         "kind": kind,
         "month": month.month,
@@ -104,7 +113,11 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
         old = data.frame(before)
         gone = old[~old["id"].isin(frame["id"])]
         dropped = _player_links(plain(_by_rating(gone), ["id", "name", "federation", "rating"]))
-    rows = _player_links(plain(frame, [*ROW_FIELDS, "period_games", "change", "new"]))
+    rows = _player_links(
+        plain(frame, [*ROW_FIELDS, "period_games", "change", "new", "first_rating"])
+    )
+    for row in rows:  # a first rating is no change: said in the changes files' words
+        row["change_words"] = STATUS_FIRST if row["first_rating"] else ""
     return {
         "page": at.list_page(kind, month_name),
         "title": f"{kind.capitalize()} list {month_name}",
@@ -114,7 +127,12 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
         "previous": before.month if before else None,
         "previous_href": at.list_page(kind, before.month) if before else None,
         "players": rows,
-        "new_players": [r for r in rows if r["new"]] if before is not None else [],
+        # New players: rated for the first time on this list (FIDE's list of the month counts
+        # them so); apart, the players new on the list who are not rated yet.
+        "new_players": [r for r in rows if r["first_rating"]],
+        "new_unrated": [r for r in rows if r["new"] and r["rating"] is None]
+        if before is not None
+        else [],
         "dropped": dropped,
         "downloads": [{"layout": x, "href": at.download(kind, month_name, x)} for x in LAYOUTS],
     }
@@ -275,15 +293,34 @@ def calculation(data: SiteData, kind: str, player_id: str, period: str) -> dict[
     }
 
 
+def search_players(rows: pd.DataFrame, kinds: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Players of :meth:`SiteData.search_rows` as the search shows them: ``id``, ``name``,
+    ``federation``, ``title``, ``ratings`` (kind -> the rating on its latest list, None when
+    not on it) and the profile's ``href``; the static index's rows hold the same
+    (:func:`.site_files.search_shards`)."""
+    records = plain(rows, [*SEARCH_FACTS, *(f"rating_{k}" for k in kinds)])
+    for row in records:
+        row["ratings"] = {k: row.pop(f"rating_{k}") for k in kinds}
+    return _player_links(records)
+
+
 def search(data: SiteData, query: str = "") -> dict[str, Any]:
-    """The search page; with a ``query`` (the live site), the players found on the latest list
-    of each kind: an id starting with it, or a word of the name (name_search.py, the rule of
-    the static site's search.js)."""
-    results = []
-    for kind in data.kinds():
-        if not query.strip():
-            break
-        month, found, matched = data.find_players(kind, query)
-        rows = _player_links(plain(found, ["id", "name", "federation", "rating"]))
-        results.append({"kind": kind, "month": month, "matched": matched, "players": rows})
-    return {"page": at.search_page(), "title": "Search", "query": query, "results": results}
+    """The search page; with a ``query`` (the live site), the players found among every player
+    the site has a profile for: an id starting with it, or a word of the name, accents and
+    case aside (:mod:`.name_search`, the rule of the static site's search.js)."""
+    players: list[dict[str, Any]] = []
+    matched = 0
+    searched = bool(trimmed(query))
+    if searched:
+        found, matched = data.find_players(query)
+        players = search_players(found, data.kinds())
+    return {
+        "page": at.search_page(),
+        "title": "Search",
+        "query": query,
+        "searched": searched,
+        "kinds": list(data.kinds()),
+        "shown": SEARCH_SHOWN,
+        "matched": matched,
+        "players": players,
+    }

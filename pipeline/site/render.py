@@ -18,6 +18,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
+from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 
 HERE = Path(__file__).parent
@@ -68,6 +69,7 @@ def environment() -> Environment:
     env.filters["href"] = _href
     env.filters["json_address"] = at.json_of
     env.filters["chart"] = _chart
+    env.filters["signed"] = signed  # a difference with its sign, as every face shows it
     return env
 
 

@@ -17,12 +17,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from pipeline.site import addresses as at
 from pipeline.site import pages
 from pipeline.site.downloads import list_downloads
-from pipeline.site.history_data import Month, SiteData, plain
+from pipeline.site.history_data import Month, SiteData
+from pipeline.site.name_search import shard_keys
 from pipeline.site.page_keys import frame_digest, page_key
 from pipeline.site.render import html_bytes, json_bytes
 
@@ -182,27 +181,18 @@ def _downloads(data: SiteData, kind: str, month: Month) -> Iterator[tuple[str, b
 
 
 def search_shards(data: SiteData) -> Iterator[tuple[str, bytes]]:
-    """The static search's index: per first character of a name's words and of the id (its
-    code point in hex), the players of the latest lists as [id, name, federation, rating,
-    address], each shard a script calling ``fiderateSearch.add`` (a script loads from
-    ``file://``, where a JSON fetch is refused)."""
-    latest = [data.frame(m) for k in data.kinds() if (m := data.latest(k)) is not None]
-    if not latest:
-        return
-    rows = pd.concat(latest).drop_duplicates("id").sort_values("id", kind="stable")
-    rows = rows.reset_index(drop=True)
-    words = rows["name"].fillna("").str.lower().str.replace(",", " ", regex=False).str.split()
-    firsts = pd.concat([words.explode().dropna().str[0], rows["id"].str.lower().str[0]])
-    firsts = firsts.dropna()
-    # A character's key: its code point in hex (a file name of [0-9a-f] whatever the letter).
-    key_of = {c: f"{ord(c):x}" for c in firsts.unique()}
-    pairs = pd.DataFrame({"row": firsts.index, "key": firsts.map(key_of).to_numpy()})
-    pairs = pairs.drop_duplicates().sort_values(["key", "row"], kind="stable")
-    entries = plain(rows, ["id", "name", "federation", "rating"])
-    listed = [[*e.values(), at.player_page(str(e["id"]))] for e in entries]
-    shards: dict[str, list[list[Any]]] = {}
-    for key, part in pairs.groupby("key", sort=True)["row"]:
-        shards[str(key)] = [listed[i] for i in part]
-    for key in sorted(shards):
-        text = json.dumps(shards[key], ensure_ascii=True, separators=(",", ":"))
-        yield at.search_shard(key), f'fiderateSearch.add("{key}",{text});\n'.encode()
+    """The static search's index: every player with a profile (:meth:`SiteData.search_rows`,
+    in the search's order), split by the first character of their folded name's words and of
+    their id (:func:`name_search.shard_keys`), each shard a script calling
+    ``fiderateSearch.add`` (a script loads from ``file://``, where a JSON fetch is refused)
+    with rows of [id, name, federation, title, the rating per kind of the site, address]:
+    search.js filters a shard in its order, so the first 50 are the live search's."""
+    index = data.search_index()
+    kinds = data.kinds()
+    listed = [
+        [p["id"], p["name"], p["federation"], p["title"], *p["ratings"].values(), p["href"]]
+        for p in pages.search_players(index.rows, kinds)
+    ]
+    for key, part in shard_keys(index).groupby("key", sort=True)["row"]:
+        text = json.dumps([listed[i] for i in part], ensure_ascii=True, separators=(",", ":"))
+        yield at.search_shard(str(key)), f'fiderateSearch.add("{key}",{text});\n'.encode()

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -54,6 +55,7 @@ FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the
 RULE_CHOICES = ("standard", "rapid", "blitz")
 SETTING_CHARS = 40
 SITE_ANSWERS = 512  # rating-site answers kept (pages of at most SITE_ANSWER_BYTES)
+SEARCH_CHARS = 1000  # of a search query read (the search keeps 80 once trimmed)
 SITE_WARM_WAIT = 120.0  # seconds a site request waits for the start's warm-up at most
 SITE_ANSWER_BYTES = 1 << 20  # a setting quoted back is cut here (a form field may hold a megabyte)
 
@@ -66,11 +68,20 @@ def _environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    from pipeline.calculator.calc_text import fixed, signed_int
+    from pipeline.calculator.calc_text import fixed
+    from pipeline.rules.signs import signed
 
     env.filters["fixed"] = fixed
-    env.filters["signed"] = signed_int
+    env.filters["signed"] = signed
+    env.filters["name_breaks"] = name_breaks
     return env
+
+
+def name_breaks(name: object) -> Markup:
+    """A player's name, escaped, that a narrow column may wrap after each comma: many TRF files
+    write ``Esterluss,Johannes`` with no space, which would otherwise keep the whole name on one
+    line and push the numbers beside it past a phone's edge (or break it mid-word)."""
+    return Markup(",<wbr>").join(escape(str(name)).split(","))
 
 
 class Pages:
@@ -325,10 +336,33 @@ class Pages:
         )
 
     async def history_search(self, request: Request) -> Response:
-        query = request.query_params.get("q", "").strip()[:80]
+        query = request.query_params.get("q", "")[:SEARCH_CHARS]
         return await self._history_page(
-            "history_search.html", history_pages.search, self._history_db(), query
+            "history_search.html", self._history_found, self._history_db(), query
         )
+
+    def _history_found(self, database: Path, query: str) -> dict[str, Any]:
+        """The history's search, answered with the rating site's (its rule, and the index the
+        server keeps for the database as it is: a search costs a few milliseconds where reading
+        the newest list of each kind per request cost seconds at FIDE's scale)."""
+        from pipeline.site.history_data import SiteData
+        from pipeline.site.name_search import trimmed
+
+        if not trimmed(query):
+            return history_pages.search(query)
+        self.site_indexed.wait(SITE_WARM_WAIT)
+        try:
+            if database.is_file():  # else SiteData.open says what is wrong
+                self._site_state(database)
+            data = SiteData.open(database, self.site_frames[1])
+        except FiderateError as exc:
+            context = history_pages.search(query)
+            del context["error"]
+            return history_pages.failed(exc, **context)
+        try:
+            return history_pages.search(query, data.find_players(query), data.kinds())
+        finally:
+            data.close()
 
     def _history_db(self) -> Path:
         if self.history is None:
@@ -347,7 +381,8 @@ class Pages:
         address = request.path_params.get("address", "") or "index.html"
         if request.query_params.get("format") == "json" and address.endswith(".html"):
             address = address.removesuffix(".html") + ".json"
-        query = request.query_params.get("q", "").strip()[:80] if "search" in address else ""
+        # The search trims and cuts the query itself (name_search.trimmed, as search.js does).
+        query = request.query_params.get("q", "")[:SEARCH_CHARS] if "search" in address else ""
         found = await run_in_threadpool(self._site_bytes, self._history_db(), address, query)
         if found is None:
             raise HTTPException(404, "no such page on the rating site")
@@ -355,9 +390,10 @@ class Pages:
         return Response(body, media_type=media)
 
     def warm_site(self) -> None:
-        """Decode the latest list of each kind and build its search index (a thread started
-        with the server): at FIDE's scale that takes seconds, which the first profile, top
-        list or search would otherwise wait for; the site's templates compiled too."""
+        """Decode the latest list of each kind and build the search index of every player
+        with a profile (a thread started with the server): at FIDE's scale that takes
+        seconds, which the first profile, top list or search would otherwise wait for; the
+        site's templates compiled too."""
         from pipeline.site.history_data import SiteData
         from pipeline.site.render import TEMPLATES, environment
         from pipeline.site.site_files import page_bytes  # noqa: F401 - imported before a page
@@ -374,9 +410,8 @@ class Pages:
                         data.frame(latest)
                 for template in TEMPLATES.values():  # compiled once, before the first page
                     environment().get_template(template)
-                self.site_warm.set()  # a page may go on while the indexes are built
-                for kind in data.kinds():
-                    data.find_players(kind, "0")  # the latest list's search index built
+                self.site_warm.set()  # a page may go on while the search index is built
+                data.search_index()  # every player with a profile (the older lists read)
             finally:
                 data.close()
         except Exception:  # noqa: BLE001 - a request reading the history says what is wrong

@@ -30,6 +30,7 @@ from pipeline.errors import FiderateError, UsageError, clip
 from pipeline.jobs import calculators
 from pipeline.jobs.calculators import CalcRequest, Calculation, KInput, TableRequest
 from pipeline.rules.counted_words import method_words
+from pipeline.rules.k_facts import k_words
 from pipeline.rules.modes import MODES, SEQUENTIAL_LABEL
 from pipeline.rules.sets import RULE_SETS
 
@@ -308,7 +309,7 @@ def _calc_rows(c: calculators.Calculation, by_formula: calculators.Calculation) 
         }
         for g, note in zip(c.games, notes, strict=True)
     ]
-    k_line = f"K {p['k']}: {p['k_rule']}"
+    k_line = k_words(p["k"], p["k_rule"])
     if int(p["k"]) != int(p["k_base"]):
         k_line += f" (K {p['k_base']} x {p['games']} games is over the 700 rule's cap)"
     return {

@@ -13,11 +13,9 @@ from pipeline.jobs.player_history import (
     CalculationRequest,
     HistoryRequest,
     OverviewRequest,
-    SearchRequest,
     history_overview,
     run_calculation,
     run_history,
-    run_search,
 )
 from pipeline.rules.rating_kinds import KINDS
 from pipeline.site.rating_chart import rating_chart
@@ -35,7 +33,7 @@ def overview(database: Path) -> dict[str, Any]:
     return {"error": "", "lists": found.lists, "pending": found.pending}
 
 
-def _failed(exc: FiderateError, **context: Any) -> dict[str, Any]:
+def failed(exc: FiderateError, **context: Any) -> dict[str, Any]:
     """A page's context when the job refused: 404 for what the history does not hold, 503 when
     the database cannot be read (damaged, not a history: the server's history is unavailable,
     not the request wrong)."""
@@ -66,7 +64,7 @@ def player(database: Path, player_id: str, kind: str = "") -> dict[str, Any]:
     try:
         found = run_history(HistoryRequest(player_id, database, asked))
     except FiderateError as exc:
-        return _failed(exc, **context)
+        return failed(exc, **context)
     rows = found.lists
     return {
         **context,
@@ -104,25 +102,20 @@ def calculation(database: Path, player_id: str, period: str, kind: str = "") -> 
     try:
         found = run_calculation(CalculationRequest(player_id, period, database, asked))
     except FiderateError as exc:
-        return _failed(exc, **context)
+        return failed(exc, **context)
     return {**context, "error": "", "calc": found}
 
 
-def search(database: Path, query: str) -> dict[str, Any]:
-    """Players found by id or by a part of their name."""
-    context: dict[str, Any] = {"query": query, "players": [], "matched": 0, "month": None}
-    if not query:
+def search(query: str, found: Any = None, kinds: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The history's search page: ``found`` (the players found, how many matched) by the
+    rating site's search (pipeline/site/name_search.py: every player the history has a page
+    for, by an id's beginning or a name's word, accents and case aside), answered by the server
+    from the index it keeps (pipeline/web/app.py); None when no search was made."""
+    context: dict[str, Any] = {"query": query, "players": [], "matched": 0, "kinds": list(kinds),
+                               "searched": found is not None}  # fmt: skip
+    if found is None:
         return {**context, "error": ""}
-    try:
-        found = run_search(SearchRequest(query, database))
-    except FiderateError as exc:
-        return _failed(exc, **context)
-    return {
-        **context,
-        "error": "",
-        "players": found.players,
-        # The kinds of list the matches are on: a rating column each when there are several.
-        "kinds": [k for k in KINDS if any(k in p["ratings"] for p in found.players)],  # type: ignore[operator]
-        "matched": found.matched,
-        "month": found.month,
-    }
+    from pipeline.site.pages import search_players
+
+    rows, matched = found
+    return {**context, "error": "", "players": search_players(rows, kinds), "matched": matched}

@@ -205,17 +205,19 @@ def write_files(
     holds what every report shows: the writers format it. ``inputs``: the run's input files,
     which no output may replace."""
     written = WriteReport()
-    table = detail = None
+    table = detail = norms = None
     # The report modules are imported only by runs that write a report (their imports cost a
     # tenth of a second that a CSV-only run of a million games does not need).
     if plan.reports:
         from pipeline.writers.html.report_page import render_report
+        from pipeline.writers.text.norms_text import norms_text
         from pipeline.writers.text.report_text import about_table, breakdown
         from pipeline.writers.text.report_text import standings as standings_table
 
         if report is None:
             raise ValueError("a report is written: the output stage builds its report model")
-        table, detail = standings_table(report), breakdown(report)
+        # The text both reports show, formatted once: report.xlsx and report.html write it.
+        table, detail, norms = standings_table(report), breakdown(report), norms_text(report.norms)
     if plan.xlsx or plan.players:
         from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx, write_report_xlsx
     batch = ZipBatch() if isinstance(out_dir, ZipOutput) else OutputBatch(out_dir, protect=inputs)
@@ -231,12 +233,12 @@ def write_files(
                 batch.target("report.xlsx"),
                 per_player=plan.sheets,
                 note=report.mode_note,
-                norms=report.norms,
+                norms=norms,
                 about=about_table(report),
             )
         if plan.html:
             assert report is not None
-            page = render_report(report, table, detail)
+            page = render_report(report, table, detail, norms=norms)
             write_text(batch.target("report.html"), page)
         _write_player_files(batch, report, table, detail, plan.players)
         written.written = batch.commit()
@@ -296,5 +298,5 @@ def _write_player_files(batch, report, table, detail, players) -> None:
             note=report.mode_note,
             about=about,
         )
-        page = render_report(report, table, detail, only=[player_id])
+        page = render_report(report, table, detail, only=[player_id], norms=None)
         write_text(batch.target(f"{stem}.html"), page)

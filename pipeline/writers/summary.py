@@ -17,17 +17,20 @@ from pipeline.rules.modes import mode_label
 from pipeline.writers import WriteReport, rating_list_table
 from pipeline.writers.text.report_text import context_lines
 
+# The movers' columns: alignment and least width. A column widens to its widest value (an id
+# such as "generated-60p-cr-only#40" is wider than a FIDE id), so each header stays above its
+# values.
 _COLUMNS = [
-    ("id", ">10"),
-    ("name", "<"),
-    ("rating", ">6"),
-    ("k", ">3"),
-    ("games", ">5"),
-    ("score", ">5"),
-    ("expected", ">8"),
-    ("change_exact", ">12"),
-    ("change", ">6"),
-    ("new_rating", ">10"),
+    ("id", ">", 10),
+    ("name", "<", 4),
+    ("rating", ">", 6),
+    ("k", ">", 3),
+    ("games", ">", 5),
+    ("score", ">", 5),
+    ("expected", ">", 8),
+    ("change_exact", ">", 12),
+    ("change", ">", 6),
+    ("new_rating", ">", 10),
 ]
 
 
@@ -101,13 +104,15 @@ def summary_lines(result: RatedPeriod, report: WriteReport, count: int = 5) -> l
     lines = headline(result)
     table = movers(result, count)
     if len(table):
-        name_width = max(4, *(len(n) for n in table["name"]))
-        lines += ["", "biggest gains and losses:" if len(table) == 2 * count else "rating changes:"]
-        fmt = [(c, f"<{name_width}" if a == "<" else a) for c, a in _COLUMNS]
-        lines.append("  " + "  ".join(f"{c:{a}}" for c, a in fmt))
-        for record in table.to_dict("records"):
+        records = table.to_dict("records")
+        for record in records:
             record["k"] = marked_k(record)
-            lines.append("  " + "  ".join(f"{record[c]:{a}}" for c, a in fmt))
+        lines += ["", "biggest gains and losses:" if len(table) == 2 * count else "rating changes:"]
+        fmt = [
+            (c, f"{a}{max(least, *(len(str(r[c])) for r in records))}") for c, a, least in _COLUMNS
+        ]
+        lines.append("  " + "  ".join(f"{c:{a}}" for c, a in fmt))
+        lines += ["  " + "  ".join(f"{r[c]:{a}}" for c, a in fmt) for r in records]
     lines += ["", "written:"] + [f"  {p}" for p in report.written]
     return lines
 

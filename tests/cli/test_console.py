@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
 
 import pytest
@@ -139,3 +140,39 @@ def test_progress_never_shows_without_a_terminal(terminal):
         time.sleep(0.1)
     assert not progress.shown
     assert console.file.getvalue() == ""
+
+
+def test_plain_summary_headers_stay_above_long_ids(tmp_path):
+    """A TRF file without FIDE ids gets ids such as ``generated-60p-cr-only#40``: each column of
+    the movers' table is as wide as its widest value, so every header ends where its values end
+    (the id header stood 14 characters left of the ids)."""
+    long_id = {}
+    for name in ("games.csv", "players.csv"):
+        text = (SAMPLE / name).read_text(encoding="utf-8")
+        for old in sorted(set(re.findall(r"\b41\d{5}\b", text))):
+            long_id[old] = f"generated-60p-cr-only#{old[-3:]}"
+        for old, new in long_id.items():
+            text = re.sub(rf"\b{old}\b", new, text)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    done = run_cli(
+        "rate",
+        tmp_path / "games.csv",
+        "--players",
+        tmp_path / "players.csv",
+        "--out",
+        out,
+        "--no-html",
+        "--no-xlsx",
+    )
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    at = lines.index("rating changes:")
+    header, rows = lines[at + 1], lines[at + 2 : lines.index("", at)]
+    assert rows and all("generated-60p-cr-only#" in row for row in rows)
+    # Every header word ends in the column its right-aligned values end in (name: starts).
+    for word in ("id", "rating", "k", "games", "score", "expected", "change_exact", "new_rating"):
+        end = re.search(rf"(?<!\S){word}(?!\S)", header).end()
+        assert all(row[end - 1] != " " and row[end : end + 1] in ("", " ") for row in rows), word
+    start = header.index(" name ") + 1
+    assert all(row[start - 1] == " " and row[start] != " " for row in rows)

@@ -139,8 +139,8 @@ def test_an_unrated_players_change_is_said_in_the_changes_csv_words(client):
     player_page = client.get(link).text
     headline = re.search(r'id="player-change">(.*?)</strong>', player_page).group(1)
     assert headline == STATUS_POOL
-    # A rated player's change is still the number.
-    assert web["4100085"]["change"] == "+27" and report["4100085"]["change"] == "27"
+    # A rated player's change is still the number, signed alike on both faces.
+    assert web["4100085"]["change"] == "+27" and report["4100085"]["change"] == "+27"
 
 
 def problems_table(page: str) -> list[dict[str, str]]:

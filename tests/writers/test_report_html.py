@@ -11,6 +11,8 @@ from html.parser import HTMLParser
 import pytest
 
 from pipeline.lists.next_list import STATUS_POOL
+from pipeline.rules.signs import signed
+from pipeline.writers.text.norms_text import norms_text
 from tests.conftest import SAMPLE
 from tests.reportfixtures import rate_into, read_csv
 
@@ -103,7 +105,8 @@ def test_standings_match_rating_list(out, page):
             want["expected"],
         )
         if want["rating"]:
-            assert (exact, change) == (want["change_exact"], want["change"])
+            # Signed, as the web and every other face show a change (+27.40, +27).
+            assert (exact, change) == (signed(want["change_exact"]), signed(want["change"]))
         else:  # no change for an unrated player: the changes CSV's words (issue 35 item 5)
             assert (exact, change) == ("", STATUS_POOL)
         assert new == want["new_rating"]
@@ -125,7 +128,8 @@ def test_player_sections_hold_their_games(out, page):
             assert row[1] == (names.get(g["opponent"]) or g["opponent"] or "-")
             assert row[2] == g["opponent_rating"]
             assert row[3] == g["result"]
-            assert row[5] == g["diff"] and row[6] == g["pd"] and row[7] == g["dev"]
+            # Differences signed as on every face (+0.18), the PD as written.
+            assert row[5] == signed(g["diff"]) and row[6] == g["pd"] and row[7] == signed(g["dev"])
 
 
 def test_charts_exist(out, page):
@@ -196,7 +200,8 @@ def test_large_event_caps_sections_and_charts(monkeypatch):
     )
     result, table, detail = report_tables(result)
     parser = Page()
-    parser.feed(page_module.render_report(result, table, detail))
+    norms = norms_text(result.norms)
+    parser.feed(page_module.render_report(result, table, detail, norms=norms))
     assert len(parser.rows["standings"]) == 10  # every player in the standings
     sections = [k for k in parser.rows if k.startswith("p-")]
     assert sections == [f"p-{i}" for i in table["id"].head(3)]
@@ -265,7 +270,8 @@ def test_names_are_escaped(tmp_path, monkeypatch):
         "event,round,white,black,result\nE,1,1,2,1-0\n", encoding="utf-8"
     )
     result = rate_files([tmp_path / "g.csv"], tmp_path / "p.csv", RateOptions(period="2026-11"))
-    text = page_module.render_report(*report_tables(result))
+    model, table, detail = report_tables(result)
+    text = page_module.render_report(model, table, detail, norms=norms_text(model.norms))
     assert "<script>alert" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     parser = Page()

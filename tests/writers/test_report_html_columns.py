@@ -9,14 +9,19 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.rules.signs import signed
 from pipeline.writers.html.report_page import (
+    SIGNED,
     _esc,
     _games_head,
     _text_class,
     game_rows_html,
 )
 
-TEXT = st.one_of(st.text(max_size=8), st.sampled_from(["", "a&b", "<i>", "\"q'", "1.50", "½"]))
+TEXT = st.one_of(
+    st.text(max_size=8),
+    st.sampled_from(["", "a&b", "<i>", "\"q'", "1.50", "½", "0.00", "0", "-0.36", "+3", "400"]),
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -35,11 +40,16 @@ def breakdowns(draw: st.DrawFn) -> pd.DataFrame:
     return pd.DataFrame(columns, index=range(n), dtype=str)
 
 
+def shown(key: str, text: str) -> str:
+    """A cell's text as the page shows it: a difference signed as every face signs it."""
+    return signed(text) if key in SIGNED else text
+
+
 def one_by_one(row: dict[str, str], head: list[tuple[str, str, str]]) -> str:
     name = row["opponent_name"] or row["opponent"] or "-"
     cells = "".join(
         f'<td class="{_text_class(key, cls)}">'
-        f"{html.escape(name if key == 'opponent_name' else row[key])}</td>"
+        f"{html.escape(name if key == 'opponent_name' else shown(key, row[key]))}</td>"
         for key, _, cls in head
     )
     return ("<tr>" if row["rated"] == "yes" else '<tr class="unrated">') + cells + "</tr>"

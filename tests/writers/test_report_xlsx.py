@@ -202,16 +202,19 @@ def test_about_sheet_says_period_rules_why_method_version_inputs(out, book):
     assert [r[1] for r in player_book["About"].iter_rows(values_only=True)][1] == "2026-11"
 
 
-def test_player_sheets_hold_rounds_ids_and_results_as_numbers(tmp_path):
-    """Issue 26 #3: no "number stored as text" on a player sheet. Round, opponent id and the
-    points of a game are numbers; an id with a leading zero, a round such as 1.10 and the marks
-    of unplayed games (+, -) stay text, exactly as written."""
+def test_player_sheets_hold_rounds_and_results_as_numbers_and_ids_as_text(tmp_path):
+    """Issue 26 #3 and issue 35 ("numbers are numbers in every workbook; ids stay text"). Round
+    and the points of a game are numbers; ids are text in every sheet, the opponent's too, as
+    the Summary's: a player sheet's opponent looks up the Summary's id (a number would not match
+    the Summary's text, and an event's own id such as ``karl-mala-2005#171`` is text anyway, so
+    a numeric opponent column mixed types). Excel is told the ids are text on purpose
+    (test_xlsx_numbers: ignoredErrors), so no "number stored as text" flag. A round such as 1.10
+    and the marks of unplayed games (+, -) stay text, exactly as written."""
     from pipeline.writers.xlsx.cell_types import Number, cell_value
 
     assert cell_value("round", "3") == Number("3", "") and cell_value("round", "1.10") == "1.10"
-    assert cell_value("opponent", "4100050") == Number("4100050", "")
+    assert cell_value("opponent", "4100050") == "4100050"
     assert cell_value("opponent", "0042") == "0042"
-    assert cell_value("opponent", "1" * 16) == "1" * 16  # past Excel's 15 digits
     assert [cell_value("result", r) for r in ("1", "½", "0", "+", "-")] == [
         Number("1", ""),
         Number("0.5", ""),
@@ -226,8 +229,45 @@ def test_player_sheets_hold_rounds_ids_and_results_as_numbers(tmp_path):
     assert done.exit_code == 0, done.stderr
     with closing(load_workbook(out / "report.xlsx", read_only=True)) as book:
         rows = list(book["4100042 Moreau, Julie"].iter_rows(values_only=True))
+        summary_ids = {r[1] for r in list(book["Summary"].iter_rows(values_only=True))[1:]}
     header = list(rows[0])
     games = [dict(zip(header, r, strict=False)) for r in rows[1:6]]  # read-only: no trailing blank
     assert [g["round"] for g in games] == [1, 2, 3, 4, 5]
-    assert [g["opponent"] for g in games] == [4100085, 4100077, 4100050, 4100093, 4100093]
+    opponents = [g["opponent"] for g in games]
+    assert opponents == ["4100085", "4100077", "4100050", "4100093", "4100093"]
+    assert set(opponents) <= summary_ids
     assert [g["result"] for g in games] == [0, "-", 1, 1, 0.5]
+
+
+def test_a_real_events_opponents_look_up_the_summary(shared_trf, tmp_path):
+    """karl-mala-2005.trf: FIDE ids (4655850) beside the event's own ids of players without one
+    (karl-mala-2005#171). Every opponent on every player sheet is text and is an id of the
+    Summary, so a look-up from a player sheet into the Summary finds it."""
+    out = tmp_path / "out"
+    done = run_cli("rate", shared_trf / "karl-mala-2005.trf", "--out", out, "--no-html", "-q")
+    assert done.exit_code == 0, done.stderr
+    with closing(load_workbook(out / "report.xlsx", read_only=True)) as book:
+        summary = list(book["Summary"].iter_rows(values_only=True))
+        id_at = summary[0].index("id")
+        ids = [r[id_at] for r in summary[1:] if r and r[id_at] is not None]
+        assert all(isinstance(i, str) for i in ids)
+        kinds, missing, sheets = set(), [], 0
+        for name in book.sheetnames:
+            if name in ("Summary", "Norms", "About"):
+                continue
+            rows = list(book[name].iter_rows(values_only=True))
+            at = rows[0].index("opponent")
+            sheets += 1
+            for row in rows[1:]:
+                if not row or row[0] is None or row[0] == "player":
+                    break  # the blank row, then the totals
+                value = row[at]
+                if value is None:
+                    continue
+                kinds.add(type(value))
+                if value not in set(ids):
+                    missing.append((name, value))
+    assert sheets > 100
+    assert kinds == {str}
+    assert any("#" in i for i in ids) and any(i.isdigit() for i in ids)  # both kinds of id
+    assert not missing, missing[:5]

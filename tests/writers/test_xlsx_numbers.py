@@ -26,9 +26,10 @@ from tests.conftest import SAMPLE, SAMPLE_RATE, run_cli
 
 PERIOD_SAMPLE = SAMPLE / "period"
 PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-# Columns whose cells are text whatever they hold: ids (a FIDE id is never a number to sum) and
-# names, which may be digits (a newcomer with no name is listed under its id).
-ID_COLUMNS = {"id", "player", "white", "black"}
+# Columns whose cells are text whatever they hold: ids (a FIDE id is never a number to sum; an
+# opponent's id too, so a player sheet's ids look up the Summary's) and names, which may be digits
+# (a newcomer with no name is listed under its id).
+ID_COLUMNS = {"id", "player", "opponent", "white", "black"}
 NAME_COLUMNS = {"name", "opponent_name", "white_name", "black_name", "event", "source", "item"}
 # Labels of the lines under a table (a player sheet's totals) whose value is an id or a name.
 TEXT_LABELS = {"player", "name"}
@@ -130,6 +131,46 @@ def _written_numbers(path: Path, sheet: str) -> dict[str, str]:
     """Cell reference -> the text of its ``<v>``, for the sheet's number cells."""
     xml, _ = _sheet_xml(path, sheet)
     return dict(re.findall(r'<c r="([A-Z]+\d+)"(?: s="\d+")?><v>([^<]*)</v></c>', xml))
+
+
+def _cells_in(sqref: str) -> set[str]:
+    """The cell references of an ``sqref`` ("B2:B11 C4"), single-column ranges as written."""
+    cells = set()
+    for part in sqref.split():
+        first, _, last = part.partition(":")
+        letter, top = re.fullmatch(r"([A-Z]+)(\d+)", first).groups()
+        bottom = int(re.fullmatch(r"[A-Z]+(\d+)", last or first).group(1))
+        cells |= {f"{letter}{row}" for row in range(int(top), bottom + 1)}
+    return cells
+
+
+def test_ids_as_text_are_not_flagged_as_numbers_stored_as_text(runs):
+    """Issue 26 #3 and issue 35: ids stay text, and Excel is told so. Every id cell that holds
+    digits (a FIDE id) lies in the sheet's ``ignoredErrors numberStoredAsText`` ranges, which
+    come after the autofilter, as CT_Worksheet orders them."""
+    unflagged, checked = [], 0
+    for path in _workbooks(runs):
+        with closing(load_workbook(path, read_only=True)) as book:
+            sheets = book.sheetnames
+        for sheet in sheets:
+            xml, _ = _sheet_xml(path, sheet)
+            ignored = re.findall(r'<ignoredError sqref="([^"]*)" numberStoredAsText="1"/>', xml)
+            covered = set().union(*(_cells_in(ref) for ref in ignored))
+            if ignored:
+                assert xml.index("</sheetData>") < xml.index("<ignoredErrors>")
+                assert xml.endswith("</ignoredErrors></worksheet>")
+            digits = re.findall(r'<c r="([A-Z]+)(\d+)" t="inlineStr"><is><t>(\d+)</t>', xml)
+            header = dict(re.findall(r'<c r="([A-Z]+)1" s="\d+" t="inlineStr"><is><t>([^<]*)', xml))
+            # A player sheet's totals: the id beside the label "player" (column B).
+            totals = set(re.findall(r'<c r="A(\d+)" t="inlineStr"><is><t>player</t>', xml))
+            for letter, row, text in digits:
+                label = header.get(letter, "")
+                if label in ID_COLUMNS or (letter == "B" and row in totals):
+                    checked += 1
+                    if f"{letter}{row}" not in covered:
+                        unflagged.append(f"{path.name} {sheet!r} {letter}{row}={text}")
+    assert checked > 100
+    assert not unflagged, unflagged[:5]
 
 
 def _decimals(number_format: str) -> int:

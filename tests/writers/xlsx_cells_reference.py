@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline.writers.xlsx import package as xlsx_package
-from pipeline.writers.xlsx.cell_types import cell_value
+from pipeline.writers.xlsx.cell_types import ID_COLUMNS, cell_value
 from pipeline.writers.xlsx.package import Book, column_letter, string_cell
 from pipeline.writers.xlsx.workbooks import CHART_COLUMNS, PLAYER_TOTALS, new_sheet, sheet_names
 
@@ -43,6 +43,10 @@ def write_typed(ws, columns: list[str], cells: list[list], widths: dict[str, flo
         ws.append(values)
     if rows:
         ws.set_autofilter(first, 0, first + rows, len(columns) - 1)
+        for j, column in enumerate(columns):  # ids: text on purpose, one range a column
+            if column in ID_COLUMNS:
+                letter = column_letter(j)
+                ws.ignore_text_ids(f"{letter}{first + 2}:{letter}{first + 1 + rows}")
 
 
 def write_table(ws, table: pd.DataFrame) -> None:
@@ -80,6 +84,7 @@ def write_report_xlsx(summary, games, path, note: str = "") -> None:
         totals = records[player_id]
         write_typed(ws, body_columns, [c[lo:hi] for c in body_cells], shared)
         ws.append([])
+        ws.ignore_text_ids(f"B{ws.row + 1}")  # the totals' first row: the player's id
         for label, key in PLAYER_TOTALS:
             ws.append([label, cell_value(key, str(totals[key]))])
         if note:

@@ -149,6 +149,7 @@ class PeriodOutcome:
     months: tuple[PeriodOutcome, ...] = ()
     waiting: tuple[tuple[str, str], ...] = ()  # (path, the month it waits for)
     database: Path | None = None  # the history the run used (set by run_period)
+    rating_kind: str | None = None  # standard, rapid or blitz: the list it publishes (run_period)
 
 
 def run_period(request: PeriodRequest) -> PeriodOutcome:
@@ -167,7 +168,7 @@ def run_period(request: PeriodRequest) -> PeriodOutcome:
                 outcome = _run_period(request)
     except sqlite3.Error as exc:
         raise database.translate(db_path, exc) from None
-    return replace(outcome, database=db_path)
+    return replace(outcome, database=db_path, rating_kind=request.rating_kind)
 
 
 def _run_scheduled(request: PeriodRequest) -> PeriodOutcome:

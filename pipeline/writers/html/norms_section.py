@@ -1,7 +1,8 @@
 """The title-norm section of report.html (the "Norms" sheet of report.xlsx is written by
 :mod:`pipeline.writers.xlsx.workbooks` from the same table).
 
-Both show the text table of :func:`pipeline.writers.text.norms_text.sheet_table`: per event,
+Both show the text table of :func:`pipeline.writers.text.norms_text.sheet_table`, made once
+per run (``NormsText``): per event,
 player and title the games counted, Ra with the floor, the performance, and every requirement's
 status and margin. The page escapes every text it shows.
 """
@@ -15,9 +16,8 @@ import numpy as np
 import pandas as pd
 
 from pipeline.arrays.distinct_values import per_distinct
-from pipeline.model import NormReport
 from pipeline.rules.norm_labels import LEGEND, REQUIREMENTS, SHORT, signed_margin
-from pipeline.writers.text.norms_text import sheet_table
+from pipeline.writers.text.norms_text import NormsText
 
 
 def _esc(*columns: pd.Series, text: Callable[..., str] = str) -> np.ndarray:
@@ -33,11 +33,11 @@ def _requirement(status: object, margin: float, name: str) -> str:
     return f'<span class="{klass}" title="{html.escape(str(status))}">{html.escape(shown)}</span>'
 
 
-def norms_html(report: NormReport | None) -> str:
+def norms_html(norms: NormsText | None) -> str:
     """The "Title norms" section of report.html ('' when the run has no norm data)."""
-    if report is None:
+    if norms is None:
         return ""
-    t = sheet_table(report)
+    report, t = norms.report, norms.table
     raw = report.table
     if not len(t):
         return (

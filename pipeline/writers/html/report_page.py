@@ -27,12 +27,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.arrays.number_text import signed_text
 from pipeline.rules.k_facts import ASSUMED_NOTE
 from pipeline.writers.html.norms_section import norms_html
 from pipeline.writers.text.report_text import report_context
 
 if TYPE_CHECKING:
     from pipeline.report import EventReport
+    from pipeline.writers.text.norms_text import NormsText
 
 SECTIONS_MAX_PLAYERS = 1_000
 CHARTS_MAX_PLAYERS = 100
@@ -66,6 +68,8 @@ GAMES_HEAD = [
 ]
 # Every standings column but the name holds a number.
 NUMERIC = {key for key, _, _ in STANDINGS_HEAD} - {"name"}
+# Differences, shown with their sign as every face shows them (``signed_text``): +6.90, +7.
+SIGNED = {"change", "change_exact", "gap", "gap_used", "dev", "k_dev"}
 
 # The page's style and its sorting script, inlined so the file stands alone (package data).
 CSS = (files("pipeline.writers.html") / "report.css").read_text(encoding="utf-8")
@@ -131,7 +135,7 @@ def standings_html(table: pd.DataFrame, linked: set[str]) -> str:
     k = _esc(table["k"]) + np.where(assumed, f'<abbr title="{ASSUMED_NOTE}">*</abbr>', "")
     parts: list[object] = ["<tr>"]
     for key, _, cls in STANDINGS_HEAD:
-        value = name if key == "name" else (k if key == "k" else _esc(table[key]))
+        value = name if key == "name" else (k if key == "k" else _esc(_shown(table, key)))
         klass: object = (cls + " t").strip() if key == "name" else cls.strip()
         if key in ("change", "change_exact"):
             change = _change_class(table[key])
@@ -179,11 +183,16 @@ def game_rows_html(breakdown: pd.DataFrame) -> pd.Series:
     opening = np.where(breakdown["rated"] == "yes", "<tr>", '<tr class="unrated">')
     parts: list[object] = [pa.array(opening, type=pa.string())]
     for key, _, cls in _games_head(breakdown):
-        value = _esc(name if key == "opponent_name" else breakdown[key])
+        value = _esc(name if key == "opponent_name" else _shown(breakdown, key))
         parts += [f'<td class="{_text_class(key, cls)}">', _arrow_text(value), "</td>"]
     # One element-wise join of all the pieces (pandas' + would copy the row once a column).
     row = pc.binary_join_element_wise(*parts, "</tr>", "")
     return pd.Series(row.to_numpy(zero_copy_only=False), index=breakdown.index, dtype=str)
+
+
+def _shown(table: pd.DataFrame, key: str) -> pd.Series:
+    """A column as the page shows it: a difference with its sign, the rest as written."""
+    return signed_text(table[key]) if key in SIGNED else table[key]
 
 
 def _arrow_text(text: pd.Series) -> pa.Array:
@@ -206,7 +215,10 @@ def _section_heads(rows: pd.DataFrame) -> list[str]:
 
     change = rows["change"].where(
         rows["change_exact"] == "",
-        rows["change_exact"] + " exact, " + rows["change"] + " rounded (once, .5 away from zero)",
+        signed_text(rows["change_exact"])
+        + " exact, "
+        + signed_text(rows["change"])
+        + " rounded (once, .5 away from zero)",
     )
     totals = [
         ("rating", either(rows["rating"], "unrated")),
@@ -248,9 +260,12 @@ def render_report(
     standings: pd.DataFrame,
     breakdown: pd.DataFrame,
     only: list[str] | None = None,
+    *,
+    norms: NormsText | None,
 ) -> str:
-    """The whole page, from the report model and its text frames (``report_text``).
-    ``only`` = player ids: a report for those players alone."""
+    """The whole page, from the report model and its text frames (``report_text``; ``norms``:
+    the title norms' text, ``norms_text.norms_text(report.norms)``, which report.xlsx shows
+    too). ``only`` = player ids: a report for those players alone (no norms)."""
     note = report.mode_note
     if only is not None:
         standings = standings[standings["id"].isin(only)]
@@ -265,7 +280,7 @@ def render_report(
     mode = f'<p class="note">NOTE: {html.escape(note)}</p>' if note else ""
     limit_html = _limits_html(standings, section_rows)
     event_chart = _event_chart(standings) if only is None else ""
-    norms = norms_html(report.norms) if only is None else ""
+    norms_section = norms_html(norms) if only is None else ""
     rated_sides = _rated_sides(report, breakdown, only)
     context = "".join(
         f'<p class="muted">{html.escape(line)}</p>\n' for line in report_context(report)
@@ -289,7 +304,7 @@ method {html.escape(report.method)} &middot; mode {html.escape(report.mode)} &mi
 Ranked {html.escape(report.order_words)}.</p>
 {standings_html(standings, linked)}
 {event_chart}
-{norms}
+{norms_section}
 <h2>Players</h2>
 {limit_html}
 {sections}
@@ -373,7 +388,7 @@ def _event_chart(standings: pd.DataFrame) -> str:
     ratings = pd.to_numeric(played["rating"]).to_numpy()
     changes = pd.to_numeric(played["change_exact"]).to_numpy()  # display only
     return (
-        '<h2>Rating changes against starting rating</h2><div class="chart">'
+        '<h2>Rating changes against starting rating</h2><div class="chart event-chart">'
         + _METADATA.sub("", changes_vs_rating_svg(ratings, changes))
         + "</div>"
     )

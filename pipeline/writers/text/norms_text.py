@@ -1,8 +1,11 @@
 """The title-norm table as text, the one table report.xlsx's "Norms" sheet and report.html's
 norm section show (:mod:`pipeline.writers.xlsx.workbooks`,
-:mod:`pipeline.writers.html.norms_section`)."""
+:mod:`pipeline.writers.html.norms_section`): formatted once per run (:func:`norms_text`, called
+by ``writers.write_files`` beside the standings and breakdown tables), written by both."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -10,6 +13,21 @@ import pandas as pd
 from pipeline.arrays.distinct_values import per_distinct
 from pipeline.model import NormReport
 from pipeline.rules.norm_labels import REQUIREMENTS, plain_margin
+
+
+@dataclass(frozen=True)
+class NormsText:
+    """The title norms as both reports show them: ``table``, every column as text
+    (:func:`sheet_table`), beside the norm report it was made from (each requirement's status
+    and margin, what the event file cannot say)."""
+
+    report: NormReport
+    table: pd.DataFrame
+
+
+def norms_text(report: NormReport | None) -> NormsText | None:
+    """The norms' text for the reports; None when the run has no norm data."""
+    return None if report is None else NormsText(report, sheet_table(report))
 
 
 def sheet_table(report: NormReport) -> pd.DataFrame:

@@ -12,10 +12,14 @@ stays as it is.
 
 Every other column is text, whatever it holds: ids (a FIDE id is a key, never a quantity; ``0042``
 keeps its zeros), names (a newcomer without a name is listed under its id), dates, flags.
-``WHOLE_COLUMNS`` take whole numbers only: a round such as ``1.10`` is a name, not 1.1, and an
-opponent's id is a number only when the number shows its exact digits. A game's result on a
-player sheet is the side's points (1, 0.5, 0), as the score total counts them; the marks of
-unplayed games (+, -) stay text, as crosstables print them: they are no points of a game.
+``ID_COLUMNS`` are text in every sheet, an opponent's too: a look-up from a player sheet into the
+Summary needs the same type on both sides, and one column cannot mix a number (``4655850``)
+with text (``karl-mala-2005#171``, an event's own id for a player without a FIDE id). The sheet
+tells Excel those cells are text on purpose (``ignoredErrors``), so no "number stored as text"
+flag. ``WHOLE_COLUMNS`` take whole numbers only: a round such as ``1.10`` is a name, not 1.1. A
+game's result on a player sheet is the side's points (1, 0.5, 0), as the score total counts them;
+the marks of unplayed games (+, -) stay text, as crosstables print them: they are no points of a
+game.
 """
 
 from __future__ import annotations
@@ -79,9 +83,12 @@ NUMBER_COLUMNS = {
     "raised_to",
     "norm_games",
 }
-# Numbers only when whole: rounds (1.10 is a name), an opponent's id (an id with a leading zero
-# stays text) and the counts of a Summary or About sheet's ``value`` (beside text values).
-WHOLE_COLUMNS = {"round", "opponent", "value"}
+# Numbers only when whole: rounds (1.10 is a name) and the counts of a Summary or About sheet's
+# ``value`` (beside text values).
+WHOLE_COLUMNS = {"round", "value"}
+# Players' ids, text in every workbook (a FIDE id, an event's own "karl-mala-2005#171"); the
+# writer marks their cells as text on purpose (``Sheet.ignore_text_ids``).
+ID_COLUMNS = {"id", "player", "opponent", "white", "black"}
 SIDE_SCORES = {"1": "1", "½": "0.5", "0": "0"}
 
 # A plain decimal as the CSV writes it: no leading zeros, no exponent, no plus sign.

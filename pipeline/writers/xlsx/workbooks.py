@@ -22,14 +22,13 @@ import pandas as pd
 
 from pipeline.resources.atomic_files import Target
 from pipeline.rules.norm_labels import LEGEND
-from pipeline.writers.text.norms_text import sheet_table
 from pipeline.writers.xlsx import package as xlsx_package
-from pipeline.writers.xlsx.cell_types import Number, cell_value
+from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value
 from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
 from pipeline.writers.xlsx.typed_rows import Cell, TypedColumn, first_uses, rows_xml, typed_columns
 
 if TYPE_CHECKING:
-    from pipeline.model import NormReport
+    from pipeline.writers.text.norms_text import NormsText
 
 # Columns kept for the HTML charts only.
 CHART_COLUMNS = ["cum_expected", "cum_score"]
@@ -91,6 +90,10 @@ def write_typed(ws: Sheet, columns: list[TypedColumn], body: list[str]) -> None:
     ws.extend_rows(body)
     if body:
         ws.set_autofilter(first, 0, first + len(body), len(columns) - 1)
+        for j, column in enumerate(columns):
+            if column.name in ID_COLUMNS:
+                letter = column_letter(j)
+                ws.ignore_text_ids(f"{letter}{first + 2}:{letter}{first + 1 + len(body)}")
 
 
 def _cut(text: str, limit: int) -> str:
@@ -123,13 +126,13 @@ def sheet_names(labels: Iterable[str], taken: set[str]) -> list[str]:
 NORMS_SHEET = "Norms"
 
 
-def write_norms_sheet(ws: Sheet, report: NormReport) -> None:
+def write_norms_sheet(ws: Sheet, norms: NormsText) -> None:
     """The events' title norms (one row per event, player and title), then the legend of the
     margins and what the event file cannot say."""
-    write_table(ws, sheet_table(report))
+    write_table(ws, norms.table)
     ws.append([])
     ws.append(["Margins", LEGEND])
-    for note in report.to_confirm:
+    for note in norms.report.to_confirm:
         ws.append(["To confirm", note])
 
 
@@ -154,7 +157,7 @@ def write_report_xlsx(
     path: Target,
     per_player: bool,
     note: str = "",
-    norms: NormReport | None = None,
+    norms: NormsText | None = None,
     about: pd.DataFrame | None = None,
 ) -> None:
     """Summary sheet (standings), the events' title norms (if ``norms``), then (if
@@ -248,6 +251,7 @@ def _write_player_sheets(
         ws = new_sheet(wb, names[k])
         write_typed(ws, body, body_xml[starts[n] : starts[n] + sizes[n]])
         ws.append([])
+        ws.ignore_text_ids(f"B{ws.row + 1}")  # the totals' first row: the player's id
         ws.extend_rows(totals_xml[n * per_sheet : (n + 1) * per_sheet])
         if note:
             ws.append(["NOTE", note])
