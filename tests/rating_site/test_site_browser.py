@@ -15,7 +15,7 @@ import pytest
 from pipeline.readers.lists.published_list import read_list
 from pipeline.site.job import SiteRequest, run_site
 from tests.rating_site.conftest import december, november, rapid_december
-from tests.web.conftest import Server, browser  # noqa: F401 (the browser fixture)
+from tests.web.conftest import Server
 from tests.web.test_browser import PHONE, WIDTHS, shoot, type_into, wait_for, wait_for_page
 
 SEARCHED = "Garcia, Lucia"
@@ -139,7 +139,7 @@ def _profile_to_calculation_to_top_to_list(driver, tmp_path: Path, width: int) -
 
 
 @pytest.mark.parametrize("width", list(WIDTHS.values()))
-def test_the_static_site_from_disk(browser, static_site, tmp_path, width):  # noqa: F811
+def test_the_static_site_from_disk(browser, static_site, tmp_path, width):
     browser.set_window_size(width, 900)
     try:
         browser.get((static_site / "search.html").as_uri())
@@ -157,7 +157,7 @@ def test_the_static_site_from_disk(browser, static_site, tmp_path, width):  # no
 
 
 @pytest.mark.parametrize("width", list(WIDTHS.values()))
-def test_the_live_site(browser, live, tmp_path, width):  # noqa: F811
+def test_the_live_site(browser, live, tmp_path, width):
     browser.set_window_size(width, 900)
     try:
         browser.get(live.url + "/site/search.html")
@@ -172,7 +172,7 @@ def test_the_live_site(browser, live, tmp_path, width):  # noqa: F811
         browser.set_window_size(1280, 900)
 
 
-def test_screenshots_of_the_static_site(browser, static_site):  # noqa: F811
+def test_screenshots_of_the_static_site(browser, static_site):
     pages = {
         "site-home": ("index.html", "section.kind"),
         "site-list": ("lists/standard/2027-01.html", "#list tbody tr"),

@@ -1,10 +1,10 @@
 """The rating site over one history of standard, rapid and blitz lists (issue 36): a year of
-monthly lists of the three kinds (the history of tests/history/test_history_three_kinds_year.py,
-built once for this module), written as the static site, and checked against the CSV files the
-runs published (not against the history): each kind's home summary, list months, downloads and
-top lists; each profile's table per kind (change = new - old, games, K, the link to that kind's
-calculation); the live pages' JSON the static files' own. A history written before schema 5
-(one kind) writes the same site as before, under its one kind."""
+monthly lists of the three kinds (tests/history/three_kinds_year.py, built once per run and
+shared with tests/history/test_history_three_kinds_year.py), written as the static site, and
+checked against the CSV files the runs published (not against the history): each kind's home
+summary, list months, downloads and top lists; each profile's table per kind (change = new - old,
+games, K, the link to that kind's calculation); the live pages' JSON the static files' own. A
+history written before schema 5 (one kind) writes the same site as before, under its one kind."""
 
 from __future__ import annotations
 
@@ -20,19 +20,11 @@ from pipeline.rules.months import add_months
 from pipeline.rules.rating_kinds import KINDS
 from pipeline.site import addresses as at
 from pipeline.site.job import SiteRequest, run_site
-from tests.history import test_history_three_kinds_year as three_kinds
-from tests.history.test_history_three_kinds_year import (
-    MONTHS,
-    NEWCOMER,
-    PLAYERS,
-    number,
-    read_list,
-)
+from tests.history.three_kinds_year import MONTHS, NEWCOMER, PLAYERS, number, read_list
 from tests.rating_site.conftest import covering
 from tests.web.conftest import local_client
 
 LISTED = ["2026-01", *(add_months(m, 1) for m in MONTHS)]  # each kind's thirteen lists
-year = three_kinds.year  # the history of a year of three kinds, built once for this module
 V4 = Path(__file__).resolve().parents[1] / "history" / "data"
 
 
@@ -48,15 +40,15 @@ def page_json(site: Path, address: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def site(year, tmp_path_factory) -> Path:
-    db, _ = year
+def site(three_kinds_year, tmp_path_factory) -> Path:
+    db, _ = three_kinds_year
     out = tmp_path_factory.mktemp("www-kinds")
     run_site(SiteRequest(db, out))
     return out
 
 
-def test_home_shows_the_latest_list_of_each_kind(year, site):
-    _, root = year
+def test_home_shows_the_latest_list_of_each_kind(three_kinds_year, site):
+    _, root = three_kinds_year
     home = page_json(site, at.home())
     assert [(s["kind"], s["month"]) for s in home["lists"]] == [(k, LISTED[-1]) for k in KINDS]
     for summary in home["lists"]:
@@ -72,8 +64,8 @@ def test_home_shows_the_latest_list_of_each_kind(year, site):
         assert f'href="top/{kind}/open.html"' in html
 
 
-def test_each_kinds_lists_downloads_and_top_lists_are_its_own(year, site):
-    _, root = year
+def test_each_kinds_lists_downloads_and_top_lists_are_its_own(three_kinds_year, site):
+    _, root = three_kinds_year
     for kind in KINDS:
         for month in LISTED:
             listed = published(root, kind, month)
@@ -90,8 +82,8 @@ def test_each_kinds_lists_downloads_and_top_lists_are_its_own(year, site):
         assert top["kind"] == kind and top["month"] == LISTED[-1]
 
 
-def test_each_profile_table_per_kind_agrees_with_the_published_lists(year, site):
-    _, root = year
+def test_each_profile_table_per_kind_agrees_with_the_published_lists(three_kinds_year, site):
+    _, root = three_kinds_year
     played = 0
     for pid in PLAYERS:
         profile = page_json(site, at.player_page(pid))
@@ -156,10 +148,10 @@ def test_a_newcomer_has_the_one_kind_played(site):
     assert profile["kinds"][0]["rating"] is None
 
 
-def test_the_live_pages_are_the_static_files(year, site):
+def test_the_live_pages_are_the_static_files(three_kinds_year, site):
     from pipeline.web.app import create_app
 
-    db, _ = year
+    db, _ = three_kinds_year
     pid = PLAYERS[0]
     rapid = next(r for r in page_json(site, at.player_page(pid))["kinds"][1]["periods"]
                  if r["calculation_href"])  # fmt: skip
