@@ -3,6 +3,8 @@ library), for the history's player page and the site's profile."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from markupsafe import Markup, escape
 
 # The chart's own units: drawn 1:1 at about 400 px, so at 390 px (a phone) its 13-unit text is
@@ -11,31 +13,45 @@ WIDTH, HEIGHT, PAD = 400, 220, 36
 LABELS = 5  # a long history labels every few lists, so the labels never overlap
 
 
-def rating_chart(points: list[tuple[str, int]]) -> Markup:
-    """An SVG line chart of (list month, rating), one dot per list, labelled; empty markup when
-    there is nothing to draw. Whole-pixel coordinates: integers only."""
-    if not points:
-        return Markup("")
+# The two axes, the same on both charts.
+AXES = (
+    f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD // 2}" y2="{HEIGHT - PAD}" '
+    'class="axis"/>'
+    f'<line x1="{PAD}" y1="{PAD // 2}" x2="{PAD}" y2="{HEIGHT - PAD}" class="axis"/>'
+)
+
+
+def _rating_axis(points: list[tuple[str, int]]) -> Callable[[int], int]:
+    """The y of a rating on a chart of ``points``: their range with a tenth below and above
+    (at least 20 points tall, so a flat line sits mid-chart), whole pixels."""
     low = min(r for _, r in points)
     high = max(r for _, r in points)
     span = max(high - low, 20)
     low -= span // 10
     high = low + span + span // 5
+
+    def y(r: int) -> int:
+        return HEIGHT - PAD - (r - low) * (HEIGHT - 2 * PAD) // (high - low)
+
+    return y
+
+
+def rating_chart(points: list[tuple[str, int]]) -> Markup:
+    """An SVG line chart of (list month, rating), one dot per list, labelled; empty markup when
+    there is nothing to draw. Whole-pixel coordinates: integers only."""
+    if not points:
+        return Markup("")
+    y = _rating_axis(points)
     n = len(points)
     step = (WIDTH - 2 * PAD) // max(n - 1, 1)
 
     def x(i: int) -> int:
         return PAD + i * step if n > 1 else WIDTH // 2
 
-    def y(r: int) -> int:
-        return HEIGHT - PAD - (r - low) * (HEIGHT - 2 * PAD) // (high - low)
-
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="rating over time, {escape(points[0][0])} to {escape(points[-1][0])}">',
-        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD // 2}" y2="{HEIGHT - PAD}" '
-        'class="axis"/>',
-        f'<line x1="{PAD}" y1="{PAD // 2}" x2="{PAD}" y2="{HEIGHT - PAD}" class="axis"/>',
+        AXES,
     ]  # each dot carries its rating: no scale numbers to read off
     line = " ".join(f"{x(i)},{y(r)}" for i, (_, r) in enumerate(points))
     parts.append(f'<polyline points="{line}" class="line"/>')
@@ -69,11 +85,7 @@ def step_chart(points: list[tuple[str, int]], until: str | None) -> Markup:
     did not play keeps the same chart (docs/web.md). Whole-pixel coordinates: integers only."""
     if not points:
         return Markup("")
-    low = min(r for _, r in points)
-    high = max(r for _, r in points)
-    span = max(high - low, 20)
-    low -= span // 10
-    high = low + span + span // 5
+    y = _rating_axis(points)
     first = _month_number(points[0][0])
     end = max(_month_number(until) if until else first, _month_number(points[-1][0]))
     months = end - first
@@ -83,17 +95,12 @@ def step_chart(points: list[tuple[str, int]], until: str | None) -> Markup:
             return WIDTH // 2
         return PAD + (_month_number(month) - first) * (WIDTH - 2 * PAD) // months
 
-    def y(r: int) -> int:
-        return HEIGHT - PAD - (r - low) * (HEIGHT - 2 * PAD) // (high - low)
-
     last = until if until and _month_number(until) > _month_number(points[-1][0]) else None
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="rating over time, {escape(points[0][0])} to '
         f'{escape(last or points[-1][0])}">',
-        f'<line x1="{PAD}" y1="{HEIGHT - PAD}" x2="{WIDTH - PAD // 2}" y2="{HEIGHT - PAD}" '
-        'class="axis"/>',
-        f'<line x1="{PAD}" y1="{PAD // 2}" x2="{PAD}" y2="{HEIGHT - PAD}" class="axis"/>',
+        AXES,
     ]
     steps = [f"M{x(points[0][0])},{y(points[0][1])}"]
     for month, rating in points[1:]:
