@@ -7,6 +7,7 @@ never through a CliRunner of their own.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,42 @@ def durable(monkeypatch: pytest.MonkeyPatch) -> None:
     """The test runs as a user's run does: every fsync, SQLite synchronous=FULL (in this process
     and the subprocesses it starts)."""
     monkeypatch.setenv(durability.ENV, "full")
+
+
+@pytest.fixture(scope="session")
+def three_kinds_year(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(the history, the folder of each kind's lists) of tests/history/three_kinds_year.py: a
+    year of the three kinds' lists, thirty-six period runs, built once for the whole run (two
+    modules on either worker read it; neither writes to it)."""
+    from tests.built_once import built_once
+    from tests.history.three_kinds_year import build_year
+
+    root = built_once(tmp_path_factory, "three-kinds-year", build_year)
+    return root / "ratings.db", root
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One headless Chromium for the run (per xdist worker): starting one costs more than most
+    browser tests do. Tests take it through ``browser``."""
+    from tests.browser import browser_missing, start_chromium
+
+    why = browser_missing()
+    if why:
+        pytest.skip(why)
+    driver = start_chromium(tmp_path_factory.mktemp("chromium-profile"))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The run's Chromium, as a new one is (no page, no cookie, 1280 x 900) for each test."""
+    from tests.browser import fresh
+
+    fresh(chromium)
+    yield chromium
+    fresh(chromium)
 
 
 @pytest.fixture

@@ -82,6 +82,18 @@ def search_shard(key: str) -> str:
     return f"search/{key}.js"
 
 
+def rank_file(bucket: str, layout: str) -> str:
+    """The world and national ranks of the players of one bucket (:mod:`.rank_files`):
+    ``layout`` js (the script a profile loads) or json."""
+    return f"ranks/{bucket}.{layout}"
+
+
+def parse_rank_file(address: str) -> tuple[str, str] | None:
+    """(bucket, layout) of a rank file's address, None for any other address."""
+    match = re.fullmatch(r"ranks/([0-9a-f]{3})\.(js|json)", address)
+    return (match.group(1), match.group(2)) if match else None
+
+
 def json_of(address: str) -> str:
     """The JSON twin of a page: the same path with ``.json`` for ``.html``."""
     return address.removesuffix(".html") + ".json"

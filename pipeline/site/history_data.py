@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -77,9 +76,6 @@ def ranked(frame: pd.DataFrame) -> pd.DataFrame:
 
 SEARCH_FACTS = ("id", "name", "federation", "title")  # what the search shows of a player
 SEARCH_KEY = ("search", "players")  # the search index's key among the decoded lists
-
-
-CHUNK = 4096  # rows turned into plain records at a time (the static writer's many profiles)
 
 
 def plain(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
@@ -247,113 +243,34 @@ class SiteData:
         frame["scale"] = frame["run_id"].map({r: p.scale for r, p in live.items()})
         return frame
 
-    def read_all_changes(self) -> None:
-        """Read every player's stored changes of each kind at once (the static writer's many
-        profiles)."""
-        for kind in self.kinds():
-            frame = self.changes(kind)
-            ids = frame["player_id"].to_numpy(dtype=object)
-            starts = _run_starts(ids)
-            stops = [*starts[1:], len(ids)]
-            slices = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
-            self._cache[("changes", kind)] = (frame, slices)
-
-    def all_rows(self, kind: str) -> pd.DataFrame:
-        """Every month's list of ``kind`` in one frame (a ``month`` column), sorted by id then
-        month: a player's rows are one slice (:meth:`player_slices`)."""
-        key = ("all", kind)
-        if key not in self._cache:
-            parts = [self.frame(m).assign(month=m.month) for m in self.months_of(kind)]
-            if parts:
-                rows = pd.concat(parts, ignore_index=True)
-            else:
-                rows = pd.DataFrame(columns=["id", "month"])
-            self._cache[key] = rows.sort_values(["id", "month"], kind="stable").reset_index(
-                drop=True
-            )
-        return self._cache[key]
-
-    def player_records(
-        self, kind: str, player_id: str, columns: tuple[str, ...]
-    ) -> list[dict[str, Any]]:
-        """:meth:`player_rows` as plain records: with every list decoded, made ``CHUNK`` rows
-        at a time as the static writer goes through the players in id order (a pandas call
-        per player would cost more than its page)."""
-        if ("all", kind) not in self._cache:
-            return plain(self.player_rows(kind, player_id), columns)
-        span = self.player_slices(kind).get(player_id)
-        if span is None:
-            return []
-        return self._records(("rows", kind), self.all_rows(kind), columns, span)
-
-    def change_records(self, kind: str, player_id: str) -> list[dict[str, Any]]:
-        """The player's stored changes of ``kind`` as plain records (see
-        :meth:`player_records`)."""
-        if ("changes", kind) not in self._cache:
-            frame = self.changes(kind, player_id)
-            return plain(frame, list(frame.columns))
-        frame, slices = self._cache[("changes", kind)]
-        span = slices.get(player_id)
-        if span is None:
-            return []
-        return self._records(("change_records", kind), frame, tuple(frame.columns), span)
-
-    def _records(
-        self, key: tuple[str, str], frame: pd.DataFrame, columns: tuple[str, ...],
-        span: tuple[int, int],
-    ) -> list[dict[str, Any]]:  # fmt: skip
-        start, stop = span
-        held = self._cache.get(key)
-        if held is None or not (held[0] <= start and stop <= held[1]):
-            high = max(stop, min(len(frame), start + CHUNK))
-            held = (start, high, plain(frame.iloc[start:high], columns))
-            self._cache[key] = held
-        return held[2][start - held[0] : stop - held[0]]
-
     def player_rows(self, kind: str, player_id: str) -> pd.DataFrame:
-        """The player's rows of every month's list of ``kind`` (as :meth:`all_rows`, whose
-        slice it is when every list is decoded); else read from the one block of each list
-        that can hold the player, the ranks from the latest list (a live profile decodes no
-        whole list but the latest, kept between requests)."""
-        if ("all", kind) in self._cache:
-            span = self.player_slices(kind).get(player_id)
-            return self.all_rows(kind).iloc[span[0] : span[1]] if span else self.all_rows(kind)[:0]
+        """The player's rows of every month's list of ``kind`` (a ``month`` column), oldest
+        first, each read from the one block of its list that can hold the player (a live
+        profile decodes no whole list; the static writer reads every list whole instead:
+        :func:`profile_runs.all_runs`)."""
         found = []
         for month in self.months_of(kind):
             row = _row_in(self.con, month.content_id, player_id)
             if row is not None:
                 found.append({**row, "month": month.month})
-        latest = self.latest(kind)
-        if not found or latest is None:
+        if not found:
             return pd.DataFrame(columns=["id", "month"])
         rows = list_frame(pa.Table.from_pylist(found)).assign(month=[r["month"] for r in found])
-        frame = self.frame(latest)
-        at = int(np.searchsorted(frame["id"].to_numpy(dtype=object), player_id))
-        on_latest = at < len(frame) and frame["id"].iat[at] == player_id
-        rank = {
-            c: frame[c].iat[at] if on_latest else pd.NA for c in ("world_rank", "national_rank")
-        }
-        is_latest = rows["month"].eq(latest.month).to_numpy(dtype=bool)
-        for column, value in rank.items():
-            rows[column] = pd.array([value if last else pd.NA for last in is_latest], "Int64")
         return rows.reset_index(drop=True)
 
-    def player_slices(self, kind: str) -> dict[str, tuple[int, int]]:
-        """Player id -> (start, stop) of the player's rows in :meth:`all_rows`."""
-        key = ("slices", kind)
-        if key not in self._cache:
-            ids = self.all_rows(kind)["id"].to_numpy(dtype=object)
-            starts = _run_starts(ids)
-            stops = [*starts[1:], len(ids)]
-            self._cache[key] = dict(zip(ids[starts], zip(starts, stops, strict=True), strict=True))
-        return self._cache[key]
+    def kept(self, key: tuple[Any, ...], make: Any, with_lists: bool = False) -> Any:
+        """What ``make()`` returns, made once for this history (the static writer's tables
+        of every player: :mod:`.profile_runs`, :mod:`.rank_files`); ``with_lists``: kept
+        with the decoded lists (the live server keeps them between requests), for what is
+        made from one stored list alone (keyed by its content id)."""
+        held = self._frames if with_lists else self._cache
+        if key not in held:
+            held[key] = make()
+        return held[key]
 
-
-def _run_starts(ids: np.ndarray) -> np.ndarray:
-    """The positions where a run of equal ids begins in ``ids`` (sorted)."""
-    if len(ids) == 0:
-        return np.array([], dtype=np.int64)
-    return np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    def held(self, key: tuple[Any, ...]) -> Any:
+        """What :meth:`kept` made for ``key``, None before."""
+        return self._cache.get(key)
 
 
 def _row_in(con: sqlite3.Connection, content_id: int, player_id: str) -> dict[str, Any] | None:

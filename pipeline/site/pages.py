@@ -12,7 +12,6 @@ from typing import Any
 
 import pandas as pd
 
-from pipeline.calculator.calc_text import fixed
 from pipeline.lists.next_list import STATUS_FIRST
 from pipeline.site import addresses as at
 from pipeline.site.history_data import SEARCH_FACTS, Month, SiteData, plain
@@ -29,7 +28,6 @@ TOP_TITLES = {
     "girls": "Girls (under 20)",
 }
 ROW_FIELDS = ("id", "name", "federation", "title", "sex", "birth_year", "rating", "k", "flags")
-PROFILE_FIELDS = ("month", *ROW_FIELDS, "period_games", "world_rank", "national_rank")
 
 
 def _player_links(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -195,76 +193,67 @@ def federations(data: SiteData, kind: str) -> list[str]:
     return sorted(t for f in feds if (t := at.fed_token(str(f))) is not None)
 
 
-def _periods(
-    data: SiteData, kind: str, rows: list[dict[str, Any]], changes: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """Per list the player is on: the rating, and for a published list its period's games,
-    score, change, the K that rated them and the calculation's address."""
-    stored = {str(c["period"]): c for c in changes}
-    by_month = {m.month: m for m in data.months_of(kind)}
-    out = []
-    previous: int | None = None
-    for row in rows:
-        month = by_month[str(row["month"])]
-        change = stored.get(str(month.period)) if month.published else None
-        rating = row["rating"]
-        out.append({
-            "month": row["month"],
-            "period": month.period if month.published else None,
-            "rating": rating,
-            "difference": rating - previous if rating is not None and previous is not None
-            else None,
-            "period_games": row["period_games"],
-            "k": row["k"],
-            "games": change["games"] if change else None,
-            "score": fixed(change["score_h"], 100, 1) if change else None,
-            "change": change["change"] if change else None,
-            "k_used": change["k"] if change else None,
-            "k_rule": change["k_rule"] if change else None,
-            "calculation_href": at.calculation_page(kind, str(row["id"]), str(month.period))
-            if change and change["scale"] is not None else None,
-        })  # fmt: skip
-        previous = rating if rating is not None else previous
-    return out
+def _periods(kind: str, player_id: str, runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table's rows (:mod:`.profile_runs`): per run its first list and last (None while
+    it is in force), the rating, and for a period with games its games, score, change, the K
+    that rated them and the calculation's address."""
+    for run in runs:
+        calculated = run.pop("calculated")
+        run["calculation_href"] = (
+            at.calculation_page(kind, player_id, str(run["period"])) if calculated else None
+        )
+    return runs
+
+
+def _kind_profile(kind: str, runs: list[dict[str, Any]], last: dict[str, Any]) -> dict[str, Any]:
+    """A kind's section of a profile: the rating on the kind's latest list (None when the
+    player is not on it), K for the next period, the chart's points (a point per run, a
+    change) and the table. No rank: ranks move every month (:mod:`.rank_files`)."""
+    current = bool(last["current"])
+    inactive = "i" in str(last["flags"] or "")
+    rating = last["rating"] if current else None
+    return {
+        "kind": kind,
+        "rating": rating,
+        "until": last["until"],  # the last list the player is on, None: the latest
+        "inactive": inactive,
+        "ranked": current and rating is not None and not inactive,
+        "k": last["k"],
+        "periods": _periods(kind, str(last["id"]), runs),
+        # (month, rating) of each change: the chart (drawn by the template), flat to ``until``
+        "points": [[r["month"], r["rating"]] for r in runs if r["rating"] is not None],
+    }
 
 
 def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
-    """A player's profile: the facts of the latest list they are on, per kind the rating
-    with world and national rank, a chart, and per period games, score, change and K."""
+    """A player's profile: the facts of the newest list they are on, per kind the rating, the
+    K for the next period, a chart, and a row per change (:mod:`.profile_runs`). Every value
+    is the player's own: a player who did not play keeps the same profile; the world and
+    national ranks are loaded from the rank file it names (:mod:`.rank_files`)."""
+    from pipeline.site import profile_runs
+    from pipeline.site.rank_files import bucket
+
     kinds = []
     facts: dict[str, Any] | None = None
-    facts_month = ""
+    newest = ""
     for kind in data.kinds():
-        rows = data.player_records(kind, player_id, PROFILE_FIELDS)
-        if not rows:
+        found = profile_runs.player_runs(data, kind, player_id)
+        if found is None:
             continue
-        latest = rows[-1]
+        runs, last = found
         # The facts of the newest list of any kind (a federation or title changed since the
         # last standard list shows as the later rapid list has it); on a tie, the first kind.
-        if facts is None or latest["month"] > facts_month:
-            facts_month = latest["month"]
-            facts = {k: latest[k] for k in ("id", "name", "federation", "title", "sex",
-                                            "birth_year")}  # fmt: skip
-        on_latest = latest["month"] == data.latest(kind).month  # type: ignore[union-attr]
-        periods = _periods(data, kind, rows, data.change_records(kind, player_id))
-        points = [(str(r["month"]), int(r["rating"])) for r in rows if r["rating"] is not None]
-        kinds.append({
-            "kind": kind,
-            "month": latest["month"],
-            "rating": latest["rating"] if on_latest else None,
-            "world_rank": latest["world_rank"] if on_latest else None,
-            "national_rank": latest["national_rank"] if on_latest else None,
-            "inactive": "i" in str(latest["flags"] or ""),
-            "k": latest["k"],
-            "periods": periods,
-            "points": points,  # (month, rating): the chart (drawn by the template)
-        })  # fmt: skip
+        if facts is None or last["month"] > newest:
+            newest = last["month"]
+            facts = {k: last[k] for k in profile_runs.FACTS}
+        kinds.append(_kind_profile(kind, runs, last))
     if facts is None:
         return None
     return {
         "page": at.player_page(player_id),
         "title": f"{facts['name']} ({player_id})",
         "player": facts,
+        "ranks": at.rank_file(bucket(player_id), "json"),
         "kinds": kinds,
     }
 

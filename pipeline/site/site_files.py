@@ -25,6 +25,8 @@ from pipeline.site.downloads import list_downloads
 from pipeline.site.history_data import Month, SiteData
 from pipeline.site.name_search import SHARD_BYTES, find, shard_keys, shard_name, split_keys
 from pipeline.site.page_keys import frame_digest, page_key
+from pipeline.site.profile_runs import all_runs, profile_keys
+from pipeline.site.rank_files import rank_file, rank_files
 from pipeline.site.render import html_bytes, json_bytes
 
 HERE = Path(__file__).parent
@@ -34,6 +36,7 @@ ASSETS = {
     "static/site.css": HERE / "static" / "site.css",
     "static/list.js": HERE / "static" / "list.js",
     "static/search.js": HERE / "static" / "search.js",
+    "static/ranks.js": HERE / "static" / "ranks.js",
 }
 
 
@@ -73,6 +76,10 @@ def page_bytes(
         if as_json:
             return json_bytes(context), "application/json"
         return html_bytes(where.page, context, face, data.kinds()), "text/html; charset=utf-8"
+    rank = at.parse_rank_file(address)
+    if rank is not None:
+        body = rank_file(data, *rank)
+        return None if body is None else (body, RANK_MEDIA[rank[1]])
     download = at.parse_download(address)
     if download is not None:
         month = data.month(download.kind, download.month)
@@ -84,6 +91,7 @@ def page_bytes(
     return None
 
 
+RANK_MEDIA = {"js": "text/javascript", "json": "application/json"}
 MEDIA = {
     "csv": "text/csv; charset=utf-8",
     "txt": "text/plain; charset=utf-8",
@@ -123,16 +131,13 @@ def site_groups(data: SiteData) -> Iterator[Group]:
     yield Group(lambda: assets)
     yield Group(lambda: _page(data, at.Address("home"), at.home()))
     yield Group(lambda: _page(data, at.Address("search"), at.search_page()))
-    data.read_all_changes()
     for kind in data.kinds():
         yield from _month_groups(data, kind)
         for top in (*at.TOPS, *pages.federations(data, kind)):
             where = at.Address("top", kind=kind, top=top)
             yield Group(partial(_page, data, where, at.top_page(kind, top)))
-    players = sorted({p for kind in data.kinds() for p in data.player_slices(kind)})
-    for player_id in players:
-        where = at.Address("player", player_id=player_id)
-        yield Group(partial(_page, data, where, at.player_page(player_id)))
+    yield from _player_groups(data)
+    yield Group(lambda: rank_files(data))
     for kind in data.kinds():
         changes = data.changes(kind)
         stored = changes[changes["scale"].notna()]
@@ -143,6 +148,22 @@ def site_groups(data: SiteData) -> Iterator[Group]:
             address = at.calculation_page(kind, str(player_id), str(period))
             yield Group(partial(_page, data, where, address))
     yield Group(lambda: search_shards(data))
+
+
+def _player_groups(data: SiteData) -> Iterator[Group]:
+    """A profile per player, keyed by the rows it is made from (:func:`profile_keys`): after
+    a month where a player did not play, their profile is not made again."""
+    by_kind = {kind: all_runs(data, kind) for kind in data.kinds()}
+    players = sorted({p for runs in by_kind.values() for p in runs.spans})
+    keys = profile_keys(by_kind, players)
+    kinds = repr(data.kinds())  # the header's links
+    for player_id in players:
+        page = at.player_page(player_id)
+        yield Group(
+            partial(_page, data, at.Address("player", player_id=player_id), page),
+            page_key("player", kinds, keys[player_id]),
+            (page, at.json_of(page)),
+        )
 
 
 def _month_groups(data: SiteData, kind: str) -> Iterator[Group]:

@@ -3,19 +3,16 @@ published into one database, the kinds interleaved month by month, and each play
 table per kind checked against the lists the runs published (the CSV files, not the history):
 the change is the new list's rating minus the old one's, the games are the new list's
 ``period_games``, the K that rated the period is the K of the list in force and the next K is
-the new list's. A newcomer's results wait for a first rating in the one kind they played."""
+the new list's. A newcomer's results wait for a first rating in the one kind they played.
+
+The year is built once per run (tests/history/three_kinds_year.py, tests/conftest.py)."""
 
 from __future__ import annotations
-
-import csv
-import random
-from pathlib import Path
 
 import pytest
 
 from pipeline.errors import NotInHistory
 from pipeline.history.store import connect
-from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.jobs.player_history import (
     CalculationRequest,
     HistoryRequest,
@@ -24,78 +21,11 @@ from pipeline.jobs.player_history import (
 )
 from pipeline.rules.months import add_months
 from pipeline.rules.rating_kinds import KINDS
-
-MONTHS = [f"2026-{m:02d}" for m in range(1, 13)]
-PLAYERS = [f"91000{i:02d}" for i in range(1, 9)]
-NEWCOMER = "9100099"  # plays rapid in January only: too few games for a first rating
-# The same players on three lists, rated differently on each (a list read for the wrong kind
-# would show it).
-OFFSET = {"standard": 0, "rapid": 37, "blitz": -23}
-HEADER = ["id", "name", "rating", "k", "birth_year", "games", "ever_2400", "federation", "title",
-          "sex", "last_played"]  # fmt: skip
+from tests.history.three_kinds_year import MONTHS, NEWCOMER, PLAYERS, number, read_list
 
 
-def first_list(path: Path, kind: str) -> Path:
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        out = csv.writer(fh)
-        out.writerow(HEADER)
-        for i, pid in enumerate(PLAYERS):
-            rating = 1700 + 80 * i + OFFSET[kind]
-            out.writerow([pid, f"Player {i}", rating, "", 1970 + i, 100 + i, "false", "FRA", "",
-                          "m", "2025-12"])  # fmt: skip
-    return path
-
-
-def month_events(folder: Path, kind: str, month: str) -> Path:
-    """Four games of the month among the players (seeded by kind and month); the newcomer's
-    games in January's rapid event."""
-    rng = random.Random(f"{kind} {month}")
-    folder.mkdir(parents=True)
-    lines = ["event,round,date,white,black,result"]
-    for game in range(4):
-        white, black = rng.sample(PLAYERS, 2)
-        result = rng.choice(["1-0", "0-1", "1/2-1/2"])
-        lines.append(f"{kind} {month},{game + 1},{month}-1{game},{white},{black},{result}")
-    if kind == "rapid" and month == MONTHS[0]:
-        lines += [
-            f"{kind} {month},{5 + g},{month}-20,{NEWCOMER},{PLAYERS[g]},1-0" for g in range(3)
-        ]
-    (folder / "games.csv").write_text("\n".join(lines) + "\n")
-    return folder
-
-
-def read_list(path: Path) -> dict[str, dict[str, str]]:
-    with path.open(encoding="utf-8") as fh:
-        return {row["id"]: row for row in csv.DictReader(fh)}
-
-
-def number(text: str) -> int | None:
-    return int(text) if text not in ("", None) else None
-
-
-@pytest.fixture(scope="module")
-def year(tmp_path_factory) -> tuple[Path, Path]:
-    """(the history, the folder of each kind's lists): January to December, each month the
-    three kinds in turn, each kind's files in its own folder."""
-    root = tmp_path_factory.mktemp("year")
-    db = root / "ratings.db"
-    lists = {kind: first_list(root / f"{kind}_2026-01.csv", kind) for kind in KINDS}
-    for month in MONTHS:
-        for kind in KINDS:
-            events = month_events(root / "events" / kind / month, kind, month)
-            out = root / kind
-            run_period(
-                PeriodRequest(
-                    list_path=lists[kind], events=(events,), period=month, out_dir=out,
-                    db_path=db, rules=kind, xlsx=False,
-                )
-            )  # fmt: skip
-            lists[kind] = out / f"rating_list_{add_months(month, 1)}.csv"
-    return db, root
-
-
-def test_each_profile_table_agrees_with_the_published_lists(year):
-    db, root = year
+def test_each_profile_table_agrees_with_the_published_lists(three_kinds_year):
+    db, root = three_kinds_year
     played = 0
     for kind in KINDS:
         tables = {
@@ -134,8 +64,8 @@ def test_each_profile_table_agrees_with_the_published_lists(year):
     assert played > 3 * 12 * 4  # most months, most players: the checks above ran
 
 
-def test_a_player_is_one_player_across_the_three_lists(year):
-    db, _ = year
+def test_a_player_is_one_player_across_the_three_lists(three_kinds_year):
+    db, _ = three_kinds_year
     found = run_history(HistoryRequest(PLAYERS[0], db))
     assert found.kinds == KINDS
     # Each kind: the list given (January) and the twelve it published, in order.
@@ -150,8 +80,8 @@ def test_a_player_is_one_player_across_the_three_lists(year):
     assert dict(runs) == {kind: 12 for kind in KINDS}
 
 
-def test_a_newcomer_waits_for_a_first_rating_in_the_one_kind_played(year):
-    db, _ = year
+def test_a_newcomer_waits_for_a_first_rating_in_the_one_kind_played(three_kinds_year):
+    db, _ = three_kinds_year
     found = run_history(HistoryRequest(NEWCOMER, db))
     assert found.kinds == ("rapid",)
     assert {p["rating_kind"] for p in found.pending} == {"rapid"}

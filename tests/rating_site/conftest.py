@@ -97,3 +97,12 @@ def rapid_december(work: Path) -> Path:
                              period="2026-12", out_dir=work / "out-rapid",
                              db_path=work / "out" / "ratings.db", rules="rapid"))  # fmt: skip
     return work / "out" / "ratings.db"
+
+
+def covering(periods: list[dict], month: str) -> dict:
+    """The row of a profile's table that stands for the list of ``month``: a row stands for
+    its first list (``month``) to its last (``until``; None: on to the latest list)."""
+    found = [r for r in periods
+             if r["month"] <= month and (r["until"] is None or month <= r["until"])]  # fmt: skip
+    assert len(found) == 1, (month, periods)
+    return found[0]

@@ -15,7 +15,7 @@ import pytest
 from pipeline.readers.lists.published_list import read_list
 from pipeline.site.job import SiteRequest, run_site
 from tests.rating_site.conftest import december, november, rapid_december
-from tests.web.conftest import Server, browser  # noqa: F401 (the browser fixture)
+from tests.web.conftest import Server
 from tests.web.test_browser import PHONE, WIDTHS, shoot, type_into, wait_for, wait_for_page
 
 SEARCHED = "Garcia, Lucia"
@@ -85,11 +85,21 @@ def _shown_list(driver) -> list[tuple[str, int | None]]:
     return sorted((i, int(r) if r else None) for i, r in rows)
 
 
+def _ranks_filled(driver) -> None:
+    """The profile's world and national ranks, filled in by static/ranks.js from its rank
+    file (they are not written on the profile: docs/web.md)."""
+    wait_for(driver, lambda d: d.find_element("css selector", "#standard p.ranks").text
+             .startswith("World rank "))  # fmt: skip
+    text = driver.find_element("css selector", "#standard p.ranks").text
+    assert "national rank" in text and "list" in text, text
+
+
 def _profile_to_calculation_to_top_to_list(driver, tmp_path: Path, width: int) -> None:
     """From a site profile: its kind switch to the rapid ratings, a rapid period's link to its
     calculation (the static site's page; live, the history's page of that kind), back, a top
     list, the list month and its downloads read back (the same walk live and from disk)."""
     wait_for_page(driver, "table[id^=periods-]")
+    _ranks_filled(driver)
     _no_sideways_scroll(driver)
     assert driver.find_element("css selector", "#standard svg.chart").is_displayed()
     _click(driver, "nav.kind-switch a[href='#rapid']")
@@ -129,7 +139,7 @@ def _profile_to_calculation_to_top_to_list(driver, tmp_path: Path, width: int) -
 
 
 @pytest.mark.parametrize("width", list(WIDTHS.values()))
-def test_the_static_site_from_disk(browser, static_site, tmp_path, width):  # noqa: F811
+def test_the_static_site_from_disk(browser, static_site, tmp_path, width):
     browser.set_window_size(width, 900)
     try:
         browser.get((static_site / "search.html").as_uri())
@@ -147,7 +157,7 @@ def test_the_static_site_from_disk(browser, static_site, tmp_path, width):  # no
 
 
 @pytest.mark.parametrize("width", list(WIDTHS.values()))
-def test_the_live_site(browser, live, tmp_path, width):  # noqa: F811
+def test_the_live_site(browser, live, tmp_path, width):
     browser.set_window_size(width, 900)
     try:
         browser.get(live.url + "/site/search.html")
@@ -162,7 +172,7 @@ def test_the_live_site(browser, live, tmp_path, width):  # noqa: F811
         browser.set_window_size(1280, 900)
 
 
-def test_screenshots_of_the_static_site(browser, static_site):  # noqa: F811
+def test_screenshots_of_the_static_site(browser, static_site):
     pages = {
         "site-home": ("index.html", "section.kind"),
         "site-list": ("lists/standard/2027-01.html", "#list tbody tr"),
@@ -173,6 +183,8 @@ def test_screenshots_of_the_static_site(browser, static_site):  # noqa: F811
     for name, (address, ready) in pages.items():
         browser.get((static_site / address).as_uri())
         wait_for_page(browser, ready)
+        if name == "site-player":
+            _ranks_filled(browser)
         shoot(browser, name)
     browser.get((static_site / "search.html").as_uri() + "?q=gar")
     wait_for(browser, lambda d: d.find_elements("css selector", "#search-results a"))

@@ -14,7 +14,7 @@ import pytest
 from pipeline.site.job import SiteRequest, run_site
 from tests.rating_site.search_history import DROPPED, NAMES, search_history
 from tests.rating_site.test_site_search import QUERIES, SEPARATORS
-from tests.web.conftest import Server, browser  # noqa: F401 (the browser fixture)
+from tests.web.conftest import Server
 from tests.web.test_browser import PHONE, shoot, type_into, wait_for, wait_for_page
 
 HINT = "Type the beginning of a name (any of its words; accents and case aside) or of an id."
@@ -67,7 +67,7 @@ def _no_sideways_scroll(driver) -> None:
     assert overflow <= 0, f"{driver.current_url} scrolls sideways by {overflow} px"
 
 
-def test_the_static_and_the_live_search_show_the_same(browser, static_site, live):  # noqa: F811
+def test_the_static_and_the_live_search_show_the_same(browser, static_site, live):
     page = (static_site / "search.html").as_uri()
     for query, ids in QUERIES.items():
         asked = "?q=" + urllib.parse.quote(query)
@@ -109,7 +109,7 @@ def split_site(history, static_site, tmp_path_factory) -> Path:
     return out
 
 
-def test_split_shards_show_what_the_live_search_shows(browser, split_site, live):  # noqa: F811
+def test_split_shards_show_what_the_live_search_shows(browser, split_site, live):
     assert len(list((split_site / "search").glob("*.js"))) > 25
     page = (split_site / "search.html").as_uri()
     served = {}
@@ -134,7 +134,7 @@ def test_split_shards_show_what_the_live_search_shows(browser, split_site, live)
              == "2 found.")  # fmt: skip
 
 
-def test_typing_finds_a_dropped_player_and_opens_the_profile(browser, static_site, live):  # noqa: F811
+def test_typing_finds_a_dropped_player_and_opens_the_profile(browser, static_site, live):
     try:
         for width in (1366, PHONE):
             browser.set_window_size(width, 900)
@@ -160,7 +160,7 @@ def test_typing_finds_a_dropped_player_and_opens_the_profile(browser, static_sit
         browser.set_window_size(1280, 900)
 
 
-def test_screenshots_of_the_search(browser, static_site, live):  # noqa: F811
+def test_screenshots_of_the_search(browser, static_site, live):
     browser.get((static_site / "search.html").as_uri() + "?q=" + urllib.parse.quote("müller"))
     wait_for(browser, _answered)
     shoot(browser, "site-search-static")

@@ -1,10 +1,10 @@
 """The rating site over one history of standard, rapid and blitz lists (issue 36): a year of
-monthly lists of the three kinds (the history of tests/history/test_history_three_kinds_year.py,
-built once for this module), written as the static site, and checked against the CSV files the
-runs published (not against the history): each kind's home summary, list months, downloads and
-top lists; each profile's table per kind (change = new - old, games, K, the link to that kind's
-calculation); the live pages' JSON the static files' own. A history written before schema 5
-(one kind) writes the same site as before, under its one kind."""
+monthly lists of the three kinds (tests/history/three_kinds_year.py, built once per run and
+shared with tests/history/test_history_three_kinds_year.py), written as the static site, and
+checked against the CSV files the runs published (not against the history): each kind's home
+summary, list months, downloads and top lists; each profile's table per kind (change = new - old,
+games, K, the link to that kind's calculation); the live pages' JSON the static files' own. A
+history written before schema 5 (one kind) writes the same site as before, under its one kind."""
 
 from __future__ import annotations
 
@@ -20,18 +20,11 @@ from pipeline.rules.months import add_months
 from pipeline.rules.rating_kinds import KINDS
 from pipeline.site import addresses as at
 from pipeline.site.job import SiteRequest, run_site
-from tests.history import test_history_three_kinds_year as three_kinds
-from tests.history.test_history_three_kinds_year import (
-    MONTHS,
-    NEWCOMER,
-    PLAYERS,
-    number,
-    read_list,
-)
+from tests.history.three_kinds_year import MONTHS, NEWCOMER, PLAYERS, number, read_list
+from tests.rating_site.conftest import covering
 from tests.web.conftest import local_client
 
 LISTED = ["2026-01", *(add_months(m, 1) for m in MONTHS)]  # each kind's thirteen lists
-year = three_kinds.year  # the history of a year of three kinds, built once for this module
 V4 = Path(__file__).resolve().parents[1] / "history" / "data"
 
 
@@ -47,15 +40,15 @@ def page_json(site: Path, address: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def site(year, tmp_path_factory) -> Path:
-    db, _ = year
+def site(three_kinds_year, tmp_path_factory) -> Path:
+    db, _ = three_kinds_year
     out = tmp_path_factory.mktemp("www-kinds")
     run_site(SiteRequest(db, out))
     return out
 
 
-def test_home_shows_the_latest_list_of_each_kind(year, site):
-    _, root = year
+def test_home_shows_the_latest_list_of_each_kind(three_kinds_year, site):
+    _, root = three_kinds_year
     home = page_json(site, at.home())
     assert [(s["kind"], s["month"]) for s in home["lists"]] == [(k, LISTED[-1]) for k in KINDS]
     for summary in home["lists"]:
@@ -71,8 +64,8 @@ def test_home_shows_the_latest_list_of_each_kind(year, site):
         assert f'href="top/{kind}/open.html"' in html
 
 
-def test_each_kinds_lists_downloads_and_top_lists_are_its_own(year, site):
-    _, root = year
+def test_each_kinds_lists_downloads_and_top_lists_are_its_own(three_kinds_year, site):
+    _, root = three_kinds_year
     for kind in KINDS:
         for month in LISTED:
             listed = published(root, kind, month)
@@ -89,8 +82,8 @@ def test_each_kinds_lists_downloads_and_top_lists_are_its_own(year, site):
         assert top["kind"] == kind and top["month"] == LISTED[-1]
 
 
-def test_each_profile_table_per_kind_agrees_with_the_published_lists(year, site):
-    _, root = year
+def test_each_profile_table_per_kind_agrees_with_the_published_lists(three_kinds_year, site):
+    _, root = three_kinds_year
     played = 0
     for pid in PLAYERS:
         profile = page_json(site, at.player_page(pid))
@@ -102,30 +95,41 @@ def test_each_profile_table_per_kind_agrees_with_the_published_lists(year, site)
             ranked = sorted((number(r["rating"]) for r in latest.values() if r["rating"]),
                             reverse=True)  # fmt: skip
             rating = number(latest[pid]["rating"])
-            # Every player is FRA: the national rank is the world rank.
-            assert (shown["rating"], shown["world_rank"], shown["national_rank"]) == (
-                rating, ranked.index(rating) + 1, ranked.index(rating) + 1,
-            )  # fmt: skip
-            assert shown["points"] == [
-                [m, number(published(root, kind, m)[pid]["rating"])] for m in LISTED
-            ]
+            # The ranks are in the profile's rank file (they move for everyone every month);
+            # every player is FRA: the national rank is the world rank.
+            ranks = json.loads((site / profile["ranks"]).read_text(encoding="utf-8"))
+            assert ranks["lists"][kind] == LISTED[-1]
+            assert shown["rating"] == rating and shown["ranked"]
+            assert ranks["ranks"][pid][kind] == [ranked.index(rating) + 1] * 2
+            ratings = {m: number(published(root, kind, m)[pid]["rating"]) for m in LISTED}
+            # The chart's points are the changes: the rating of every month is the one of the
+            # last point at or before it.
+            points = shown["points"]
+            assert points[0][0] == LISTED[0]
+            for month in LISTED:
+                assert [r for m, r in points if m <= month][-1] == ratings[month], month
             # A chart per kind on the page, in the kind's own section.
             section = html.split(f'<section class="kind" id="{kind}">', 1)[1]
             assert section.split("</section>", 1)[0].count('<svg class="chart"') == 1
-            rows = {r["month"]: r for r in shown["periods"]}
-            assert list(rows) == LISTED
+            periods = shown["periods"]
+            assert periods[-1]["until"] is None  # on the latest list
+            for month in LISTED:
+                assert covering(periods, month)["rating"] == ratings[month]
             for month in MONTHS:
                 before = published(root, kind, month)[pid]
                 after = published(root, kind, add_months(month, 1))[pid]
-                row = rows[add_months(month, 1)]
-                assert row["period"] == month
+                row = covering(periods, add_months(month, 1))
+                if not number(after["period_games"]):  # no games: a row with no change (the
+                    if row["month"] == add_months(month, 1):  # rating moved), or none
+                        assert row["change"] is None and row["calculation_href"] is None
+                    else:
+                        assert number(after["rating"]) == number(before["rating"])
+                    continue
+                played += 1
+                assert row["month"] == add_months(month, 1) and row["period"] == month
                 assert row["rating"] == number(after["rating"])
                 assert row["period_games"] == number(after["period_games"])
                 assert row["difference"] == number(after["rating"]) - number(before["rating"])
-                if not number(after["period_games"]):
-                    assert row["change"] is None and row["calculation_href"] is None
-                    continue
-                played += 1
                 assert row["change"] == row["difference"]  # new - old
                 assert row["games"] == number(after["period_games"])
                 if before["k"]:  # the first list leaves K to the rules
@@ -144,10 +148,10 @@ def test_a_newcomer_has_the_one_kind_played(site):
     assert profile["kinds"][0]["rating"] is None
 
 
-def test_the_live_pages_are_the_static_files(year, site):
+def test_the_live_pages_are_the_static_files(three_kinds_year, site):
     from pipeline.web.app import create_app
 
-    db, _ = year
+    db, _ = three_kinds_year
     pid = PLAYERS[0]
     rapid = next(r for r in page_json(site, at.player_page(pid))["kinds"][1]["periods"]
                  if r["calculation_href"])  # fmt: skip
@@ -194,10 +198,15 @@ def test_a_history_of_schema_4_writes_its_one_kind(kind, tmp_path):
         assert shown["kind"] == kind
         then = [r for r in history["lists"] if not r["superseded"]]
         rows = shown["periods"]
-        assert [r["month"] for r in rows] == [r["list"] for r in then]
-        for row, before in zip(rows, then, strict=True):
-            assert (row["rating"], row["change"], row["k_used"], row["period_games"]) == (
-                before["rating"], before["change"], before["k_used"], before["period_games"],
+        assert rows[0]["month"] == then[0]["list"] and rows[-1]["until"] is None
+        for before in then:  # each list as the history read it then, in the row standing for it
+            row = covering(rows, before["list"])
+            assert row["rating"] == before["rating"]
+            if row["month"] != before["list"]:  # no row of its own: nothing happened
+                assert before["change"] is None and not before["period_games"]
+                continue
+            assert (row["change"], row["k_used"], row["period_games"]) == (
+                before["change"], before["k_used"], before["period_games"],
             )  # fmt: skip
             if before["calculation"] and before["change"] is not None:  # a rated change
                 checked += 1
@@ -235,8 +244,9 @@ def test_a_profile_shows_the_facts_of_the_newest_list_of_any_kind(tmp_path):
     out = tmp_path / "www"
     run_site(SiteRequest(db, out))
     profile = page_json(out, at.player_page(moved))
-    latest = {k["kind"]: k["month"] for k in profile["kinds"]}
-    assert latest == {"standard": "2026-12", "rapid": "2027-01"}
+    # Each kind on its own latest list: standard's December, rapid's January.
+    assert {k["kind"]: k["until"] for k in profile["kinds"]} == {"standard": None, "rapid": None}
+    assert [k["periods"][-1]["month"] for k in profile["kinds"]] == ["2026-12", "2027-01"]
     assert profile["player"]["federation"] == "ESP"
     standard = read_list(work / "out" / "rating_list_2026-12.csv")[moved]
     rapid = read_list(work / "out-rapid" / "rating_list_2027-01.csv")[moved]

@@ -20,7 +20,7 @@ from pipeline.readers.lists.published_list import read_list
 from pipeline.site import addresses as at
 from pipeline.site.job import SiteRequest, run_site
 from tests.conftest import run_cli
-from tests.rating_site.conftest import HOSTILE, HOSTILE_EVENT, december, november
+from tests.rating_site.conftest import HOSTILE, HOSTILE_EVENT, covering, december, november
 from tests.web.conftest import local_client
 
 
@@ -70,6 +70,36 @@ def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
     kept = [a for a in after if a.startswith(unchanged)]
     assert kept and not changed & set(kept)
     assert "lists/standard/2027-01.html" in changed and "index.html" in changed
+
+
+def test_a_refresh_keeps_the_profile_of_a_player_who_did_not_play(tmp_path):
+    """After December, whose games only some players played: the profile (page and JSON) of
+    each player who did not play is the same bytes and not written; each who played is
+    rewritten; the ranks, which move for everyone, are in the rank files."""
+    from tests.rating_site.conftest import DECEMBER
+
+    work = tmp_path / "work"
+    work.mkdir()
+    database = november(work)
+    out = tmp_path / "www"
+    run_site(SiteRequest(database, out))
+    before = tree(out)
+    december(work)
+    refresh = run_site(SiteRequest(database, out))
+    after = tree(out)
+    played = {p for white, black, _ in DECEMBER for p in (white, black)}
+    listed = set(read_list(out / at.download("standard", "2027-01", "csv")).players["id"])
+    idle = sorted(listed - played)
+    assert idle and played <= listed
+    for player_id in idle:
+        for address in (at.player_page(player_id), at.json_of(at.player_page(player_id))):
+            assert address in before and after[address] == before[address], address
+            assert address not in refresh.written
+    for player_id in played:
+        page = at.player_page(player_id)
+        assert after[page] != before[page] and page in refresh.written
+        assert at.json_of(page) in refresh.written
+    assert any(a.startswith("ranks/") for a in refresh.written)
 
 
 def test_the_manifest_keys_pages_by_their_lists_rows_not_the_databases_ids(two_months, tmp_path):
@@ -207,16 +237,21 @@ def test_each_profile_matches_the_lists_and_the_periods_changes(two_months, site
     checked = 0
     for player_id in lists["2027-01"].index:
         profile = json.loads((site / at.json_of(at.player_page(player_id))).read_text("utf-8"))
-        rows = {r["month"]: r for r in profile["kinds"][0]["periods"]}
+        periods = profile["kinds"][0]["periods"]
         for month, period, before in (("2026-12", "2026-11", "2026-11"),
                                       ("2027-01", "2026-12", "2026-12")):  # fmt: skip
-            row = rows[month]
+            row = covering(periods, month)
             new = lists[month].loc[player_id, "rating"]
             assert row["rating"] == (None if pd.isna(new) else int(new))
             old = lists[before]["rating"].get(player_id)
+            change = changes[period].get(player_id)
+            if row["month"] != month:  # no row of its own: no games, the rating as before
+                games = [lists[m]["games"].get(player_id) for m in (before, month)]
+                assert change is None and str(games[0]) == str(games[1])  # played none
+                assert row["rating"] == (None if old is None or pd.isna(old) else int(old))
+                continue
             if row["rating"] is not None and old is not None and not pd.isna(old):
                 assert row["difference"] == row["rating"] - int(old)
-            change = changes[period].get(player_id)
             if change is None or not change["k"]:  # no K: a first rating, not a change
                 assert row["change"] is None
                 continue

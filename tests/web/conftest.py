@@ -1,10 +1,6 @@
 """Fixtures of the web tests: the real server (``fiderate serve`` in a process of its own, on a
-free port) and one headless Chromium driven by Selenium, each shared by a test module.
-
-The browser is Debian's: ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``, both paths always
-given and ``SE_OFFLINE`` set, so Selenium never tries to download a driver. Without them the
-browser tests skip, saying which is missing and how to install it.
-"""
+free port), shared by a test module. The headless Chromium the browser tests drive is the run's
+(tests/conftest.py's ``browser``, tests/browser.py)."""
 
 from __future__ import annotations
 
@@ -20,9 +16,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-INSTALL = "apt-get install chromium chromium-driver"
 
 
 def local_client(app, **options):
@@ -112,40 +105,3 @@ def server(history_db):
     running = Server("--history", str(history_db))
     yield running
     running.stop()
-
-
-def browser_missing() -> str | None:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
-    if missing:
-        return f"no {' and no '.join(missing)}: install them with `{INSTALL}` to run this test"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (make setup installs the dev tools)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    why = browser_missing()
-    if why:
-        pytest.skip(why)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager never downloads a driver
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for arg in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--hide-scrollbars", "--force-device-scale-factor=1",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
-        "--window-size=1280,900",
-    ):  # fmt: skip
-        options.add_argument(arg)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()

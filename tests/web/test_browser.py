@@ -1,5 +1,5 @@
 """``fiderate serve`` in a real browser: the real server (a process of its own, on a free port)
-driven by headless Chromium through Selenium. One server and one browser for the module.
+driven by headless Chromium through Selenium. One server for the module, the run's browser.
 
 Expected numbers come from ../shared/fide/EXAMPLES.md's worked cases (copied here with their
 line), and an event's from ``fiderate rate`` run on the same file in the same test. Each page is

@@ -22,14 +22,15 @@ LAPTOP = 1366
 
 
 @pytest.fixture(scope="module")
-def karl_mala_event(browser, server) -> str:
-    """The 2005 open uploaded once; the address of its event page."""
+def karl_mala_event(chromium, server) -> str:
+    """The 2005 open uploaded once (by the run's browser, as the module's fixture it outlives);
+    the address of its event page."""
     trf = SHARED / "trf" / "karl-mala-2005.trf"
     if not trf.is_file():
         pytest.skip("../shared/trf is not present")
-    upload(browser, server, trf)
-    wait_for_page(browser, "table.standings")
-    return str(browser.current_url)
+    upload(chromium, server, trf)
+    wait_for_page(chromium, "table.standings")
+    return str(chromium.current_url)
 
 
 def test_the_standings_of_a_real_open_fit_a_laptop(browser, karl_mala_event):

@@ -16,7 +16,6 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.norms.test_norms import norm_trf
-from tests.web.conftest import browser  # noqa: F401  (the fixture: one Chromium for the module)
 
 FIRST = "Norm Test Open"
 SECOND = "Second Norm Test Open Festival"
@@ -85,7 +84,7 @@ def layout(driver, page: Path, width: int) -> dict:
     return driver.execute_script(NORMS_LAYOUT)
 
 
-def test_norms_one_table_per_event_that_fits_a_laptop(browser, report):  # noqa: F811
+def test_norms_one_table_per_event_that_fits_a_laptop(browser, report):
     page, checks = report
     assert set(checks) == {FIRST, SECOND}
     try:
@@ -101,7 +100,7 @@ def test_norms_one_table_per_event_that_fits_a_laptop(browser, report):  # noqa:
     assert [t["overflow"] for t in shown["tables"]] == [0] * len(checks)
 
 
-def test_norms_on_a_phone_scroll_and_say_so(browser, report):  # noqa: F811
+def test_norms_on_a_phone_scroll_and_say_so(browser, report):
     page, _ = report
     try:
         shown = layout(browser, page, 390)

@@ -1,0 +1,252 @@
+"""A profile's table of one kind of list as runs: a row where something happened to the player
+(the first list they are on, a period with games or a stored change, a rating that moved, a
+return after lists without them), each row standing for the lists after it until the next
+(``until``: the last list of the run; None while it runs on the latest list).
+
+Why runs and not a row per list: a player who did not play keeps the same rows after one more
+month, so their profile keeps the same bytes and a refresh of the static site need not write it
+(docs/web.md, "What a refresh rewrites"). The ranks, which move for everyone every month, are
+not in the profile at all (:mod:`.rank_files`).
+
+One function (:func:`kind_runs`) makes the runs of every player of a kind at once (the static
+writer) or of one player (the live profile): the same columns, so the same context either way.
+:func:`profile_keys` digests, per player, exactly the rows the profile is made from: equal keys,
+equal profiles (:mod:`.page_keys`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pipeline.calculator.calc_text import fixed
+from pipeline.site.history_data import Month, SiteData, plain
+
+FACTS = ("id", "name", "federation", "title", "sex", "birth_year")
+# A run's row: its first list, its last (None: in force on the latest list), that list's period
+# and rating, the difference from the run before, and the stored change of that period.
+RUN_FIELDS = ("month", "until", "period", "rating", "difference", "period_games", "games",
+              "score", "change", "k_used", "k_rule", "calculated")  # fmt: skip
+# A player's newest row of the kind: the facts, the K for the next period, the flags, whether
+# it is the kind's latest list (``current``) and if not its month (``until``). ``month`` (the
+# same, but moving on each month for a current row) only chooses which kind's facts show.
+LAST_FIELDS = (*FACTS, "month", "until", "rating", "k", "flags", "current")
+SHOWN_LAST = tuple(f for f in LAST_FIELDS if f != "month")  # what the profile shows
+CHUNK = 4096  # runs turned into plain records at a time
+
+
+@dataclass(frozen=True)
+class KindRuns:
+    """The runs (``RUN_FIELDS`` with ``id``) and newest rows (``LAST_FIELDS``) of a kind's
+    players, both sorted by id; ``spans``: id -> (start, stop) of the player's runs."""
+
+    runs: pd.DataFrame
+    last: pd.DataFrame
+    spans: dict[str, tuple[int, int]]
+    last_at: dict[str, int]
+
+
+def _run_starts(ids: np.ndarray) -> np.ndarray:
+    """Where a run of equal ids begins in ``ids`` (sorted): a boolean mask."""
+    return np.r_[True, ids[1:] != ids[:-1]] if len(ids) else np.zeros(0, dtype=bool)
+
+
+def _same(values: pd.Series) -> np.ndarray:
+    """Per row, whether it equals the row before (blank equals blank; the first row: False).
+    Ratings are integers far below 2**53: exact as floats."""
+    v = values.to_numpy(dtype="float64", na_value=np.nan)
+    if len(v) == 0:
+        return np.zeros(0, dtype=bool)
+    both_blank = np.isnan(v[1:]) & np.isnan(v[:-1])
+    return np.r_[False, (v[1:] == v[:-1]) | both_blank]
+
+
+def _scores(score_h: pd.Series) -> pd.Series:
+    """The score text of each stored change (``fixed``, the calculation's own rule), made once
+    per distinct score: a period's scores are a few dozen half points."""
+    present = score_h.dropna()
+    words = {int(v): fixed(int(v), 100, 1) for v in present.unique()}
+    return score_h.map(words, na_action="ignore").astype(object).where(score_h.notna(), None)
+
+
+def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) -> KindRuns:
+    """The runs of ``rows`` (the kind's list rows with ``month``, sorted by id then month) with
+    the kind's stored ``changes`` (:meth:`SiteData.changes`) over its ``months``."""
+    position = {m.month: i for i, m in enumerate(months)}
+    at = rows["month"].map(position).to_numpy(dtype=np.int64)
+    periods = {m.month: m.period for m in months if m.published}
+    stored = changes.rename(columns={"player_id": "id", "k": "k_used"})[
+        ["id", "period", "games", "score_h", "change", "k_used", "k_rule", "scale"]
+    ].astype({"games": "Int64", "score_h": "Int64", "change": "Int64", "k_used": "Int64"})
+    frame = rows[["id", "month", "rating", "period_games"]].reset_index(drop=True)
+    frame = frame.astype({"id": object, "month": object, "rating": "Int64",
+                          "period_games": "Int64"})  # fmt: skip
+    frame.insert(2, "period", frame["month"].map(periods).astype(object))
+    frame = frame.merge(stored, on=["id", "period"], how="left", sort=False)
+    ids = frame["id"].to_numpy(dtype=object)
+    first = _run_starts(ids)
+    gap = np.r_[True, at[1:] != at[:-1] + 1] if len(at) else first
+    played = frame["change"].notna().to_numpy(dtype=bool) | (
+        frame["period_games"].fillna(0).to_numpy(dtype=np.int64) > 0
+    )
+    start = first | gap | ~_same(frame["rating"]) | played
+    end = np.r_[start[1:], True] if len(start) else start
+    current = at == len(months) - 1
+    runs = frame.loc[start].reset_index(drop=True)
+    until = frame["month"].to_numpy(dtype=object)[end]
+    runs["until"] = np.where(current[end], None, until)
+    before = runs["rating"].shift(1)
+    before[first[start]] = pd.NA  # a player's first run has no run before
+    runs["difference"] = (runs["rating"] - before).astype("Int64")
+    runs["score"] = _scores(runs["score_h"])
+    runs["calculated"] = (runs["change"].notna() & runs["scale"].notna()).to_numpy(dtype=bool)
+    runs["k_rule"] = runs["k_rule"].astype(object).where(runs["k_rule"].notna(), None)
+    # Text as pandas' compact strings, not a Python object a cell (1.2 M runs at 50,000
+    # players x 24 months x 3 kinds: half a gigabyte less)
+    text = {c: "str" for c in ("id", "month", "until", "period", "score", "k_rule")}
+    runs = runs[["id", *RUN_FIELDS]].astype(text)
+    newest = np.r_[first[1:], True] if len(first) else first
+    held = [c for c in (*FACTS, "list", "row") if c in rows.columns]  # see _every_row
+    last = rows.loc[newest, [*held, "month", "rating", "k", "flags"]].reset_index(drop=True)
+    last["current"] = current[newest]
+    last.insert(len(FACTS) + 1, "until", last["month"].astype(object).where(~last["current"], None))
+    run_ids = runs["id"].to_numpy(dtype=object)
+    starts = np.flatnonzero(_run_starts(run_ids))
+    stops = [*starts[1:].tolist(), len(run_ids)] if len(starts) else []
+    spans = dict(zip(run_ids[starts].tolist(), zip(starts.tolist(), stops, strict=True),
+                     strict=True))  # fmt: skip
+    last_at = {str(p): i for i, p in enumerate(last["id"].tolist())}
+    return KindRuns(runs, last, spans, last_at)
+
+
+class Records:
+    """Rows of a frame as plain records, made ``CHUNK`` rows at a time as the static writer
+    goes through the players in id order (a pandas call per player would cost more than its
+    page; all of them at once, gigabytes)."""
+
+    def __init__(self, frame: pd.DataFrame, columns: tuple[str, ...]) -> None:
+        self.frame, self.columns = frame, columns
+        self.held: tuple[int, int, list[dict[str, Any]]] = (0, 0, [])
+
+    def rows(self, start: int, stop: int) -> list[dict[str, Any]]:
+        low, high, records = self.held
+        if not (low <= start and stop <= high):
+            high = max(stop, min(len(self.frame), start + CHUNK))
+            records = plain(self.frame.iloc[start:high], self.columns)
+            self.held = low, high, records = start, high, records
+        return records[start - low : stop - low]
+
+
+def _every_row(data: SiteData, kind: str) -> pd.DataFrame:
+    """Every list's rows of ``kind`` sorted by id then month, with the columns the runs are
+    made of and where each row is (``list``, ``row``): the facts of the few rows that are a
+    player's newest are fetched from their list after, not carried for every row (a fifth
+    of the memory at 50,000 players x 24 months x 3 kinds)."""
+    parts = []
+    for n, month in enumerate(data.months_of(kind)):
+        frame = data.frame(month)
+        parts.append(pd.DataFrame({
+            "id": frame["id"].array,
+            "month": month.month,
+            "rating": frame["rating"].array,
+            "period_games": frame["period_games"].array,
+            "k": frame["k"].array,
+            "flags": frame["flags"].array,
+            "list": n,
+            "row": np.arange(len(frame)),
+        }))  # fmt: skip
+    if not parts:
+        return pd.DataFrame(columns=["id", "month", "rating", "period_games", "k", "flags"])
+    rows = pd.concat(parts, ignore_index=True)
+    return rows.sort_values(["id", "month"], kind="stable").reset_index(drop=True)
+
+
+def _with_facts(data: SiteData, kind: str, found: KindRuns) -> KindRuns:
+    """``found`` with the facts of each player's newest row, fetched from its list."""
+    last = found.last
+    named = list(FACTS[1:])  # the id is every row's
+    facts = pd.DataFrame(index=last.index, columns=named, dtype=object)
+    for n, month in enumerate(data.months_of(kind)):
+        mine = (last["list"] == n).to_numpy(dtype=bool)
+        if mine.any():
+            taken = data.frame(month).iloc[last["row"].to_numpy()[mine]]
+            facts.loc[mine, named] = taken[named].astype(object).to_numpy()
+    facts = facts.astype({"birth_year": "Int64"})
+    last = pd.concat([facts, last.drop(columns=["list", "row"])], axis=1)
+    return KindRuns(found.runs, last[list(LAST_FIELDS)], found.spans, found.last_at)
+
+
+def all_runs(data: SiteData, kind: str) -> KindRuns:
+    """The runs of every player of ``kind`` (every list decoded: the static writer)."""
+
+    def make() -> KindRuns:
+        found = kind_runs(_every_row(data, kind), data.changes(kind), data.months_of(kind))
+        return _with_facts(data, kind, found)
+
+    return data.kept(("runs", kind), make)
+
+
+def player_runs(
+    data: SiteData, kind: str, player_id: str
+) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """The player's runs of ``kind`` as records (``RUN_FIELDS``) and their newest row
+    (``LAST_FIELDS``); None when the player is on no list of ``kind``. From :func:`all_runs`
+    when the static writer made them, else from the player's own rows (a live profile)."""
+    every: KindRuns | None = data.held(("runs", kind))
+    if every is None:
+        rows = data.player_rows(kind, player_id)
+        if rows.empty:
+            return None
+        found = kind_runs(rows, data.changes(kind, player_id), data.months_of(kind))
+        return plain(found.runs, RUN_FIELDS), plain(found.last, LAST_FIELDS)[0]
+    span = every.spans.get(player_id)
+    if span is None:
+        return None
+    runs = data.kept(("run records", kind), lambda: Records(every.runs, RUN_FIELDS))
+    last = data.kept(("last records", kind), lambda: Records(every.last, LAST_FIELDS))
+    at = every.last_at[player_id]
+    return [dict(r) for r in runs.rows(*span)], last.rows(at, at + 1)[0]
+
+
+def _row_hashes(frame: pd.DataFrame) -> np.ndarray:
+    """128 bits per row of ``frame`` (two of pandas' keyed row hashes), as bytes rows."""
+    one = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    two = pd.util.hash_pandas_object(frame, index=False, hash_key="fiderate-profile").to_numpy()
+    return np.stack([one, two], axis=1).view(np.uint8).reshape(len(frame), 16)
+
+
+def newest_facts(lasts: list[pd.DataFrame]) -> pd.DataFrame:
+    """Per player (sorted by id), the facts of the newest list of any kind they are on; on a
+    tie the first kind's (``lasts`` in the site's kinds' order): what the profile shows."""
+    every = pd.concat([f.assign(order=n) for n, f in enumerate(lasts)], ignore_index=True)
+    every = every.sort_values(["id", "month", "order"], ascending=[True, False, True],
+                              kind="stable")  # fmt: skip
+    return every.drop_duplicates("id")[list(FACTS)].reset_index(drop=True)
+
+
+def profile_keys(by_kind: dict[str, KindRuns], players: list[str]) -> dict[str, str]:
+    """Per player, a digest of every row their profile is made from:
+    each kind's runs and newest row as shown, and the facts chosen. A player who did not play
+    in a month keeps the key."""
+    hashed = {
+        kind: (_row_hashes(r.runs), _row_hashes(r.last[list(SHOWN_LAST)]), r.spans, r.last_at)
+        for kind, r in by_kind.items()
+    }
+    facts = newest_facts([r.last for r in by_kind.values()])
+    chosen = dict(zip(facts["id"].tolist(), _row_hashes(facts), strict=True))
+    keys = {}
+    for player_id in players:
+        digest = hashlib.blake2b(chosen[player_id].tobytes(), digest_size=16)
+        for kind, (runs, last, spans, last_at) in hashed.items():
+            span = spans.get(player_id)
+            if span is None:
+                continue
+            digest.update(kind.encode())
+            digest.update(runs[span[0] : span[1]].tobytes())
+            digest.update(last[last_at[player_id]].tobytes())
+        keys[player_id] = digest.hexdigest()
+    return keys
