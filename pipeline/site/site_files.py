@@ -228,7 +228,8 @@ def search_shards(data: SiteData, budget: int = SHARD_BYTES) -> Iterator[tuple[s
     keys = [str(key) for key, _ in shards]
     listed = json.dumps(keys, ensure_ascii=True, separators=(",", ":"))
     # The answers written ahead hold for a query that folds to itself, and for any query with a
-    # letter when every id is digits (then neither the query nor its fold begins an id).
+    # character other than a digit when every id is digits (then neither the query nor its
+    # fold begins an id): search.js reads ``digits`` from the keys' script.
     digits = "true" if index.rows["id"].str.fullmatch("[0-9]+").all() else "false"
     yield at.search_shard("keys"), f"fiderateSearch.keys({listed},{digits});\n".encode()
     for key, part in shards:
