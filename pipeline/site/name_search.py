@@ -19,6 +19,9 @@ The index (:class:`NameIndex`): every folded name from each of its words' start 
 name's word suffixes: "garcia lucia" and "lucia" for "Garcia, Lucia"), sorted, with its
 player's row; the ids sorted. A query is then two binary searches, never a scan of the names:
 a common word costs what its matches cost.
+
+The static site's index is the same texts split into shards by their beginnings, longer where
+a shard would be large (:func:`shard_keys`, :func:`shards_of`, :func:`split_keys`).
 """
 
 from __future__ import annotations
