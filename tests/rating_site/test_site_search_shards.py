@@ -32,7 +32,13 @@ from pipeline.site.name_search import (
 )
 from pipeline.site.site_files import search_shards
 from tests.rating_site.search_history import search_history
-from tests.rating_site.test_site_search import NAME_WORDS, QUERIES, _script_argument, shard_search
+from tests.rating_site.test_site_search import (
+    NAME_WORDS,
+    QUERIES,
+    _script_argument,
+    plain_rule,
+    shard_search,
+)
 
 BUDGET = 120  # bytes: about a row; the search history's letters and ids split into many shards
 
@@ -179,3 +185,29 @@ def test_a_needles_shards_hold_what_the_rule_finds(players, query, budget):
     held = set(pairs[pairs["key"].isin(shards_of(keys, needle))]["row"]) if needle else set()
     rows_found = set(index.rows.index[index.rows["id"].isin(found["id"])])
     assert rows_found <= held
+
+
+def test_a_federations_shards_stay_under_the_budget():
+    """20,000 players whose ids share their first digits and whose names share their words
+    (the bench's worst case, smaller): split by the first character, three shards of every
+    player; split by longer keys, none over SHARD_BYTES, and every needle's shards hold its
+    players."""
+    from pipeline.site.name_search import SHARD_BYTES
+
+    count = 20_000
+    rows = pd.DataFrame({
+        "id": pd.Series([str(1_000_000 + n) for n in range(count)], dtype=str),
+        "name": pd.Series([f"Player, Number {n}" for n in range(count)], dtype=str),
+        "rating_standard": pd.array([1000 + n % 1500 for n in range(count)], dtype="Int64"),
+    })  # fmt: skip
+    index = name_index(order(rows, ("standard",)))
+    sizes = np.full(count, 100, dtype=np.int64)  # about a row's bytes in a shard
+    pairs = shard_keys(index, sizes)
+    by_key = pairs.groupby("key")["row"].size() * 100
+    assert by_key.max() <= SHARD_BYTES and len(by_key) > 3 * count * 100 // SHARD_BYTES
+    keys = sorted(by_key.index)
+    players = dict(zip(index.rows["id"], index.rows["name"], strict=True))
+    for query in ("1", "10", "1000", "1019999", "p", "player", "player number 1", "n", "number 19"):
+        held = pairs[pairs["key"].isin(shards_of(keys, fold(query)))]["row"]
+        expected = plain_rule(players, query)
+        assert expected and expected <= set(index.rows["id"].iloc[held.unique()]), query
