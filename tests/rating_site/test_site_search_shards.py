@@ -110,7 +110,7 @@ def answer_ahead(site: Path, keys: list[str], query: str) -> tuple[list[str], in
     needle = fold(query)
     if not needle or len(shards_of(keys, needle)) < 2:
         return None
-    if query != needle and (query.isdigit() or needle.isdigit()):
+    if query != needle and not (re.search("[^0-9]", query) and re.search("[^0-9]", needle)):
         return None
     path = site / at.search_shard("first-" + shard_name(needle))
     text = path.read_text(encoding="ascii")

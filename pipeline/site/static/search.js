@@ -20,7 +20,7 @@
   var base = form.getAttribute("data-shards");
   var keys = null;  // the shards' keys (search/keys.js), once loaded
   var digits = false;  // every id is digits (keys.js says)
-  var firsts = {};  // an answer written ahead's file name -> {count, rows}, once loaded
+  var firsts = {};  // an answer written ahead's file name -> {count, rows}, or null: missing
   var shards = {};  // a shard's file name -> its entries, once loaded
   var asked = {};  // the scripts asked for
   // name_search.SEPARATORS, written out: the \s of JavaScript and of Python differ.
@@ -75,7 +75,8 @@
   }
   function loaded(name) {  // a script missing, or not calling fiderateSearch: answered empty
     if (name === "keys") { keys = keys || []; }
-    else if (name.indexOf("first-") !== 0) { shards[name] = shards[name] || []; }
+    else if (name.indexOf("first-") === 0) { firsts[name] = firsts[name] || null; }
+    else { shards[name] = shards[name] || []; }
   }
   function entriesOf(names) {
     if (names.length === 1) { return shards[names[0]]; }
@@ -134,8 +135,8 @@
     if (names.length > 1 && aheadHolds(query, needle)) {
       var ahead = "first-" + fileName(needle);
       if (firsts[ahead]) { answer(firsts[ahead].rows, firsts[ahead].count); return; }
-      if (!asked[ahead]) { load(ahead); return; }
-      // asked and failed (no such file): the shards below
+      if (!(ahead in firsts)) { load(ahead); return; }  // asked, or on its way
+      // null: the file is missing; the shards below answer
     }
     var missing = names.filter(function (n) { return !shards[n]; });
     if (missing.length) { missing.forEach(load); return; }
