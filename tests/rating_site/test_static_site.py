@@ -102,6 +102,38 @@ def test_a_refresh_keeps_the_profile_of_a_player_who_did_not_play(tmp_path):
     assert any(a.startswith("ranks/") for a in refresh.written)
 
 
+def test_a_refresh_renders_no_old_periods_calculation_page(tmp_path, monkeypatch):
+    """After December: every calculation page rendered is one of December's (the new
+    period), none of November's, whose pages stay the same bytes; the refreshed folder is what
+    a fresh write makes. (Counted at the page's context, pages.calculation, which reads the
+    period's calculation from the history: a page made is a page rendered.)"""
+    from pipeline.site import pages
+
+    work = tmp_path / "work"
+    work.mkdir()
+    database = november(work)
+    out = tmp_path / "www"
+    run_site(SiteRequest(database, out))
+    before = tree(out)
+    december(work)
+    made: list[str] = []
+    calculation = pages.calculation
+
+    def counted(data, kind, player_id, period):  # type: ignore[no-untyped-def]
+        made.append(period)
+        return calculation(data, kind, player_id, period)
+
+    monkeypatch.setattr(pages, "calculation", counted)
+    refresh = run_site(SiteRequest(database, out))
+    old = [a for a in before if a.startswith("calculations/standard/2026-11/")]
+    assert old and set(made) == {"2026-12"}
+    assert not set(old) & set(refresh.written)
+    assert all(tree(out)[a] == before[a] for a in old)
+    monkeypatch.setattr(pages, "calculation", calculation)
+    run_site(SiteRequest(database, tmp_path / "fresh"))
+    assert tree(out) == tree(tmp_path / "fresh")
+
+
 def test_the_manifest_keys_pages_by_their_lists_rows_not_the_databases_ids(two_months, tmp_path):
     """Another history (the sample without the hostile names) has the same content ids: written
     over the first one's site, its folder is what a fresh write makes, list pages and downloads
