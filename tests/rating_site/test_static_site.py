@@ -357,12 +357,32 @@ def test_the_server_decodes_the_latest_list_and_its_search_index_as_it_starts(tw
     assert latest is not None
     with local_client(app) as client:
         pages = app.state.pages
-        assert pages.site_indexed.wait(60) and pages.site_warm.is_set()
+        assert pages.site_indexed.wait(60) and pages.site_warm.wait(60)
         held = pages.site_frames[1]
         assert latest.content_id in held and SEARCH_KEY in held
         found = client.get("/site/search.json?q=5100010").json()
         assert [p["id"] for p in found["players"]] == ["5100010"]
         assert pages.site_frames[1] is held  # the request used the lists decoded at start
+
+
+def test_the_search_index_is_built_from_the_search_columns_alone(tmp_path):
+    """The search index (what the live server's first search waits for) decodes no whole
+    list: a profile's or a top list's (SiteData.frame, which the server's other warm-up
+    thread decodes meanwhile) is not among the lists held after it, and it finds what the
+    rule finds, the dropped player (on an older list only) and the rapid-only one too."""
+    from pipeline.site.history_data import SEARCH_KEY, SiteData
+    from tests.rating_site.search_history import DROPPED, RAPID_ONLY, search_history
+
+    database = search_history(tmp_path)
+    frames: dict = {}
+    data = SiteData.open(database, frames)
+    try:
+        index = data.search_index()
+        assert list(frames) == [SEARCH_KEY]
+        assert {DROPPED, RAPID_ONLY[0]} <= set(index.rows["id"])
+        assert data.find_players(DROPPED)[0]["id"].tolist() == [DROPPED]
+    finally:
+        data.close()
 
 
 def test_a_folder_that_cannot_be_written_is_a_clear_error(two_months, tmp_path):
