@@ -189,19 +189,22 @@ class SiteData:
         months = list(reversed(self.months_of(kind)))
         if not months:
             return pd.DataFrame(columns=[*wanted, "month"])
+        from pipeline.site.id_sets import list_ids, not_in
+
         bases: dict[int, pa.Table] = {}  # of the search's columns (``_bases`` holds whole rows)
-        id_bases: dict[int, pa.Table] = {}  # of the ids alone
+        id_bases: dict[int, pa.Array] = {}  # of the ids alone
         parts: list[pa.Table] = []
         seen: pa.Array | None = None  # the ids of the lists read so far
         for month in months:
             content = content_of(self.con, month.content_id)
+            new = None
             if seen is not None:
-                ids = list_table(self.con, content, ["id"], bases=id_bases).column("id")
-                if not pc.any(pc.invert(pc.is_in(ids, value_set=seen))).as_py():
+                new = not_in(list_ids(self.con, content, id_bases), seen)
+                if not len(new):
                     continue  # no player the newer lists do not have
             table = list_table(self.con, content, wanted, bases=bases)
-            if seen is not None:
-                table = table.filter(pc.invert(pc.is_in(table.column("id"), value_set=seen)))
+            if new is not None:  # few: a hash of them is cheap
+                table = table.filter(pc.is_in(table.column("id"), value_set=new))
             ids = table.column("id").combine_chunks()
             seen = ids if seen is None else pa.concat_arrays([seen, ids])
             parts.append(table.append_column("month", pa.array([month.month] * len(table),
