@@ -89,7 +89,9 @@ def _found_as_before(path: Path, kind: str, before: dict) -> None:
                 assert len(row) == 1 and matched >= 1, query
                 rating = row[f"rating_{kind}"].iloc[0]
                 assert (row["name"].iloc[0], row["federation"].iloc[0]) == (
-                    player["name"], player["federation"])
+                    player["name"],
+                    player["federation"],
+                )
                 assert (None if pd.isna(rating) else int(rating)) == player["rating"]
     finally:
         data.close()

@@ -41,9 +41,19 @@ def _more_players(path: Path, first: int, count: int) -> None:
     lines = path.read_text(encoding="utf-8").rstrip("\n").split("\n")
     columns = lines[0].split(",")
     for n in range(first, first + count):
-        row = {"id": str(n), "name": f'"Added, Player {n}"', "rating": str(1500 + n % 900),
-               "k": "20", "birth_year": "2000", "games": "40", "ever_2400": "false",
-               "federation": "ESP", "sex": "m", "last_played": "2026-10", "period_games": "0"}
+        row = {
+            "id": str(n),
+            "name": f'"Added, Player {n}"',
+            "rating": str(1500 + n % 900),
+            "k": "20",
+            "birth_year": "2000",
+            "games": "40",
+            "ever_2400": "false",
+            "federation": "ESP",
+            "sex": "m",
+            "last_played": "2026-10",
+            "period_games": "0",
+        }
         lines.append(",".join(row.get(column, "") for column in columns))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
