@@ -189,24 +189,24 @@ class SiteData:
         months = list(reversed(self.months_of(kind)))
         if not months:
             return pd.DataFrame(columns=[*wanted, "month"])
-        from pipeline.site.id_sets import list_ids, not_in
+        from pipeline.site.id_sets import Ids, list_ids
 
         bases: dict[int, pa.Table] = {}  # of the search's columns (``_bases`` holds whole rows)
-        id_bases: dict[int, pa.Array] = {}  # of the ids alone
+        id_bases: dict[int, Ids] = {}  # of the ids alone
         parts: list[pa.Table] = []
-        seen: pa.Array | None = None  # the ids of the lists read so far
+        seen: Ids | None = None  # the ids of the lists read so far
         for month in months:
             content = content_of(self.con, month.content_id)
             new = None
             if seen is not None:
-                new = not_in(list_ids(self.con, content, id_bases), seen)
+                new = list_ids(self.con, content, id_bases).not_in(seen)
                 if not len(new):
                     continue  # no player the newer lists do not have
             table = list_table(self.con, content, wanted, bases=bases)
             if new is not None:  # few: a hash of them is cheap
-                table = table.filter(pc.is_in(table.column("id"), value_set=new))
-            ids = table.column("id").combine_chunks()
-            seen = ids if seen is None else pa.concat_arrays([seen, ids])
+                table = table.filter(pc.is_in(table.column("id"), value_set=new.text))
+            ids = Ids.of(table.column("id").combine_chunks())
+            seen = ids if seen is None else seen.plus(ids)
             parts.append(table.append_column("month", pa.array([month.month] * len(table),
                                                                pa.string())))  # fmt: skip
         rows = pa.concat_tables(parts).to_pandas(types_mapper={pa.int64(): pd.Int64Dtype()}.get)
