@@ -23,6 +23,7 @@ from pipeline.history.list_reading import content_of, list_frame, list_table, pl
 from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules.rating_kinds import KINDS
+from pipeline.site.id_sets import Ids, list_ids
 
 if TYPE_CHECKING:
     from pipeline.site.name_search import NameIndex
@@ -189,8 +190,6 @@ class SiteData:
         months = list(reversed(self.months_of(kind)))
         if not months:
             return pd.DataFrame(columns=[*wanted, "month"])
-        from pipeline.site.id_sets import Ids, list_ids
-
         bases: dict[int, pa.Table] = {}  # of the search's columns (``_bases`` holds whole rows)
         id_bases: dict[int, Ids] = {}  # of the ids alone
         parts: list[pa.Table] = []
