@@ -142,9 +142,11 @@ def _freeze_what_lives() -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     _freeze_what_lives()
-    # The thresholds the program sets for itself (pipeline/cli/__init__.py): the in-process runs
-    # of the tests collect as a `fiderate` process does.
-    gc.set_threshold(10_000, 10, 10)
+    # The thresholds a `fiderate` run collects with (pipeline/resources/collector.py): the
+    # in-process runs of the tests collect as the program's do.
+    from pipeline.resources.collector import RUN_THRESHOLDS
+
+    gc.set_threshold(*RUN_THRESHOLDS)
 
 
 @pytest.hookimpl(hookwrapper=True)
