@@ -127,11 +127,11 @@ def rate_sample(out: Path, *extra: object) -> Result:
 
 
 # The garbage collector's full passes, kept to what the tests create. A period run calls
-# gc.collect() between its stages once the process's peak memory passed 400 MiB
-# (pipeline/resources/stage_clock.py): a fresh `fiderate` process is under it, but an xdist
-# worker that ran one big test stays over it for the rest of the run, and each pass then walked
-# every object the worker had loaded (hypothesis, pandas, the collected tests): ~0.17 s a pass,
-# six passes a period run, 36 s of the three-kinds year's 47 s of CPU in the suite (10 s alone).
+# gc.collect() between its stages while its process holds over 400 MiB
+# (pipeline/resources/stage_clock.py; it once went by the process's peak, which an xdist worker
+# keeps for the rest of the run after one big test): a worker holding many tests' modules and
+# fixtures can be over it, and each pass then walked every object the worker had loaded
+# (hypothesis, pandas, the collected tests): ~0.17 s a pass, six passes a period run.
 # Frozen objects (gc.freeze) are left out of the passes; they are what is alive after
 # collection and after each test file (its module fixtures torn down), collected first so that
 # no garbage is frozen. Objects freed by their reference count are freed as before.

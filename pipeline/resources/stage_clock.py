@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import time
 
-from pipeline.resources.memory import peak_memory_mib, release_memory
+from pipeline.resources.memory import peak_memory_mib, release_memory, resident_memory_mib
 from pipeline.resources.stage_board import StageBoard
 
-RELEASE_ABOVE_MIB = 400  # a small run skips release_memory (a full gc pass costs ~50 ms)
+# A stage ending with more than this resident gives its freed memory back (a full gc pass costs
+# ~50 ms; a small run skips it). Resident now, not the process's peak: a long-lived process (the
+# server, a test worker) that once ran a big job keeps that peak for ever, and each later small
+# run would pay six full passes over everything the process holds.
+RELEASE_ABOVE_MIB = 400
 
 
 class Clock:
@@ -31,7 +35,7 @@ class Clock:
             self.starts(next_label)
         # Peak memory so far: shows which stage sets the peak.
         self.peaks[name] = peak_memory_mib()
-        if self.peaks[name] > RELEASE_ABOVE_MIB:
+        if self.peaks[name] > RELEASE_ABOVE_MIB and resident_memory_mib() > RELEASE_ABOVE_MIB:
             # The stage's full-size tables are dropped by now: give their memory back to the
             # operating system before the next stage allocates its own (the peak is then the
             # largest stage, not their sum). Counted in the stage that freed it.
