@@ -98,14 +98,21 @@ class SiteData:
     _frames: dict[Any, Any] = field(default_factory=dict)
     _bases: dict[int, pa.Table] = field(default_factory=dict)
     _cache: dict[tuple[str, str], Any] = field(default_factory=dict)
+    # At most this many decoded lists kept (None: all): the static writer goes through the
+    # months in order and needs a month and the one before; 72 lists of 50,000 players held at
+    # once were 0.9 GB.
+    lists_kept: int | None = None
 
     @classmethod
-    def open(cls, path: Path, frames: dict[Any, Any] | None = None) -> SiteData:
+    def open(
+        cls, path: Path, frames: dict[Any, Any] | None = None, lists_kept: int | None = None
+    ) -> SiteData:
         """``frames``: lists already decoded from this same database file (the live server
-        keeps them between requests: a stored list never changes under its content id)."""
+        keeps them between requests: a stored list never changes under its content id).
+        ``lists_kept``: keep only the lists decoded last (the static writer)."""
         con = open_read_only(path)
         try:
-            data = cls(path, con, live_kinds(con))
+            data = cls(path, con, live_kinds(con), lists_kept=lists_kept)
             if frames is not None:
                 data._frames = frames
             return data
@@ -136,13 +143,18 @@ class SiteData:
 
     def frame(self, month: Month) -> pd.DataFrame:
         """The month's list, ranked (:func:`ranked`), sorted by id; decoded once."""
-        if month.content_id not in self._frames:
-            table = list_table(self.con, content_of(self.con, month.content_id), bases=self._bases)
-            frame = list_frame(table)
-            self._frames[month.content_id] = ranked(
-                frame.sort_values("id", kind="stable").reset_index(drop=True)
-            )
-        return self._frames[month.content_id]
+        if month.content_id in self._frames:
+            if self.lists_kept is not None:  # the latest used last out
+                self._frames[month.content_id] = self._frames.pop(month.content_id)
+            return self._frames[month.content_id]  # type: ignore[no-any-return]
+        table = list_table(self.con, content_of(self.con, month.content_id), bases=self._bases)
+        frame = ranked(list_frame(table).sort_values("id", kind="stable").reset_index(drop=True))
+        self._frames[month.content_id] = frame
+        if self.lists_kept is not None:
+            lists = [key for key in self._frames if isinstance(key, int)]
+            for key in lists[: max(0, len(lists) - self.lists_kept)]:
+                del self._frames[key]
+        return frame
 
     def search_rows(self) -> pd.DataFrame:
         """Every player the site has a profile for (on any list of any kind, the latest or an
