@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules.months import fide_month_label
-from pipeline.writers.period_files import write_list_files
+from pipeline.writers.list_text_files import write_list_text_files
 from pipeline.writers.table_files import write_list_xlsx
 from pipeline.writers.text.fide_txt import fide_txt_cells
 from pipeline.writers.text.list_text import list_text_table
@@ -66,7 +66,10 @@ def list_downloads(frame: pd.DataFrame, month: str) -> dict[str, bytes]:
     text = list_text_table(rows)
     with tempfile.TemporaryDirectory(prefix="fiderate-site-") as folder:
         where = Path(folder)
-        write_list_files(rows, where / "l.csv", where / "l.txt", fide_month_label(month))
+        # The text table made once for all four (the period run's writer makes its own, a
+        # block at a time: the same bytes, tests/jobs/test_list_blocks.py).
+        write_list_text_files(LIST_TEXT_COLUMNS, [text], where / "l.csv", where / "l.txt",
+                              fide_month_label(month))  # fmt: skip
         write_list_xlsx(text, where / "l.xlsx")
         found = {x: (where / f"l.{x}").read_bytes() for x in ("csv", "xlsx", "txt")}
     found["xml"] = fide_xml_bytes(text)

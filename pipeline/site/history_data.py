@@ -255,6 +255,22 @@ class SiteData:
         frame["scale"] = frame["run_id"].map({r: p.scale for r, p in live.items()})
         return frame
 
+    def calculated(self, kind: str) -> list[tuple[str, str]]:
+        """(player id, period) of each stored change of ``kind`` whose calculation the history
+        stores (the rows of :meth:`changes` with a ``scale``), in its order: two columns of
+        the runs that have one read, not every change's row."""
+        live = {p.run_id: p.period for p in live_periods(self.con, kind).values()
+                if p.scale is not None}  # fmt: skip
+        if not live:
+            return []
+        marks = ", ".join("?" * len(live))
+        rows = self.con.execute(
+            f"SELECT player_id, run_id FROM period_changes WHERE run_id IN ({marks}) "
+            "ORDER BY player_id, run_id",
+            list(live),
+        ).fetchall()
+        return [(str(player_id), str(live[run])) for player_id, run in rows]
+
     def player_rows(self, kind: str, player_id: str) -> pd.DataFrame:
         """The player's rows of every month's list of ``kind`` (a ``month`` column), oldest
         first, each read from the one block of its list that can hold the player (a live

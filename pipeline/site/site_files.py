@@ -139,13 +139,9 @@ def site_groups(data: SiteData) -> Iterator[Group]:
     yield from _player_groups(data)
     yield Group(lambda: rank_files(data))
     for kind in data.kinds():
-        changes = data.changes(kind)
-        stored = changes[changes["scale"].notna()]
-        for player_id, period in zip(stored["player_id"], stored["period"], strict=True):
-            where = at.Address(
-                "calculation", kind=kind, month=str(period), player_id=str(player_id)
-            )
-            address = at.calculation_page(kind, str(player_id), str(period))
+        for player_id, period in data.calculated(kind):
+            where = at.Address("calculation", kind=kind, month=period, player_id=player_id)
+            address = at.calculation_page(kind, player_id, period)
             yield Group(partial(_page, data, where, address))
     yield Group(lambda: search_shards(data))
 
