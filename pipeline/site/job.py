@@ -12,7 +12,6 @@ from pipeline.history.database import translate
 from pipeline.site.history_data import SiteData
 from pipeline.site.static_site import WrittenSite, write_site
 
-
 # The decoded lists the writer keeps: a list month's page reads its list and the one before.
 LISTS_KEPT = 3
 

@@ -124,7 +124,8 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     held = [c for c in FACTS if c in rows.columns]  # a live profile's rows hold the facts
     last = rows.loc[newest, [*held, "month", "rating", "k", "flags"]].reset_index(drop=True)
     last["current"] = current[newest]
-    last.insert(last.columns.get_loc("month") + 1, "until", last["month"].astype(object).where(~last["current"], None))
+    until = last["month"].astype(object).where(~last["current"], None)
+    last.insert(last.columns.get_loc("month") + 1, "until", until)
     run_ids = runs["id"].to_numpy(dtype=object)
     starts = np.flatnonzero(_run_starts(run_ids))
     stops = [*starts[1:].tolist(), len(run_ids)] if len(starts) else []
@@ -171,7 +172,8 @@ def _every_row(data: SiteData, kind: str) -> tuple[pd.DataFrame, pd.DataFrame]:
         ids = table.column("id").combine_chunks()
         newest = table if seen is None else table.filter(pc.invert(pc.is_in(ids, value_set=seen)))
         facts.append(newest.select(list(FACTS)))
-        seen = ids if seen is None else pa.concat_arrays([seen, newest.column("id").combine_chunks()])
+        fresh = newest.column("id").combine_chunks()
+        seen = ids if seen is None else pa.concat_arrays([seen, fresh])
         rows = table.select(list(RUN_COLUMNS)).to_pandas(types_mapper=_TYPES.get)
         parts.append(rows.assign(month=month.month)[["id", "month", *RUN_COLUMNS[1:]]])
     if not parts:

@@ -15,14 +15,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.filters import do_urlencode
 from markupsafe import Markup, escape
 
-from pipeline.arrays.number_text import signed_text
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site.row_table import RowTable, html_text, json_array, number_text
@@ -63,13 +61,13 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
     if len(frame) == 0:
         return Markup("")
     up = "../" * str(context["page"]).count("/")
-    change = frame["change"]
-    # A first rating has no change: the change report's words ("first rating") instead.
-    shown = pa.array(
-        signed_text(change.astype("str")).where(change.notna(), frame["change_words"]),
-        pa.string(),
-    )
-    shown = html_text(pd.Series(shown))
+    change = pa.array(frame["change"], pa.int64(), from_pandas=True)
+    # ``signed`` of a whole number: "+" before a positive one. A first rating has no change:
+    # the change report's words ("first rating") instead.
+    text = pc.cast(change, pa.string())
+    text = pc.if_else(pc.greater(change, 0), pc.binary_join_element_wise("+", text, ""), text)
+    words = html_text(frame["change_words"])
+    shown = pc.if_else(pc.is_null(change), words, text)
     new = pc.if_else(pa.array(frame["first_rating"] | frame["new"]), ' class="new"', "")
     cells = [
         "<tr", new, '><td class="text name"><a href="', html_text(up + frame["href"]), '">',

@@ -60,7 +60,8 @@ def _json_values(column: pa.Array) -> pa.Array:
         special = pc.fill_null(pc.match_substring_regex(text, _JSON_SPECIAL), False)
         if pc.any(special).as_py():  # rare (a hostile name): json's own encoder for those
             odd = pc.filter(text, special).to_pylist()
-            found = pc.replace_with_mask(found, special, pa.array([json.dumps(v, ensure_ascii=False) for v in odd]))  # fmt: skip
+            texts = pa.array([json.dumps(v, ensure_ascii=False) for v in odd], pa.string())
+            found = pc.replace_with_mask(found, special, texts)
     else:
         raise TypeError(f"no JSON text for a column of {kind}")
     return pc.fill_null(_strings(found), "null")
@@ -101,5 +102,6 @@ def player_pages(ids: pd.Series) -> pd.Series:
     tokens = pc.binary_join_element_wise("players/p-", text, ".html", "")
     if not pc.all(plain).as_py():
         odd = pc.filter(text, pc.invert(plain)).to_pylist()
-        tokens = pc.replace_with_mask(tokens, pc.invert(plain), pa.array([f"players/{id_token(v)}.html" for v in odd], pa.string()))  # fmt: skip
+        pages = pa.array([f"players/{id_token(v)}.html" for v in odd], pa.string())
+        tokens = pc.replace_with_mask(tokens, pc.invert(plain), pages)
     return pd.Series(tokens.to_pandas().array, index=ids.index)

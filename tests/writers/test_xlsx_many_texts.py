@@ -15,8 +15,10 @@ from pipeline.writers.xlsx.package import Book
 from pipeline.writers.xlsx.typed_rows import MANY_TEXTS, _tail, _tails
 
 HOSTILE = list(" \t\r\n\x0b\x0c\x85\xa0\u2028\u3000=+-@<>&\"'\x00\x01\x1f\ufffe\uffffé😀ab1")
-TEXT = st.text(alphabet=st.one_of(st.sampled_from(HOSTILE), st.characters(exclude_categories=["Cs"])), max_size=6)  # fmt: skip
-CELL = st.one_of(st.none(), st.builds(Number, st.sampled_from(["1", "2.50"]), st.sampled_from(["", "0.00"])), TEXT)  # fmt: skip
+CHARACTER = st.one_of(st.sampled_from(HOSTILE), st.characters(exclude_categories=["Cs"]))
+TEXT = st.text(alphabet=CHARACTER, max_size=6)
+NUMBER = st.builds(Number, st.sampled_from(["1", "2.50"]), st.sampled_from(["", "0.00"]))
+CELL = st.one_of(st.none(), NUMBER, TEXT)
 
 
 @settings(max_examples=40, deadline=None)
