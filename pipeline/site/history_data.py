@@ -237,14 +237,17 @@ class SiteData:
 
     def changes(self, kind: str, player_id: str | None = None) -> pd.DataFrame:
         """The stored changes of the live periods of ``kind`` (``period_changes`` with its
-        ``period`` and the run's ``scale``), of one player or of all: a rapid period's change
-        never shows on the standard table of the same month."""
+        ``period`` and the run's ``scale``), of one player (by run) or of all (in no order):
+        a rapid period's change never shows on the standard table of the same month."""
         periods = live_periods(self.con, kind)
-        where = " AND c.player_id = ?" if player_id is not None else ""
+        # Every player's in the table's own order (the runs are matched to them by id and
+        # period): ordered by player, SQLite walks the player index and looks up each row,
+        # three times the time at 50,000 players x 24 months.
+        where = " AND c.player_id = ? ORDER BY c.run_id" if player_id is not None else ""
         rows = self.con.execute(
             f"SELECT c.run_id, {', '.join('c.' + c for c in CHANGE_COLUMNS)} "
             "FROM period_changes c JOIN runs r ON r.id = c.run_id "
-            f"WHERE r.rating_kind = ?{where} ORDER BY c.player_id, c.run_id",
+            f"WHERE r.rating_kind = ?{where}",
             (kind, player_id) if player_id is not None else (kind,),
         ).fetchall()
         frame = pd.DataFrame(rows, columns=["run_id", *CHANGE_COLUMNS])
