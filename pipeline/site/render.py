@@ -88,6 +88,13 @@ def _lists(row: dict[str, Any]) -> str:
     return row["month"] if row["until"] == row["month"] else f"{row['month']} to {row['until']}"
 
 
+@lru_cache(maxsize=1 << 14)
+def _text(value: str) -> str:
+    """``escape`` of a profile row's text: months, scores and K rules repeat across 50,000
+    profiles, so each is escaped once."""
+    return str(escape(value))
+
+
 @pass_context
 def _period_rows(context: Any, kind: dict[str, Any]) -> Markup:
     """A profile kind's table body, newest row first, one f-string a row (as
@@ -102,9 +109,9 @@ def _period_rows(context: Any, kind: dict[str, Any]) -> Markup:
         change = r["change"] if r["change"] is not None else r["difference"]
         k = ""
         if r["k_used"] is not None:
-            k = f'<abbr title="{escape(r["k_rule"])}">{r["k_used"]}</abbr>'
+            k = f'<abbr title="{_text(r["k_rule"])}">{r["k_used"]}</abbr>'
 
-        period = escape(_blank(r["period"]))
+        period = _text(_blank(r["period"]))
         if r["calculation_href"]:
             if live:
                 query = do_urlencode({"id": player_id, "period": r["period"], "kind": kind["kind"]})
@@ -113,9 +120,9 @@ def _period_rows(context: Any, kind: dict[str, Any]) -> Markup:
                 href = escape(up + r["calculation_href"])
             period = Markup(f'<a class="calculation" href="{href}">{period}</a>')
         rows.append(
-            f'<tr><td class="text">{escape(_lists(r))}</td><td>{_blank(r["rating"])}</td>'
+            f'<tr><td class="text">{_text(_lists(r))}</td><td>{_blank(r["rating"])}</td>'
             f"<td>{'' if change is None else signed(change)}</td><td>{_blank(r['games'])}</td>"
-            f'<td>{escape(r["score"] or "")}</td><td>{k}</td><td class="text">{period}</td></tr>'
+            f'<td>{_text(r["score"] or "")}</td><td>{k}</td><td class="text">{period}</td></tr>'
         )
     return Markup("".join(rows))
 
