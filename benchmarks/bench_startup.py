@@ -85,9 +85,19 @@ def compile_tree() -> None:
         compileall.compile_dir(ROOT / package, quiet=1)
 
 
+def load_words() -> str:
+    """The machine's load average over the last minute, where the system reports one (not
+    Windows): beside the figures, since other jobs' load lengthens every wall time."""
+    try:
+        return f"load average {os.getloadavg()[0]:.2f}"
+    except (AttributeError, OSError):
+        return "load average n/a"
+
+
 def main(quick: bool) -> None:
     repeat = 2 if quick else 5
     compile_tree()
+    print(f"({load_words()} at the start)")
     print(f"small commands, fresh process (best of {repeat}); target <= 3x the baseline")
     base = 'python -c "import numpy"'
     commands = {base: [sys.executable, "-c", "import numpy"]}
@@ -115,5 +125,6 @@ def main(quick: bool) -> None:
             repeat,
         )
         report(rows, base, 2.5)
+        print(f"  ({load_words()} at the end)")
         written = sorted(p.name for p in (Path(tmp) / "out").iterdir())
         print(f"  outputs: {', '.join(written)}")

@@ -6,12 +6,12 @@ Each command parses options, calls one library function and turns domain errors 
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 
 # The commands are imported on first use (group.COMMANDS): `fiderate rate` loads rate's alone.
 from pipeline.cli.group import cli
+from pipeline.resources.collector import hold_for_start_up
 
 __all__ = ["cli", "main"]
 
@@ -27,12 +27,10 @@ def main() -> None:
     # sys.path (10-20 ms in all). No schema here has a geometry column, so the program marks
     # it absent too: the import fails at once, as where geopandas is not installed.
     sys.modules.setdefault("geopandas", None)  # type: ignore[arg-type]
-    # The cyclic collector runs every 700 allocations by default, each pass walking the young
-    # objects: a one-event run imports pandas, pyarrow and pandera (hundreds of thousands of
-    # objects, few of them ever garbage) and spent about 0.1 s of its 1.3 s in ~300 passes.
-    # Fewer, larger passes (the same 10 x 10 ratio between generations) collect the same
-    # cycles, later; the tables themselves are buffers, not cycles.
-    gc.set_threshold(10_000, 10, 10)
+    # No cyclic collection while the command imports what it runs on (pandas, pyarrow,
+    # pandera: objects that live as long as the process); fewer, larger passes after
+    # (pipeline.resources.collector says why and how).
+    hold_for_start_up()
     try:
         cli(prog_name="fiderate")  # click ends every run, success included, with SystemExit
     except SystemExit as done:

@@ -8,8 +8,10 @@ that the CLI and the web pages render alike:
 - :func:`run_calculation`: one period's calculation of one kind of list, game by game
   (opponent, rating, difference, PD, S - PD, K x (S - PD)), summing exactly to the change, with
   the era's words for how the difference was counted;
-- :func:`run_search`: players found by name or id;
 - :func:`history_overview`: the lists and the pending first-rating results of the database.
+
+Finding a player by name or id is the rating site's search (:mod:`pipeline.site.name_search`,
+one rule for ``serve``'s pages and the static site), not a job of its own here.
 
 Numbers are text made from the stored integers (never through a float), as the period's CSVs
 write them.
@@ -251,27 +253,6 @@ def _counted(games: list[dict], rules: RuleSet) -> tuple[list[int | None], list[
         rules,
     )
     return gaps, [str(w) for w in words]
-
-
-@dataclass(frozen=True)
-class SearchRequest:
-    query: str  # an id, or part of a name (any case)
-    database: Path
-
-
-@dataclass(frozen=True)
-class PlayerSearch:
-    query: str
-    month: str | None  # the list searched (the newest the history holds)
-    players: list[dict[str, object]]  # id, name, federation, rating; at most SHOWN
-    matched: int  # how many matched in all
-
-
-def run_search(request: SearchRequest) -> PlayerSearch:
-    from pipeline.history.player_search import find_players
-
-    month, rows, matched = reading(request.database, lambda con: find_players(con, request.query))
-    return PlayerSearch(request.query, month, rows, matched)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ FEDERATION_REQUIREMENTS = ("foreign_federations", "own_federation", "one_federat
 # A requirement's status, stored as a category (codes into STATUSES).
 STATUSES = ["met", "missed", "waived", "n/a"]
 MET, MISSED, WAIVED, NOT_APPLICABLE = range(4)
+# Their dtype, made once: ``from_codes(categories=...)`` builds and checks the categories on
+# every call (a run makes a status column per requirement and title: ~30 of them).
+STATUS_DTYPE = pd.CategoricalDtype(STATUSES)
 
 
 def _ceil_div(a: np.ndarray | int, b: np.ndarray | int) -> np.ndarray:
@@ -201,7 +204,7 @@ def _joined(arrays: list[np.ndarray | pd.Categorical]) -> np.ndarray | pd.Catego
         codes = np.concatenate(
             [np.asarray(a.codes) for a in arrays if isinstance(a, pd.Categorical)]
         )
-        return pd.Categorical.from_codes(codes, categories=STATUSES)
+        return pd.Categorical.from_codes(codes, dtype=STATUS_DTYPE)
     return np.concatenate([np.asarray(a) for a in arrays])
 
 
@@ -298,7 +301,7 @@ def _statuses(
         if name in FEDERATION_REQUIREMENTS:
             code = np.where(waived, WAIVED, code)
         missed_any |= code == MISSED
-        columns[name] = pd.Categorical.from_codes(code, categories=STATUSES)
+        columns[name] = pd.Categorical.from_codes(code, dtype=STATUS_DTYPE)
         columns[f"{name}_margin"] = margin
     return columns, missed_any
 

@@ -83,14 +83,15 @@ def search_shard(key: str) -> str:
 
 
 def rank_file(bucket: str, layout: str) -> str:
-    """The world and national ranks of the players of one bucket (:mod:`.rank_files`):
-    ``layout`` js (the script a profile loads) or json."""
+    """The world and national ranks of the players of one bucket (:mod:`.rank_files`), or
+    (``bucket`` "buckets") how many buckets there are: ``layout`` js (the script a profile
+    loads) or json."""
     return f"ranks/{bucket}.{layout}"
 
 
 def parse_rank_file(address: str) -> tuple[str, str] | None:
     """(bucket, layout) of a rank file's address, None for any other address."""
-    match = re.fullmatch(r"ranks/([0-9a-f]{3})\.(js|json)", address)
+    match = re.fullmatch(r"ranks/(buckets|[0-9a-f]{1,8})\.(js|json)", address)
     return (match.group(1), match.group(2)) if match else None
 
 

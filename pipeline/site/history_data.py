@@ -23,6 +23,7 @@ from pipeline.history.list_reading import content_of, list_frame, list_table, pl
 from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules.rating_kinds import KINDS
+from pipeline.site.id_sets import Ids, list_ids
 
 if TYPE_CHECKING:
     from pipeline.site.name_search import NameIndex
@@ -192,31 +193,36 @@ class SiteData:
     def _last_rows(self, kind: str) -> pd.DataFrame:
         """Each player's row on the latest list of ``kind`` they are on (``SEARCH_FACTS``,
         ``rating`` and that list's ``month``), sorted by id: the latest list, then from each
-        older list (newest first) the players not on the latest one (few: only they are
-        compared further), only the search's columns read (a live server decodes no old list
-        whole)."""
+        older list (newest first) the players on none of the newer ones (few: a player leaves
+        the lists rarely). Only what the search needs is read, so the live server's search
+        waits for no whole list (:meth:`frame`, which its pages decode meanwhile): the
+        search's columns of the latest list, the ids alone of an older one, and its search's
+        columns only when it holds a player the newer lists do not."""
         wanted = [*SEARCH_FACTS, "rating"]
+        months = list(reversed(self.months_of(kind)))
+        if not months:
+            return pd.DataFrame(columns=[*wanted, "month"])
+        bases: dict[int, pa.Table] = {}  # of the search's columns (``_bases`` holds whole rows)
+        id_bases: dict[int, Ids] = {}  # of the ids alone
         parts: list[pa.Table] = []
-        latest: pa.Array | None = None
-        bases: dict[int, pa.Table] = {}  # of these columns (``_bases`` holds whole rows)
-        for month in reversed(self.months_of(kind)):
-            if latest is None:  # the list every page reads: decoded once, kept
-                frame = self.frame(month)[wanted]
-                table = pa.Table.from_pandas(frame, preserve_index=False).cast(
-                    pa.schema([(c, pa.int64() if c == "rating" else pa.string()) for c in wanted])
-                )
-                latest = table.column("id").combine_chunks()
-            else:
-                table = list_table(self.con, content_of(self.con, month.content_id), wanted,
-                                   bases=bases)  # fmt: skip
-                table = table.filter(pc.invert(pc.is_in(table.column("id"), value_set=latest)))
+        seen: Ids | None = None  # the ids of the lists read so far
+        for month in months:
+            content = content_of(self.con, month.content_id)
+            new = None
+            if seen is not None:
+                new = list_ids(self.con, content, id_bases).not_in(seen)
+                if not len(new):
+                    continue  # no player the newer lists do not have
+            table = list_table(self.con, content, wanted, bases=bases)
+            if new is not None:  # few: a hash of them is cheap
+                table = table.filter(pc.is_in(table.column("id"), value_set=new.text))
+            ids = Ids.of(table.column("id").combine_chunks())
+            seen = ids if seen is None else seen.plus(ids)
             parts.append(table.append_column("month", pa.array([month.month] * len(table),
                                                                pa.string())))  # fmt: skip
-        if not parts:
-            return pd.DataFrame(columns=[*wanted, "month"])
         rows = pa.concat_tables(parts).to_pandas(types_mapper={pa.int64(): pd.Int64Dtype()}.get)
-        # Newest first: a player's first row is the latest list they are on.
-        return rows.drop_duplicates("id").sort_values("id", kind="stable").reset_index(drop=True)
+        # Each player is in one part: the newest list they are on.
+        return rows.sort_values("id", kind="stable").reset_index(drop=True)
 
     def search_index(self) -> NameIndex:
         """The index of :meth:`search_rows` (:mod:`.name_search`), built once: the live server
@@ -237,13 +243,14 @@ class SiteData:
 
     def changes(self, kind: str, player_id: str | None = None) -> pd.DataFrame:
         """The stored changes of the live periods of ``kind`` (``period_changes`` with its
-        ``period`` and the run's ``scale``), of one player (by run) or of all (in no order):
+        ``period`` and the run's ``scale``), of one player or of all, by run then player:
         a rapid period's change never shows on the standard table of the same month."""
         periods = live_periods(self.con, kind)
-        # Every player's in the table's own order (the runs are matched to them by id and
-        # period): ordered by player, SQLite walks the player index and looks up each row,
-        # three times the time at 50,000 players x 24 months.
-        where = " AND c.player_id = ? ORDER BY c.run_id" if player_id is not None else ""
+        # Every player's in the table's key order (run, player): SQLite scans the table, no
+        # sort. Ordered by player, it walked the player index and looked up each row: ten
+        # times the time at 50,000 players x 24 months.
+        order = " ORDER BY c.run_id, c.player_id"
+        where = " AND c.player_id = ?" + order if player_id is not None else order
         rows = self.con.execute(
             f"SELECT c.run_id, {', '.join('c.' + c for c in CHANGE_COLUMNS)} "
             "FROM period_changes c JOIN runs r ON r.id = c.run_id "
@@ -257,22 +264,6 @@ class SiteData:
         frame["period"] = frame["run_id"].map({r: p.period for r, p in live.items()})
         frame["scale"] = frame["run_id"].map({r: p.scale for r, p in live.items()})
         return frame
-
-    def calculated(self, kind: str) -> list[tuple[str, str]]:
-        """(player id, period) of each stored change of ``kind`` whose calculation the history
-        stores (the rows of :meth:`changes` with a ``scale``), in its order: two columns of
-        the runs that have one read, not every change's row."""
-        live = {p.run_id: p.period for p in live_periods(self.con, kind).values()
-                if p.scale is not None}  # fmt: skip
-        if not live:
-            return []
-        marks = ", ".join("?" * len(live))
-        rows = self.con.execute(
-            f"SELECT player_id, run_id FROM period_changes WHERE run_id IN ({marks}) "
-            "ORDER BY player_id, run_id",
-            list(live),
-        ).fetchall()
-        return [(str(player_id), str(live[run])) for player_id, run in rows]
 
     def player_rows(self, kind: str, player_id: str) -> pd.DataFrame:
         """The player's rows of every month's list of ``kind`` (a ``month`` column), oldest

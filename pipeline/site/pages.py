@@ -244,7 +244,7 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     is the player's own: a player who did not play keeps the same profile; the world and
     national ranks are loaded from the rank file it names (:mod:`.rank_files`)."""
     from pipeline.site import profile_runs
-    from pipeline.site.rank_files import bucket
+    from pipeline.site.rank_files import COUNT_FILE
 
     kinds = []
     facts: dict[str, Any] | None = None
@@ -266,7 +266,9 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
         "page": at.player_page(player_id),
         "title": f"{facts['name']} ({player_id})",
         "player": facts,
-        "ranks": at.rank_file(bucket(player_id), "json"),
+        # The file saying how many buckets of ranks there are, not the player's bucket: the
+        # count follows the number of ranked players, and the profile must not (rank_files).
+        "ranks": at.rank_file(COUNT_FILE, "json"),
         "kinds": kinds,
     }
 

@@ -6,13 +6,17 @@ moves when others pass them), so a profile holding its ranks would change for ev
 month, and a refresh would rewrite every profile. Held apart, a profile keeps its bytes while
 the player does not play (:mod:`.profile_runs`), and a refresh rewrites the rank files instead.
 
-A bucket is the CRC-32 of the id's UTF-8 modulo :data:`BUCKETS` (three hex digits): fixed
-forever for an id (a profile names its bucket's file), spread evenly whatever the ids look like
-(50 players a file at 50,000 players, 1,900 at FIDE's 1.9 M). Each bucket is written twice:
-``ranks/BBB.js``, a script calling ``fiderateRanks.add`` (a script loads from ``file://``,
-where ``fetch()`` of a JSON file is refused), and ``ranks/BBB.json``, the same object for
-programs. A bucket without a ranked player has no file (the profile then keeps its words
-without ranks).
+How many buckets follows the number of ranked players (:func:`bucket_count`: a power of two
+giving each bucket 64-128 players on average, one bucket up to 128): a 200-player federation
+writes a few files, FIDE's 1.9 M players 16,384 of about 116. So a profile cannot name its
+bucket (the count may change while the player does not play): it loads ``ranks/buckets.js``,
+which tells ``static/ranks.js`` the count, and ranks.js works out the bucket from the id as
+:func:`bucket` does, the CRC-32 of the id's UTF-8 modulo the count, in lower-case hex as wide
+as the largest bucket's (``1a3`` of 4,096, ``0`` of one), then loads ``ranks/<bucket>.js``
+(scripts, not ``fetch()``: a page opened from ``file://`` may load a script but not fetch a
+JSON file). Each file has a JSON twin for programs (``ranks/buckets.json``, ``ranks/1a3.json``).
+A bucket without a ranked player has no file (the profile then keeps its words without ranks);
+a refresh removes the files of buckets the new count no longer has (:mod:`.static_site`).
 """
 
 from __future__ import annotations
@@ -27,39 +31,60 @@ import pandas as pd
 from pipeline.site import addresses as at
 from pipeline.site.history_data import SiteData
 
-BUCKETS = 1024
+TARGET = 128  # ranked players a bucket holds at most, on average
+COUNT_FILE = "buckets"  # the stem of the file saying how many buckets there are
 
 
-def bucket(player_id: str) -> str:
-    """The bucket of ``player_id``: its rank file's stem."""
-    return f"{zlib.crc32(player_id.encode()) % BUCKETS:03x}"
+def bucket_count(players: int) -> int:
+    """The buckets for ``players`` ranked players: the least power of two giving each at most
+    :data:`TARGET` on average (so at least half of it once there are more than TARGET)."""
+    count = 1
+    while count * TARGET < players:
+        count *= 2
+    return count
 
 
-def _buckets(ids: pd.Series) -> np.ndarray:
-    return np.array([bucket(i) for i in ids.tolist()], dtype=object)
+def bucket(player_id: str, count: int) -> str:
+    """The bucket of ``player_id`` among ``count``: its rank file's stem (static/ranks.js
+    computes the same)."""
+    return _name(zlib.crc32(player_id.encode()) % count, count)
 
 
-def _ranked(data: SiteData) -> pd.DataFrame:
-    """The ranked players of each kind's latest list: id, kind, world, national, bucket."""
+def _name(number: int, count: int) -> str:
+    """A bucket's stem: its number in lower-case hex, as wide as the largest's."""
+    return f"{number:0{len(f'{count - 1:x}')}x}"
+
+
+def _crcs(ids: pd.Series) -> np.ndarray:
+    return np.array([zlib.crc32(i.encode()) for i in ids.tolist()], dtype=np.int64)
+
+
+def _ranked(data: SiteData) -> tuple[pd.DataFrame, int]:
+    """(the ranked players of each kind's latest list: id, kind, world, national and their
+    bucket's number; the bucket count, :func:`bucket_count` of the players ranked on any
+    kind)."""
     parts = []
     for kind in data.kinds():
         month = data.latest(kind)
         if month is None:
             continue
         frame = data.frame(month)
-        buckets = data.kept(("buckets", month.content_id), lambda f=frame: _buckets(f["id"]),
-                            with_lists=True)  # fmt: skip
+        crcs = data.kept(("crc32", month.content_id), lambda f=frame: _crcs(f["id"]),
+                         with_lists=True)  # fmt: skip
         keep = frame["world_rank"].notna().to_numpy(dtype=bool)
         parts.append(pd.DataFrame({
             "id": frame["id"].to_numpy(dtype=object)[keep],
             "kind": kind,
             "world": frame["world_rank"].to_numpy(dtype=object)[keep],
             "national": frame["national_rank"].to_numpy(dtype=object)[keep],
-            "bucket": buckets[keep],
+            "crc": crcs[keep],
         }))  # fmt: skip
     if not parts:
-        return pd.DataFrame(columns=["id", "kind", "world", "national", "bucket"])
-    return pd.concat(parts, ignore_index=True)
+        rows = pd.DataFrame(columns=["id", "kind", "world", "national", "crc"])
+    else:
+        rows = pd.concat(parts, ignore_index=True)
+    count = bucket_count(rows["id"].nunique())
+    return rows.assign(bucket=rows["crc"].to_numpy(dtype=np.int64) % count), count
 
 
 def _bodies(data: SiteData, rows: pd.DataFrame, name: str) -> tuple[bytes, bytes]:
@@ -76,26 +101,42 @@ def _bodies(data: SiteData, rows: pd.DataFrame, name: str) -> tuple[bytes, bytes
     return f"fiderateRanks.add({text});\n".encode(), (text + "\n").encode()
 
 
+def _count_bodies(count: int) -> tuple[bytes, bytes]:
+    """(the script, the JSON) of the file saying how many buckets there are."""
+    text = json.dumps({"buckets": count, "digits": len(_name(0, count))}, separators=(",", ":"))
+    return f"fiderateRanks.buckets({count});\n".encode(), (text + "\n").encode()
+
+
 def _sorted(rows: pd.DataFrame, kinds: tuple[str, ...]) -> pd.DataFrame:
     order = rows["kind"].map({k: i for i, k in enumerate(kinds)})
     return rows.assign(order=order).sort_values(["bucket", "id", "order"], kind="stable")
 
 
 def rank_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
-    """Every bucket's rank files, in bucket order."""
-    rows = _sorted(_ranked(data), data.kinds())
-    for name, part in rows.groupby("bucket", sort=True):
-        script, text = _bodies(data, part, str(name))
-        yield at.rank_file(str(name), "js"), script
-        yield at.rank_file(str(name), "json"), text
+    """The file of the bucket count, then every bucket's rank files, in bucket order."""
+    rows, count = _ranked(data)
+    script, text = _count_bodies(count)
+    yield at.rank_file(COUNT_FILE, "js"), script
+    yield at.rank_file(COUNT_FILE, "json"), text
+    for number, part in _sorted(rows, data.kinds()).groupby("bucket", sort=True):
+        name = _name(int(number), count)
+        script, text = _bodies(data, part, name)
+        yield at.rank_file(name, "js"), script
+        yield at.rank_file(name, "json"), text
 
 
 def rank_file(data: SiteData, name: str, layout: str) -> bytes | None:
-    """One bucket's file (the live server's answer), None when the bucket has no ranked
-    player."""
-    rows = _ranked(data)
-    part = _sorted(rows[rows["bucket"].to_numpy() == name], data.kinds())
-    if part.empty:
-        return None
-    script, text = _bodies(data, part, name)
+    """One rank file (the live server's answer): the bucket count's (``name`` buckets) or a
+    bucket's, None when the count has no such bucket or it has no ranked player."""
+    rows, count = _ranked(data)
+    if name == COUNT_FILE:
+        script, text = _count_bodies(count)
+    else:
+        number = int(name, 16)
+        if number >= count or name != _name(number, count):
+            return None
+        part = _sorted(rows[rows["bucket"].to_numpy() == number], data.kinds())
+        if part.empty:
+            return None
+        script, text = _bodies(data, part, name)
     return script if layout == "js" else text

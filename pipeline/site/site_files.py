@@ -19,12 +19,13 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.history.period_calculations import live_periods, published_content
 from pipeline.site import addresses as at
 from pipeline.site import pages
 from pipeline.site.downloads import list_downloads
 from pipeline.site.history_data import Month, SiteData
 from pipeline.site.name_search import SHARD_BYTES, find, shard_keys, shard_name, split_keys
-from pipeline.site.page_keys import frame_digest, page_key
+from pipeline.site.page_keys import frame_digest, page_key, period_digest
 from pipeline.site.profile_runs import all_runs, profile_keys
 from pipeline.site.rank_files import rank_file, rank_files
 from pipeline.site.render import html_bytes, json_bytes
@@ -139,11 +140,38 @@ def site_groups(data: SiteData) -> Iterator[Group]:
     yield from _player_groups(data)
     yield Group(lambda: rank_files(data))
     for kind in data.kinds():
-        for player_id, period in data.calculated(kind):
-            where = at.Address("calculation", kind=kind, month=period, player_id=player_id)
-            address = at.calculation_page(kind, player_id, period)
-            yield Group(partial(_page, data, where, address))
+        yield from _calculation_groups(data, kind)
     yield Group(lambda: search_shards(data))
+
+
+def _calculation_groups(data: SiteData, kind: str) -> Iterator[Group]:
+    """A calculation page per player and stored period of ``kind``, keyed by its period's
+    games, changes and published list (:func:`page_keys.period_digest`): a refresh renders
+    no old period's calculation page again."""
+    changes = data.changes(kind)
+    stored = changes[changes["scale"].notna()]
+    periods = live_periods(data.con, kind)
+    digests: dict[str, str] = {}
+
+    def digest(period: str) -> str:
+        if period not in digests:
+            # The list the period's run published: the names its pages show.
+            content = published_content(data.con, periods[period].run_id)
+            month = Month(period, content, period, True) if content is not None else None
+            names = frame_digest(data.frame(month)) if month is not None else "none"
+            rows = changes[changes["period"] == period].drop(columns="run_id")
+            digests[period] = period_digest(data.con, periods[period], rows, names)
+        return digests[period]
+
+    kinds = repr(data.kinds())  # the header's links
+    for player_id, period in zip(stored["player_id"], stored["period"], strict=True):
+        where = at.Address("calculation", kind=kind, month=str(period), player_id=str(player_id))
+        address = at.calculation_page(kind, str(player_id), str(period))
+        yield Group(
+            partial(_page, data, where, address),
+            page_key("calculation", kinds, kind, str(period), str(player_id), digest(str(period))),
+            (address, at.json_of(address)),
+        )
 
 
 def _player_groups(data: SiteData) -> Iterator[Group]:

@@ -99,9 +99,9 @@ class Pages:
         self.site_frames: tuple[tuple[int, int], dict[Any, Any]] = ((0, 0), {})
         # Its pages' answers for that state, the most recent ones (a page is a function of it).
         self.site_answers: OrderedDict[str, tuple[bytes, str]] = OrderedDict()
-        # Clear while the start's warm-up (:meth:`warm_site`) decodes the latest lists, and
-        # while it builds their search indexes: a site request (a search) waits for it rather
-        # than doing the same work beside it.
+        # Clear while the start's warm-up decodes the latest lists (:meth:`warm_site`: a page
+        # waits for it), and while, beside it, the search index is built (:meth:`warm_search`:
+        # a search waits for that alone), rather than doing the same work beside them.
         self.site_warm = threading.Event()
         self.site_warm.set()
         self.site_indexed = threading.Event()
@@ -390,10 +390,10 @@ class Pages:
         return Response(body, media_type=media)
 
     def warm_site(self) -> None:
-        """Decode the latest list of each kind and build the search index of every player
-        with a profile (a thread started with the server): at FIDE's scale that takes
-        seconds, which the first profile, top list or search would otherwise wait for; the
-        site's templates compiled too."""
+        """Decode the latest list of each kind, for the site's pages (a thread started with
+        the server): at FIDE's scale that takes seconds, which the first profile or top list
+        would otherwise wait for; the site's templates compiled too. The search index is built
+        beside it (:meth:`warm_search`): a search waits for that alone."""
         from pipeline.site.history_data import SiteData
         from pipeline.site.render import TEMPLATES, environment
         from pipeline.site.site_files import page_bytes  # noqa: F401 - imported before a page
@@ -410,14 +410,31 @@ class Pages:
                         data.frame(latest)
                 for template in TEMPLATES.values():  # compiled once, before the first page
                     environment().get_template(template)
-                self.site_warm.set()  # a page may go on while the search index is built
-                data.search_index()  # every player with a profile (the older lists read)
             finally:
                 data.close()
         except Exception:  # noqa: BLE001 - a request reading the history says what is wrong
             pass
         finally:
             self.site_warm.set()
+
+    def warm_search(self) -> None:
+        """Build the search index of every player with a profile (a thread started with the
+        server, beside :meth:`warm_site`): it reads only the search's columns of the lists
+        (:meth:`SiteData.search_rows`), never waiting for the pages' whole lists."""
+        from pipeline.site.history_data import SiteData
+
+        try:
+            if self.history is None or not self.history.is_file():
+                return
+            self._site_state(self.history)
+            data = SiteData.open(self.history, self.site_frames[1])
+            try:
+                data.search_index()
+            finally:
+                data.close()
+        except Exception:  # noqa: BLE001 - a request reading the history says what is wrong
+            pass
+        finally:
             self.site_indexed.set()
 
     def _site_state(self, database: Path) -> None:
@@ -579,7 +596,11 @@ def create_app(
         if history is not None:  # the site's lists decoded while the server starts answering
             pages.site_warm.clear()
             pages.site_indexed.clear()
-            threading.Thread(target=pages.warm_site, name="site-warm-up", daemon=True).start()
+            if history.is_file():  # one dict of lists for both threads, made before them
+                pages._site_state(history)
+            for name, warm in (("site-search-index", pages.warm_search),
+                               ("site-warm-up", pages.warm_site)):  # fmt: skip
+                threading.Thread(target=warm, name=name, daemon=True).start()
         yield
 
     app = Starlette(

@@ -35,6 +35,8 @@ from pipeline.writers.text.output_text import (
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from pipeline.file_names import shown_name
     from pipeline.report import EventReport
     from pipeline.writers.games_file import games_file_table, write_games_file
@@ -221,11 +223,15 @@ def write_files(
     if plan.xlsx or plan.players:
         from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx, write_report_xlsx
     batch = ZipBatch() if isinstance(out_dir, ZipOutput) else OutputBatch(out_dir, protect=inputs)
+    # The rating list as text, made once for rating_list.csv and rating_list.xlsx alike.
+    rating_list = (
+        rating_list_table(result) if plan.xlsx or plan.output_format != "parquet" else None
+    )
     with batch:
-        _write_tables(batch, result, plan.output_format)
+        _write_tables(batch, result, plan.output_format, rating_list)
         if plan.xlsx:
             assert report is not None and table is not None and detail is not None
-            rating_list = rating_list_table(result)
+            assert rating_list is not None
             write_rating_list_xlsx(rating_list, batch.target("rating_list.xlsx"))
             write_report_xlsx(
                 table,
@@ -250,8 +256,14 @@ def write_files(
     return written
 
 
-def _write_tables(batch: OutputBatch | ZipBatch, result: RatedPeriod, output_format: str) -> None:
-    """rating_list and games, as CSV text or typed Parquet."""
+def _write_tables(
+    batch: OutputBatch | ZipBatch,
+    result: RatedPeriod,
+    output_format: str,
+    rating_list: pd.DataFrame | None,
+) -> None:
+    """rating_list and games, as CSV text (``rating_list``: the list's text table) or typed
+    Parquet."""
     if output_format == "parquet":
         from pipeline.writers.text.parquet_files import (
             games_arrow,
@@ -262,7 +274,8 @@ def _write_tables(batch: OutputBatch | ZipBatch, result: RatedPeriod, output_for
         write_parquet(rating_list_arrow(result), batch.target("rating_list.parquet"))
         write_parquet(games_arrow(result), batch.target("games.parquet"))
         return
-    write_csv(rating_list_table(result), batch.target("rating_list.csv"))
+    assert rating_list is not None  # made for every CSV run
+    write_csv(rating_list, batch.target("rating_list.csv"))
     # Built, written and dropped: the text of every game side is the biggest frame.
     write_games_csv(result, batch.target("games.csv"))
 

@@ -189,3 +189,61 @@ def test_screenshots_of_the_static_site(browser, static_site):
     browser.get((static_site / "search.html").as_uri() + "?q=gar")
     wait_for(browser, lambda d: d.find_elements("css selector", "#search-results a"))
     shoot(browser, "site-search")
+
+
+# Per table of a profile, how far the text of the last column's header and cells stands clear
+# of the scroller's right edge once it is scrolled to its end (negative: cut off), less the
+# width of the shadow style.css draws at that edge (.9rem), in pixels.
+LAST_COLUMN_CLEAR = """
+const found = [];
+for (const region of document.querySelectorAll(".scroll")) {
+  region.scrollLeft = region.scrollWidth;
+  const box = region.getBoundingClientRect();
+  const right = box.left + region.clientLeft + region.clientWidth;
+  const shadow = 0.9 * parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const text = cell => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return range.getBoundingClientRect().right;
+  };
+  const last = [...region.querySelectorAll("tr")].map(r => r.cells[r.cells.length - 1])
+    .filter(cell => cell.textContent.trim()).map(text);
+  found.push([region.getAttribute("aria-label"), region.scrollWidth > region.clientWidth,
+              Math.min(...last.map(x => right - shadow - x))]);
+}
+return found;
+"""
+
+
+def test_a_profiles_last_column_reads_whole_at_390_px_once_scrolled_to_the_end(
+    browser, static_site
+):
+    """At 390 px a profile's table of periods scrolls; scrolled to its end, the last column
+    (the period, linked to its calculation) is wholly inside the scroller and clear of the
+    shadow drawn at its edge (docs/web/site-player-phone.png)."""
+    browser.set_window_size(PHONE, 900)
+    try:
+        browser.get((static_site / "players" / "p-5100037.html").as_uri())
+        wait_for_page(browser, "table[id^=periods-]")
+        found = browser.execute_script(LAST_COLUMN_CLEAR)
+        assert [label for label, _, _ in found] == ["standard ratings by period",
+                                                    "rapid ratings by period"]  # fmt: skip
+        assert all(scrolls for _, scrolls, _ in found), found  # else the test tests nothing
+        assert all(clear >= 0 for _, _, clear in found), found
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_ranks_js_works_out_the_bucket_of_an_id_as_rank_files_does(browser, static_site):
+    """static/ranks.js's bucket (the CRC-32 of the id's UTF-8, in hex as wide as the largest
+    bucket's) is rank_files.bucket's, for ids of any characters and counts of any width."""
+    from pipeline.site.rank_files import bucket
+
+    browser.get((static_site / "players" / "p-5100037.html").as_uri())
+    wait_for_page(browser, "table[id^=periods-]")
+    ids = ["5100037", "", "a/b", "..", "Müller", "ΣΙΣΥΦΟΣ", "😀x", "<script>", "x" * 300]
+    for count in (1, 2, 16, 4096, 65536):
+        shown = browser.execute_script(
+            "return arguments[0].map(i => fiderateRanks.bucket(i, arguments[1]))", ids, count
+        )
+        assert shown == [bucket(i, count) for i in ids], count

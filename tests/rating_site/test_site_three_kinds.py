@@ -20,6 +20,7 @@ from pipeline.rules.months import add_months
 from pipeline.rules.rating_kinds import KINDS
 from pipeline.site import addresses as at
 from pipeline.site.job import SiteRequest, run_site
+from pipeline.site.rank_files import bucket
 from tests.history.three_kinds_year import MONTHS, NEWCOMER, PLAYERS, number, read_list
 from tests.rating_site.conftest import covering
 from tests.web.conftest import local_client
@@ -97,7 +98,10 @@ def test_each_profile_table_per_kind_agrees_with_the_published_lists(three_kinds
             rating = number(latest[pid]["rating"])
             # The ranks are in the profile's rank file (they move for everyone every month);
             # every player is FRA: the national rank is the world rank.
-            ranks = json.loads((site / profile["ranks"]).read_text(encoding="utf-8"))
+            # The profile names the bucket count's file; the bucket follows from the id.
+            count = json.loads((site / profile["ranks"]).read_text(encoding="utf-8"))
+            name = bucket(pid, count["buckets"])
+            ranks = json.loads((site / at.rank_file(name, "json")).read_text("utf-8"))
             assert ranks["lists"][kind] == LISTED[-1]
             assert shown["rating"] == rating and shown["ranked"]
             assert ranks["ranks"][pid][kind] == [ranked.index(rating) + 1] * 2

@@ -102,6 +102,38 @@ def test_a_refresh_keeps_the_profile_of_a_player_who_did_not_play(tmp_path):
     assert any(a.startswith("ranks/") for a in refresh.written)
 
 
+def test_a_refresh_renders_no_old_periods_calculation_page(tmp_path, monkeypatch):
+    """After December: every calculation page rendered is one of December's (the new
+    period), none of November's, whose pages stay the same bytes; the refreshed folder is what
+    a fresh write makes. (Counted at the page's context, pages.calculation, which reads the
+    period's calculation from the history: a page made is a page rendered.)"""
+    from pipeline.site import pages
+
+    work = tmp_path / "work"
+    work.mkdir()
+    database = november(work)
+    out = tmp_path / "www"
+    run_site(SiteRequest(database, out))
+    before = tree(out)
+    december(work)
+    made: list[str] = []
+    calculation = pages.calculation
+
+    def counted(data, kind, player_id, period):  # type: ignore[no-untyped-def]
+        made.append(period)
+        return calculation(data, kind, player_id, period)
+
+    monkeypatch.setattr(pages, "calculation", counted)
+    refresh = run_site(SiteRequest(database, out))
+    old = [a for a in before if a.startswith("calculations/standard/2026-11/")]
+    assert old and set(made) == {"2026-12"}
+    assert not set(old) & set(refresh.written)
+    assert all(tree(out)[a] == before[a] for a in old)
+    monkeypatch.setattr(pages, "calculation", calculation)
+    run_site(SiteRequest(database, tmp_path / "fresh"))
+    assert tree(out) == tree(tmp_path / "fresh")
+
+
 def test_the_manifest_keys_pages_by_their_lists_rows_not_the_databases_ids(two_months, tmp_path):
     """Another history (the sample without the hostile names) has the same content ids: written
     over the first one's site, its folder is what a fresh write makes, list pages and downloads
@@ -325,12 +357,32 @@ def test_the_server_decodes_the_latest_list_and_its_search_index_as_it_starts(tw
     assert latest is not None
     with local_client(app) as client:
         pages = app.state.pages
-        assert pages.site_indexed.wait(60) and pages.site_warm.is_set()
+        assert pages.site_indexed.wait(60) and pages.site_warm.wait(60)
         held = pages.site_frames[1]
         assert latest.content_id in held and SEARCH_KEY in held
         found = client.get("/site/search.json?q=5100010").json()
         assert [p["id"] for p in found["players"]] == ["5100010"]
         assert pages.site_frames[1] is held  # the request used the lists decoded at start
+
+
+def test_the_search_index_is_built_from_the_search_columns_alone(tmp_path):
+    """The search index (what the live server's first search waits for) decodes no whole
+    list: a profile's or a top list's (SiteData.frame, which the server's other warm-up
+    thread decodes meanwhile) is not among the lists held after it, and it finds what the
+    rule finds, the dropped player (on an older list only) and the rapid-only one too."""
+    from pipeline.site.history_data import SEARCH_KEY, SiteData
+    from tests.rating_site.search_history import DROPPED, RAPID_ONLY, search_history
+
+    database = search_history(tmp_path)
+    frames: dict = {}
+    data = SiteData.open(database, frames)
+    try:
+        index = data.search_index()
+        assert list(frames) == [SEARCH_KEY]
+        assert {DROPPED, RAPID_ONLY[0]} <= set(index.rows["id"])
+        assert data.find_players(DROPPED)[0]["id"].tolist() == [DROPPED]
+    finally:
+        data.close()
 
 
 def test_a_folder_that_cannot_be_written_is_a_clear_error(two_months, tmp_path):

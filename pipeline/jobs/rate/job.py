@@ -154,8 +154,10 @@ def rate(
         raise ValueError("an executor is for engine 'dask'; this request is for pandas")
     from pipeline.jobs.rate.outputs import prepare_outputs
     from pipeline.jobs.rate.stages import rate_files
+    from pipeline.resources.collector import start_up_done
     from pipeline.writers import write_files
 
+    start_up_done()  # pandas, pyarrow and pandera are loaded: collect as usual from here
     protected = request.protected
     board = progress or StageBoard()
     board.post("reading and rating")

@@ -107,8 +107,10 @@ def rows_xml(
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
     cells = []
     for j, column in enumerate(columns):
-        tails = _tails(book, column.cells)
-        tail = pa.array(tails[column.codes[rows]], type=pa.string())  # None: a blank, no cell
+        # Each distinct value's tail made once (:func:`_tails`), taken for every row by Arrow
+        # (None: a blank, no cell).
+        tails = pa.array(_tails(book, column.cells), type=pa.string())
+        tail = tails.take(pa.array(column.codes[rows]))
         ref = f'<c r="{column_letter(j)}'
         cell = pc.binary_join_element_wise(
             ref, number_text, '"', tail, "", null_handling="emit_null"

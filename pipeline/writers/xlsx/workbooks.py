@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -82,10 +83,7 @@ def write_typed(ws: Sheet, columns: list[TypedColumn], body: list[str]) -> None:
     first = ws.row
     for j, column in enumerate(columns):
         ws.set_width(j, column.width)
-    ws.append_xml(
-        string_cell(f"{column_letter(j)}{first + 1}", column.name, xlsx_package.BOLD_STYLE)
-        for j, column in enumerate(columns)
-    )
+    ws.append_xml([_header_cells(tuple(column.name for column in columns), first + 1)])
     ws.freeze_rows(first + 1)
     ws.extend_rows(body)
     if body:
@@ -94,6 +92,16 @@ def write_typed(ws: Sheet, columns: list[TypedColumn], body: list[str]) -> None:
             if column.name in ID_COLUMNS:
                 letter = column_letter(j)
                 ws.ignore_text_ids(f"{letter}{first + 2}:{letter}{first + 1 + len(body)}")
+
+
+@lru_cache(maxsize=64)
+def _header_cells(names: tuple[str, ...], row: int) -> str:
+    """The bold header cells of ``names`` on sheet row ``row`` (1-based): made once for the
+    few headers of a workbook (every player sheet has the same)."""
+    return "".join(
+        string_cell(f"{column_letter(j)}{row}", name, xlsx_package.BOLD_STYLE)
+        for j, name in enumerate(names)
+    )
 
 
 def _cut(text: str, limit: int) -> str:

@@ -6,7 +6,9 @@ era of a run not stored), from that checkout's root, its virtualenv's ``fiderate
     PYTHONPATH=. python tests/history/data/make_ratings_v4.py OUT
 then OUT/standard/ratings.db copied here as ratings_v4.db, OUT/rapid/ratings.db as
 ratings_v4_rapid.db, OUT/rapid/rating_list_2026-12.csv as rating_list_2026-12_v4_rapid.csv and
-OUT/expected.json as ratings_v4_expected.json.
+OUT/expected.json as ratings_v4_expected.json. (``run_search``, which it calls, was that code's
+search by a part of the name; it was removed since, the rating site's search being the one
+rule: the migration test finds the same players with it.)
 
 The standard history (no --rules: the default) holds the sample's November, a December played on
 the list it published, then December again with --replace and a result corrected, so it has a
