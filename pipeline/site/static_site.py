@@ -12,6 +12,7 @@ after one more month renders no old month again).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import queue
@@ -72,6 +73,11 @@ def _held(out: Path, group: Group, manifest: dict[str, dict[str, object]]) -> bo
     return True
 
 
+# A collection of cyclic garbage every so many bytes of files made: a list month's frames and
+# a page's render leave cycles holding megabytes, which the program's thresholds
+# (pipeline/resources/collector.py: a pass per 10,000 new objects) left for long (a peak of
+# 2.5 GB at 50,000 players x 24 months x 3 kinds, 1.1 GB with these passes).
+COLLECT_BYTES = 256 << 20
 WAITING_BYTES = 64 << 20  # what the pages made may hold waiting for the writer at most
 
 
@@ -143,6 +149,7 @@ def write_site(data: SiteData, out: Path) -> WrittenSite:
     manifest = _manifest(out)
     kept: dict[str, dict[str, object]] = {}
     writer = _Writer(out, done)
+    made = 0  # bytes made since the last collection
 
     def put(address: str, body: bytes) -> None:
         keep.add(address)
@@ -159,6 +166,10 @@ def write_site(data: SiteData, out: Path) -> WrittenSite:
             for address, body in group.make():
                 put(address, body)
                 sizes[address] = len(body)
+                made += len(body)
+            if made > COLLECT_BYTES:
+                gc.collect()
+                made = 0
             if group.key is not None:
                 kept[group.key] = sizes
         text = json.dumps(kept, sort_keys=True, separators=(",", ":")) + "\n"
