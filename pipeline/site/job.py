@@ -12,6 +12,9 @@ from pipeline.history.database import translate
 from pipeline.site.history_data import SiteData
 from pipeline.site.static_site import WrittenSite, write_site
 
+# The decoded lists the writer keeps: a list month's page reads its list and the one before.
+LISTS_KEPT = 3
+
 
 @dataclass(frozen=True)
 class SiteRequest:
@@ -33,7 +36,7 @@ class SiteResult:
 def run_site(request: SiteRequest) -> SiteResult:
     import sqlite3
 
-    data = SiteData.open(request.database)
+    data = SiteData.open(request.database, lists_kept=LISTS_KEPT)
     try:
         done: WrittenSite = write_site(data, request.out)
     except sqlite3.Error as exc:

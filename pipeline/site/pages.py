@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.lists.next_list import STATUS_FIRST
 from pipeline.site import addresses as at
 from pipeline.site.history_data import SEARCH_FACTS, Month, SiteData, plain
 from pipeline.site.name_search import SHOWN as SEARCH_SHOWN
 from pipeline.site.name_search import trimmed
+from pipeline.site.row_table import RowTable, player_pages
 
 SHOWN = 10  # new players, gains and losses on the home page
 TOP = 100  # players on a top list
@@ -36,6 +40,13 @@ def _player_links(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+def _among(ids: pd.Series | pd.Index, others: pd.Series | pd.Index) -> np.ndarray:
+    """Whether each of ``ids`` is among ``others`` (Arrow's kernel: pandas' ``isin`` on
+    Arrow-backed text goes through a Python list of every value)."""
+    found = pc.is_in(pa.array(ids, pa.string()), value_set=pa.array(others, pa.string()))
+    return found.to_numpy(zero_copy_only=False)
+
+
 def _with_previous(data: SiteData, kind: str, month: Month) -> pd.DataFrame:
     """The month's list with ``previous`` (the rating on the list before, blank when the player
     was not on it or unrated there), ``change`` (rating - previous), ``new`` (not on the list
@@ -49,7 +60,7 @@ def _with_previous(data: SiteData, kind: str, month: Month) -> pd.DataFrame:
     else:
         prior = data.frame(before).set_index("id")["rating"]
         old = frame["id"].map(prior).astype("Int64")
-        on_before = frame["id"].isin(prior.index)
+        on_before = pd.Series(_among(frame["id"], prior.index), index=frame.index)
     first = frame["rating"].notna() & old.isna() & (before is not None)
     return frame.assign(
         previous=old,
@@ -109,13 +120,17 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
     dropped: list[dict[str, Any]] = []
     if before is not None:
         old = data.frame(before)
-        gone = old[~old["id"].isin(frame["id"])]
+        gone = old[~_among(old["id"], frame["id"])]
         dropped = _player_links(plain(_by_rating(gone), ["id", "name", "federation", "rating"]))
-    rows = _player_links(
-        plain(frame, [*ROW_FIELDS, "period_games", "change", "new", "first_rating"])
+    # Every player of the list as columns (:mod:`.row_table`): a dict a row was most of the
+    # site's time. The fields of each row, in order; a first rating is no change, said in the
+    # changes files' words.
+    rows = frame[[*ROW_FIELDS, "period_games", "change", "new", "first_rating"]].assign(
+        href=player_pages(frame["id"]),
+        change_words=frame["first_rating"].map({True: STATUS_FIRST, False: ""}).astype(str),
     )
-    for row in rows:  # a first rating is no change: said in the changes files' words
-        row["change_words"] = STATUS_FIRST if row["first_rating"] else ""
+    fresh = rows[rows["first_rating"].to_numpy(dtype=bool)]
+    unrated = rows[(rows["new"] & rows["rating"].isna()).to_numpy(dtype=bool)]
     return {
         "page": at.list_page(kind, month_name),
         "title": f"{kind.capitalize()} list {month_name}",
@@ -124,13 +139,11 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
         "period": month.period,
         "previous": before.month if before else None,
         "previous_href": at.list_page(kind, before.month) if before else None,
-        "players": rows,
+        "players": RowTable(rows.reset_index(drop=True)),
         # New players: rated for the first time on this list (FIDE's list of the month counts
         # them so); apart, the players new on the list who are not rated yet.
-        "new_players": [r for r in rows if r["first_rating"]],
-        "new_unrated": [r for r in rows if r["new"] and r["rating"] is None]
-        if before is not None
-        else [],
+        "new_players": plain(fresh, list(rows.columns)),
+        "new_unrated": plain(unrated, list(rows.columns)) if before is not None else [],
         "dropped": dropped,
         "downloads": [{"layout": x, "href": at.download(kind, month_name, x)} for x in LAYOUTS],
     }

@@ -22,8 +22,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.calculator.calc_text import fixed
+from pipeline.history.list_reading import content_of, list_table
 from pipeline.site.history_data import Month, SiteData, plain
 
 FACTS = ("id", "name", "federation", "title", "sex", "birth_year")
@@ -73,11 +76,19 @@ def _scores(score_h: pd.Series) -> pd.Series:
     return score_h.map(words, na_action="ignore").astype(object).where(score_h.notna(), None)
 
 
+def _month_map(months: pd.Series, mapping: dict[str, Any]) -> np.ndarray:
+    """``months.map(mapping)`` (NaN where a month is not in it) as an object array, looked up
+    once per distinct month (a list month's rows share a few dozen months; ``map`` looks up
+    each of 1.2 M rows at 50,000 players x 24 months)."""
+    codes, months_seen = pd.factorize(months)
+    return pd.Series(months_seen).map(mapping).to_numpy(dtype=object)[codes]
+
+
 def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) -> KindRuns:
     """The runs of ``rows`` (the kind's list rows with ``month``, sorted by id then month) with
     the kind's stored ``changes`` (:meth:`SiteData.changes`) over its ``months``."""
     position = {m.month: i for i, m in enumerate(months)}
-    at = rows["month"].map(position).to_numpy(dtype=np.int64)
+    at = _month_map(rows["month"], position).astype(np.int64)
     periods = {m.month: m.period for m in months if m.published}
     stored = changes.rename(columns={"player_id": "id", "k": "k_used"})[
         ["id", "period", "games", "score_h", "change", "k_used", "k_rule", "scale"]
@@ -85,7 +96,7 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     frame = rows[["id", "month", "rating", "period_games"]].reset_index(drop=True)
     frame = frame.astype({"id": object, "month": object, "rating": "Int64",
                           "period_games": "Int64"})  # fmt: skip
-    frame.insert(2, "period", frame["month"].map(periods).astype(object))
+    frame.insert(2, "period", _month_map(frame["month"], periods))
     frame = frame.merge(stored, on=["id", "period"], how="left", sort=False)
     ids = frame["id"].to_numpy(dtype=object)
     first = _run_starts(ids)
@@ -110,10 +121,11 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     text = {c: "str" for c in ("id", "month", "until", "period", "score", "k_rule")}
     runs = runs[["id", *RUN_FIELDS]].astype(text)
     newest = np.r_[first[1:], True] if len(first) else first
-    held = [c for c in (*FACTS, "list", "row") if c in rows.columns]  # see _every_row
+    held = [c for c in FACTS if c in rows.columns]  # a live profile's rows hold the facts
     last = rows.loc[newest, [*held, "month", "rating", "k", "flags"]].reset_index(drop=True)
     last["current"] = current[newest]
-    last.insert(len(FACTS) + 1, "until", last["month"].astype(object).where(~last["current"], None))
+    until = last["month"].astype(object).where(~last["current"], None)
+    last.insert(last.columns.get_loc("month") + 1, "until", until)
     run_ids = runs["id"].to_numpy(dtype=object)
     starts = np.flatnonzero(_run_starts(run_ids))
     stops = [*starts[1:].tolist(), len(run_ids)] if len(starts) else []
@@ -141,51 +153,60 @@ class Records:
         return records[start - low : stop - low]
 
 
-def _every_row(data: SiteData, kind: str) -> pd.DataFrame:
+RUN_COLUMNS = ("id", "rating", "period_games", "k", "flags")  # what runs are made of
+
+
+def _every_row(data: SiteData, kind: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every list's rows of ``kind`` sorted by id then month, with the columns the runs are
-    made of and where each row is (``list``, ``row``): the facts of the few rows that are a
-    player's newest are fetched from their list after, not carried for every row (a fifth
-    of the memory at 50,000 players x 24 months x 3 kinds)."""
-    parts = []
-    for n, month in enumerate(data.months_of(kind)):
-        frame = data.frame(month)
-        parts.append(pd.DataFrame({
-            "id": frame["id"].array,
-            "month": month.month,
-            "rating": frame["rating"].array,
-            "period_games": frame["period_games"].array,
-            "k": frame["k"].array,
-            "flags": frame["flags"].array,
-            "list": n,
-            "row": np.arange(len(frame)),
-        }))  # fmt: skip
+    made of; and the facts of each player's newest row, sorted by id. Each list is read once,
+    newest first, only the columns wanted (no list decoded whole and kept): its facts are
+    taken for the players on no later list, whose newest row it holds (the facts of every row
+    carried would be a fifth of the memory at 50,000 players x 24 months x 3 kinds)."""
+    parts: list[pd.DataFrame] = []
+    facts: list[pa.Table] = []
+    seen: pa.Array | None = None
+    bases: dict[int, pa.Table] = {}  # of these columns (SiteData's hold whole rows)
+    for month in reversed(data.months_of(kind)):
+        content = content_of(data.con, month.content_id)
+        table = list_table(data.con, content, [*RUN_COLUMNS, *FACTS[1:]], bases=bases)
+        ids = table.column("id").combine_chunks()
+        newest = table if seen is None else table.filter(pc.invert(pc.is_in(ids, value_set=seen)))
+        facts.append(newest.select(list(FACTS)))
+        fresh = newest.column("id").combine_chunks()
+        seen = ids if seen is None else pa.concat_arrays([seen, fresh])
+        rows = table.select(list(RUN_COLUMNS)).to_pandas(types_mapper=_TYPES.get)
+        parts.append(rows.assign(month=month.month)[["id", "month", *RUN_COLUMNS[1:]]])
     if not parts:
-        return pd.DataFrame(columns=["id", "month", "rating", "period_games", "k", "flags"])
-    rows = pd.concat(parts, ignore_index=True)
-    return rows.sort_values(["id", "month"], kind="stable").reset_index(drop=True)
+        empty = pd.DataFrame(columns=["id", "month", *RUN_COLUMNS[1:]])
+        return empty, pd.DataFrame(columns=list(FACTS))
+    every = pd.concat(parts[::-1], ignore_index=True)
+    every = every.sort_values(["id", "month"], kind="stable").reset_index(drop=True)
+    found = pa.concat_tables(facts).to_pandas(types_mapper=_TYPES.get)
+    return every, found.sort_values("id", kind="stable").reset_index(drop=True)
 
 
-def _with_facts(data: SiteData, kind: str, found: KindRuns) -> KindRuns:
-    """``found`` with the facts of each player's newest row, fetched from its list."""
+_TYPES = {pa.int64(): pd.Int64Dtype()}  # integers as nullable Int64, as a decoded list's
+
+
+def _with_facts(found: KindRuns, facts: pd.DataFrame) -> KindRuns:
+    """``found`` with the facts of each player's newest row (``facts``, sorted by id as
+    ``found.last``)."""
     last = found.last
     named = list(FACTS[1:])  # the id is every row's
-    facts = pd.DataFrame(index=last.index, columns=named, dtype=object)
-    for n, month in enumerate(data.months_of(kind)):
-        mine = (last["list"] == n).to_numpy(dtype=bool)
-        if mine.any():
-            taken = data.frame(month).iloc[last["row"].to_numpy()[mine]]
-            facts.loc[mine, named] = taken[named].astype(object).to_numpy()
-    facts = facts.astype({"birth_year": "Int64"})
-    last = pd.concat([facts, last.drop(columns=["list", "row"])], axis=1)
+    held = facts[named].astype(object).set_axis(last.index).astype({"birth_year": "Int64"})
+    last = pd.concat([held, last], axis=1)
     return KindRuns(found.runs, last[list(LAST_FIELDS)], found.spans, found.last_at)
 
 
 def all_runs(data: SiteData, kind: str) -> KindRuns:
-    """The runs of every player of ``kind`` (every list decoded: the static writer)."""
+    """The runs of every player of ``kind`` (every list read: the static writer)."""
 
     def make() -> KindRuns:
-        found = kind_runs(_every_row(data, kind), data.changes(kind), data.months_of(kind))
-        return _with_facts(data, kind, found)
+        rows, facts = _every_row(data, kind)
+        found = kind_runs(rows, data.changes(kind), data.months_of(kind))
+        if not found.last["id"].astype(str).equals(facts["id"].astype(str)):
+            raise AssertionError("the newest rows' facts are not the players' of the runs")
+        return _with_facts(found, facts)
 
     return data.kept(("runs", kind), make)
 

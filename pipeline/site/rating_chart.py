@@ -86,38 +86,42 @@ def step_chart(points: list[tuple[str, int]], until: str | None) -> Markup:
     if not points:
         return Markup("")
     y = _rating_axis(points)
-    first = _month_number(points[0][0])
-    end = max(_month_number(until) if until else first, _month_number(points[-1][0]))
+    numbers = [_month_number(month) for month, _ in points]  # each month's x worked out once
+    first = numbers[0]
+    end = max(_month_number(until) if until else first, numbers[-1])
     months = end - first
 
-    def x(month: str) -> int:
+    def x(number: int) -> int:
         if months == 0:
             return WIDTH // 2
-        return PAD + (_month_number(month) - first) * (WIDTH - 2 * PAD) // months
+        return PAD + (number - first) * (WIDTH - 2 * PAD) // months
 
-    last = until if until and _month_number(until) > _month_number(points[-1][0]) else None
+    xs = [x(number) for number in numbers]
+    ys = [y(rating) for _, rating in points]
+    last = until if until and _month_number(until) > numbers[-1] else None
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="rating over time, {escape(points[0][0])} to '
         f'{escape(last or points[-1][0])}">',
         AXES,
     ]
-    steps = [f"M{x(points[0][0])},{y(points[0][1])}"]
-    for month, rating in points[1:]:
-        steps.append(f"H{x(month)}V{y(rating)}")
+    steps = [f"M{xs[0]},{ys[0]}"]
+    steps += [f"H{xs[i]}V{ys[i]}" for i in range(1, len(points))]
     if last:
-        steps.append(f"H{x(last)}")
+        steps.append(f"H{x(_month_number(last))}")
     parts.append(f'<path d="{"".join(steps)}" class="line"/>')
-    labelled: list[int] = []
-    for i in range(len(points) - 1, -1, -1):  # the newest first: it is always labelled
-        if not labelled or x(points[labelled[-1]][0]) - x(points[i][0]) >= MIN_LABEL_GAP:
-            labelled.append(i)
+    labelled: set[int] = set()
+    shown = None  # the x of the last label placed, the newest first: it is always labelled
+    for i in range(len(points) - 1, -1, -1):
+        if shown is None or shown - xs[i] >= MIN_LABEL_GAP:
+            labelled.add(i)
+            shown = xs[i]
     for i, (month, rating) in enumerate(points):
-        parts.append(f'<circle cx="{x(month)}" cy="{y(rating)}" r="4" class="dot"/>')
+        parts.append(f'<circle cx="{xs[i]}" cy="{ys[i]}" r="4" class="dot"/>')
         if i in labelled:
             parts.append(
-                f'<text x="{x(month)}" y="{y(rating) - 10}" text-anchor="middle">{rating}</text>'
-                f'<text x="{x(month)}" y="{HEIGHT - PAD + 18}" text-anchor="middle">'
+                f'<text x="{xs[i]}" y="{ys[i] - 10}" text-anchor="middle">{rating}</text>'
+                f'<text x="{xs[i]}" y="{HEIGHT - PAD + 18}" text-anchor="middle">'
                 f"{escape(month)}</text>"
             )
     parts.append("</svg>")

@@ -107,9 +107,9 @@ def rows_xml(
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
     cells = []
     for j, column in enumerate(columns):
-        # Each distinct value's tail made once, taken for every row by Arrow (None: a blank,
-        # no cell).
-        tails = pa.array([_tail(book, c) for c in column.cells] or [None], type=pa.string())
+        # Each distinct value's tail made once (:func:`_tails`), taken for every row by Arrow
+        # (None: a blank, no cell).
+        tails = pa.array(_tails(book, column.cells), type=pa.string())
         tail = tails.take(pa.array(column.codes[rows]))
         ref = f'<c r="{column_letter(j)}'
         cell = pc.binary_join_element_wise(
@@ -118,6 +118,35 @@ def rows_xml(
         cells.append(cell.fill_null(""))
     row = pc.binary_join_element_wise('<row r="', number_text, '">', *cells, "</row>", "")
     return row.to_pylist()
+
+
+# A text whose tail is not the plain one (:func:`.package.string_cell_tail`): a first or last
+# character that is not printable ASCII (it may be a space: ``xml:space``), a formula's first
+# character (the quote prefix), a character XML cannot hold (``text_cells.xml_safe``).
+_NOT_PLAIN = "^[^!-~]|[^!-~]$|^[=+@-]|[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x{fffe}\\x{ffff}]"
+MANY_TEXTS = 256  # distinct texts in a column from which their tails are made by kernels
+
+
+def _tails(book: Book, cells: list[Cell]) -> np.ndarray:
+    """:func:`_tail` of each distinct cell of a column (a blank: None). A column of many
+    distinct texts (a list's ids and names: a Python call each was most of a 50,000-player
+    list's workbook) has its plain texts' tails made by Arrow kernels: escaped as
+    ``text_xml`` does (``&``, ``<``, ``>``) between the plain tail's fixed parts."""
+    tails = np.empty(max(len(cells), 1), dtype=object)
+    texts = [i for i, c in enumerate(cells) if type(c) is str]
+    plain = np.zeros(len(cells), dtype=bool)
+    if len(texts) >= MANY_TEXTS:
+        text = pa.array([cells[i] for i in texts], type=pa.string())
+        odd = pc.match_substring_regex(text, _NOT_PLAIN).to_numpy(zero_copy_only=False)
+        for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+            text = pc.replace_substring(text, raw, entity)
+        made = pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
+        at = np.array(texts, dtype=np.int64)[~odd]
+        tails[at] = np.array(made.filter(pa.array(~odd)).to_pylist(), dtype=object)
+        plain[at] = True
+    for i in np.flatnonzero(~plain).tolist():
+        tails[i] = _tail(book, cells[i])
+    return tails
 
 
 def _tail(book: Book, value: Cell) -> str | None:

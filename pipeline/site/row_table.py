@@ -1,0 +1,107 @@
+"""A page's table of players held as columns (:class:`RowTable`), and its two renderings made by
+columns: a JSON array of objects (:func:`json_array`) and HTML text cells (:func:`html_text`).
+
+A list month holds every player of the list (50,000 rows a page, 72 pages at 24 months of three
+kinds): a dict a row, a ``json.dumps`` and a ``markupsafe.escape`` a cell were most of the
+static site's time. Here each column is turned into text once, with Arrow's string kernels, and
+the rows are joined element-wise; the bytes are those of ``json.dumps(rows, ensure_ascii=False,
+separators=(",", ":"))`` and of Jinja's autoescape, cell for cell (``tests/rating_site/
+test_row_table.py`` checks both against them on hostile text).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.site.addresses import id_token
+
+# What json's encoder escapes in a string with ensure_ascii=False: the quote, the backslash and
+# the control characters. A value holding none of them is its text between quotes.
+_JSON_SPECIAL = '[\\\\"\\x00-\\x1f]'
+# Jinja's autoescape (markupsafe.escape) of a text: these five, ``&`` first.
+_HTML_ENTITIES = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
+_TOKEN_KEPT = "^[a-z0-9-]*$"  # an id that id_token keeps as it is
+
+
+@dataclass(frozen=True)
+class RowTable:
+    """Rows of a page's table: ``frame``'s columns are the rows' fields in the JSON objects'
+    key order (text, nullable integers, booleans); its length is the number of rows."""
+
+    frame: pd.DataFrame
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+
+def _strings(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    return column.cast(pa.string()) if column.type != pa.string() else column
+
+
+def _json_values(column: pa.Array) -> pa.Array:
+    """Each value of ``column`` as JSON text (``null`` for a blank)."""
+    kind = column.type
+    if pa.types.is_null(kind):
+        return pa.array(["null"] * len(column), pa.string())
+    if pa.types.is_boolean(kind):
+        found = pc.if_else(column, "true", "false")
+    elif pa.types.is_integer(kind):
+        found = pc.cast(column, pa.string())
+    elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        text = _strings(column)
+        found = pc.binary_join_element_wise('"', text, '"', "")
+        special = pc.fill_null(pc.match_substring_regex(text, _JSON_SPECIAL), False)
+        if pc.any(special).as_py():  # rare (a hostile name): json's own encoder for those
+            odd = pc.filter(text, special).to_pylist()
+            texts = pa.array([json.dumps(v, ensure_ascii=False) for v in odd], pa.string())
+            found = pc.replace_with_mask(found, special, texts)
+    else:
+        raise TypeError(f"no JSON text for a column of {kind}")
+    return pc.fill_null(_strings(found), "null")
+
+
+def json_array(table: RowTable) -> str:
+    """The rows as ``json.dumps`` writes a list of dicts (``separators=(",", ":")``)."""
+    arrow = pa.Table.from_pandas(table.frame, preserve_index=False)
+    if arrow.num_rows == 0:
+        return "[]"
+    pieces: list[pa.Array | str] = []
+    for n, name in enumerate(arrow.column_names):
+        pieces.append(("{" if n == 0 else ",") + json.dumps(name) + ":")
+        pieces.append(_json_values(arrow.column(name).combine_chunks()))
+    pieces.append("}")
+    return "[" + ",".join(pc.binary_join_element_wise(*pieces, "").to_pylist()) + "]"
+
+
+def html_text(values: pd.Series) -> pa.Array:
+    """Text cells as Jinja's autoescape writes them (``markupsafe.escape``): the five
+    characters as entities; a blank as ``None``, which is what ``escape(None)`` writes."""
+    text = _strings(pa.array(values, from_pandas=True))
+    for raw, entity in _HTML_ENTITIES:
+        text = pc.replace_substring(text, raw, entity)
+    return pc.fill_null(text, "None")
+
+
+def number_text(values: pd.Series) -> pa.Array:
+    """Whole numbers as text, a blank as nothing."""
+    return pc.fill_null(_strings(pc.cast(pa.array(values, from_pandas=True), pa.int64())), "")
+
+
+def player_pages(ids: pd.Series) -> pd.Series:
+    """:func:`addresses.player_page` of each id: an id of the kept characters (the digits of
+    every FIDE id) is its own token; any other through :func:`addresses.id_token`."""
+    text = pa.array(ids, pa.string(), from_pandas=True)
+    plain = pc.fill_null(pc.match_substring_regex(text, _TOKEN_KEPT), False)
+    tokens = pc.binary_join_element_wise("players/p-", text, ".html", "")
+    if not pc.all(plain).as_py():
+        odd = pc.filter(text, pc.invert(plain)).to_pylist()
+        pages = pa.array([f"players/{id_token(v)}.html" for v in odd], pa.string())
+        tokens = pc.replace_with_mask(tokens, pc.invert(plain), pages)
+    return pd.Series(tokens.to_pandas().array, index=ids.index)

@@ -1,0 +1,29 @@
+"""A column of many distinct texts (a rating list's ids and names) has its cells' XML made by
+Arrow kernels (pipeline/writers/xlsx/typed_rows.py, ``_tails``): the same bytes as each text's
+own tail (``_tail``), whatever the text holds: spaces of any kind at either end, a formula's
+first character, markup, characters XML cannot hold, characters beyond the BMP."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.writers.xlsx.cell_types import Number
+from pipeline.writers.xlsx.package import Book
+from pipeline.writers.xlsx.typed_rows import MANY_TEXTS, _tail, _tails
+
+HOSTILE = list(" \t\r\n\x0b\x0c\x85\xa0\u2028\u3000=+-@<>&\"'\x00\x01\x1f\ufffe\uffffé😀ab1")
+CHARACTER = st.one_of(st.sampled_from(HOSTILE), st.characters(exclude_categories=["Cs"]))
+TEXT = st.text(alphabet=CHARACTER, max_size=6)
+NUMBER = st.builds(Number, st.sampled_from(["1", "2.50"]), st.sampled_from(["", "0.00"]))
+CELL = st.one_of(st.none(), NUMBER, TEXT)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(CELL, min_size=MANY_TEXTS, max_size=MANY_TEXTS + 40))
+def test_many_texts_tails_are_each_texts_own(cells):
+    book = Book(io.BytesIO())
+    expected = [_tail(book, c) for c in cells]
+    assert list(_tails(book, cells)) == expected
