@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,7 @@ from pipeline.web.uploads import (
 
 if TYPE_CHECKING:
     from pipeline.model import RatedPeriod
+    from pipeline.site.history_data import SiteData
 
 HERE = Path(__file__).parent
 FORM_OVERHEAD = 1 << 20  # the multipart framing and the small fields beside the files
@@ -394,33 +395,28 @@ class Pages:
         the server): at FIDE's scale that takes seconds, which the first profile or top list
         would otherwise wait for; the site's templates compiled too. The search index is built
         beside it (:meth:`warm_search`): a search waits for that alone."""
-        from pipeline.site.history_data import SiteData
         from pipeline.site.render import TEMPLATES, environment
         from pipeline.site.site_files import page_bytes  # noqa: F401 - imported before a page
 
-        try:
-            if self.history is None or not self.history.is_file():
-                return
-            self._site_state(self.history)
-            data = SiteData.open(self.history, self.site_frames[1])
-            try:
-                for kind in data.kinds():
-                    latest = data.latest(kind)
-                    if latest is not None:
-                        data.frame(latest)
-                for template in TEMPLATES.values():  # compiled once, before the first page
-                    environment().get_template(template)
-            finally:
-                data.close()
-        except Exception:  # noqa: BLE001 - a request reading the history says what is wrong
-            pass
-        finally:
-            self.site_warm.set()
+        def latest_lists(data: SiteData) -> None:
+            for kind in data.kinds():
+                latest = data.latest(kind)
+                if latest is not None:
+                    data.frame(latest)
+            for template in TEMPLATES.values():  # compiled once, before the first page
+                environment().get_template(template)
+
+        self._warm(latest_lists, self.site_warm)
 
     def warm_search(self) -> None:
         """Build the search index of every player with a profile (a thread started with the
         server, beside :meth:`warm_site`): it reads only the search's columns of the lists
         (:meth:`SiteData.search_rows`), never waiting for the pages' whole lists."""
+        self._warm(lambda data: data.search_index(), self.site_indexed)
+
+    def _warm(self, step: Callable[[SiteData], object], done: threading.Event) -> None:
+        """One warm-up ``step`` over the history's site data, then ``done`` set whatever
+        happened: a request reading the history says what is wrong, not the warm-up."""
         from pipeline.site.history_data import SiteData
 
         try:
@@ -429,13 +425,13 @@ class Pages:
             self._site_state(self.history)
             data = SiteData.open(self.history, self.site_frames[1])
             try:
-                data.search_index()
+                step(data)
             finally:
                 data.close()
         except Exception:  # noqa: BLE001 - a request reading the history says what is wrong
             pass
         finally:
-            self.site_indexed.set()
+            done.set()
 
     def _site_state(self, database: Path) -> None:
         """Keep the decoded lists and answers for the database file as it is now."""
