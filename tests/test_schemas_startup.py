@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 CODE = """
@@ -17,6 +18,14 @@ for model in (Games, Players, RatedSides, RatingList, Sides):
     model.to_schema()
 print("dask.dataframe" in sys.modules, "openpyxl" in sys.modules)
 """
+
+
+def two_players(**columns: object) -> pd.DataFrame:
+    """Two players' rows with ``columns`` as given and the others blank."""
+    blank = pd.array([None, None], dtype="Int64")
+    return pd.DataFrame(
+        {**columns, "k": blank, "birth_year": blank, "games": blank, "ever_2400": [False, False]}
+    )
 
 
 def test_models_build_without_dask_and_cli_without_openpyxl():
@@ -32,16 +41,8 @@ def test_schema_still_rejects_bad_values_after_the_shortcut():
     from pipeline.errors import InputError
     from schemas import Players, validate
 
-    frame = pd.DataFrame(
-        {
-            "id": ["1", "1"],
-            "name": ["A", "B"],
-            "rating": pd.array([1500, 4000], dtype="Int64"),
-            "k": pd.array([None, None], dtype="Int64"),
-            "birth_year": pd.array([None, None], dtype="Int64"),
-            "games": pd.array([None, None], dtype="Int64"),
-            "ever_2400": [False, False],
-        }
+    frame = two_players(
+        id=["1", "1"], name=["A", "B"], rating=pd.array([1500, 4000], dtype="Int64")
     )
     with pytest.raises(InputError) as info:
         validate(frame, Players, "players.csv")
@@ -112,16 +113,10 @@ def test_text_column_of_wrong_dtype_still_fails_validation():
     from pipeline.errors import InputError
     from schemas import Players, validate
 
-    frame = pd.DataFrame(
-        {
-            "id": pd.Series(["1", 2], dtype=object),
-            "name": pd.Series([1, 2], dtype="int64"),
-            "rating": pd.array([1500, 1600], dtype="Int64"),
-            "k": pd.array([None, None], dtype="Int64"),
-            "birth_year": pd.array([None, None], dtype="Int64"),
-            "games": pd.array([None, None], dtype="Int64"),
-            "ever_2400": [False, False],
-        }
+    frame = two_players(
+        id=pd.Series(["1", 2], dtype=object),
+        name=pd.Series([1, 2], dtype="int64"),
+        rating=pd.array([1500, 1600], dtype="Int64"),
     )
     with pytest.raises(InputError) as info:
         validate(frame, Players, "players.csv")

@@ -49,7 +49,9 @@ def test_the_same_history_writes_a_byte_identical_site(two_months, site, tmp_pat
     assert over.written == [] and over.removed == [] and over.unchanged == len(tree(site))
 
 
-def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
+def written_then_december(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    """November's history written as a site (its files as they were), then December published
+    into the history: the database, the site's folder and its files before the refresh."""
     work = tmp_path / "work"
     work.mkdir()
     database = november(work)
@@ -57,6 +59,11 @@ def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
     run_site(SiteRequest(database, out))
     before = tree(out)
     december(work)
+    return database, out, before
+
+
+def test_after_one_more_month_only_the_changed_files_are_rewritten(tmp_path):
+    database, out, before = written_then_december(tmp_path)
     refresh = run_site(SiteRequest(database, out))
     after = tree(out)
     # The refreshed folder is exactly what a fresh write makes of the longer history.
@@ -78,13 +85,7 @@ def test_a_refresh_keeps_the_profile_of_a_player_who_did_not_play(tmp_path):
     rewritten; the ranks, which move for everyone, are in the rank files."""
     from tests.rating_site.conftest import DECEMBER
 
-    work = tmp_path / "work"
-    work.mkdir()
-    database = november(work)
-    out = tmp_path / "www"
-    run_site(SiteRequest(database, out))
-    before = tree(out)
-    december(work)
+    database, out, before = written_then_december(tmp_path)
     refresh = run_site(SiteRequest(database, out))
     after = tree(out)
     played = {p for white, black, _ in DECEMBER for p in (white, black)}
@@ -109,13 +110,7 @@ def test_a_refresh_renders_no_old_periods_calculation_page(tmp_path, monkeypatch
     period's calculation from the history: a page made is a page rendered.)"""
     from pipeline.site import pages
 
-    work = tmp_path / "work"
-    work.mkdir()
-    database = november(work)
-    out = tmp_path / "www"
-    run_site(SiteRequest(database, out))
-    before = tree(out)
-    december(work)
+    database, out, before = written_then_december(tmp_path)
     made: list[str] = []
     calculation = pages.calculation
 
