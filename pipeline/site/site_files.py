@@ -148,9 +148,11 @@ def _calculation_groups(data: SiteData, kind: str) -> Iterator[Group]:
     """A calculation page per player and stored period of ``kind``, keyed by its period's
     games, changes and published list (:func:`page_keys.period_digest`): a refresh renders
     no old period's calculation page again."""
+    periods = live_periods(data.con, kind)
+    if all(p.scale is None for p in periods.values()):
+        return  # no period of the kind stores its calculation (reading its changes is a second)
     changes = data.changes(kind)
     stored = changes[changes["scale"].notna()]
-    periods = live_periods(data.con, kind)
     digests: dict[str, str] = {}
 
     def digest(period: str) -> str:
