@@ -5,8 +5,11 @@ old month's list page and writes no old month's downloads (the XLSX alone is sec
 at 50,000 players), nor an old period's calculation pages (:func:`period_digest`), where
 comparing bytes would have to make them first.
 
-A key is made from the decoded rows, not from the database's content ids: a manifest written
-from another history with the same ids must not pass for this one's.
+A key is made from the rows, not from the database's content ids: a manifest written from
+another history with the same ids must not pass for this one's. A list's rows are digested by
+the sha256 the store keeps of them (:func:`list_digest`: the store's own key of a content, equal
+sha, equal rows), so a refresh decodes no old list to know it unchanged; a list stored without
+one (a history older than its column) is digested from its decoded rows.
 """
 
 from __future__ import annotations
@@ -47,6 +50,14 @@ def frame_digest(frame: pd.DataFrame) -> str:
     digest = hashlib.sha256(repr([(str(c), str(t)) for c, t in frame.dtypes.items()]).encode())
     digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
     return digest.hexdigest()
+
+
+def list_digest(con: sqlite3.Connection, content_id: int) -> str | None:
+    """The digest of the list stored as ``content_id``: the sha256 of its rows as the store
+    keeps them (:func:`pipeline.history.list_contents.content_sha`), None when it has none
+    (then :func:`frame_digest` of its decoded rows is the digest)."""
+    found = con.execute("SELECT sha256 FROM list_contents WHERE id = ?", (content_id,)).fetchone()
+    return None if found is None or found[0] is None else "rows " + str(found[0])
 
 
 def period_digest(

@@ -25,7 +25,7 @@ from pipeline.site import pages
 from pipeline.site.downloads import list_downloads
 from pipeline.site.history_data import Month, SiteData
 from pipeline.site.name_search import SHARD_BYTES, find, shard_keys, shard_name, split_keys
-from pipeline.site.page_keys import frame_digest, page_key, period_digest
+from pipeline.site.page_keys import frame_digest, list_digest, page_key, period_digest
 from pipeline.site.profile_runs import all_runs, profile_keys
 from pipeline.site.rank_files import rank_file, rank_files
 from pipeline.site.render import html_bytes, json_bytes
@@ -148,17 +148,21 @@ def _calculation_groups(data: SiteData, kind: str) -> Iterator[Group]:
     """A calculation page per player and stored period of ``kind``, keyed by its period's
     games, changes and published list (:func:`page_keys.period_digest`): a refresh renders
     no old period's calculation page again."""
+    periods = live_periods(data.con, kind)
+    if all(p.scale is None for p in periods.values()):
+        return  # no period of the kind stores its calculation (reading its changes is a second)
     changes = data.changes(kind)
     stored = changes[changes["scale"].notna()]
-    periods = live_periods(data.con, kind)
     digests: dict[str, str] = {}
 
     def digest(period: str) -> str:
         if period not in digests:
             # The list the period's run published: the names its pages show.
             content = published_content(data.con, periods[period].run_id)
-            month = Month(period, content, period, True) if content is not None else None
-            names = frame_digest(data.frame(month)) if month is not None else "none"
+            names = "none"
+            if content is not None:
+                month = Month(period, content, period, True)
+                names = list_digest(data.con, content) or frame_digest(data.frame(month))
             rows = changes[changes["period"] == period].drop(columns="run_id")
             digests[period] = period_digest(data.con, periods[period], rows, names)
         return digests[period]
@@ -199,7 +203,8 @@ def _month_groups(data: SiteData, kind: str) -> Iterator[Group]:
         if month is None:
             return "none"
         if month.content_id not in digests:
-            digests[month.content_id] = frame_digest(data.frame(month))
+            stored = list_digest(data.con, month.content_id)
+            digests[month.content_id] = stored or frame_digest(data.frame(month))
         return digests[month.content_id]
 
     for month in data.months_of(kind):

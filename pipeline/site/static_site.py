@@ -58,13 +58,22 @@ def _manifest(out: Path) -> dict[str, dict[str, object]]:
     return found if isinstance(found, dict) else {}
 
 
-def _held(out: Path, group: Group, manifest: dict[str, dict[str, object]]) -> bool:
-    """Whether the folder holds ``group``'s files as its key made them (key and sizes)."""
+def _held(
+    out: Path, group: Group, manifest: dict[str, dict[str, object]], present: set[str]
+) -> bool:
+    """Whether the folder holds ``group``'s files as its key made them: the key and addresses
+    as the manifest says, each file there. ``present``: the files of the site's folders, listed
+    once (a ``stat`` per held file was a sixth of a refresh); a file elsewhere is checked by
+    its size."""
     if group.key is None or not isinstance(sizes := manifest.get(group.key), dict):
         return False
     if sorted(sizes) != sorted(group.addresses):
         return False
     for address in group.addresses:
+        if address.split("/", 1)[0] in SITE_FOLDERS:
+            if address not in present:
+                return False
+            continue
         try:
             if out.joinpath(*address.split("/")).stat().st_size != sizes[address]:
                 return False
@@ -147,6 +156,9 @@ def write_site(data: SiteData, out: Path) -> WrittenSite:
     done = WrittenSite()
     keep: set[str] = set()
     manifest = _manifest(out)
+    # The site folders' files before the write: what a held group is checked against, and what
+    # is removed after it unless the site still has it (a file written is kept).
+    present = {a for folder in SITE_FOLDERS for a in _files_under(out, folder)}
     kept: dict[str, dict[str, object]] = {}
     writer = _Writer(out, done)
     made = 0  # bytes made since the last collection
@@ -157,7 +169,7 @@ def write_site(data: SiteData, out: Path) -> WrittenSite:
 
     try:
         for group in site_groups(data):
-            if _held(out, group, manifest):
+            if _held(out, group, manifest, present):
                 keep.update(group.addresses)
                 done.unchanged += len(group.addresses)
                 kept[str(group.key)] = manifest[str(group.key)]
@@ -176,11 +188,10 @@ def write_site(data: SiteData, out: Path) -> WrittenSite:
         put(MANIFEST, text.encode())
     finally:
         writer.close()  # the files given are written (or the first error raised) either way
-    for folder in SITE_FOLDERS:
-        for address in sorted(_files_under(out, folder)):
-            if address not in keep:
-                out.joinpath(*address.split("/")).unlink()
-                done.removed.append(address)
+    gone = present - keep
+    for address in sorted(gone, key=lambda a: (SITE_FOLDERS.index(a.split("/", 1)[0]), a)):
+        out.joinpath(*address.split("/")).unlink()
+        done.removed.append(address)
     return done
 
 

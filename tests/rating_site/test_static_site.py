@@ -424,3 +424,47 @@ def test_the_live_search_finds_a_names_word_or_an_ids_beginning(two_months, quer
     ids = [p["id"] for p in answer["players"]]
     assert sorted(ids) == sorted(found)
     assert "<script>alert" not in page
+
+
+def test_a_refresh_decodes_no_list_whose_pages_it_holds(two_months, site, tmp_path, monkeypatch):
+    """Written again from the same history, the site's held list months are keyed by the rows'
+    digest the store keeps (no old list decoded to know it unchanged): the oldest list, which
+    only its own month's pages and the month after it are made from, is never decoded."""
+    from pipeline.site.history_data import SiteData
+
+    out = tmp_path / "www"
+    shutil.copytree(site, out)
+    decoded: list[int] = []
+    frame = SiteData.frame
+
+    def counted(self: SiteData, month):  # type: ignore[no-untyped-def]
+        decoded.append(month.content_id)
+        return frame(self, month)
+
+    monkeypatch.setattr(SiteData, "frame", counted)
+    data = SiteData.open(two_months)
+    try:
+        oldest = data.months_of("standard")[0]
+    finally:
+        data.close()
+    again = run_site(SiteRequest(two_months, out))
+    assert again.written == [] and again.removed == []
+    assert decoded, "the latest list's pages are made again (home, top lists)"
+    assert oldest.content_id not in decoded
+
+
+def test_a_file_gone_from_a_held_group_is_made_again(two_months, site, tmp_path):
+    """The manifest intact, a held group with a file missing is made again: that file written,
+    the folder what a fresh write makes."""
+    out = tmp_path / "www"
+    shutil.copytree(site, out)
+    gone = [
+        "lists/standard/rating_list_standard_2026-11.xlsx",
+        "players/"
+        + next(p.name for p in sorted((out / "players").iterdir()) if p.suffix == ".json"),
+    ]
+    for address in gone:
+        (out / address).unlink()
+    again = run_site(SiteRequest(two_months, out))
+    assert sorted(again.written) == sorted(gone)
+    assert tree(out) == tree(site)
