@@ -126,6 +126,22 @@ def rate_sample(out: Path, *extra: object) -> Result:
     return run_cli(*SAMPLE_RATE, "--out", out, *extra)
 
 
+def period_sample(out: Path) -> None:
+    """The README's period run, by its library call: the bundled sample's November 2026 list
+    and events (sample_data/period) published into OUT (its files and ratings.db)."""
+    from pipeline.jobs.period import PeriodRequest, run_period  # collecting loads no job
+
+    period = SAMPLE / "period"
+    run_period(
+        PeriodRequest(
+            list_path=period / "list_2026-11.csv",
+            events=(period / "events",),
+            period="2026-11",
+            out_dir=out,
+        )
+    )
+
+
 # The garbage collector's full passes, kept to what the tests create. A period run calls
 # gc.collect() between its stages while its process holds over 400 MiB
 # (pipeline/resources/stage_clock.py; it once went by the process's peak, which an xdist worker

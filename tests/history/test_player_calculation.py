@@ -20,7 +20,7 @@ import pytest
 
 from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.web.app import create_app
-from tests.conftest import run_cli
+from tests.conftest import period_sample, run_cli
 from tests.web.conftest import local_client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,14 +32,7 @@ V3_DATABASE = Path(__file__).parent / "data" / "ratings_v3.db"
 def period_out(tmp_path_factory) -> Path:
     """The README's period run on the sample (November 2026)."""
     out = tmp_path_factory.mktemp("calc") / "out"
-    run_period(
-        PeriodRequest(
-            list_path=SAMPLE / "list_2026-11.csv",
-            events=(SAMPLE / "events",),
-            period="2026-11",
-            out_dir=out,
-        )
-    )
+    period_sample(out)
     return out
 
 

@@ -21,8 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.jobs.period import PeriodRequest, run_period
-from tests.conftest import run_cli
+from tests.conftest import period_sample, run_cli
 
 # Crash safety: these runs fsync as a user's do (the suite's others run relaxed, tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("durable")
@@ -45,14 +44,7 @@ def template(tmp_path_factory) -> Path:
     """November published (list + database), December's event ready: the state before the run."""
     root = tmp_path_factory.mktemp("kill")
     out = root / "out"
-    run_period(
-        PeriodRequest(
-            list_path=SAMPLE / "list_2026-11.csv",
-            events=(SAMPLE / "events",),
-            period="2026-11",
-            out_dir=out,
-        )
-    )
+    period_sample(out)
     (root / "december.csv").write_text(DECEMBER, encoding="utf-8")
     return root
 

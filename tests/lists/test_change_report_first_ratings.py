@@ -15,24 +15,14 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 
-from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.lists.next_list import STATUS_FIRST, STATUS_POOL
-from tests.conftest import SAMPLE
-
-PERIOD = SAMPLE / "period"
+from tests.conftest import period_sample
 
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("first") / "out"
-    run_period(
-        PeriodRequest(
-            list_path=PERIOD / "list_2026-11.csv",
-            events=(PERIOD / "events",),
-            period="2026-11",
-            out_dir=folder,
-        )
-    )
+    period_sample(folder)
     return folder
 
 

@@ -18,29 +18,19 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.jobs.period import PeriodRequest, run_period
 from pipeline.lists.next_list import STATUS_FIRST
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site.job import SiteRequest, run_site
-from tests.conftest import SAMPLE
+from tests.conftest import period_sample
 from tests.history.test_player_calculation import parse, table_dicts
-
-PERIOD = SAMPLE / "period"
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("first-site")
     out = root / "out"
-    run_period(
-        PeriodRequest(
-            list_path=PERIOD / "list_2026-11.csv",
-            events=(PERIOD / "events",),
-            period="2026-11",
-            out_dir=out,
-        )
-    )
+    period_sample(out)
     site = root / "www"
     run_site(SiteRequest(out / "ratings.db", site))
     return out, site
