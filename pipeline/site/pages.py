@@ -206,60 +206,30 @@ def federations(data: SiteData, kind: str) -> list[str]:
     return sorted(t for f in feds if (t := at.fed_token(str(f))) is not None)
 
 
-def _periods(kind: str, player_id: str, runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The table's rows (:mod:`.profile_runs`): per run its first list and last (None while
-    it is in force), the rating, and for a period with games its games, score, change, the K
-    that rated them and the calculation's address."""
-    for run in runs:
-        calculated = run.pop("calculated")
-        run["calculation_href"] = (
-            at.calculation_page(kind, player_id, str(run["period"])) if calculated else None
-        )
-    return runs
-
-
-def _kind_profile(kind: str, runs: list[dict[str, Any]], last: dict[str, Any]) -> dict[str, Any]:
-    """A kind's section of a profile: the rating on the kind's latest list (None when the
-    player is not on it), K for the next period, the chart's points (a point per run, a
-    change) and the table. No rank: ranks move every month (:mod:`.rank_files`)."""
-    current = bool(last["current"])
-    inactive = "i" in str(last["flags"] or "")
-    rating = last["rating"] if current else None
-    return {
-        "kind": kind,
-        "rating": rating,
-        "until": last["until"],  # the last list the player is on, None: the latest
-        "inactive": inactive,
-        "ranked": current and rating is not None and not inactive,
-        "k": last["k"],
-        "periods": _periods(kind, str(last["id"]), runs),
-        # (month, rating) of each change: the chart (drawn by the template), flat to ``until``
-        "points": [[r["month"], r["rating"]] for r in runs if r["rating"] is not None],
-    }
-
-
 def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     """A player's profile: the facts of the newest list they are on, per kind the rating, the
-    K for the next period, a chart, and a row per change (:mod:`.profile_runs`). Every value
-    is the player's own: a player who did not play keeps the same profile; the world and
-    national ranks are loaded from the rank file it names (:mod:`.rank_files`)."""
-    from pipeline.site import profile_runs
+    K for the next period, a chart, and a row per change (:mod:`.profile_runs`), each kind's
+    section made by columns (:mod:`.profile_parts`). Every value is the player's own: a player
+    who did not play keeps the same profile; the world and national ranks are loaded from the
+    rank file it names (:mod:`.rank_files`)."""
+    from pipeline.site.profile_parts import kind_section
+    from pipeline.site.profile_runs import FACTS
     from pipeline.site.rank_files import COUNT_FILE
 
     kinds = []
     facts: dict[str, Any] | None = None
     newest = ""
     for kind in data.kinds():
-        found = profile_runs.player_runs(data, kind, player_id)
+        found = kind_section(data, kind, player_id)
         if found is None:
             continue
-        runs, last = found
+        section, last = found
         # The facts of the newest list of any kind (a federation or title changed since the
         # last standard list shows as the later rapid list has it); on a tie, the first kind.
         if facts is None or last["month"] > newest:
             newest = last["month"]
-            facts = {k: last[k] for k in profile_runs.FACTS}
-        kinds.append(_kind_profile(kind, runs, last))
+            facts = {k: last[k] for k in FACTS}
+        kinds.append(section)
     if facts is None:
         return None
     return {

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 
 from pipeline.calculator.calc_text import fixed
 from pipeline.history.list_reading import content_of, list_table
-from pipeline.site.history_data import Month, SiteData, plain
+from pipeline.site.history_data import Month, SiteData
 
 FACTS = ("id", "name", "federation", "title", "sex", "birth_year")
 # A run's row: its first list, its last (None: in force on the latest list), that list's period
@@ -39,7 +39,6 @@ RUN_FIELDS = ("month", "until", "period", "rating", "difference", "period_games"
 # same, but moving on each month for a current row) only chooses which kind's facts show.
 LAST_FIELDS = (*FACTS, "month", "until", "rating", "k", "flags", "current")
 SHOWN_LAST = tuple(f for f in LAST_FIELDS if f != "month")  # what the profile shows
-CHUNK = 4096  # runs turned into plain records at a time
 
 
 @dataclass(frozen=True)
@@ -135,24 +134,6 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     return KindRuns(runs, last, spans, last_at)
 
 
-class Records:
-    """Rows of a frame as plain records, made ``CHUNK`` rows at a time as the static writer
-    goes through the players in id order (a pandas call per player would cost more than its
-    page; all of them at once, gigabytes)."""
-
-    def __init__(self, frame: pd.DataFrame, columns: tuple[str, ...]) -> None:
-        self.frame, self.columns = frame, columns
-        self.held: tuple[int, int, list[dict[str, Any]]] = (0, 0, [])
-
-    def rows(self, start: int, stop: int) -> list[dict[str, Any]]:
-        low, high, records = self.held
-        if not (low <= start and stop <= high):
-            high = max(stop, min(len(self.frame), start + CHUNK))
-            records = plain(self.frame.iloc[start:high], self.columns)
-            self.held = low, high, records = start, high, records
-        return records[start - low : stop - low]
-
-
 RUN_COLUMNS = ("id", "rating", "period_games", "k", "flags")  # what runs are made of
 
 
@@ -209,28 +190,6 @@ def all_runs(data: SiteData, kind: str) -> KindRuns:
         return _with_facts(found, facts)
 
     return data.kept(("runs", kind), make)
-
-
-def player_runs(
-    data: SiteData, kind: str, player_id: str
-) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-    """The player's runs of ``kind`` as records (``RUN_FIELDS``) and their newest row
-    (``LAST_FIELDS``); None when the player is on no list of ``kind``. From :func:`all_runs`
-    when the static writer made them, else from the player's own rows (a live profile)."""
-    every: KindRuns | None = data.held(("runs", kind))
-    if every is None:
-        rows = data.player_rows(kind, player_id)
-        if rows.empty:
-            return None
-        found = kind_runs(rows, data.changes(kind, player_id), data.months_of(kind))
-        return plain(found.runs, RUN_FIELDS), plain(found.last, LAST_FIELDS)[0]
-    span = every.spans.get(player_id)
-    if span is None:
-        return None
-    runs = data.kept(("run records", kind), lambda: Records(every.runs, RUN_FIELDS))
-    last = data.kept(("last records", kind), lambda: Records(every.last, LAST_FIELDS))
-    at = every.last_at[player_id]
-    return [dict(r) for r in runs.rows(*span)], last.rows(at, at + 1)[0]
 
 
 def _row_hashes(frame: pd.DataFrame) -> np.ndarray:

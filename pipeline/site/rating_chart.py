@@ -4,8 +4,14 @@ library), for the history's player page and the site's profile."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from markupsafe import Markup, escape
+
+from pipeline.site.row_table import html_text
 
 # The chart's own units: drawn 1:1 at about 400 px, so at 390 px (a phone) its 13-unit text is
 # 12 px on screen, and at most LABELS labels fit side by side (style.css: svg.chart).
@@ -21,17 +27,28 @@ AXES = (
 )
 
 
+def rating_bounds(low: Any, high: Any) -> tuple[Any, Any]:
+    """The rating axis of a chart whose ratings run from ``low`` to ``high``: their range with
+    a tenth below and above (at least 20 points tall, so a flat line sits mid-chart). Whole
+    numbers, or numpy arrays of them (a chart per player at once): the same integer steps."""
+    span = np.maximum(high - low, 20)
+    low = low - span // 10
+    return low, low + span + span // 5
+
+
+def rating_y(rating: Any, low: Any, high: Any) -> Any:
+    """The y of ``rating`` on an axis from ``low`` to ``high`` (:func:`rating_bounds`), whole
+    pixels (``rating - low`` is never negative: floor division is exact truncation)."""
+    return HEIGHT - PAD - (rating - low) * (HEIGHT - 2 * PAD) // (high - low)
+
+
 def _rating_axis(points: list[tuple[str, int]]) -> Callable[[int], int]:
-    """The y of a rating on a chart of ``points``: their range with a tenth below and above
-    (at least 20 points tall, so a flat line sits mid-chart), whole pixels."""
-    low = min(r for _, r in points)
-    high = max(r for _, r in points)
-    span = max(high - low, 20)
-    low -= span // 10
-    high = low + span + span // 5
+    """The y of a rating on a chart of ``points`` (:func:`rating_bounds`)."""
+    low, high = rating_bounds(min(r for _, r in points), max(r for _, r in points))
+    low, high = int(low), int(high)
 
     def y(r: int) -> int:
-        return HEIGHT - PAD - (r - low) * (HEIGHT - 2 * PAD) // (high - low)
+        return int(rating_y(r, low, high))
 
     return y
 
@@ -69,60 +86,112 @@ def rating_chart(points: list[tuple[str, int]]) -> Markup:
     return Markup("".join(parts))
 
 
-def _month_number(month: str) -> int:
-    """``YYYY-MM`` as months since year 0: the chart's x is time, not the rows' order."""
-    return int(month[:4]) * 12 + int(month[5:7]) - 1
-
-
 MIN_LABEL_GAP = 64  # chart units between labelled dots (a month label is about 50 wide)
 
 
-def step_chart(points: list[tuple[str, int]], until: str | None) -> Markup:
-    """An SVG step chart of a profile's changes: ``points`` (the first list month of each
-    rating, oldest first), each rating held flat until the next one and, when ``until`` is
-    given (the player's last list), until then; x is time. A dot per change, labels chosen
-    from the newest back so they never overlap. Made from the changes alone, so a player who
-    did not play keeps the same chart (docs/web.md). Whole-pixel coordinates: integers only."""
-    if not points:
-        return Markup("")
-    y = _rating_axis(points)
-    numbers = [_month_number(month) for month, _ in points]  # each month's x worked out once
-    first = numbers[0]
-    end = max(_month_number(until) if until else first, numbers[-1])
-    months = end - first
+def _month_numbers(months: pa.Array) -> np.ndarray:
+    """Each ``YYYY-MM`` as months since year 0: the chart's x is time, not the rows' order."""
+    year = pc.cast(pc.utf8_slice_codeunits(months, 0, 4), pa.int64())
+    month = pc.cast(pc.utf8_slice_codeunits(months, 5, 7), pa.int64())
+    return (year.to_numpy() * 12 + month.to_numpy() - 1).astype(np.int64)
 
-    def x(number: int) -> int:
-        if months == 0:
-            return WIDTH // 2
-        return PAD + (number - first) * (WIDTH - 2 * PAD) // months
 
-    xs = [x(number) for number in numbers]
-    ys = [y(rating) for _, rating in points]
-    last = until if until and _month_number(until) > numbers[-1] else None
-    parts = [
+def _labelled(xs: np.ndarray, ends: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Which dots carry labels: chosen from each chart's newest dot back (the newest always),
+    a dot labelled when it lies ``MIN_LABEL_GAP`` left of the last label placed, so labels
+    never overlap. A step per place from the end, every chart at once."""
+    labelled = np.zeros(len(xs), dtype=bool)
+    shown = np.full(len(counts), np.iinfo(np.int64).max // 2)  # none placed yet: any gap fits
+    for back in range(int(counts.max(initial=0))):
+        charts = np.flatnonzero(counts > back)
+        dots = ends[charts] - 1 - back
+        room = shown[charts] - xs[dots] >= MIN_LABEL_GAP
+        labelled[dots[room]] = True
+        shown[charts[room]] = xs[dots[room]]
+    return labelled
+
+
+def _numbers(values: np.ndarray) -> pa.Array:
+    return pc.cast(pa.array(values, pa.int64()), pa.string())
+
+
+def step_charts(
+    months: pa.Array, ratings: np.ndarray, counts: np.ndarray, untils: pa.Array
+) -> list[str]:
+    """SVG step charts of profiles' changes, one per player: the points of each (its first
+    list month of each rating, oldest first) are ``counts`` consecutive ``months`` and
+    ``ratings``, each rating held flat until the next one and, when the player's ``untils``
+    is set (their last list), until then; x is time. A dot per change, labels chosen from the
+    newest back so they never overlap (:func:`_labelled`). Made from the changes alone, so a
+    player who did not play keeps the same chart (docs/web.md). Whole-pixel coordinates:
+    integers only. A player without points: no chart (empty text)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    drawn = counts > 0
+    if not drawn.any():
+        return [""] * len(counts)
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    owners = np.repeat(np.arange(len(counts)), counts)
+    ratings = np.asarray(ratings, dtype=np.int64)
+    numbers = _month_numbers(months)
+    # Per chart; a blank one's values are never shown, its indices only kept in range.
+    firsts = np.minimum(starts, len(numbers) - 1)
+    lasts = np.maximum(ends - 1, 0)
+    low = np.zeros(len(counts), dtype=np.int64)
+    high = np.zeros(len(counts), dtype=np.int64)
+    low[drawn] = np.minimum.reduceat(ratings, starts[drawn])
+    high[drawn] = np.maximum.reduceat(ratings, starts[drawn])
+    low, high = rating_bounds(low, high)
+    first, newest = numbers[firsts], numbers[lasts]
+    until_set = pc.is_valid(untils).to_numpy(zero_copy_only=False)
+    until = np.where(until_set, _month_numbers(pc.fill_null(untils, "0000-01")), first)
+    end = np.maximum(until, newest)
+    span = end - first
+    later = until_set & (until > newest)  # flat on to the last list after the last change
+
+    def x(chart: np.ndarray, number: np.ndarray) -> np.ndarray:
+        wide = np.maximum(span[chart], 1)
+        return np.where(span[chart] == 0, WIDTH // 2,
+                        PAD + (number - first[chart]) * (WIDTH - 2 * PAD) // wide)  # fmt: skip
+
+    xs = x(owners, numbers)
+    ys = rating_y(ratings, low[owners], high[owners])
+    labelled = _labelled(xs, ends, counts)
+    x_text, y_text = _numbers(xs), _numbers(ys)
+    month_text = html_text(months)
+    opening = np.zeros(len(xs), dtype=bool)
+    opening[starts[drawn]] = True  # a chart's first dot: where its path begins
+    steps = pc.if_else(
+        pa.array(opening),
+        pc.binary_join_element_wise("M", x_text, ",", y_text, ""),
+        pc.binary_join_element_wise("H", x_text, "V", y_text, ""),
+    )
+    label = pc.binary_join_element_wise(
+        '<text x="', x_text, '" y="', _numbers(ys - 10), '" text-anchor="middle">',
+        _numbers(ratings), '</text><text x="', x_text, f'" y="{HEIGHT - PAD + 18}" '
+        'text-anchor="middle">', month_text, "</text>", "",
+    )  # fmt: skip
+    dots = pc.binary_join_element_wise(
+        '<circle cx="', x_text, '" cy="', y_text, '" r="4" class="dot"/>',
+        pc.if_else(pa.array(labelled), label, ""), "",
+    )  # fmt: skip
+    charts = np.arange(len(counts))
+    flat_to = pc.binary_join_element_wise("H", _numbers(x(charts, until)), "")
+    flat = pc.if_else(pa.array(later), flat_to, "")
+    begin = month_text.take(pa.array(firsts))
+    finish = pc.if_else(pa.array(later), html_text(pc.fill_null(untils, "")),
+                        month_text.take(pa.array(lasts)))  # fmt: skip
+    svg = pc.binary_join_element_wise(
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="rating over time, {escape(points[0][0])} to '
-        f'{escape(last or points[-1][0])}">',
-        AXES,
-    ]
-    steps = [f"M{xs[0]},{ys[0]}"]
-    steps += [f"H{xs[i]}V{ys[i]}" for i in range(1, len(points))]
-    if last:
-        steps.append(f"H{x(_month_number(last))}")
-    parts.append(f'<path d="{"".join(steps)}" class="line"/>')
-    labelled: set[int] = set()
-    shown = None  # the x of the last label placed, the newest first: it is always labelled
-    for i in range(len(points) - 1, -1, -1):
-        if shown is None or shown - xs[i] >= MIN_LABEL_GAP:
-            labelled.add(i)
-            shown = xs[i]
-    for i, (month, rating) in enumerate(points):
-        parts.append(f'<circle cx="{xs[i]}" cy="{ys[i]}" r="4" class="dot"/>')
-        if i in labelled:
-            parts.append(
-                f'<text x="{xs[i]}" y="{ys[i] - 10}" text-anchor="middle">{rating}</text>'
-                f'<text x="{xs[i]}" y="{HEIGHT - PAD + 18}" text-anchor="middle">'
-                f"{escape(month)}</text>"
-            )
-    parts.append("</svg>")
-    return Markup("".join(parts))
+        'aria-label="rating over time, ', begin, " to ", finish, '">', AXES, '<path d="',
+        _per_chart(steps, counts), flat, '" class="line"/>', _per_chart(dots, counts),
+        "</svg>", "",
+    )  # fmt: skip
+    return pc.if_else(pa.array(drawn), svg, "").to_pylist()
+
+
+def _per_chart(values: pa.Array, counts: np.ndarray) -> pa.Array:
+    """Each chart's values (``counts`` consecutive ones) joined into one text."""
+    offsets = np.zeros(len(counts) + 1, dtype=np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), "")

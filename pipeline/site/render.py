@@ -18,11 +18,11 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
-from jinja2.filters import do_urlencode
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
+from pipeline.site.profile_parts import ProfileKind
 from pipeline.site.row_table import RowTable, html_text, json_array, number_text
 
 HERE = Path(__file__).parent
@@ -41,15 +41,9 @@ def _href(context: Any, target: str) -> str:
     return at.relative(target, context["page"])
 
 
-def _chart(kind: dict[str, Any]) -> Markup:
-    """A profile kind's step chart of its changes (:func:`rating_chart.step_chart`)."""
-    from pipeline.site.rating_chart import step_chart
-
-    return step_chart([(str(m), int(r)) for m, r in kind["points"]], kind["until"])
-
-
-def _blank(value: Any) -> Any:
-    return "" if value is None else value
+def _chart(kind: ProfileKind) -> Markup:
+    """A profile kind's step chart, made with the kind's section (:mod:`.profile_parts`)."""
+    return Markup(kind.chart)
 
 
 @pass_context
@@ -81,50 +75,11 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
     return Markup("".join(pc.binary_join_element_wise(*cells, "").to_pylist()))
 
 
-def _lists(row: dict[str, Any]) -> str:
-    """The lists a profile row stands for: "since M" while it runs on the latest list."""
-    if row["until"] is None:
-        return f"since {row['month']}"
-    return row["month"] if row["until"] == row["month"] else f"{row['month']} to {row['until']}"
-
-
-@lru_cache(maxsize=1 << 14)
-def _text(value: str) -> str:
-    """``escape`` of a profile row's text: months, scores and K rules repeat across 50,000
-    profiles, so each is escaped once."""
-    return str(escape(value))
-
-
 @pass_context
-def _period_rows(context: Any, kind: dict[str, Any]) -> Markup:
-    """A profile kind's table body, newest row first, one f-string a row (as
-    :func:`_list_rows`: 50,000 profiles): the lists, rating, change (the stored one, else the
-    difference), games, score, the K that rated them and the period's calculation link (the
-    live face links the history's calculation page)."""
-    up = "../" * str(context["page"]).count("/")
-    live = context["face"] == "live"
-    player_id = context["player"]["id"]
-    rows = []
-    for r in reversed(kind["periods"]):
-        change = r["change"] if r["change"] is not None else r["difference"]
-        k = ""
-        if r["k_used"] is not None:
-            k = f'<abbr title="{_text(r["k_rule"])}">{r["k_used"]}</abbr>'
-
-        period = _text(_blank(r["period"]))
-        if r["calculation_href"]:
-            if live:
-                query = do_urlencode({"id": player_id, "period": r["period"], "kind": kind["kind"]})
-                href = escape(f"/history/calculation?{query}")
-            else:
-                href = escape(up + r["calculation_href"])
-            period = Markup(f'<a class="calculation" href="{href}">{period}</a>')
-        rows.append(
-            f'<tr><td class="text">{_text(_lists(r))}</td><td>{_blank(r["rating"])}</td>'
-            f"<td>{'' if change is None else signed(change)}</td><td>{_blank(r['games'])}</td>"
-            f'<td>{_text(r["score"] or "")}</td><td>{k}</td><td class="text">{period}</td></tr>'
-        )
-    return Markup("".join(rows))
+def _period_rows(context: Any, kind: ProfileKind) -> Markup:
+    """A profile kind's table body for the page's face, made with the kind's section by
+    columns (:mod:`.profile_parts`: 50,000 profiles)."""
+    return Markup(kind.rows[context["face"]])
 
 
 class _SiteEnvironment(Environment):
@@ -167,14 +122,26 @@ def html_bytes(template: str, context: dict[str, Any], face: str, kinds: tuple[s
 def json_bytes(context: dict[str, Any]) -> bytes:
     """The context as JSON: keys in the context's order, UTF-8, one line (json's C encoder:
     an indented dump takes its pure-Python path, several times slower), a trailing newline;
-    a :class:`RowTable` value as the list of its rows (made by columns, the same text)."""
-    if not any(isinstance(v, RowTable) for v in context.values()):
+    a :class:`RowTable` value as the list of its rows and a list of profile sections
+    (:class:`ProfileKind`) as their objects, both made by columns, the same text."""
+    if not any(_by_parts(v) for v in context.values()):
         return (_dumps(context) + "\n").encode()
-    members = [
-        _dumps(key) + ":" + (json_array(v) if isinstance(v, RowTable) else _dumps(v))
-        for key, v in context.items()
-    ]
+    members = [_dumps(key) + ":" + _member(v) for key, v in context.items()]
     return ("{" + ",".join(members) + "}\n").encode()
+
+
+def _by_parts(value: Any) -> bool:
+    return isinstance(value, RowTable) or (
+        type(value) is list and any(isinstance(v, ProfileKind) for v in value)
+    )
+
+
+def _member(value: Any) -> str:
+    if isinstance(value, RowTable):
+        return json_array(value)
+    if type(value) is list and any(isinstance(v, ProfileKind) for v in value):
+        return "[" + ",".join(v.json for v in value) + "]"
+    return _dumps(value)
 
 
 def _dumps(value: Any) -> str:

@@ -1,0 +1,253 @@
+"""A profile's parts that repeat per kind and per period, made by columns for many players at
+once: each kind's table rows (HTML, per face), its step chart (SVG) and the kind's whole JSON
+object, from :class:`profile_runs.KindRuns` (every player of a kind for the static writer, one
+player for a live profile: the same code either way, so the same bytes).
+
+Why by columns: a profile a dict a row, an f-string a row and a chart drawn point by point in
+Python were most of a profile's time, and 50,000 profiles are a third of a full write and most
+of a refresh (docs/web.md). Here each column is turned into text once with Arrow's string
+kernels (as :mod:`.row_table` does for list pages) and each player's pieces are joined with
+``binary_join`` over list offsets. The players are made a chunk at a time
+(:class:`KindParts`): all of a kind's pages held at once would be gigabytes at 50,000 players.
+
+The bytes are those of the one-row-at-a-time rendering (``tests/rating_site/
+test_profile_parts.py`` checks them against it on hostile text): the HTML cells as Jinja's
+autoescape writes them, the JSON as ``json.dumps(..., ensure_ascii=False, separators=(",",
+":"))`` writes the kind's dict.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from jinja2.filters import do_urlencode
+from markupsafe import escape
+
+from pipeline.site import addresses as at
+from pipeline.site.history_data import SiteData, plain
+from pipeline.site.profile_runs import LAST_FIELDS, KindRuns, kind_runs
+from pipeline.site.rating_chart import step_charts
+from pipeline.site.row_table import _json_values, html_text, number_text, player_pages
+
+FACES = ("static", "live")
+CHUNK = 2048  # players made at a time
+# A profile is one folder down from the root (players/p-1.html): its links start "../".
+UP = at.relative("", at.player_page("0"))
+# The JSON keys of a period row (profile_runs.RUN_FIELDS but ``calculated``, which becomes the
+# calculation's address) and of a kind's object, in the order the page's JSON has them.
+PERIOD_KEYS = ("month", "until", "period", "rating", "difference", "period_games", "games",
+               "score", "change", "k_used", "k_rule", "calculation_href")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ProfileKind:
+    """A kind's section of a profile: the values the template shows (``rating`` on the kind's
+    latest list, None when the player is not on it; ``until`` the last list the player is on,
+    None: the latest; ``k`` for the next period), the table body per face (``rows``), the chart,
+    and ``json``, the section as the page's JSON writes it (with every period row and the
+    chart's points). No rank: ranks move every month (:mod:`.rank_files`)."""
+
+    kind: str
+    rating: int | None
+    until: str | None
+    inactive: bool
+    ranked: bool
+    k: int | None
+    rows: dict[str, str]
+    chart: str
+    json: str
+
+
+def _table(frame: pd.DataFrame) -> dict[str, pa.Array]:
+    """``frame``'s columns as Arrow arrays, each one array and text as ``string`` (pandas' text
+    comes as ``large_string``, an object column of blanks alone as ``null``; the string
+    kernels' joins take one type)."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    columns = {}
+    for name, column in zip(table.column_names, table.columns, strict=True):
+        whole = column.combine_chunks()
+        text = pa.types.is_large_string(whole.type) or pa.types.is_null(whole.type)
+        columns[name] = whole.cast(pa.string()) if text else whole
+    return columns
+
+
+def _join(pieces: list[pa.Array | str]) -> pa.Array:
+    return pc.binary_join_element_wise(*pieces, "")
+
+
+def _texts(values: pa.Array, counts: np.ndarray, separator: str) -> pa.Array:
+    """Per player, their values (``counts`` consecutive ones each, in order) joined."""
+    offsets = np.zeros(len(counts) + 1, dtype=np.int32)
+    np.cumsum(counts, out=offsets[1:])
+    return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), separator)
+
+
+def _calculation_links(runs: dict[str, pa.Array], kind: str, tokens: pa.Array) -> pa.Array:
+    """:func:`addresses.calculation_page` of each calculated run (null for the others)."""
+    links = _join([f"calculations/{kind}/", runs["period"], "/", tokens, ".html"])
+    return pc.if_else(runs["calculated"], links, pa.scalar(None, pa.string()))
+
+
+def _live_links(runs: dict[str, pa.Array], kind: str, ids: list[str]) -> pa.Array:
+    """The live face's calculation link of each calculated run: the history's calculation page
+    (one player's runs: a live profile)."""
+    links = [
+        str(escape("/history/calculation?" + do_urlencode({"id": i, "period": p, "kind": kind})))
+        if c
+        else None
+        for i, p, c in zip(ids, runs["period"].to_pylist(), runs["calculated"].to_pylist(),
+                           strict=True)
+    ]  # fmt: skip
+    return pa.array(links, pa.string())
+
+
+def _period_cells(runs: dict[str, pa.Array], href: pa.Array) -> pa.Array:
+    """Each run's table row, the period cell linked to ``href`` (escaped) where it is set: the
+    lists it stands for ("since M" while it runs on the latest list), the rating, the change
+    (the stored one, else the difference) with its sign, games, score, the K that rated them
+    (its rule on hover) and the period."""
+    month, until = runs["month"], runs["until"]
+    lists = pc.if_else(
+        pc.is_null(until),
+        _join(["since ", month]),
+        pc.if_else(pc.equal(until, month), month, _join([month, " to ", until])),
+    )
+    change = pc.coalesce(runs["change"], runs["difference"])
+    shown = number_text(change)
+    shown = pc.if_else(pc.greater(pc.fill_null(change, 0), 0), _join(["+", shown]), shown)
+    k = pc.if_else(
+        pc.is_null(runs["k_used"]),
+        "",
+        _join(['<abbr title="', html_text(runs["k_rule"]), '">', number_text(runs["k_used"]),
+               "</abbr>"]),
+    )  # fmt: skip
+    period = html_text(pc.fill_null(runs["period"], ""))
+    linked = _join(['<a class="calculation" href="', href, '">', period, "</a>"])
+    period = pc.if_else(pc.is_null(href), period, linked)
+    return _join([
+        '<tr><td class="text">', html_text(lists), "</td><td>", number_text(runs["rating"]),
+        "</td><td>", shown, "</td><td>", number_text(runs["games"]), "</td><td>",
+        html_text(pc.fill_null(runs["score"], "")), "</td><td>", k, '</td><td class="text">',
+        period, "</td></tr>",
+    ])  # fmt: skip
+
+
+def _period_objects(runs: dict[str, pa.Array], links: pa.Array) -> pa.Array:
+    """Each run as the JSON object of the page's ``periods``."""
+    columns = [runs[key] for key in PERIOD_KEYS[:-1]] + [links]
+    pieces: list[pa.Array | str] = []
+    for n, (key, column) in enumerate(zip(PERIOD_KEYS, columns, strict=True)):
+        pieces += [("{" if n == 0 else ",") + f'"{key}":', _json_values(column)]
+    return _join([*pieces, "}"])
+
+
+def _kind_fields(last: dict[str, pa.Array]) -> dict[str, pa.Array]:
+    """Per player, the section's values from their newest row of the kind: the rating when it
+    is the kind's latest list, inactive (an ``i`` flag), ranked (rated there and active)."""
+    current = pc.fill_null(last["current"], False)
+    rating = pc.if_else(current, last["rating"], pa.scalar(None, pa.int64()))
+    inactive = pc.fill_null(pc.match_substring(last["flags"], "i"), False)
+    ranked = pc.and_(pc.and_(current, pc.is_valid(rating)), pc.invert(inactive))
+    return {"rating": rating, "until": last["until"], "inactive": inactive, "ranked": ranked,
+            "k": last["k"]}  # fmt: skip
+
+
+def make_parts(
+    found: KindRuns, kind: str, first: int, stop: int, faces: tuple[str, ...]
+) -> tuple[list[ProfileKind], list[dict[str, Any]]]:
+    """The sections of ``kind`` of the players ``first`` to ``stop`` (their places in
+    ``found``, sorted by id), with the table bodies of ``faces``; and each one's newest row
+    (``LAST_FIELDS``)."""
+    spans = np.asarray(list(found.spans.values())[first:stop], dtype=np.int64).reshape(-1, 2)
+    low, high = int(spans[0, 0]), int(spans[-1, 1])
+    counts = spans[:, 1] - spans[:, 0]
+    frame = found.runs.iloc[low:high]
+    runs = _table(frame)
+    runs["calculated"] = pc.fill_null(runs["calculated"], False)
+    owners = np.repeat(np.arange(len(counts)), counts)
+    player_ids = found.last["id"].iloc[first:stop]
+    pages = player_pages(player_ids.astype(str).reset_index(drop=True))
+    # The page's stem (p-1 of players/p-1.html): the calculation pages' file name too.
+    stems = pc.utf8_slice_codeunits(pa.array(pages, pa.string()), len("players/"), -len(".html"))
+    links = _calculation_links(runs, kind, stems.take(pa.array(owners)))
+    objects = _period_objects(runs, links)
+    backwards = pa.array(np.arange(len(owners))[::-1])  # the table's newest row first
+    rows: dict[str, list[str]] = {}
+    for face in faces:
+        if face == "live":
+            href = _live_links(runs, kind, [str(player_ids.iloc[o]) for o in owners])
+        else:
+            href = html_text(_join([UP, links]))
+        cells = _period_cells(runs, pc.if_else(pc.is_null(links), links, href))
+        rows[face] = _texts(cells.take(backwards), counts[::-1], "").to_pylist()[::-1]
+    rated = pc.is_valid(runs["rating"]).to_numpy(zero_copy_only=False)
+    point_months = runs["month"].filter(pa.array(rated))
+    point_ratings = runs["rating"].filter(pa.array(rated))
+    point_counts = np.bincount(owners[rated], minlength=len(counts))
+    points = _join(["[", _json_values(point_months), ",", _json_values(point_ratings), "]"])
+    last_rows = _table(found.last.iloc[first:stop][list(LAST_FIELDS)])
+    charts = step_charts(point_months, point_ratings.to_numpy(), point_counts, last_rows["until"])
+    fields = _kind_fields(last_rows)
+    head: list[pa.Array | str] = ['{"kind":' + json.dumps(kind, ensure_ascii=False)]
+    for key, column in fields.items():
+        head += [f',"{key}":', _json_values(column)]
+    objects_json = _join([
+        *head, ',"periods":[', _texts(objects, counts, ","), '],"points":[',
+        _texts(points, point_counts, ","), "]}",
+    ])  # fmt: skip
+    values = {key: column.to_pylist() for key, column in fields.items()}
+    texts = objects_json.to_pylist()
+    sections = [
+        ProfileKind(kind, values["rating"][n], values["until"][n], values["inactive"][n],
+                    values["ranked"][n], values["k"][n], {f: rows[f][n] for f in faces},
+                    charts[n], texts[n])
+        for n in range(len(counts))
+    ]  # fmt: skip
+    return sections, plain(found.last.iloc[first:stop], LAST_FIELDS)
+
+
+class KindParts:
+    """The sections of every player of a kind, made ``CHUNK`` players at a time as the static
+    writer goes through the players in id order (the static face: the live server makes a
+    profile from the player's own runs)."""
+
+    def __init__(self, found: KindRuns, kind: str) -> None:
+        self.found, self.kind = found, kind
+        self.held: tuple[int, int, list[ProfileKind], list[dict[str, Any]]] = (0, 0, [], [])
+
+    def section(self, player_id: str) -> tuple[ProfileKind, dict[str, Any]] | None:
+        """The player's section and newest row; None when they are on no list of the kind."""
+        at_ = self.found.last_at.get(player_id)
+        if at_ is None:
+            return None
+        low, high, sections, lasts = self.held
+        if not low <= at_ < high:
+            high = min(len(self.found.last), at_ + CHUNK)
+            sections, lasts = make_parts(self.found, self.kind, at_, high, ("static",))
+            self.held = low, high, sections, lasts = at_, high, sections, lasts
+        return sections[at_ - low], lasts[at_ - low]
+
+
+def kind_section(
+    data: SiteData, kind: str, player_id: str
+) -> tuple[ProfileKind, dict[str, Any]] | None:
+    """The player's section of ``kind`` and their newest row of it (``LAST_FIELDS``); None
+    when they are on no list of the kind. From every player's runs when the static writer made
+    them (:func:`profile_runs.all_runs`), else from the player's own rows, with the table of
+    both faces (a live profile)."""
+    every: KindRuns | None = data.held(("runs", kind))
+    if every is None:
+        rows = data.player_rows(kind, player_id)
+        if rows.empty:
+            return None
+        found = kind_runs(rows, data.changes(kind, player_id), data.months_of(kind))
+        sections, lasts = make_parts(found, kind, 0, 1, FACES)
+        return sections[0], lasts[0]
+    parts: KindParts = data.kept(("profile parts", kind), lambda: KindParts(every, kind))
+    return parts.section(player_id)
