@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ from jinja2.filters import do_urlencode
 from markupsafe import escape
 
 from pipeline.site import addresses as at
-from pipeline.site.history_data import SiteData, plain
+from pipeline.site.history_data import SiteData
 from pipeline.site.profile_runs import LAST_FIELDS, KindRuns, kind_runs
 from pipeline.site.rating_chart import step_charts
 from pipeline.site.row_table import _json_values, html_text, number_text, player_pages
@@ -68,13 +69,28 @@ def _table(frame: pd.DataFrame) -> dict[str, pa.Array]:
     """``frame``'s columns as Arrow arrays, each one array and text as ``string`` (pandas' text
     comes as ``large_string``, an object column of blanks alone as ``null``; the string
     kernels' joins take one type)."""
-    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = pa.Table.from_pandas(frame, preserve_index=False, nthreads=1)  # a chunk: small
     columns = {}
     for name, column in zip(table.column_names, table.columns, strict=True):
         whole = column.combine_chunks()
         text = pa.types.is_large_string(whole.type) or pa.types.is_null(whole.type)
         columns[name] = whole.cast(pa.string()) if text else whole
     return columns
+
+
+def _per_value(make: Callable[[pa.Array], pa.Array], column: pa.Array) -> pa.Array:
+    """``make(column)`` worked out once per distinct value (blank included): a kind's months,
+    periods, scores and K rules are a few dozen values over every player's runs."""
+    codes = pc.dictionary_encode(column, null_encoding="encode")
+    return make(codes.dictionary).take(codes.indices)
+
+
+def _json_text(column: pa.Array) -> pa.Array:
+    return _per_value(_json_values, column)
+
+
+def _html_text(column: pa.Array) -> pa.Array:
+    return _per_value(html_text, column)
 
 
 def _join(pieces: list[pa.Array | str]) -> pa.Array:
@@ -124,16 +140,16 @@ def _period_cells(runs: dict[str, pa.Array], href: pa.Array) -> pa.Array:
     k = pc.if_else(
         pc.is_null(runs["k_used"]),
         "",
-        _join(['<abbr title="', html_text(runs["k_rule"]), '">', number_text(runs["k_used"]),
+        _join(['<abbr title="', _html_text(runs["k_rule"]), '">', number_text(runs["k_used"]),
                "</abbr>"]),
     )  # fmt: skip
-    period = html_text(pc.fill_null(runs["period"], ""))
+    period = _html_text(pc.fill_null(runs["period"], ""))
     linked = _join(['<a class="calculation" href="', href, '">', period, "</a>"])
     period = pc.if_else(pc.is_null(href), period, linked)
     return _join([
-        '<tr><td class="text">', html_text(lists), "</td><td>", number_text(runs["rating"]),
+        '<tr><td class="text">', _html_text(lists), "</td><td>", number_text(runs["rating"]),
         "</td><td>", shown, "</td><td>", number_text(runs["games"]), "</td><td>",
-        html_text(pc.fill_null(runs["score"], "")), "</td><td>", k, '</td><td class="text">',
+        _html_text(pc.fill_null(runs["score"], "")), "</td><td>", k, '</td><td class="text">',
         period, "</td></tr>",
     ])  # fmt: skip
 
@@ -143,7 +159,8 @@ def _period_objects(runs: dict[str, pa.Array], links: pa.Array) -> pa.Array:
     columns = [runs[key] for key in PERIOD_KEYS[:-1]] + [links]
     pieces: list[pa.Array | str] = []
     for n, (key, column) in enumerate(zip(PERIOD_KEYS, columns, strict=True)):
-        pieces += [("{" if n == 0 else ",") + f'"{key}":', _json_values(column)]
+        text = _json_text(column) if pa.types.is_string(column.type) else _json_values(column)
+        pieces += [("{" if n == 0 else ",") + f'"{key}":', text]
     return _join([*pieces, "}"])
 
 
@@ -190,7 +207,7 @@ def make_parts(
     point_months = runs["month"].filter(pa.array(rated))
     point_ratings = runs["rating"].filter(pa.array(rated))
     point_counts = np.bincount(owners[rated], minlength=len(counts))
-    points = _join(["[", _json_values(point_months), ",", _json_values(point_ratings), "]"])
+    points = _join(["[", _json_text(point_months), ",", _json_values(point_ratings), "]"])
     last_rows = _table(found.last.iloc[first:stop][list(LAST_FIELDS)])
     charts = step_charts(point_months, point_ratings.to_numpy(), point_counts, last_rows["until"])
     fields = _kind_fields(last_rows)
@@ -209,7 +226,8 @@ def make_parts(
                     charts[n], texts[n])
         for n in range(len(counts))
     ]  # fmt: skip
-    return sections, plain(found.last.iloc[first:stop], LAST_FIELDS)
+    lasts = zip(*(last_rows[f].to_pylist() for f in LAST_FIELDS), strict=True)
+    return sections, [dict(zip(LAST_FIELDS, row, strict=True)) for row in lasts]
 
 
 class KindParts:
