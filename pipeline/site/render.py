@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
+from pipeline.rules.sexes import sex_words
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site.profile_parts import ProfileKind
@@ -109,6 +110,7 @@ def environment() -> Environment:
     env.filters["json_address"] = at.json_of
     env.filters["chart"] = _chart
     env.filters["signed"] = signed  # a difference with its sign, as every face shows it
+    env.filters["sex_words"] = sex_words  # "Female", "Male": FIDE's profile words
     env.filters["list_rows"] = _list_rows
     env.filters["period_rows"] = _period_rows
     return env
