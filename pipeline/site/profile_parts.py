@@ -19,8 +19,8 @@ autoescape writes them, the JSON as ``json.dumps(..., ensure_ascii=False, separa
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np

@@ -10,7 +10,9 @@ same pages work from any folder of a web server and from ``file://``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from pipeline.rules.sexes import sex_words
 from pipeline.rules.signs import signed
@@ -117,8 +119,92 @@ def environment() -> Environment:
 
 
 def html_bytes(template: str, context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> bytes:
+    if template == "player":
+        return _profile_html(context, face, kinds).encode("utf-8")
+    return _rendered(template, context, face, kinds).encode("utf-8")
+
+
+def _rendered(template: str, context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> str:
     page = environment().get_template(TEMPLATES[template])
-    return page.render(**context, face=face, site_kinds=kinds).encode("utf-8")
+    return page.render(**context, face=face, site_kinds=kinds)
+
+
+# A profile page through Jinja cost more than its parts made by columns (50,000 profiles):
+# the template is rendered once per *shape* (what it branches on: the face, the site's
+# kinds, the player's sex code, which values are blank, each kind's state) with a slot mark
+# for each value that varies from player to player, and split there; a page is then the
+# literal parts joined with its values, escaped as Jinja's autoescape does. The layout stays
+# in the template alone; the first page of each shape is also rendered by Jinja and must be
+# the same text (a template that came to transform a slotted value fails loudly).
+_SLOT = "\ue000{}\ue001"  # private-use characters: no escape, case or URL rule changes them
+_SLOTS = re.compile("\ue000([0-9]+)\ue001")
+_PLAYERS = "players/"
+
+
+def _profile_values(context: dict[str, Any], face: str) -> list[Any]:
+    """The values of a profile page that vary by player, in slot order (markup as Markup):
+    its page's file stem, title, the facts shown as they are, and per kind the rating, last
+    list, K, chart and table body (None: blank, rendered as it is and part of the shape)."""
+    player = context["player"]
+    values = [context["page"][len(_PLAYERS) : -len(".html")], context["title"], player["id"],
+              player["name"], player["federation"], player["title"] or None,
+              player["birth_year"]]  # fmt: skip
+    for k in context["kinds"]:
+        values += [k.rating, k.until, k.k, Markup(k.chart), Markup(k.rows[face])]
+    return values
+
+
+def _slotted(context: dict[str, Any], values: list[Any], face: str) -> dict[str, Any]:
+    """``context`` with each value of ``values`` that is not blank replaced by its slot."""
+
+    def slot(n: int, real: Any) -> Any:
+        return real if values[n] is None else _SLOT.format(n)
+
+    player = dict(context["player"])
+    for n, key in enumerate(("id", "name", "federation", "title", "birth_year"), start=2):
+        player[key] = slot(n, player[key])
+    kinds = []
+    for i, k in enumerate(context["kinds"]):
+        n = 7 + 5 * i
+        kinds.append(dataclasses.replace(
+            k, rating=slot(n, k.rating), until=slot(n + 1, k.until), k=slot(n + 2, k.k),
+            chart=_SLOT.format(n + 3), rows={face: _SLOT.format(n + 4)},
+        ))  # fmt: skip
+    return {**context, "page": _PLAYERS + _SLOT.format(0) + ".html",
+            "title": _SLOT.format(1), "player": player, "kinds": kinds}  # fmt: skip
+
+
+_shapes: dict[tuple[Any, ...], tuple[list[str], list[int]]] = {}
+
+
+def _profile_html(context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> str:
+    """A profile page's HTML: its shape's literal parts joined with its values (see above)."""
+    page = context["page"]
+    if not (page.startswith(_PLAYERS) and page.endswith(".html")):
+        return _rendered("player", context, face, kinds)
+    values = _profile_values(context, face)
+    states = tuple((k.kind, k.inactive, k.ranked) for k in context["kinds"])
+    blanks = tuple(v is None for v in values)
+    shape = (face, kinds, context["ranks"], context["player"]["sex"], states, blanks)
+    found = _shapes.get(shape)
+    texts = [v if isinstance(v, Markup) else escape(v) for v in values]
+    if found is None:
+        split = _SLOTS.split(_rendered("player", _slotted(context, values, face), face, kinds))
+        found = split[0::2], [int(n) for n in split[1::2]]
+        html = _joined(found, texts)
+        if html != _rendered("player", context, face, kinds):
+            raise AssertionError(f"the profile template transforms a slotted value: {shape!r}")
+        _shapes[shape] = found
+        return html
+    return _joined(found, texts)
+
+
+def _joined(shape: tuple[list[str], list[int]], texts: list[str]) -> str:
+    literals, slots = shape
+    pieces = [""] * (2 * len(literals) - 1)
+    pieces[0::2] = literals
+    pieces[1::2] = [texts[n] for n in slots]
+    return "".join(pieces)
 
 
 def json_bytes(context: dict[str, Any]) -> bytes:
