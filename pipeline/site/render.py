@@ -150,8 +150,17 @@ def _profile_values(context: dict[str, Any], face: str) -> list[Any]:
               player["name"], player["federation"], player["title"] or None,
               player["birth_year"]]  # fmt: skip
     for k in context["kinds"]:
-        values += [k.rating, k.until, k.k, Markup(k.chart), Markup(k.rows[face])]
+        values += [k.rating, k.until, k.k, k.chart, k.rows[face]]
     return values
+
+
+def _texts(values: list[Any]) -> list[str]:
+    """The slots' texts: each value escaped as Jinja's autoescape writes it, but a kind's chart
+    and table body (the fourth and fifth of its five slots), which are markup."""
+    texts = [str(escape(v)) for v in values[:7]]
+    for n in range(7, len(values), 5):
+        texts += [str(escape(v)) for v in values[n : n + 3]] + values[n + 3 : n + 5]
+    return texts
 
 
 def _slotted(context: dict[str, Any], values: list[Any], face: str) -> dict[str, Any]:
@@ -187,7 +196,7 @@ def _profile_html(context: dict[str, Any], face: str, kinds: tuple[str, ...]) ->
     blanks = tuple(v is None for v in values)
     shape = (face, kinds, context["ranks"], context["player"]["sex"], states, blanks)
     found = _shapes.get(shape)
-    texts = [v if isinstance(v, Markup) else escape(v) for v in values]
+    texts = _texts(values)
     if found is None:
         split = _SLOTS.split(_rendered("player", _slotted(context, values, face), face, kinds))
         found = split[0::2], [int(n) for n in split[1::2]]
@@ -232,5 +241,6 @@ def _member(value: Any) -> str:
     return _dumps(value)
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+# json.dumps(value, ensure_ascii=False, separators=(",", ":")) without making an encoder a call
+# (a profile's JSON is a few values and its sections' text)
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
