@@ -32,7 +32,7 @@ from markupsafe import escape
 
 from pipeline.site import addresses as at
 from pipeline.site.history_data import SiteData
-from pipeline.site.profile_runs import LAST_FIELDS, KindRuns, kind_runs
+from pipeline.site.profile_runs import FACTS, LAST_FIELDS, KindRuns, kind_runs
 from pipeline.site.rating_chart import step_charts
 from pipeline.site.row_table import _json_values, html_text, number_text, player_pages
 
@@ -40,6 +40,9 @@ FACES = ("static", "live")
 CHUNK = 2048  # players made at a time
 # A profile is one folder down from the root (players/p-1.html): its links start "../".
 UP = at.relative("", at.player_page("0"))
+# What a profile takes from a player's newest row of each kind besides the section: the facts
+# and the month (the newest list of any kind gives the facts shown).
+NEWEST = (*FACTS, "month")
 # The JSON keys of a period row (profile_runs.RUN_FIELDS but ``calculated``, which becomes the
 # calculation's address) and of a kind's object, in the order the page's JSON has them.
 PERIOD_KEYS = ("month", "until", "period", "rating", "difference", "period_games", "games",
@@ -104,10 +107,18 @@ def _texts(values: pa.Array, counts: np.ndarray, separator: str) -> pa.Array:
     return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), separator)
 
 
+def _where(mask: pa.Array, values: pa.Array) -> pa.Array:
+    """``values`` (one for each true of ``mask``) in their places, null elsewhere."""
+    return pc.replace_with_mask(pa.nulls(len(mask), pa.string()), mask, values)
+
+
 def _calculation_links(runs: dict[str, pa.Array], kind: str, tokens: pa.Array) -> pa.Array:
-    """:func:`addresses.calculation_page` of each calculated run (null for the others)."""
-    links = _join([f"calculations/{kind}/", runs["period"], "/", tokens, ".html"])
-    return pc.if_else(runs["calculated"], links, pa.scalar(None, pa.string()))
+    """:func:`addresses.calculation_page` of each calculated run (null for the others), made
+    for those alone (a history without stored calculations has none)."""
+    calculated = runs["calculated"]
+    period = runs["period"].filter(calculated)
+    return _where(calculated, _join([f"calculations/{kind}/", period, "/",
+                                     tokens.filter(calculated), ".html"]))  # fmt: skip
 
 
 def _live_links(runs: dict[str, pa.Array], kind: str, ids: list[str]) -> pa.Array:
@@ -179,8 +190,8 @@ def make_parts(
     found: KindRuns, kind: str, first: int, stop: int, faces: tuple[str, ...]
 ) -> tuple[list[ProfileKind], list[dict[str, Any]]]:
     """The sections of ``kind`` of the players ``first`` to ``stop`` (their places in
-    ``found``, sorted by id), with the table bodies of ``faces``; and each one's newest row
-    (``LAST_FIELDS``)."""
+    ``found``, sorted by id), with the table bodies of ``faces``; and each one's ``NEWEST``
+    values of their newest row."""
     spans = np.asarray(list(found.spans.values())[first:stop], dtype=np.int64).reshape(-1, 2)
     low, high = int(spans[0, 0]), int(spans[-1, 1])
     counts = spans[:, 1] - spans[:, 0]
@@ -200,7 +211,8 @@ def make_parts(
         if face == "live":
             href = _live_links(runs, kind, [str(player_ids.iloc[o]) for o in owners])
         else:
-            href = html_text(_join([UP, links]))
+            shown = runs["calculated"]
+            href = _where(shown, html_text(_join([UP, links.filter(shown)])))
         cells = _period_cells(runs, pc.if_else(pc.is_null(links), links, href))
         rows[face] = _texts(cells.take(backwards), counts[::-1], "").to_pylist()[::-1]
     rated = pc.is_valid(runs["rating"]).to_numpy(zero_copy_only=False)
@@ -209,7 +221,8 @@ def make_parts(
     point_counts = np.bincount(owners[rated], minlength=len(counts))
     points = _join(["[", _json_text(point_months), ",", _json_values(point_ratings), "]"])
     last_rows = _table(found.last.iloc[first:stop][list(LAST_FIELDS)])
-    charts = step_charts(point_months, point_ratings.to_numpy(), point_counts, last_rows["until"])
+    charts = step_charts(point_months, _html_text(point_months), point_ratings.to_numpy(),
+                         point_counts, last_rows["until"])  # fmt: skip
     fields = _kind_fields(last_rows)
     head: list[pa.Array | str] = ['{"kind":' + json.dumps(kind, ensure_ascii=False)]
     for key, column in fields.items():
@@ -226,8 +239,8 @@ def make_parts(
                     charts[n], texts[n])
         for n in range(len(counts))
     ]  # fmt: skip
-    lasts = zip(*(last_rows[f].to_pylist() for f in LAST_FIELDS), strict=True)
-    return sections, [dict(zip(LAST_FIELDS, row, strict=True)) for row in lasts]
+    lasts = zip(*(last_rows[f].to_pylist() for f in NEWEST), strict=True)
+    return sections, [dict(zip(NEWEST, row, strict=True)) for row in lasts]
 
 
 class KindParts:
@@ -255,7 +268,7 @@ class KindParts:
 def kind_section(
     data: SiteData, kind: str, player_id: str
 ) -> tuple[ProfileKind, dict[str, Any]] | None:
-    """The player's section of ``kind`` and their newest row of it (``LAST_FIELDS``); None
+    """The player's section of ``kind`` and the ``NEWEST`` values of their newest row; None
     when they are on no list of the kind. From every player's runs when the static writer made
     them (:func:`profile_runs.all_runs`), else from the player's own rows, with the table of
     both faces (a live profile)."""

@@ -116,15 +116,20 @@ def _numbers(values: np.ndarray) -> pa.Array:
 
 
 def step_charts(
-    months: pa.Array, ratings: np.ndarray, counts: np.ndarray, untils: pa.Array
+    months: pa.Array,
+    month_html: pa.Array,
+    ratings: np.ndarray,
+    counts: np.ndarray,
+    untils: pa.Array,
 ) -> list[str]:
     """SVG step charts of profiles' changes, one per player: the points of each (its first
-    list month of each rating, oldest first) are ``counts`` consecutive ``months`` and
-    ``ratings``, each rating held flat until the next one and, when the player's ``untils``
-    is set (their last list), until then; x is time. A dot per change, labels chosen from the
-    newest back so they never overlap (:func:`_labelled`). Made from the changes alone, so a
-    player who did not play keeps the same chart (docs/web.md). Whole-pixel coordinates:
-    integers only. A player without points: no chart (empty text)."""
+    list month of each rating, oldest first) are ``counts`` consecutive ``months`` (and
+    ``month_html``, the same escaped) and ``ratings``, each rating held flat until the next
+    one and, when the player's ``untils`` is set (their last list), until then; x is time. A
+    dot per change, labels chosen from the newest back so they never overlap
+    (:func:`_labelled`). Made from the changes alone, so a player who did not play keeps the
+    same chart (docs/web.md). Whole-pixel coordinates: integers only. A player without
+    points: no chart (empty text)."""
     counts = np.asarray(counts, dtype=np.int64)
     drawn = counts > 0
     if not drawn.any():
@@ -158,7 +163,7 @@ def step_charts(
     ys = rating_y(ratings, low[owners], high[owners])
     labelled = _labelled(xs, ends, counts)
     x_text, y_text = _numbers(xs), _numbers(ys)
-    month_text = html_text(months)
+    month_text = month_html
     opening = np.zeros(len(xs), dtype=bool)
     opening[starts[drawn]] = True  # a chart's first dot: where its path begins
     steps = pc.if_else(

@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site import render
-from pipeline.site.profile_parts import FACES, make_parts
+from pipeline.site.profile_parts import FACES, NEWEST, make_parts
 from pipeline.site.profile_runs import LAST_FIELDS, RUN_FIELDS, KindRuns
 from pipeline.site.rating_chart import HEIGHT, MIN_LABEL_GAP, PAD, WIDTH
 
@@ -204,7 +204,7 @@ def test_each_kinds_section_is_its_row_at_a_time_rendering(drawn, kind):
             assert section.rows[face] == _rows(kind, pid, expected["periods"], face), face
         points = [(m, r) for m, r in expected["points"]]
         assert section.chart == _step_chart(points, last["until"])
-        assert newest == {key: ({"id": pid} | last)[key] for key in LAST_FIELDS}
+        assert newest == {key: ({"id": pid} | last)[key] for key in NEWEST}
 
 
 @settings(max_examples=100, deadline=None)
