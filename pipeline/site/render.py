@@ -134,8 +134,9 @@ def _rendered(template: str, context: dict[str, Any], face: str, kinds: tuple[st
 # kinds, the player's sex code, which values are blank, each kind's state) with a slot mark
 # for each value that varies from player to player, and split there; a page is then the
 # literal parts joined with its values, escaped as Jinja's autoescape does. The layout stays
-# in the template alone; the first page of each shape is also rendered by Jinja and must be
-# the same text (a template that came to transform a slotted value fails loudly).
+# in the template alone. A template that came to transform a slotted value (a filter on a
+# name) would break this: tests/rating_site/test_profile_parts.py checks pages joined so
+# against Jinja's own render on hostile names and ids.
 _SLOT = "\ue000{}\ue001"  # private-use characters: no escape, case or URL rule changes them
 _SLOTS = re.compile("\ue000([0-9]+)\ue001")
 _PLAYERS = "players/"
@@ -157,10 +158,15 @@ def _profile_values(context: dict[str, Any], face: str) -> list[Any]:
 def _texts(values: list[Any]) -> list[str]:
     """The slots' texts: each value escaped as Jinja's autoescape writes it, but a kind's chart
     and table body (the fourth and fifth of its five slots), which are markup."""
-    texts = [str(escape(v)) for v in values[:7]]
+    texts = [_text(v) for v in values[:7]]
     for n in range(7, len(values), 5):
-        texts += [str(escape(v)) for v in values[n : n + 3]] + values[n + 3 : n + 5]
+        texts += [_text(v) for v in values[n : n + 3]] + values[n + 3 : n + 5]
     return texts
+
+
+def _text(value: Any) -> str:
+    """``escape(value)`` as text; a whole number is its digits (nothing to escape)."""
+    return str(value) if type(value) is int else str(escape(value))
 
 
 def _slotted(context: dict[str, Any], values: list[Any], face: str) -> dict[str, Any]:
@@ -184,28 +190,25 @@ def _slotted(context: dict[str, Any], values: list[Any], face: str) -> dict[str,
 
 
 _shapes: dict[tuple[Any, ...], tuple[list[str], list[int]]] = {}
+MAX_SHAPES = 4096  # about 400 at 10,000 players
 
 
 def _profile_html(context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> str:
     """A profile page's HTML: its shape's literal parts joined with its values (see above)."""
-    page = context["page"]
-    if not (page.startswith(_PLAYERS) and page.endswith(".html")):
-        return _rendered("player", context, face, kinds)
+    page, sex = context["page"], context["player"]["sex"]
+    if not (page.startswith(_PLAYERS) and page.endswith(".html")) or "\ue000" in str(sex):
+        return _rendered("player", context, face, kinds)  # a sex code is shown as it is
     values = _profile_values(context, face)
     states = tuple((k.kind, k.inactive, k.ranked) for k in context["kinds"])
     blanks = tuple(v is None for v in values)
-    shape = (face, kinds, context["ranks"], context["player"]["sex"], states, blanks)
+    shape = (face, kinds, context["ranks"], sex, states, blanks)
     found = _shapes.get(shape)
-    texts = _texts(values)
     if found is None:
+        if len(_shapes) >= MAX_SHAPES:  # a file of odd sex codes: a shape each
+            _shapes.clear()
         split = _SLOTS.split(_rendered("player", _slotted(context, values, face), face, kinds))
-        found = split[0::2], [int(n) for n in split[1::2]]
-        html = _joined(found, texts)
-        if html != _rendered("player", context, face, kinds):
-            raise AssertionError(f"the profile template transforms a slotted value: {shape!r}")
-        _shapes[shape] = found
-        return html
-    return _joined(found, texts)
+        found = _shapes[shape] = split[0::2], [int(n) for n in split[1::2]]
+    return _joined(found, _texts(values))
 
 
 def _joined(shape: tuple[list[str], list[int]], texts: list[str]) -> str:
