@@ -164,21 +164,23 @@ def step_charts(
     labelled = _labelled(xs, ends, counts)
     x_text, y_text = _numbers(xs), _numbers(ys)
     month_text = month_html
+    # A chart's first dot is where its path begins; the labels, only where there are any.
     opening = np.zeros(len(xs), dtype=bool)
-    opening[starts[drawn]] = True  # a chart's first dot: where its path begins
-    steps = pc.if_else(
-        pa.array(opening),
-        pc.binary_join_element_wise("M", x_text, ",", y_text, ""),
-        pc.binary_join_element_wise("H", x_text, "V", y_text, ""),
-    )
+    opening[starts[drawn]] = True
+    steps = _placed(
+        pc.binary_join_element_wise("H", x_text, "V", y_text, ""), opening,
+        pc.binary_join_element_wise("M", _numbers(xs[opening]), ",", _numbers(ys[opening]), ""),
+    )  # fmt: skip
+    shown = pa.array(labelled)
     label = pc.binary_join_element_wise(
-        '<text x="', x_text, '" y="', _numbers(ys - 10), '" text-anchor="middle">',
-        _numbers(ratings), '</text><text x="', x_text, f'" y="{HEIGHT - PAD + 18}" '
-        'text-anchor="middle">', month_text, "</text>", "",
+        '<text x="', x_text.filter(shown), '" y="', _numbers(ys[labelled] - 10),
+        '" text-anchor="middle">', _numbers(ratings[labelled]), '</text><text x="',
+        x_text.filter(shown), f'" y="{HEIGHT - PAD + 18}" text-anchor="middle">',
+        month_text.filter(shown), "</text>", "",
     )  # fmt: skip
     dots = pc.binary_join_element_wise(
         '<circle cx="', x_text, '" cy="', y_text, '" r="4" class="dot"/>',
-        pc.if_else(pa.array(labelled), label, ""), "",
+        _placed(pc.fill_null(pa.nulls(len(xs), pa.string()), ""), labelled, label), "",
     )  # fmt: skip
     charts = np.arange(len(counts))
     flat_to = pc.binary_join_element_wise("H", _numbers(x(charts, until)), "")
@@ -193,6 +195,11 @@ def step_charts(
         "</svg>", "",
     )  # fmt: skip
     return pc.if_else(pa.array(drawn), svg, "").to_pylist()
+
+
+def _placed(values: pa.Array, mask: np.ndarray, others: pa.Array) -> pa.Array:
+    """``values`` with ``others`` (one for each true of ``mask``) in their places."""
+    return pc.replace_with_mask(values, pa.array(mask), others)
 
 
 def _per_chart(values: pa.Array, counts: np.ndarray) -> pa.Array:
