@@ -55,7 +55,8 @@ class ProfileKind:
     latest list, None when the player is not on it; ``until`` the last list the player is on,
     None: the latest; ``k`` for the next period), the table body per face (``rows``), the chart,
     and ``json``, the section as the page's JSON writes it (with every period row and the
-    chart's points). No rank: ranks move every month (:mod:`.rank_files`)."""
+    chart's points); those three as UTF-8 bytes. No rank: ranks move every month
+    (:mod:`.rank_files`)."""
 
     kind: str
     rating: int | None
@@ -63,9 +64,9 @@ class ProfileKind:
     inactive: bool
     ranked: bool
     k: int | None
-    rows: dict[str, str]
-    chart: str
-    json: str
+    rows: dict[str, bytes]
+    chart: bytes
+    json: bytes
 
 
 def _table(frame: pd.DataFrame) -> dict[str, pa.Array]:
@@ -79,6 +80,12 @@ def _table(frame: pd.DataFrame) -> dict[str, pa.Array]:
         text = pa.types.is_large_string(whole.type) or pa.types.is_null(whole.type)
         columns[name] = whole.cast(pa.string()) if text else whole
     return columns
+
+
+def _utf8(texts: pa.Array) -> list[bytes]:
+    """Each text as its UTF-8 bytes, as a page is written (Arrow holds them so: no decoding
+    into Python text and encoding back, 5 KB a section)."""
+    return texts.cast(pa.binary()).to_pylist()  # type: ignore[no-any-return]
 
 
 def _per_value(make: Callable[[pa.Array], pa.Array], column: pa.Array) -> pa.Array:
@@ -206,7 +213,7 @@ def make_parts(
     links = _calculation_links(runs, kind, stems.take(pa.array(owners)))
     objects = _period_objects(runs, links)
     backwards = pa.array(np.arange(len(owners))[::-1])  # the table's newest row first
-    rows: dict[str, list[str]] = {}
+    rows: dict[str, list[bytes]] = {}
     for face in faces:
         if face == "live":
             href = _live_links(runs, kind, [str(player_ids.iloc[o]) for o in owners])
@@ -214,15 +221,15 @@ def make_parts(
             shown = runs["calculated"]
             href = _where(shown, html_text(_join([UP, links.filter(shown)])))
         cells = _period_cells(runs, pc.if_else(pc.is_null(links), links, href))
-        rows[face] = _texts(cells.take(backwards), counts[::-1], "").to_pylist()[::-1]
+        rows[face] = _utf8(_texts(cells.take(backwards), counts[::-1], ""))[::-1]
     rated = pc.is_valid(runs["rating"]).to_numpy(zero_copy_only=False)
     point_months = runs["month"].filter(pa.array(rated))
     point_ratings = runs["rating"].filter(pa.array(rated))
     point_counts = np.bincount(owners[rated], minlength=len(counts))
     points = _join(["[", _json_text(point_months), ",", _json_values(point_ratings), "]"])
     last_rows = _table(found.last.iloc[first:stop][list(LAST_FIELDS)])
-    charts = step_charts(point_months, _html_text(point_months), point_ratings.to_numpy(),
-                         point_counts, last_rows["until"])  # fmt: skip
+    charts = _utf8(step_charts(point_months, _html_text(point_months), point_ratings.to_numpy(),
+                               point_counts, last_rows["until"]))  # fmt: skip
     fields = _kind_fields(last_rows)
     head: list[pa.Array | str] = ['{"kind":' + json.dumps(kind, ensure_ascii=False)]
     for key, column in fields.items():
@@ -232,7 +239,7 @@ def make_parts(
         _texts(points, point_counts, ","), "]}",
     ])  # fmt: skip
     values = {key: column.to_pylist() for key, column in fields.items()}
-    texts = objects_json.to_pylist()
+    texts = _utf8(objects_json)
     sections = [
         ProfileKind(kind, values["rating"][n], values["until"][n], values["inactive"][n],
                     values["ranked"][n], values["k"][n], {f: rows[f][n] for f in faces},

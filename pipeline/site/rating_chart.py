@@ -121,7 +121,7 @@ def step_charts(
     ratings: np.ndarray,
     counts: np.ndarray,
     untils: pa.Array,
-) -> list[str]:
+) -> pa.Array:
     """SVG step charts of profiles' changes, one per player: the points of each (its first
     list month of each rating, oldest first) are ``counts`` consecutive ``months`` (and
     ``month_html``, the same escaped) and ``ratings``, each rating held flat until the next
@@ -133,7 +133,7 @@ def step_charts(
     counts = np.asarray(counts, dtype=np.int64)
     drawn = counts > 0
     if not drawn.any():
-        return [""] * len(counts)
+        return pa.array([""] * len(counts), pa.string())
     ends = np.cumsum(counts)
     starts = ends - counts
     owners = np.repeat(np.arange(len(counts)), counts)
@@ -194,7 +194,7 @@ def step_charts(
         _per_chart(steps, counts), flat, '" class="line"/>', _per_chart(dots, counts),
         "</svg>", "",
     )  # fmt: skip
-    return pc.if_else(pa.array(drawn), svg, "").to_pylist()
+    return pc.if_else(pa.array(drawn), svg, "")
 
 
 def _placed(values: pa.Array, mask: np.ndarray, others: pa.Array) -> pa.Array:

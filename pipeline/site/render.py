@@ -46,7 +46,7 @@ def _href(context: Any, target: str) -> str:
 
 def _chart(kind: ProfileKind) -> Markup:
     """A profile kind's step chart, made with the kind's section (:mod:`.profile_parts`)."""
-    return Markup(kind.chart)
+    return Markup(kind.chart.decode())
 
 
 @pass_context
@@ -82,7 +82,7 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
 def _period_rows(context: Any, kind: ProfileKind) -> Markup:
     """A profile kind's table body for the page's face, made with the kind's section by
     columns (:mod:`.profile_parts`: 50,000 profiles)."""
-    return Markup(kind.rows[context["face"]])
+    return Markup(kind.rows[context["face"]].decode())
 
 
 class _SiteEnvironment(Environment):
@@ -120,7 +120,7 @@ def environment() -> Environment:
 
 def html_bytes(template: str, context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> bytes:
     if template == "player":
-        return _profile_html(context, face, kinds).encode("utf-8")
+        return _profile_html(context, face, kinds)
     return _rendered(template, context, face, kinds).encode("utf-8")
 
 
@@ -155,18 +155,19 @@ def _profile_values(context: dict[str, Any], face: str) -> list[Any]:
     return values
 
 
-def _texts(values: list[Any]) -> list[str]:
-    """The slots' texts: each value escaped as Jinja's autoescape writes it, but a kind's chart
-    and table body (the fourth and fifth of its five slots), which are markup."""
+def _texts(values: list[Any]) -> list[bytes]:
+    """The slots' texts as UTF-8: each value escaped as Jinja's autoescape writes it, but a
+    kind's chart and table body (the fourth and fifth of its five slots: bytes already), which
+    are markup."""
     texts = [_text(v) for v in values[:7]]
     for n in range(7, len(values), 5):
         texts += [_text(v) for v in values[n : n + 3]] + values[n + 3 : n + 5]
     return texts
 
 
-def _text(value: Any) -> str:
-    """``escape(value)`` as text; a whole number is its digits (nothing to escape)."""
-    return str(value) if type(value) is int else str(escape(value))
+def _text(value: Any) -> bytes:
+    """``escape(value)`` as UTF-8; a whole number is its digits (nothing to escape)."""
+    return (str(value) if type(value) is int else str(escape(value))).encode()
 
 
 def _slotted(context: dict[str, Any], values: list[Any], face: str) -> dict[str, Any]:
@@ -183,21 +184,22 @@ def _slotted(context: dict[str, Any], values: list[Any], face: str) -> dict[str,
         n = 7 + 5 * i
         kinds.append(dataclasses.replace(
             k, rating=slot(n, k.rating), until=slot(n + 1, k.until), k=slot(n + 2, k.k),
-            chart=_SLOT.format(n + 3), rows={face: _SLOT.format(n + 4)},
+            chart=_SLOT.format(n + 3).encode(), rows={face: _SLOT.format(n + 4).encode()},
         ))  # fmt: skip
     return {**context, "page": _PLAYERS + _SLOT.format(0) + ".html",
             "title": _SLOT.format(1), "player": player, "kinds": kinds}  # fmt: skip
 
 
-_shapes: dict[tuple[Any, ...], tuple[list[str], list[int]]] = {}
+_shapes: dict[tuple[Any, ...], tuple[list[bytes], list[int]]] = {}
 MAX_SHAPES = 4096  # about 400 at 10,000 players
 
 
-def _profile_html(context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> str:
-    """A profile page's HTML: its shape's literal parts joined with its values (see above)."""
+def _profile_html(context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> bytes:
+    """A profile page's HTML as UTF-8: its shape's literal parts joined with its values (see
+    above)."""
     page, sex = context["page"], context["player"]["sex"]
     if not (page.startswith(_PLAYERS) and page.endswith(".html")) or "\ue000" in str(sex):
-        return _rendered("player", context, face, kinds)  # a sex code is shown as it is
+        return _rendered("player", context, face, kinds).encode()  # a sex code as it is
     values = _profile_values(context, face)
     states = tuple((k.kind, k.inactive, k.ranked) for k in context["kinds"])
     blanks = tuple(v is None for v in values)
@@ -207,16 +209,17 @@ def _profile_html(context: dict[str, Any], face: str, kinds: tuple[str, ...]) ->
         if len(_shapes) >= MAX_SHAPES:  # a file of odd sex codes: a shape each
             _shapes.clear()
         split = _SLOTS.split(_rendered("player", _slotted(context, values, face), face, kinds))
-        found = _shapes[shape] = split[0::2], [int(n) for n in split[1::2]]
+        literals = [text.encode() for text in split[0::2]]
+        found = _shapes[shape] = literals, [int(n) for n in split[1::2]]
     return _joined(found, _texts(values))
 
 
-def _joined(shape: tuple[list[str], list[int]], texts: list[str]) -> str:
+def _joined(shape: tuple[list[bytes], list[int]], texts: list[bytes]) -> bytes:
     literals, slots = shape
-    pieces = [""] * (2 * len(literals) - 1)
+    pieces = [b""] * (2 * len(literals) - 1)
     pieces[0::2] = literals
     pieces[1::2] = [texts[n] for n in slots]
-    return "".join(pieces)
+    return b"".join(pieces)
 
 
 def json_bytes(context: dict[str, Any]) -> bytes:
@@ -226,8 +229,8 @@ def json_bytes(context: dict[str, Any]) -> bytes:
     (:class:`ProfileKind`) as their objects, both made by columns, the same text."""
     if not any(_by_parts(v) for v in context.values()):
         return (_dumps(context) + "\n").encode()
-    members = [_dumps(key) + ":" + _member(v) for key, v in context.items()]
-    return ("{" + ",".join(members) + "}\n").encode()
+    members = [(_dumps(key) + ":").encode() + _member(v) for key, v in context.items()]
+    return b"{" + b",".join(members) + b"}\n"
 
 
 def _by_parts(value: Any) -> bool:
@@ -236,12 +239,13 @@ def _by_parts(value: Any) -> bool:
     )
 
 
-def _member(value: Any) -> str:
+def _member(value: Any) -> bytes:
+    """A member's value as UTF-8 JSON (a profile's sections are bytes already)."""
     if isinstance(value, RowTable):
-        return json_array(value)
+        return json_array(value).encode()
     if type(value) is list and any(isinstance(v, ProfileKind) for v in value):
-        return "[" + ",".join(v.json for v in value) + "]"
-    return _dumps(value)
+        return b"[" + b",".join(v.json for v in value) + b"]"
+    return _dumps(value).encode()
 
 
 # json.dumps(value, ensure_ascii=False, separators=(",", ":")) without making an encoder a call

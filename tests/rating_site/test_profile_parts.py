@@ -196,14 +196,15 @@ def test_each_kinds_section_is_its_row_at_a_time_rendering(drawn, kind):
     sections, lasts = make_parts(_kind_runs(players), kind, 0, len(players), FACES)
     for (pid, runs, last), section, newest in zip(players, sections, lasts, strict=True):
         expected = _kind(kind, pid, runs, last)
-        assert section.json == json.dumps(expected, ensure_ascii=False, separators=(",", ":"))
+        as_json = json.dumps(expected, ensure_ascii=False, separators=(",", ":"))
+        assert section.json.decode() == as_json
         assert (section.rating, section.until, section.inactive, section.ranked, section.k) == (
             expected["rating"], expected["until"], expected["inactive"], expected["ranked"],
             expected["k"])  # fmt: skip
         for face in FACES:
-            assert section.rows[face] == _rows(kind, pid, expected["periods"], face), face
+            assert section.rows[face].decode() == _rows(kind, pid, expected["periods"], face)
         points = [(m, r) for m, r in expected["points"]]
-        assert section.chart == _step_chart(points, last["until"])
+        assert section.chart.decode() == _step_chart(points, last["until"])
         assert newest == {key: ({"id": pid} | last)[key] for key in NEWEST}
 
 
