@@ -167,7 +167,7 @@ def _texts(values: list[Any]) -> list[bytes]:
 
 def _text(value: Any) -> bytes:
     """``escape(value)`` as UTF-8; a whole number is its digits (nothing to escape)."""
-    return (str(value) if type(value) is int else str(escape(value))).encode()
+    return b"%d" % value if type(value) is int else escape(value).encode()
 
 
 def _slotted(context: dict[str, Any], values: list[Any], face: str) -> dict[str, Any]:
@@ -229,7 +229,7 @@ def json_bytes(context: dict[str, Any]) -> bytes:
     (:class:`ProfileKind`) as their objects, both made by columns, the same text."""
     if not any(_by_parts(v) for v in context.values()):
         return (_dumps(context) + "\n").encode()
-    members = [(_dumps(key) + ":").encode() + _member(v) for key, v in context.items()]
+    members = [_key(key) + _member(v) for key, v in context.items()]
     return b"{" + b",".join(members) + b"}\n"
 
 
@@ -237,6 +237,12 @@ def _by_parts(value: Any) -> bool:
     return isinstance(value, RowTable) or (
         type(value) is list and any(isinstance(v, ProfileKind) for v in value)
     )
+
+
+@lru_cache(maxsize=256)
+def _key(key: str) -> bytes:
+    """A member's key and colon as UTF-8 JSON: a page's keys are a handful, made once."""
+    return (_dumps(key) + ":").encode()
 
 
 def _member(value: Any) -> bytes:
