@@ -114,6 +114,12 @@ def _texts(values: pa.Array, counts: np.ndarray, separator: str) -> pa.Array:
     return pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), separator)
 
 
+def _replaced(texts: pa.Array, mask: pa.Array, others: pa.Array) -> pa.Array:
+    """``texts`` with ``others`` (one for each true of ``mask``, made for those alone) in
+    their places."""
+    return pc.replace_with_mask(texts, mask, others)
+
+
 def _where(mask: pa.Array, values: pa.Array) -> pa.Array:
     """``values`` (one for each true of ``mask``) in their places, null elsewhere."""
     return pc.replace_with_mask(pa.nulls(len(mask), pa.string()), mask, values)
@@ -154,16 +160,18 @@ def _period_cells(runs: dict[str, pa.Array], href: pa.Array) -> pa.Array:
     )
     change = pc.coalesce(runs["change"], runs["difference"])
     shown = number_text(change)
-    shown = pc.if_else(pc.greater(pc.fill_null(change, 0), 0), _join(["+", shown]), shown)
-    k = pc.if_else(
-        pc.is_null(runs["k_used"]),
-        "",
-        _join(['<abbr title="', _html_text(runs["k_rule"]), '">', number_text(runs["k_used"]),
-               "</abbr>"]),
-    )  # fmt: skip
+    up = pc.fill_null(pc.greater(change, 0), False)
+    shown = _replaced(shown, up, _join(["+", shown.filter(up)]))
+    rated = pc.is_valid(runs["k_used"])
+    k = _replaced(pc.if_else(rated, "", ""), rated, _join([
+        '<abbr title="', _html_text(runs["k_rule"].filter(rated)), '">',
+        number_text(runs["k_used"].filter(rated)), "</abbr>",
+    ]))  # fmt: skip
     period = _html_text(pc.fill_null(runs["period"], ""))
-    linked = _join(['<a class="calculation" href="', href, '">', period, "</a>"])
-    period = pc.if_else(pc.is_null(href), period, linked)
+    linked = pc.is_valid(href)
+    period = _replaced(period, linked, _join([
+        '<a class="calculation" href="', href.filter(linked), '">', period.filter(linked), "</a>",
+    ]))  # fmt: skip
     return _join([
         '<tr><td class="text">', _html_text(lists), "</td><td>", number_text(runs["rating"]),
         "</td><td>", shown, "</td><td>", number_text(runs["games"]), "</td><td>",
