@@ -274,9 +274,12 @@ class KindParts:
             return None
         low, high, sections, lasts = self.held
         if not low <= at_ < high:
-            high = min(len(self.found.last), at_ + CHUNK)
-            sections, lasts = make_parts(self.found, self.kind, at_, high, ("static",))
-            self.held = low, high, sections, lasts = at_, high, sections, lasts
+            # Chunks on fixed bounds: a writer going through the players in any order (several
+            # at once, or back and forth) makes each chunk as often as it leaves it.
+            low = at_ - at_ % CHUNK
+            high = min(len(self.found.last), low + CHUNK)
+            sections, lasts = make_parts(self.found, self.kind, low, high, ("static",))
+            self.held = low, high, sections, lasts
         return sections[at_ - low], lasts[at_ - low]
 
 
