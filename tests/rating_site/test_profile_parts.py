@@ -21,8 +21,8 @@ from markupsafe import Markup, escape
 
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
-from pipeline.site import render
-from pipeline.site.profile_parts import FACES, NEWEST, make_parts
+from pipeline.site import profile_parts, render
+from pipeline.site.profile_parts import FACES, NEWEST, KindParts, make_parts
 from pipeline.site.profile_runs import LAST_FIELDS, RUN_FIELDS, KindRuns
 from pipeline.site.rating_chart import HEIGHT, MIN_LABEL_GAP, PAD, WIDTH
 
@@ -269,3 +269,25 @@ def _shaped(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
     for key, filled in (("title", "GM"), ("federation", "FRA"), ("birth_year", 1990)):
         shaped[key] = one[key] if not one[key] else other[key] or filled
     return shaped
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(PLAYER, min_size=1, max_size=7), st.randoms(use_true_random=False))
+def test_a_writer_asking_in_any_order_gets_each_players_section(drawn, random):
+    """The static writer's chunks (here of 2 players): whatever order the profiles are asked
+    in, each is the player's section made with everyone's."""
+    players = _players(drawn)
+    found = _kind_runs(players)
+    every, _ = make_parts(found, "rapid", 0, len(players), ("static",))
+    parts = KindParts(found, "rapid")
+    order = list(range(len(players)))
+    random.shuffle(order)
+    saved = profile_parts.CHUNK
+    profile_parts.CHUNK = 2
+    try:
+        for n in order:
+            section = parts.section(players[n][0])
+            assert section is not None and section[0] == every[n]
+    finally:
+        profile_parts.CHUNK = saved
+    assert parts.section("not a player \x00") is None
