@@ -227,9 +227,18 @@ def json_bytes(context: dict[str, Any]) -> bytes:
     an indented dump takes its pure-Python path, several times slower), a trailing newline;
     a :class:`RowTable` value as the list of its rows and a list of profile sections
     (:class:`ProfileKind`) as their objects, both made by columns, the same text."""
-    if not any(_by_parts(v) for v in context.values()):
-        return (_dumps(context) + "\n").encode()
-    members = [_key(key) + _member(v) for key, v in context.items()]
+    members: list[bytes] = []
+    plain: dict[str, Any] = {}  # members in a row with no part: one dumps for them all
+    for key, value in context.items():
+        if not _by_parts(value):
+            plain[key] = value
+            continue
+        if plain:
+            members.append(_dumps(plain)[1:-1].encode())
+            plain = {}
+        members.append(_key(key) + _member(value))
+    if plain:
+        members.append(_dumps(plain)[1:-1].encode())
     return b"{" + b",".join(members) + b"}\n"
 
 
@@ -245,13 +254,12 @@ def _key(key: str) -> bytes:
     return (_dumps(key) + ":").encode()
 
 
-def _member(value: Any) -> bytes:
-    """A member's value as UTF-8 JSON (a profile's sections are bytes already)."""
+def _member(value: RowTable | list[ProfileKind]) -> bytes:
+    """A member's value made by parts, as UTF-8 JSON (a profile's sections are bytes
+    already)."""
     if isinstance(value, RowTable):
         return json_array(value).encode()
-    if type(value) is list and any(isinstance(v, ProfileKind) for v in value):
-        return b"[" + b",".join(v.json for v in value) + b"]"
-    return _dumps(value).encode()
+    return b"[" + b",".join(v.json for v in value) + b"]"
 
 
 # json.dumps(value, ensure_ascii=False, separators=(",", ":")) without making an encoder a call

@@ -291,3 +291,34 @@ def test_a_writer_asking_in_any_order_gets_each_players_section(drawn, random):
     finally:
         profile_parts.CHUNK = saved
     assert parts.section("not a player \x00") is None
+
+
+PLAIN = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(2**40), 2**40), TEXT),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(TEXT, inner, max_size=3)
+    ),  # fmt: skip
+    max_leaves=8,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(TEXT, PLAIN, max_size=5), st.lists(PLAYER, min_size=1, max_size=2),
+       st.data())  # fmt: skip
+def test_a_pages_json_is_json_dumps_of_its_context(members, drawn, data):
+    """A page's JSON made by parts (the profile's sections among plain members, anywhere) is
+    ``json.dumps`` of the context with each section as the dict it stands for."""
+    players = _players(drawn)
+    sections = make_parts(_kind_runs(players), "standard", 0, len(players), ("static",))[0]
+    keys = list(members)
+    at_ = data.draw(st.integers(0, len(keys)))
+    context = {**dict(list(members.items())[:at_]), "kinds \x00": sections,
+               **dict(list(members.items())[at_:])}  # fmt: skip
+    expected = {k: [json.loads(s.json) for s in v] if k == "kinds \x00" else v
+                for k, v in context.items()}  # fmt: skip
+    as_json = json.dumps(expected, ensure_ascii=False, separators=(",", ":")) + "\n"
+    assert render.json_bytes(context) == as_json.encode()
+    assert (
+        render.json_bytes(members)
+        == (json.dumps(members, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    )
