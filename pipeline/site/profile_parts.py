@@ -68,6 +68,14 @@ class ProfileKind:
     chart: bytes
     json: bytes
 
+    def table(self, face: str) -> bytes:
+        """The table body of ``face``: the static writer makes the static face's alone (the
+        live server makes each profile from its player's own runs, with both)."""
+        found = self.rows.get(face)
+        if found is None:
+            raise ValueError(f"the {self.kind} section was made without its {face} table")
+        return found
+
 
 def _table(frame: pd.DataFrame) -> dict[str, pa.Array]:
     """``frame``'s columns as Arrow arrays, each one array and text as ``string`` (pandas' text

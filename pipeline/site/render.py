@@ -82,7 +82,7 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
 def _period_rows(context: Any, kind: ProfileKind) -> Markup:
     """A profile kind's table body for the page's face, made with the kind's section by
     columns (:mod:`.profile_parts`: 50,000 profiles)."""
-    return Markup(kind.rows[context["face"]].decode())
+    return Markup(kind.table(context["face"]).decode())
 
 
 class _SiteEnvironment(Environment):
@@ -151,7 +151,7 @@ def _profile_values(context: dict[str, Any], face: str) -> list[Any]:
               player["name"], player["federation"], player["title"] or None,
               player["birth_year"]]  # fmt: skip
     for k in context["kinds"]:
-        values += [k.rating, k.until, k.k, k.chart, k.rows[face]]
+        values += [k.rating, k.until, k.k, k.chart, k.table(face)]
     return values
 
 

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2.filters import do_urlencode
@@ -322,3 +323,16 @@ def test_a_pages_json_is_json_dumps_of_its_context(members, drawn, data):
         render.json_bytes(members)
         == (json.dumps(members, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
     )
+
+
+def test_a_section_made_for_the_static_face_refuses_the_live_one():
+    run = {"month": "2025-01", "until": None, "period": None, "rating": 1500,
+           "difference": None, "period_games": None, "games": None, "score": None,
+           "change": None, "k_used": None, "k_rule": None, "calculated": False}  # fmt: skip
+    last = {"name": "Ann", "federation": "FRA", "title": "", "sex": "w", "birth_year": None,
+            "month": "2025-01", "until": None, "rating": 1500, "k": 20, "flags": "",
+            "current": True}  # fmt: skip
+    section = make_parts(_kind_runs([("7", [run], last)]), "blitz", 0, 1, ("static",))[0][0]
+    assert section.table("static").startswith(b"<tr>")
+    with pytest.raises(ValueError, match="blitz section was made without its live table"):
+        render.html_bytes("player", _context("7", last, [section]), "live", ("blitz",))
