@@ -136,19 +136,21 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
 
 
 class Records:
-    """Rows of a frame as plain records, made ``CHUNK`` rows at a time as the static writer
-    goes through the players in id order (a pandas call per player would cost more than its
-    page; all of them at once, gigabytes)."""
+    """Rows of a frame as plain records (as :func:`plain` makes them), made ``CHUNK`` rows at
+    a time as the static writer goes through the players in id order (a pandas call per
+    player would cost more than its page; all of them at once, gigabytes). The frame is taken
+    into Arrow once: its text columns are Arrow's already, no copy (a chunk taken by ``iloc``
+    then into Arrow cost more than making its records)."""
 
     def __init__(self, frame: pd.DataFrame, columns: tuple[str, ...]) -> None:
-        self.frame, self.columns = frame, columns
+        self.table = pa.Table.from_pandas(frame[list(columns)], preserve_index=False)
         self.held: tuple[int, int, list[dict[str, Any]]] = (0, 0, [])
 
     def rows(self, start: int, stop: int) -> list[dict[str, Any]]:
         low, high, records = self.held
         if not (low <= start and stop <= high):
-            high = max(stop, min(len(self.frame), start + CHUNK))
-            records = plain(self.frame.iloc[start:high], self.columns)
+            high = max(stop, min(len(self.table), start + CHUNK))
+            records = self.table.slice(start, high - start).to_pylist()
             self.held = low, high, records = start, high, records
         return records[start - low : stop - low]
 
