@@ -468,3 +468,32 @@ def test_a_file_gone_from_a_held_group_is_made_again(two_months, site, tmp_path)
     again = run_site(SiteRequest(two_months, out))
     assert sorted(again.written) == sorted(gone)
     assert tree(out) == tree(site)
+
+
+def test_a_site_written_again_from_the_same_history_makes_no_file(
+    two_months, site, tmp_path, monkeypatch
+):
+    """Written over itself, every group of files is held by its key and none is made: not the
+    home page, the search page and the top lists (made from the latest lists), the rank files
+    and the search's index (from every list), nor the assets."""
+    from dataclasses import replace
+
+    from pipeline.site import static_site
+    from pipeline.site.site_files import site_groups
+
+    out = tmp_path / "www"
+    shutil.copytree(site, out)
+    made: list[tuple[str, ...] | None] = []
+
+    def counted(group):  # type: ignore[no-untyped-def]
+        def make():  # type: ignore[no-untyped-def]
+            made.append(group.addresses)
+            return group.make()
+
+        return replace(group, make=make)
+
+    monkeypatch.setattr(static_site, "site_groups", lambda data: map(counted, site_groups(data)))
+    again = run_site(SiteRequest(two_months, out))
+    assert again.written == [] and again.removed == [] and made == []
+    assert again.unchanged == len(tree(site))
+    assert tree(out) == tree(site)
