@@ -12,15 +12,17 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
+from pipeline.rules import sexes
+
 # Title holders that count for the 50% rule: the titles of 0.3, without CM and WCM.
 TITLED = frozenset({"GM", "IM", "FM", "WGM", "WIM", "WFM"})
 # Titles that count as "holding a GM/IM/WGM/WIM title" for the 1.4.3 Swiss exception.
 NORM_TITLES = frozenset({"GM", "IM", "WGM", "WIM"})
 # Federation codes that are no federation for the mix of opponents (FIDE-flag players, blank).
 NO_FEDERATION = frozenset({"", "FID"})
-# Sex codes of a player known to be female (TRF 001 column 10 writes `w`, real files also `f`;
-# a list's sex column): only they are checked for WGM and WIM norms. Blank is unknown.
-FEMALE = frozenset({"w", "f"})
+# Sex codes of a player known to be female (pipeline/rules/sexes.py): only they are checked for
+# WGM and WIM norms. Blank is unknown.
+FEMALE = sexes.FEMALE
 
 
 @dataclass(frozen=True)

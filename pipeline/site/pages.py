@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.lists.next_list import STATUS_FIRST
+from pipeline.rules import sexes
 from pipeline.site import addresses as at
 from pipeline.site.history_data import SEARCH_FACTS, Month, SiteData, plain
 from pipeline.site.name_search import SHOWN as SEARCH_SHOWN
@@ -151,7 +152,7 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
 
 def _top_frame(frame: pd.DataFrame, top: str, year: int) -> pd.DataFrame:
     """The players of a top list: ``top`` open, women, juniors, girls or fed-XXX."""
-    women = frame["sex"].fillna("").str.lower().isin(["w", "f"])
+    women = frame["sex"].fillna("").str.lower().isin(sexes.FEMALE)
     junior = (year - frame["birth_year"]).lt(20).fillna(False).astype(bool)
     keep = {
         "open": pd.Series(True, index=frame.index),

@@ -21,6 +21,7 @@ from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescap
 from jinja2.filters import do_urlencode
 from markupsafe import Markup, escape
 
+from pipeline.rules.sexes import sex_words
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site.row_table import RowTable, html_text, json_array, number_text
@@ -154,6 +155,7 @@ def environment() -> Environment:
     env.filters["json_address"] = at.json_of
     env.filters["chart"] = _chart
     env.filters["signed"] = signed  # a difference with its sign, as every face shows it
+    env.filters["sex_words"] = sex_words  # "Female", "Male": FIDE's profile words
     env.filters["list_rows"] = _list_rows
     env.filters["period_rows"] = _period_rows
     return env

@@ -497,3 +497,34 @@ def test_a_site_written_again_from_the_same_history_makes_no_file(
     assert again.written == [] and again.removed == [] and made == []
     assert again.unchanged == len(tree(site))
     assert tree(out) == tree(site)
+
+
+def test_a_profiles_facts_read_in_words_from_the_players_codes(two_months, site):
+    """The facts as FIDE's profile words them: the list's sex code ``m`` / ``w`` reads "Male" /
+    "Female" (the JSON keeps the code, which a program reads), no title reads "None"; each
+    compared with the player's row of the list the profile takes its facts from."""
+    import re
+
+    listed = read_list(site / at.download("standard", "2027-01", "csv")).players
+    seen = set()
+    for row in listed.itertuples():
+        page = (site / at.player_page(str(row.id))).read_text("utf-8")
+        facts = dict(re.findall(r"<div><dt>([^<]+)</dt><dd>([^<]*)</dd></div>", page))
+        profile = json.loads((site / at.json_of(at.player_page(str(row.id)))).read_text("utf-8"))
+        assert profile["player"]["sex"] == row.sex
+        assert facts["Sex"] == {"m": "Male", "w": "Female", "": "unknown"}[row.sex or ""]
+        title = "" if pd.isna(row.title) else str(row.title)
+        assert facts["Title"] == (title or "None")
+        seen.add((facts["Sex"], bool(title)))
+    assert {("Male", True), ("Male", False), ("Female", True), ("Female", False)} <= seen
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [("m", "Male"), ("M", "Male"), ("w", "Female"), ("W", "Female"), ("f", "Female"),
+     (" F ", "Female"), ("", "unknown"), (None, "unknown"), ("x", "x")],
+)  # fmt: skip
+def test_a_sex_code_reads_as_fide_words_it(code, words):
+    from pipeline.rules.sexes import sex_words
+
+    assert sex_words(code) == words

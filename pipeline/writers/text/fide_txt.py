@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import arrow_text
+from pipeline.rules import sexes
 from pipeline.writers.text.csvtext import ROWS_PER_BLOCK, block_bytes
 
 # (header token, width, column of the text table), left to right from column 0; the rating
@@ -155,7 +156,7 @@ def fide_txt_cells(table: pd.DataFrame) -> pd.DataFrame:
     t["o_title"] = ""
     t["foa_title"] = ""
     sex = t["sex"].astype(str).str.lower()
-    t["sex"] = np.select([sex.isin(["w", "f"]), sex.eq("m")], ["F", "M"], "")
+    t["sex"] = np.select([sex.isin(sexes.FEMALE), sex.isin(sexes.MALE)], ["F", "M"], "")
     for column in ("rating", "period_games", "k", "birth_year"):
         t[column] = t[column].astype(str).replace("", "0")
     return t
