@@ -528,3 +528,40 @@ def test_a_sex_code_reads_as_fide_words_it(code, words):
     from pipeline.rules.sexes import sex_words
 
     assert sex_words(code) == words
+
+
+def test_after_a_month_of_one_kind_the_other_kinds_top_lists_are_not_made(tmp_path, monkeypatch):
+    """A history of standard and rapid lists written, then one more standard month: the top
+    lists made again are every standard one and no rapid one (a top list is keyed by its kind's
+    latest list), and the refreshed folder is what a fresh write makes."""
+    from pipeline.site import pages
+    from tests.rating_site.conftest import rapid_december
+
+    work = tmp_path / "work"
+    work.mkdir()
+    november(work)
+    database = rapid_december(work)
+    out = tmp_path / "www"
+    run_site(SiteRequest(database, out))
+    before = tree(out)
+    december(work)
+    made: list[tuple[str, str]] = []
+    top_list = pages.top_list
+
+    def counted(data, kind, top):  # type: ignore[no-untyped-def]
+        made.append((kind, top))
+        return top_list(data, kind, top)
+
+    monkeypatch.setattr(pages, "top_list", counted)
+    refresh = run_site(SiteRequest(database, out))
+    tops = {(kind, a.split("/")[2].removesuffix(".html"))
+            for a in before if a.startswith("top/") and a.endswith(".html")
+            for kind in [a.split("/")[1]]}  # fmt: skip
+    assert {k for k, _ in tops} == {"standard", "rapid"}
+    # (a federation's top list with no rated player has no file, but is made)
+    assert {k for k, _ in made} == {"standard"} and len(made) == len(set(made))
+    assert {t for t in tops if t[0] == "standard"} <= set(made)
+    assert not [a for a in refresh.written if a.startswith("top/rapid/")]
+    monkeypatch.setattr(pages, "top_list", top_list)
+    run_site(SiteRequest(database, tmp_path / "fresh"))
+    assert tree(out) == tree(tmp_path / "fresh")
