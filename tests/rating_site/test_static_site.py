@@ -449,7 +449,7 @@ def test_a_refresh_decodes_no_list_whose_pages_it_holds(two_months, site, tmp_pa
         data.close()
     again = run_site(SiteRequest(two_months, out))
     assert again.written == [] and again.removed == []
-    assert decoded, "the latest list's pages are made again (home, top lists)"
+    assert decoded, "the latest list is decoded (the top lists of its federations are listed)"
     assert oldest.content_id not in decoded
 
 
