@@ -111,12 +111,15 @@ def _page(data: SiteData, where: at.Address, address: str) -> Iterator[tuple[str
 @dataclass(frozen=True)
 class Group:
     """Files of the site made together: ``make`` makes their (address, bytes); ``key``
-    (:mod:`.page_keys`), when not None, is equal for equal bytes, so a writer holding the
-    files of the same key need not make them; ``addresses`` are theirs when ``key`` is set."""
+    (:mod:`.page_keys`), when not None, is equal for equal files, so a writer holding the
+    files of the same key need not make them; ``addresses`` are theirs when ``key`` is set,
+    or None where only making them tells (the search's shards, the rank buckets, a top list
+    that a federation without a rated player has not): then the files the key made, as the
+    writer noted them."""
 
     make: Callable[[], Iterable[tuple[str, bytes]]]
     key: str | None = None
-    addresses: tuple[str, ...] = ()
+    addresses: tuple[str, ...] | None = ()
 
 
 def site_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
@@ -127,24 +130,72 @@ def site_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
 
 
 def site_groups(data: SiteData) -> Iterator[Group]:
-    """The files of :func:`site_files` as groups, in the same order."""
+    """The files of :func:`site_files` as groups, in the same order, each keyed by what it is
+    made from: a refresh after which a page's lists are the same makes no page again (a top
+    list, the home page, the search's index: made from the latest lists or every list)."""
     assets = [(address, path.read_bytes()) for address, path in ASSETS.items()]
-    yield Group(lambda: assets)
-    yield Group(lambda: _page(data, at.Address("home"), at.home()))
-    yield Group(lambda: _page(data, at.Address("search"), at.search_page()))
+    kinds = repr(data.kinds())  # every page's header links
+    digest = _ListDigests(data)
+    yield Group(lambda: assets, page_key("assets"), tuple(ASSETS))
+    yield Group(
+        lambda: _page(data, at.Address("home"), at.home()),
+        page_key("home", kinds, *(digest.latest_two(kind) for kind in data.kinds())),
+        (at.home(), at.json_of(at.home())),
+    )
+    yield Group(
+        lambda: _page(data, at.Address("search"), at.search_page()),
+        page_key("search page", kinds),
+        (at.search_page(), at.json_of(at.search_page())),
+    )
     for kind in data.kinds():
-        yield from _month_groups(data, kind)
+        yield from _month_groups(data, kind, digest)
+        latest = digest.named(data.latest(kind))
         for top in (*at.TOPS, *pages.federations(data, kind)):
             where = at.Address("top", kind=kind, top=top)
-            yield Group(partial(_page, data, where, at.top_page(kind, top)))
+            page = at.top_page(kind, top)
+            # None: a federation without a rated player has no top list (no files)
+            yield Group(
+                partial(_page, data, where, page), page_key("top", kinds, kind, top, latest), None
+            )
     yield from _player_groups(data)
-    yield Group(lambda: rank_files(data))
+    lists = (digest.named(data.latest(kind)) for kind in data.kinds())
+    yield Group(lambda: rank_files(data), page_key("ranks", kinds, *lists), None)
     for kind in data.kinds():
-        yield from _calculation_groups(data, kind)
-    yield Group(lambda: search_shards(data))
+        yield from _calculation_groups(data, kind, digest)
+    every = (digest.named(m) for kind in data.kinds() for m in data.months_of(kind))
+    yield Group(lambda: search_shards(data), page_key("search", kinds, *every), None)
 
 
-def _calculation_groups(data: SiteData, kind: str) -> Iterator[Group]:
+class _ListDigests:
+    """The digest of each list month's rows (:func:`page_keys.list_digest`, the store's sha;
+    a list stored without one, decoded: :func:`page_keys.frame_digest`), each taken once."""
+
+    def __init__(self, data: SiteData) -> None:
+        self.data = data
+        self.found: dict[int, str] = {}
+
+    def __call__(self, month: Month | None) -> str:
+        if month is None:
+            return "none"
+        if month.content_id not in self.found:
+            stored = list_digest(self.data.con, month.content_id)
+            self.found[month.content_id] = stored or frame_digest(self.data.frame(month))
+        return self.found[month.content_id]
+
+    def named(self, month: Month | None) -> str:
+        """The month's name, period and digest (a top list shows the month it is of)."""
+        return "none" if month is None else f"{month.month} {month.period} {self(month)}"
+
+    def latest_two(self, kind: str) -> str:
+        """What the home page reads of ``kind``: its months' names, the latest list and the
+        one before it."""
+        latest = self.data.latest(kind)
+        before = None if latest is None else self.data.previous(kind, latest.month)
+        months = " ".join(m.month for m in self.data.months_of(kind))
+        return f"{kind} [{months}] {self.named(latest)} {self.named(before)}"
+
+
+def _calculation_groups(data: SiteData, kind: str, lists: _ListDigests) -> Iterator[Group]:
     """A calculation page per player and stored period of ``kind``, keyed by its period's
     games, changes and published list (:func:`page_keys.period_digest`): a refresh renders
     no old period's calculation page again."""
@@ -161,8 +212,7 @@ def _calculation_groups(data: SiteData, kind: str) -> Iterator[Group]:
             content = published_content(data.con, periods[period].run_id)
             names = "none"
             if content is not None:
-                month = Month(period, content, period, True)
-                names = list_digest(data.con, content) or frame_digest(data.frame(month))
+                names = lists(Month(period, content, period, True))
             rows = changes[changes["period"] == period].drop(columns="run_id")
             digests[period] = period_digest(data.con, periods[period], rows, names)
         return digests[period]
@@ -194,19 +244,9 @@ def _player_groups(data: SiteData) -> Iterator[Group]:
         )
 
 
-def _month_groups(data: SiteData, kind: str) -> Iterator[Group]:
+def _month_groups(data: SiteData, kind: str, digest: _ListDigests) -> Iterator[Group]:
     """Per list month of ``kind``: its page (made from its list, the list before and the
     site's kinds) and its downloads (from its list alone), each keyed."""
-    digests: dict[int, str] = {}
-
-    def digest(month: Month | None) -> str:
-        if month is None:
-            return "none"
-        if month.content_id not in digests:
-            stored = list_digest(data.con, month.content_id)
-            digests[month.content_id] = stored or frame_digest(data.frame(month))
-        return digests[month.content_id]
-
     for month in data.months_of(kind):
         name = month.month
         page = at.list_page(kind, name)

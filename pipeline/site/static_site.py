@@ -67,9 +67,10 @@ def _held(
     its size."""
     if group.key is None or not isinstance(sizes := manifest.get(group.key), dict):
         return False
-    if sorted(sizes) != sorted(group.addresses):
+    # A group whose files only making them tells (None) holds those its key made.
+    if group.addresses is not None and sorted(sizes) != sorted(group.addresses):
         return False
-    for address in group.addresses:
+    for address in sizes:
         if address.split("/", 1)[0] in SITE_FOLDERS:
             if address not in present:
                 return False
@@ -170,9 +171,9 @@ def write_site(data: SiteData, out: Path) -> WrittenSite:
     try:
         for group in site_groups(data):
             if _held(out, group, manifest, present):
-                keep.update(group.addresses)
-                done.unchanged += len(group.addresses)
-                kept[str(group.key)] = manifest[str(group.key)]
+                kept[str(group.key)] = held = manifest[str(group.key)]
+                keep.update(held)
+                done.unchanged += len(held)
                 continue
             sizes: dict[str, object] = {}
             for address, body in group.make():

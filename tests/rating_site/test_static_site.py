@@ -449,7 +449,7 @@ def test_a_refresh_decodes_no_list_whose_pages_it_holds(two_months, site, tmp_pa
         data.close()
     again = run_site(SiteRequest(two_months, out))
     assert again.written == [] and again.removed == []
-    assert decoded, "the latest list's pages are made again (home, top lists)"
+    assert decoded, "the latest list is decoded (the top lists of its federations are listed)"
     assert oldest.content_id not in decoded
 
 
@@ -467,6 +467,35 @@ def test_a_file_gone_from_a_held_group_is_made_again(two_months, site, tmp_path)
         (out / address).unlink()
     again = run_site(SiteRequest(two_months, out))
     assert sorted(again.written) == sorted(gone)
+    assert tree(out) == tree(site)
+
+
+def test_a_site_written_again_from_the_same_history_makes_no_file(
+    two_months, site, tmp_path, monkeypatch
+):
+    """Written over itself, every group of files is held by its key and none is made: not the
+    home page, the search page and the top lists (made from the latest lists), the rank files
+    and the search's index (from every list), nor the assets."""
+    from dataclasses import replace
+
+    from pipeline.site import static_site
+    from pipeline.site.site_files import site_groups
+
+    out = tmp_path / "www"
+    shutil.copytree(site, out)
+    made: list[tuple[str, ...] | None] = []
+
+    def counted(group):  # type: ignore[no-untyped-def]
+        def make():  # type: ignore[no-untyped-def]
+            made.append(group.addresses)
+            return group.make()
+
+        return replace(group, make=make)
+
+    monkeypatch.setattr(static_site, "site_groups", lambda data: map(counted, site_groups(data)))
+    again = run_site(SiteRequest(two_months, out))
+    assert again.written == [] and again.removed == [] and made == []
+    assert again.unchanged == len(tree(site))
     assert tree(out) == tree(site)
 
 
@@ -499,3 +528,40 @@ def test_a_sex_code_reads_as_fide_words_it(code, words):
     from pipeline.rules.sexes import sex_words
 
     assert sex_words(code) == words
+
+
+def test_after_a_month_of_one_kind_the_other_kinds_top_lists_are_not_made(tmp_path, monkeypatch):
+    """A history of standard and rapid lists written, then one more standard month: the top
+    lists made again are every standard one and no rapid one (a top list is keyed by its kind's
+    latest list), and the refreshed folder is what a fresh write makes."""
+    from pipeline.site import pages
+    from tests.rating_site.conftest import rapid_december
+
+    work = tmp_path / "work"
+    work.mkdir()
+    november(work)
+    database = rapid_december(work)
+    out = tmp_path / "www"
+    run_site(SiteRequest(database, out))
+    before = tree(out)
+    december(work)
+    made: list[tuple[str, str]] = []
+    top_list = pages.top_list
+
+    def counted(data, kind, top):  # type: ignore[no-untyped-def]
+        made.append((kind, top))
+        return top_list(data, kind, top)
+
+    monkeypatch.setattr(pages, "top_list", counted)
+    refresh = run_site(SiteRequest(database, out))
+    tops = {(kind, a.split("/")[2].removesuffix(".html"))
+            for a in before if a.startswith("top/") and a.endswith(".html")
+            for kind in [a.split("/")[1]]}  # fmt: skip
+    assert {k for k, _ in tops} == {"standard", "rapid"}
+    # (a federation's top list with no rated player has no file, but is made)
+    assert {k for k, _ in made} == {"standard"} and len(made) == len(set(made))
+    assert {t for t in tops if t[0] == "standard"} <= set(made)
+    assert not [a for a in refresh.written if a.startswith("top/rapid/")]
+    monkeypatch.setattr(pages, "top_list", top_list)
+    run_site(SiteRequest(database, tmp_path / "fresh"))
+    assert tree(out) == tree(tmp_path / "fresh")
