@@ -26,4 +26,4 @@ CELL = st.one_of(st.none(), NUMBER, TEXT)
 def test_many_texts_tails_are_each_texts_own(cells):
     book = Book(io.BytesIO())
     expected = [_tail(book, c) for c in cells]
-    assert list(_tails(book, cells)) == expected
+    assert _tails(book, cells).to_pylist() == expected

@@ -21,7 +21,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.writers.xlsx.cell_types import Number, cell_value
+from pipeline.arrays.arrow_text import may_contain
+
+from pipeline.writers.xlsx.cell_types import Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
     Book,
     column_letter,
@@ -54,16 +56,19 @@ def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
     for column in table.columns:
         codes, uniques = pd.factorize(table[column], use_na_sentinel=False)
         texts = uniques.tolist()
-        cells = [cell_value(column, text) for text in texts]
+        if is_text_column(column):  # a list's ids and names: thousands of distinct texts
+            cells: list[Cell] = [None if text == "" else text for text in texts]
+        else:
+            cells = [cell_value(column, text) for text in texts]
         typed.append(TypedColumn(column, cells, codes, _width(column, texts, codes)))
     return typed
 
 
 def _width(column: str, texts: list[str], codes: np.ndarray) -> int:
-    """The column's width: its longest text (header included) among the first rows, plus 2."""
-    shown = np.unique(codes[:WIDTH_ROWS])
-    lengths = np.array([len(text) for text in texts] or [0], dtype=np.int64)
-    longest = max(len(column), int(lengths[shown].max())) if len(shown) else len(column)
+    """The column's width: its longest text (header included) among the first rows, plus 2
+    (only the texts of those rows measured: a list's ids are all distinct)."""
+    shown = np.unique(codes[:WIDTH_ROWS]).tolist()
+    longest = max([len(column), *(len(texts[i]) for i in shown)])
     return min(max(longest + 2, MIN_WIDTH), MAX_WIDTH)
 
 
@@ -105,19 +110,33 @@ def rows_xml(
     sheet's 1-based row numbers). Every number format they use must have its style already
     (:func:`first_uses`), so the styles keep their row-major numbering."""
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
-    cells = []
+    pieces: list[pa.Array | str] = ['<row r="', number_text, '">']
     for j, column in enumerate(columns):
         # Each distinct value's tail made once (:func:`_tails`), taken for every row by Arrow
-        # (None: a blank, no cell).
-        tails = pa.array(_tails(book, column.cells), type=pa.string())
-        tail = tails.take(pa.array(column.codes[rows]))
+        # (null: a blank, no cell).
+        tail = _tails(book, column.cells).take(pa.array(column.codes[rows]))
         ref = f'<c r="{column_letter(j)}'
-        cell = pc.binary_join_element_wise(
-            ref, number_text, '"', tail, "", null_handling="emit_null"
-        )
-        cells.append(cell.fill_null(""))
-    row = pc.binary_join_element_wise('<row r="', number_text, '">', *cells, "</row>", "")
+        if tail.null_count:  # some cells blank: the column's cells made apart, "" for a blank
+            cell = pc.binary_join_element_wise(
+                ref, number_text, '"', tail, "", null_handling="emit_null"
+            )
+            pieces.append(cell.fill_null(""))
+        else:  # a cell in every row: its parts go straight into the row's join
+            pieces += [ref, number_text, '"', tail]
+    row = pc.binary_join_element_wise(*_merged([*pieces, "</row>"]), "")
     return row.to_pylist()
+
+
+def _merged(pieces: list[pa.Array | str]) -> list[pa.Array | str]:
+    """``pieces`` with each run of literal texts joined into one (a piece is a pass of the
+    join, per row)."""
+    out: list[pa.Array | str] = []
+    for piece in pieces:
+        if isinstance(piece, str) and out and isinstance(out[-1], str):
+            out[-1] += piece
+        else:
+            out.append(piece)
+    return out
 
 
 # A text whose tail is not the plain one (:func:`.package.string_cell_tail`): a first or last
@@ -127,26 +146,31 @@ _NOT_PLAIN = "^[^!-~]|[^!-~]$|^[=+@-]|[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x{fffe}
 MANY_TEXTS = 256  # distinct texts in a column from which their tails are made by kernels
 
 
-def _tails(book: Book, cells: list[Cell]) -> np.ndarray:
-    """:func:`_tail` of each distinct cell of a column (a blank: None). A column of many
+def _tails(book: Book, cells: list[Cell]) -> pa.Array:
+    """:func:`_tail` of each distinct cell of a column (a blank: null). A column of many
     distinct texts (a list's ids and names: a Python call each was most of a 50,000-player
     list's workbook) has its plain texts' tails made by Arrow kernels: escaped as
     ``text_xml`` does (``&``, ``<``, ``>``) between the plain tail's fixed parts."""
-    tails = np.empty(max(len(cells), 1), dtype=object)
     texts = [i for i, c in enumerate(cells) if type(c) is str]
-    plain = np.zeros(len(cells), dtype=bool)
-    if len(texts) >= MANY_TEXTS:
-        text = pa.array([cells[i] for i in texts], type=pa.string())
-        odd = pc.match_substring_regex(text, _NOT_PLAIN).to_numpy(zero_copy_only=False)
-        for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+    if len(texts) < MANY_TEXTS:
+        return pa.array([_tail(book, c) for c in cells], type=pa.string())
+    text = pa.array([cells[i] for i in texts], type=pa.string())
+    odd = pc.match_substring_regex(text, _NOT_PLAIN)
+    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+        if may_contain(text, raw.encode()):  # most columns hold none: no pass over them
             text = pc.replace_substring(text, raw, entity)
-        made = pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
-        at = np.array(texts, dtype=np.int64)[~odd]
-        tails[at] = np.array(made.filter(pa.array(~odd)).to_pylist(), dtype=object)
-        plain[at] = True
+    made = pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
+    if len(texts) == len(cells) and not pc.any(odd).as_py():
+        return made  # every distinct cell a plain text (a list's ids and names)
+    tails = np.empty(len(cells), dtype=object)
+    plain = np.zeros(len(cells), dtype=bool)
+    keep = ~odd.to_numpy(zero_copy_only=False)
+    at = np.array(texts, dtype=np.int64)[keep]
+    tails[at] = np.array(made.filter(pa.array(keep)).to_pylist(), dtype=object)
+    plain[at] = True
     for i in np.flatnonzero(~plain).tolist():
         tails[i] = _tail(book, cells[i])
-    return tails
+    return pa.array(tails, type=pa.string())
 
 
 def _tail(book: Book, value: Cell) -> str | None:
