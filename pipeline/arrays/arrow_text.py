@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 # pandas 3's default string dtype ("str"): Arrow storage, NaN for missing.
 STR_DTYPE = pd.StringDtype("pyarrow", na_value=np.nan)
@@ -131,3 +132,16 @@ def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
     """``encode_together`` with the number of distinct values instead of the values."""
     codes, distinct = encode_together(*columns)
     return codes, len(distinct)
+
+
+def join_pieces(pieces: list[pa.Array | str]) -> pa.Array:
+    """Each row's pieces one after another (Arrow's element-wise join: columns of text and
+    literal texts, the same in every row). Each run of literals is one piece first: the join
+    handles every piece once per row."""
+    merged: list[pa.Array | str] = []
+    for piece in pieces:
+        if isinstance(piece, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    return pc.binary_join_element_wise(*merged, "")

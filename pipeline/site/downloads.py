@@ -11,7 +11,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import arrow_text, may_contain
+from pipeline.arrays.arrow_text import arrow_text, join_pieces, may_contain
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules.months import fide_month_label
 from pipeline.writers.list_text_files import csv_blocks, csv_head, fide_txt_head
@@ -52,23 +52,11 @@ def fide_xml_of_cells(cells: pd.DataFrame) -> bytes:
     pieces: list[pa.Array | str] = ["<player>"]
     for tag, column in XML_FIELDS:
         pieces += [f"<{tag}>", _escaped(cells[column]), f"</{tag}>"]
-    # Arrow's element-wise join: a Python string a cell was most of this file's time. Adjacent
-    # tags are one piece (a piece is a pass of the join).
-    line = pc.binary_join_element_wise(*_merged(pieces), "</player>\n", "")
+    # Arrow's element-wise join: a Python string a cell was most of this file's time.
+    line = join_pieces([*pieces, "</player>\n"])
     if line.null_count:  # no blank cell reaches here (fide_txt_cells): the lines as before
         return b"<playerslist>\n" + "".join(line.to_pylist()).encode() + b"</playerslist>\n"
     return b"".join((b"<playerslist>\n", block_bytes(line), b"</playerslist>\n"))
-
-
-def _merged(pieces: list[pa.Array | str]) -> list[pa.Array | str]:
-    """``pieces`` with each run of literal texts joined into one."""
-    out: list[pa.Array | str] = []
-    for piece in pieces:
-        if isinstance(piece, str) and out and isinstance(out[-1], str):
-            out[-1] += piece
-        else:
-            out.append(piece)
-    return out
 
 
 _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))

@@ -24,7 +24,14 @@ from markupsafe import Markup, escape
 from pipeline.rules.sexes import sex_words
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
-from pipeline.site.row_table import RowTable, html_text, json_array, number_text
+from pipeline.arrays.arrow_text import join_pieces
+from pipeline.site.row_table import (
+    RowTable,
+    html_text,
+    joined_text,
+    json_array_bytes,
+    number_text,
+)
 
 HERE = Path(__file__).parent
 TEMPLATES = {
@@ -71,7 +78,7 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
     shown = pc.if_else(pc.is_null(change), words, text)
     new = pc.if_else(pa.array(frame["first_rating"] | frame["new"]), ' class="new"', "")
     cells = [
-        "<tr", new, '><td class="text name"><a href="', html_text(up + frame["href"]), '">',
+        "<tr", new, '><td class="text name"><a href="', up, html_text(frame["href"]), '">',
         html_text(frame["name"]), '</a></td><td class="wide">', html_text(frame["id"]),
         "</td><td>", html_text(frame["federation"]), '</td><td class="wide">',
         html_text(frame["title"]), "</td><td>", number_text(frame["rating"]), "</td><td>",
@@ -79,7 +86,9 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
         number_text(frame["k"]), '</td><td class="wide">', number_text(frame["birth_year"]),
         '</td><td class="wide">', html_text(frame["flags"]), "</td></tr>",
     ]  # fmt: skip
-    return Markup("".join(pc.binary_join_element_wise(*cells, "").to_pylist()))
+    # ``up`` apart from the link: escaping is character by character and "../" has nothing
+    # to escape, so this is the escape of the whole address.
+    return Markup(joined_text(join_pieces(cells)))
 
 
 def _lists(row: dict[str, Any]) -> str:
@@ -173,10 +182,11 @@ def json_bytes(context: dict[str, Any]) -> bytes:
     if not any(isinstance(v, RowTable) for v in context.values()):
         return (_dumps(context) + "\n").encode()
     members = [
-        _dumps(key) + ":" + (json_array(v) if isinstance(v, RowTable) else _dumps(v))
+        (_dumps(key) + ":").encode()
+        + (json_array_bytes(v) if isinstance(v, RowTable) else _dumps(v).encode())
         for key, v in context.items()
     ]
-    return ("{" + ",".join(members) + "}\n").encode()
+    return b"{" + b",".join(members) + b"}\n"
 
 
 def _dumps(value: Any) -> str:

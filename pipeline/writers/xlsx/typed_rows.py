@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import may_contain
+from pipeline.arrays.arrow_text import join_pieces, may_contain
 
 from pipeline.writers.xlsx.cell_types import Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
@@ -123,20 +123,8 @@ def rows_xml(
             pieces.append(cell.fill_null(""))
         else:  # a cell in every row: its parts go straight into the row's join
             pieces += [ref, number_text, '"', tail]
-    row = pc.binary_join_element_wise(*_merged([*pieces, "</row>"]), "")
+    row = join_pieces([*pieces, "</row>"])
     return row.to_pylist()
-
-
-def _merged(pieces: list[pa.Array | str]) -> list[pa.Array | str]:
-    """``pieces`` with each run of literal texts joined into one (a piece is a pass of the
-    join, per row)."""
-    out: list[pa.Array | str] = []
-    for piece in pieces:
-        if isinstance(piece, str) and out and isinstance(out[-1], str):
-            out[-1] += piece
-        else:
-            out.append(piece)
-    return out
 
 
 # A text whose tail is not the plain one (:func:`.package.string_cell_tail`): a first or last
