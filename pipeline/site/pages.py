@@ -153,8 +153,10 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
         "players": RowTable(rows.reset_index(drop=True)),
         # New players: rated for the first time on this list (FIDE's list of the month counts
         # them so); apart, the players new on the list who are not rated yet.
-        "new_players": plain(fresh, list(rows.columns)),
-        "new_unrated": plain(unrated, list(rows.columns)) if before is not None else [],
+        # Rows as columns too (600 first ratings a month at 10,000 players: a dict and a
+        # template loop each were a fourth of the page's time).
+        "new_players": RowTable(fresh.reset_index(drop=True)),
+        "new_unrated": RowTable(unrated.reset_index(drop=True)) if before is not None else [],
         "dropped": dropped,
         "downloads": [{"layout": x, "href": at.download(kind, month_name, x)} for x in LAYOUTS],
     }

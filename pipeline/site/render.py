@@ -91,6 +91,25 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
     return Markup(joined_text(join_pieces(cells)))
 
 
+@pass_context
+def _new_items(context: Any, players: RowTable, first_rating: bool) -> Markup:
+    """A list page's new players as list items, made by columns as :func:`_list_rows`: the
+    link to the profile and the name, the id, and with ``first_rating`` the first rating
+    (a blank reads "None", as the template's ``{{ p.rating }}`` wrote it)."""
+    frame = players.frame
+    if len(frame) == 0:
+        return Markup("")
+    up = "../" * str(context["page"]).count("/")
+    pieces: list[pa.Array | str] = [
+        '<li><a href="', up, html_text(frame["href"]), '">', html_text(frame["name"]), "</a> ",
+        html_text(frame["id"]),
+    ]  # fmt: skip
+    if first_rating:
+        rating = pc.cast(pa.array(frame["rating"], pa.int64(), from_pandas=True), pa.string())
+        pieces += [", first rating ", pc.fill_null(rating, "None")]
+    return Markup(joined_text(join_pieces([*pieces, "</li>"])))
+
+
 def _lists(row: dict[str, Any]) -> str:
     """The lists a profile row stands for: "since M" while it runs on the latest list."""
     if row["until"] is None:
@@ -166,6 +185,7 @@ def environment() -> Environment:
     env.filters["signed"] = signed  # a difference with its sign, as every face shows it
     env.filters["sex_words"] = sex_words  # "Female", "Male": FIDE's profile words
     env.filters["list_rows"] = _list_rows
+    env.filters["new_items"] = _new_items
     env.filters["period_rows"] = _period_rows
     return env
 
