@@ -21,10 +21,10 @@ from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescap
 from jinja2.filters import do_urlencode
 from markupsafe import Markup, escape
 
+from pipeline.arrays.arrow_text import join_pieces
 from pipeline.rules.sexes import sex_words
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
-from pipeline.arrays.arrow_text import join_pieces
 from pipeline.site.row_table import (
     RowTable,
     html_text,

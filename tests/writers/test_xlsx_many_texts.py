@@ -27,3 +27,13 @@ def test_many_texts_tails_are_each_texts_own(cells):
     book = Book(io.BytesIO())
     expected = [_tail(book, c) for c in cells]
     assert _tails(book, cells).to_pylist() == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(TEXT, min_size=MANY_TEXTS, max_size=MANY_TEXTS + 40), st.booleans())
+def test_a_column_of_texts_alone_has_each_texts_own_tail(texts, plain_only):
+    """Every distinct cell a text (a list's ids and names): the tails made by kernels are
+    returned as they are, unless some text is not plain (then each of those its own)."""
+    cells = [t for t in texts if t.isalnum() and t.isascii()] * MANY_TEXTS if plain_only else texts
+    book = Book(io.BytesIO())
+    assert _tails(book, cells).to_pylist() == [_tail(book, c) for c in cells]

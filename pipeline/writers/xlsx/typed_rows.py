@@ -22,7 +22,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import join_pieces, may_contain
-
 from pipeline.writers.xlsx.cell_types import Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
     Book,
