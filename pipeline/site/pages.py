@@ -59,9 +59,15 @@ def _with_previous(data: SiteData, kind: str, month: Month) -> pd.DataFrame:
         old = pd.Series(pd.NA, index=frame.index, dtype="Int64")
         on_before = pd.Series(False, index=frame.index)
     else:
-        prior = data.frame(before).set_index("id")["rating"]
-        old = frame["id"].map(prior).astype("Int64")
-        on_before = pd.Series(_among(frame["id"], prior.index), index=frame.index)
+        # Each player's row on the list before (null: not on it), by one hash of the ids.
+        prior = data.frame(before)
+        at_before = pc.index_in(pa.array(frame["id"], pa.string()),
+                                value_set=pa.array(prior["id"], pa.string()))  # fmt: skip
+        taken = at_before.fill_null(-1).to_numpy(zero_copy_only=False)
+        ratings = prior["rating"].astype("Int64").array.take(taken, allow_fill=True)
+        old = pd.Series(ratings, index=frame.index)
+        on_before = pd.Series(at_before.is_valid().to_numpy(zero_copy_only=False),
+                              index=frame.index)  # fmt: skip
     first = frame["rating"].notna() & old.isna() & (before is not None)
     return frame.assign(
         previous=old,
@@ -126,7 +132,9 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
     month = data.month(kind, month_name)
     if month is None:
         return None
-    frame = _by_rating(_with_previous(data, kind, month))
+    # The row's fields taken before the sort: it moves only them.
+    listed = _with_previous(data, kind, month)
+    frame = _by_rating(listed[[*ROW_FIELDS, "period_games", "change", "new", "first_rating"]])
     before = data.previous(kind, month_name)
     dropped: list[dict[str, Any]] = []
     if before is not None:
@@ -136,11 +144,12 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
     # Every player of the list as columns (:mod:`.row_table`): a dict a row was most of the
     # site's time. The fields of each row, in order; a first rating is no change, said in the
     # changes files' words.
-    rows = frame[[*ROW_FIELDS, "period_games", "change", "new", "first_rating"]].assign(
+    first = frame["first_rating"].to_numpy(dtype=bool)
+    rows = frame.assign(
         href=player_pages(frame["id"]),
-        change_words=frame["first_rating"].map({True: STATUS_FIRST, False: ""}).astype(str),
+        change_words=pd.Series(np.where(first, STATUS_FIRST, ""), index=frame.index).astype(str),
     )
-    fresh = rows[rows["first_rating"].to_numpy(dtype=bool)]
+    fresh = rows[first]
     unrated = rows[(rows["new"] & rows["rating"].isna()).to_numpy(dtype=bool)]
     return {
         "page": at.list_page(kind, month_name),
