@@ -36,4 +36,8 @@ def test_a_column_of_texts_alone_has_each_texts_own_tail(texts, plain_only):
     returned as they are, unless some text is not plain (then each of those its own)."""
     cells = [t for t in texts if t.isalnum() and t.isascii()] * MANY_TEXTS if plain_only else texts
     book = Book(io.BytesIO())
-    assert _tails(book, cells).to_pylist() == [_tail(book, c) for c in cells]
+    expected = [_tail(book, c) for c in cells]
+    assert _tails(book, cells).to_pylist() == expected
+    assert _tails(book, cells, text_only=True).to_pylist() == expected
+    with_blank = [None, *cells]  # a text column's blank cell
+    assert _tails(book, with_blank, text_only=True).to_pylist() == [None, *expected]

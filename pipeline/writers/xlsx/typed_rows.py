@@ -40,12 +40,14 @@ MIN_WIDTH, MAX_WIDTH = 6, 45
 
 class TypedColumn(NamedTuple):
     """A column as written: ``cells`` its distinct values typed, ``codes`` each row's index
-    into ``cells``, ``width`` its Excel column width."""
+    into ``cells``, ``width`` its Excel column width; ``text``: every cell is text or blank
+    (:func:`.cell_types.is_text_column`), so no cell needs a look at its type."""
 
     name: str
     cells: list[Cell]
     codes: np.ndarray
     width: int
+    text: bool = False
 
 
 def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
@@ -55,11 +57,12 @@ def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
     for column in table.columns:
         codes, uniques = pd.factorize(table[column], use_na_sentinel=False)
         texts = uniques.tolist()
-        if is_text_column(column):  # a list's ids and names: thousands of distinct texts
-            cells: list[Cell] = [None if text == "" else text for text in texts]
+        text = is_text_column(column)
+        if text:  # a list's ids and names: thousands of distinct texts
+            cells: list[Cell] = [None if value == "" else value for value in texts]
         else:
-            cells = [cell_value(column, text) for text in texts]
-        typed.append(TypedColumn(column, cells, codes, _width(column, texts, codes)))
+            cells = [cell_value(column, value) for value in texts]
+        typed.append(TypedColumn(column, cells, codes, _width(column, texts, codes), text))
     return typed
 
 
@@ -74,6 +77,8 @@ def _width(column: str, texts: list[str], codes: np.ndarray) -> int:
 def _format_ids(column: TypedColumn, formats: dict[str, int]) -> np.ndarray:
     """Per distinct value of ``column``, the index of its number format in ``formats`` (added
     on first sight), -1 for text, blanks and General numbers (which need no style)."""
+    if column.text:
+        return np.full(len(column.cells), -1, dtype=np.int64)
     ids = [
         formats.setdefault(c.num_format, len(formats))
         if isinstance(c, Number) and c.num_format
@@ -113,7 +118,7 @@ def rows_xml(
     for j, column in enumerate(columns):
         # Each distinct value's tail made once (:func:`_tails`), taken for every row by Arrow
         # (null: a blank, no cell).
-        tail = _tails(book, column.cells).take(pa.array(column.codes[rows]))
+        tail = _tails(book, column.cells, column.text).take(pa.array(column.codes[rows]))
         ref = f'<c r="{column_letter(j)}'
         if tail.null_count:  # some cells blank: the column's cells made apart, "" for a blank
             cell = pc.binary_join_element_wise(
@@ -133,20 +138,22 @@ _NOT_PLAIN = "^[^!-~]|[^!-~]$|^[=+@-]|[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x{fffe}
 MANY_TEXTS = 256  # distinct texts in a column from which their tails are made by kernels
 
 
-def _tails(book: Book, cells: list[Cell]) -> pa.Array:
+def _tails(book: Book, cells: list[Cell], text_only: bool = False) -> pa.Array:
     """:func:`_tail` of each distinct cell of a column (a blank: null). A column of many
     distinct texts (a list's ids and names: a Python call each was most of a 50,000-player
     list's workbook) has its plain texts' tails made by Arrow kernels: escaped as
-    ``text_xml`` does (``&``, ``<``, ``>``) between the plain tail's fixed parts."""
+    ``text_xml`` does (``&``, ``<``, ``>``) between the plain tail's fixed parts.
+    ``text_only``: every cell is text or None (a blank: null through the kernels)."""
+    if text_only and len(cells) >= MANY_TEXTS:
+        tails = _plain_tails(pa.array(cells, type=pa.string()))
+        if tails is not None:
+            return tails
     texts = [i for i, c in enumerate(cells) if type(c) is str]
     if len(texts) < MANY_TEXTS:
         return pa.array([_tail(book, c) for c in cells], type=pa.string())
     text = pa.array([cells[i] for i in texts], type=pa.string())
     odd = pc.match_substring_regex(text, _NOT_PLAIN)
-    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
-        if may_contain(text, raw.encode()):  # most columns hold none: no pass over them
-            text = pc.replace_substring(text, raw, entity)
-    made = pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
+    made = _escaped_tails(text)
     if len(texts) == len(cells) and not pc.any(odd).as_py():
         return made  # every distinct cell a plain text (a list's ids and names)
     tails = np.empty(len(cells), dtype=object)
@@ -158,6 +165,21 @@ def _tails(book: Book, cells: list[Cell]) -> pa.Array:
     for i in np.flatnonzero(~plain).tolist():
         tails[i] = _tail(book, cells[i])
     return pa.array(tails, type=pa.string())
+
+
+def _escaped_tails(text: pa.Array) -> pa.Array:
+    """The plain tail of each text (a null: null): escaped as ``text_xml`` does."""
+    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
+        if may_contain(text, raw.encode()):  # most columns hold none: no pass over them
+            text = pc.replace_substring(text, raw, entity)
+    return pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
+
+
+def _plain_tails(text: pa.Array) -> pa.Array | None:
+    """The tails of texts (a null, a blank: null) when every one is plain, else None."""
+    if pc.any(pc.match_substring_regex(text, _NOT_PLAIN)).as_py():
+        return None
+    return _escaped_tails(text)
 
 
 def _tail(book: Book, value: Cell) -> str | None:
