@@ -82,11 +82,10 @@ def _strings(text: pa.Array | pa.ChunkedArray) -> pa.Array:
 def list_downloads(frame: pd.DataFrame, month: str) -> dict[str, bytes]:
     """Layout -> the bytes of the list ``frame`` (a month's list, its columns
     ``LIST_TEXT_COLUMNS``) for the month ``month``: the period run's writers, in memory."""
-    rows = frame[list(LIST_TEXT_COLUMNS)]
-    # The text table made once for all four, and FIDE's cells once for the TXT and the XML.
-    # The period run's writer makes them a block at a time: the same bytes,
-    # tests/jobs/test_list_blocks.py.
-    text = list_text_table(rows)
+    # The text table made once for all four (of the list's columns: no copy of the frame's
+    # others taken first), and FIDE's cells once for the TXT and the XML. The period run's
+    # writer makes them a block at a time: the same bytes, tests/writers/test_list_blocks.py.
+    text = list_text_table(frame)
     cells = fide_txt_cells(text)
     csv = b"".join([csv_head(LIST_TEXT_COLUMNS), *csv_blocks(LIST_TEXT_COLUMNS, text)])
     txt = fide_txt_head(fide_month_label(month)) + bytes(block_bytes(fide_txt_body_of_cells(cells)))

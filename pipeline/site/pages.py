@@ -140,7 +140,8 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
     if before is not None:
         old = data.frame(before)
         gone = old[~_among(old["id"], frame["id"])]
-        dropped = _player_links(plain(_by_rating(gone), ["id", "name", "federation", "rating"]))
+        if len(gone):
+            dropped = _player_links(plain(_by_rating(gone), ["id", "name", "federation", "rating"]))
     # Every player of the list as columns (:mod:`.row_table`): a dict a row was most of the
     # site's time. The fields of each row, in order; a first rating is no change, said in the
     # changes files' words.
