@@ -194,7 +194,10 @@ def top_list(data: SiteData, kind: str, top: str) -> dict[str, Any] | None:
     if month is None:
         return None
     frame = data.frame(month)
-    chosen = _by_rating(_top_frame(frame, top, int(month.month[:4])))
+    # The latest list sorted once for all its top lists (four and one a federation): a top
+    # list keeps its players in that order (a filter keeps the order it is given).
+    ordered = data.kept(("by rating", month.content_id), lambda: _by_rating(frame), True)
+    chosen = _top_frame(ordered, top, int(month.month[:4]))
     if top.startswith("fed-") and chosen.empty:
         return None
     active = chosen["rating"].where(chosen["active"])
