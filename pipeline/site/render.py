@@ -32,6 +32,7 @@ from pipeline.site.row_table import (
     json_array_bytes,
     number_text,
 )
+from pipeline.writers.text.csvtext import block_bytes
 
 HERE = Path(__file__).parent
 TEMPLATES = {
@@ -88,7 +89,7 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
     ]  # fmt: skip
     # ``up`` apart from the link: escaping is character by character and "../" has nothing
     # to escape, so this is the escape of the whole address.
-    return Markup(joined_text(join_pieces(cells)))
+    return _block(context, join_pieces(cells))
 
 
 @pass_context
@@ -107,7 +108,7 @@ def _new_items(context: Any, players: RowTable, first_rating: bool) -> Markup:
     if first_rating:
         rating = pc.cast(pa.array(frame["rating"], pa.int64(), from_pandas=True), pa.string())
         pieces += [", first rating ", pc.fill_null(rating, "None")]
-    return Markup(joined_text(join_pieces([*pieces, "</li>"])))
+    return _block(context, join_pieces([*pieces, "</li>"]))
 
 
 def _lists(row: dict[str, Any]) -> str:
@@ -192,7 +193,34 @@ def environment() -> Environment:
 
 def html_bytes(template: str, context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> bytes:
     page = environment().get_template(TEMPLATES[template])
-    return page.render(**context, face=face, site_kinds=kinds).encode("utf-8")
+    blocks: list[bytes] = []
+    text = page.render(**context, face=face, site_kinds=kinds, row_blocks=blocks)
+    if not blocks:
+        return text.encode("utf-8")
+    # The blocks of rows go in as the UTF-8 Arrow made them, where their marks are (a list
+    # month's rows are most of its page: no text of them decoded, then encoded again).
+    parts = text.split(_BLOCK_MARK)
+    out = [parts[0].encode("utf-8")]
+    for block, part in zip(blocks, parts[1:], strict=True):
+        out += [block, part.encode("utf-8")]
+    return b"".join(out)
+
+
+# Where a block of rows goes in a page's text: markup no name can hold (autoescape writes a
+# "<" of a name as "&lt;") and no template writes.
+_BLOCK_MARK = "<fiderate-rows/>"
+
+
+def _block(context: Any, rows: pa.Array) -> Markup:
+    """Rows joined by Arrow (no blank) as a page's markup: in :func:`html_bytes`, a mark and
+    the rows' bytes kept aside; rendered elsewhere, their text."""
+    blocks = context.get("row_blocks")
+    if blocks is None:
+        return Markup(joined_text(rows))
+    if rows.null_count:
+        raise ValueError("a blank where every row has its text")
+    blocks.append(bytes(block_bytes(rows)))
+    return Markup(_BLOCK_MARK)
 
 
 def json_bytes(context: dict[str, Any]) -> bytes:

@@ -16,11 +16,12 @@ from jinja2 import Environment
 
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules import sexes
+from pipeline.site import pages
 from pipeline.site.addresses import player_page, relative
 from pipeline.site.downloads import XML_FIELDS, list_downloads
-from pipeline.site.history_data import plain
+from pipeline.site.history_data import SiteData, plain
 from pipeline.site.pages import _by_rating
-from pipeline.site.render import environment
+from pipeline.site.render import TEMPLATES, environment, html_bytes
 from pipeline.site.row_table import RowTable, player_pages
 from pipeline.writers.list_text_files import write_list_text_files
 from pipeline.writers.table_files import write_list_xlsx
@@ -163,3 +164,19 @@ def test_the_xlsx_of_an_empty_list_is_the_writers(tmp_path: Path):
     write_list_xlsx(text, tmp_path / "l.xlsx")
     assert list_downloads(frame, "2026-11")["xlsx"] == (tmp_path / "l.xlsx").read_bytes()
     assert io.BytesIO(list_downloads(frame, "2026-11")["xml"]).read() == _xml_reference(text)
+
+
+def test_a_list_page_is_its_template_rendered_whole(two_months):
+    """The rows' blocks spliced into a list page's bytes (render.html_bytes) are the page its
+    template renders in one piece, hostile names and all."""
+    data = SiteData.open(two_months)
+    try:
+        for kind in data.kinds():
+            for month in data.months_of(kind):
+                context = pages.list_month(data, kind, month.month)
+                assert context is not None
+                page = environment().get_template(TEMPLATES["list"])
+                whole = page.render(**context, face="static", site_kinds=data.kinds())
+                assert html_bytes("list", context, "static", data.kinds()) == whole.encode()
+    finally:
+        data.close()
