@@ -145,3 +145,21 @@ def join_pieces(pieces: list[pa.Array | str]) -> pa.Array:
         else:
             merged.append(piece)
     return pc.binary_join_element_wise(*merged, "")
+
+
+def replace_held(text: pa.Array, pairs: tuple[tuple[str, str], ...]) -> pa.Array:
+    """``text`` with each (ASCII character, replacement) of ``pairs`` replaced in turn by Arrow's
+    kernel, a pass only for a character some cell holds: one copy of the cells' bytes says
+    which (as :func:`may_contain`; most columns hold none). Exact when no replacement holds a
+    later pair's character (entities: ``&`` first, then ``<`` as ``&lt;``...), so what the
+    cells held at first is what each pass would find."""
+    data = b"".join(chunk.to_pybytes() for chunk in _data_buffers(text))
+    for raw, new in pairs:
+        if raw.encode() in data:
+            text = pc.replace_substring(text, raw, new)
+    return text
+
+
+def _data_buffers(text: pa.Array | pa.ChunkedArray) -> list[pa.Buffer]:
+    chunks = text.chunks if isinstance(text, pa.ChunkedArray) else [text]
+    return [c.buffers()[2] for c in chunks if c.buffers()[2] is not None]

@@ -9,9 +9,8 @@ import io
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import arrow_text, join_pieces, may_contain
+from pipeline.arrays.arrow_text import arrow_text, join_pieces, replace_held
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules.months import fide_month_label
 from pipeline.writers.list_text_files import csv_blocks, csv_head, fide_txt_head
@@ -66,10 +65,7 @@ def _escaped(values: pd.Series) -> pa.Array:
     """XML text of ``values``: ``&``, ``<`` and ``>`` as entities (column-wise kernels, each
     only over a column that holds the character: most hold none)."""
     text = _strings(arrow_text(values.astype(str)))
-    for raw, entity in _XML_ESCAPES:
-        if may_contain(text, raw.encode()):
-            text = pc.replace_substring(text, raw, entity)
-    return text
+    return replace_held(text, _XML_ESCAPES)
 
 
 def _strings(text: pa.Array | pa.ChunkedArray) -> pa.Array:

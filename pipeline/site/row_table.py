@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import join_pieces, may_contain
+from pipeline.arrays.arrow_text import join_pieces, may_contain, replace_held
 from pipeline.site.addresses import id_token
 from pipeline.writers.text.csvtext import block_bytes
 
@@ -109,10 +109,7 @@ def html_text(values: pd.Series) -> pa.Array:
     characters as entities; a blank as ``None``, which is what ``escape(None)`` writes. A
     character no cell holds costs no pass (most columns hold none of the five)."""
     text = _strings(pa.array(values, from_pandas=True))
-    for raw, entity in _HTML_ENTITIES:
-        if may_contain(text, raw.encode()):
-            text = pc.replace_substring(text, raw, entity)
-    return pc.fill_null(text, "None")
+    return pc.fill_null(replace_held(text, _HTML_ENTITIES), "None")
 
 
 def joined_text(rows: pa.Array) -> str:

@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import join_pieces, may_contain
+from pipeline.arrays.arrow_text import join_pieces, replace_held
 from pipeline.writers.text.csvtext import block_bytes
 from pipeline.writers.xlsx.cell_types import Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
@@ -184,9 +184,7 @@ def _tails(book: Book, cells: list[Cell], text_only: bool = False) -> pa.Array:
 
 def _escaped_tails(text: pa.Array) -> pa.Array:
     """The plain tail of each text (a null: null): escaped as ``text_xml`` does."""
-    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
-        if may_contain(text, raw.encode()):  # most columns hold none: no pass over them
-            text = pc.replace_substring(text, raw, entity)
+    text = replace_held(text, (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")))
     return pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
 
 
