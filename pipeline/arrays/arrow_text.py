@@ -163,3 +163,10 @@ def replace_held(text: pa.Array, pairs: tuple[tuple[str, str], ...]) -> pa.Array
 def _data_buffers(text: pa.Array | pa.ChunkedArray) -> list[pa.Buffer]:
     chunks = text.chunks if isinstance(text, pa.ChunkedArray) else [text]
     return [c.buffers()[2] for c in chunks if c.buffers()[2] is not None]
+
+
+def string_array(text: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One array of ``string`` (32-bit offsets): Arrow's element-wise join takes one type."""
+    if isinstance(text, pa.ChunkedArray):
+        text = text.combine_chunks()
+    return text if text.type == pa.string() else text.cast(pa.string())

@@ -10,7 +10,7 @@ import io
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.arrays.arrow_text import arrow_text, join_pieces, replace_held
+from pipeline.arrays.arrow_text import arrow_text, join_pieces, replace_held, string_array
 from pipeline.lists.list_columns import LIST_TEXT_COLUMNS
 from pipeline.rules.months import fide_month_label
 from pipeline.writers.list_text_files import csv_blocks, csv_head, fide_txt_head
@@ -64,15 +64,8 @@ _XML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
 def _escaped(values: pd.Series) -> pa.Array:
     """XML text of ``values``: ``&``, ``<`` and ``>`` as entities (column-wise kernels, each
     only over a column that holds the character: most hold none)."""
-    text = _strings(arrow_text(values.astype(str)))
+    text = string_array(arrow_text(values.astype(str)))
     return replace_held(text, _XML_ESCAPES)
-
-
-def _strings(text: pa.Array | pa.ChunkedArray) -> pa.Array:
-    """One array of ``string`` (the join takes one type)."""
-    if isinstance(text, pa.ChunkedArray):
-        text = text.combine_chunks()
-    return text if text.type == pa.string() else text.cast(pa.string())
 
 
 def list_downloads(frame: pd.DataFrame, month: str) -> dict[str, bytes]:

@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import join_pieces, may_contain, replace_held
+from pipeline.arrays.arrow_text import join_pieces, may_contain, replace_held, string_array
 from pipeline.site.addresses import id_token
 from pipeline.writers.text.csvtext import block_bytes
 
@@ -44,12 +44,6 @@ class RowTable:
         return len(self.frame)
 
 
-def _strings(column: pa.ChunkedArray | pa.Array) -> pa.Array:
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks()
-    return column.cast(pa.string()) if column.type != pa.string() else column
-
-
 def _json_values(column: pa.Array) -> pa.Array:
     """Each value of ``column`` as JSON text (``null`` for a blank)."""
     kind = column.type
@@ -60,7 +54,7 @@ def _json_values(column: pa.Array) -> pa.Array:
     elif pa.types.is_integer(kind):
         found = pc.cast(column, pa.string())
     elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        text = _strings(column)
+        text = string_array(column)
         found = pc.binary_join_element_wise('"', text, '"', "")
         special = pc.fill_null(pc.match_substring_regex(text, _JSON_SPECIAL), False)
         if pc.any(special).as_py():  # rare (a hostile name): json's own encoder for those
@@ -69,7 +63,7 @@ def _json_values(column: pa.Array) -> pa.Array:
             found = pc.replace_with_mask(found, special, texts)
     else:
         raise TypeError(f"no JSON text for a column of {kind}")
-    return pc.fill_null(_strings(found), "null")
+    return pc.fill_null(string_array(found), "null")
 
 
 def _json_pieces(column: pa.Array) -> list[pa.Array | str]:
@@ -79,7 +73,7 @@ def _json_pieces(column: pa.Array) -> list[pa.Array | str]:
     if (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)) and not (
         column.null_count or may_contain(column, _JSON_ESCAPED)
     ):
-        return ['"', _strings(column), '"']
+        return ['"', string_array(column), '"']
     return [_json_values(column)]
 
 
@@ -108,7 +102,7 @@ def html_text(values: pd.Series) -> pa.Array:
     """Text cells as Jinja's autoescape writes them (``markupsafe.escape``): the five
     characters as entities; a blank as ``None``, which is what ``escape(None)`` writes. A
     character no cell holds costs no pass (most columns hold none of the five)."""
-    text = _strings(pa.array(values, from_pandas=True))
+    text = string_array(pa.array(values, from_pandas=True))
     return pc.fill_null(replace_held(text, _HTML_ENTITIES), "None")
 
 
@@ -122,7 +116,7 @@ def joined_text(rows: pa.Array) -> str:
 
 def number_text(values: pd.Series) -> pa.Array:
     """Whole numbers as text, a blank as nothing."""
-    return pc.fill_null(_strings(pc.cast(pa.array(values, from_pandas=True), pa.int64())), "")
+    return pc.fill_null(string_array(pc.cast(pa.array(values, from_pandas=True), pa.int64())), "")
 
 
 def player_pages(ids: pd.Series) -> pd.Series:
