@@ -16,13 +16,15 @@ import gc
 import json
 import os
 import queue
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.site import addresses as at
 from pipeline.site.history_data import SiteData
-from pipeline.site.site_files import Group, site_groups
+from pipeline.site.site_files import Group, _month_groups, site_groups
 
 SITE_FOLDERS = ("lists", "top", "players", "ranks", "calculations", "search", "static")
 SITE_ROOT_FILES = ("index.html", "index.json", "search.html", "search.json")
@@ -37,6 +39,7 @@ class WrittenSite:
     unchanged: int = 0
     removed: list[str] = field(default_factory=list)
     bytes_written: int = 0
+    workers: int = 0  # the worker processes that made list months (0: the writing one alone)
 
 
 def _same(path: Path, body: bytes) -> bool:
@@ -151,48 +154,122 @@ class _Writer:
         self.done.bytes_written += len(body)
 
 
-def write_site(data: SiteData, out: Path) -> WrittenSite:
-    """Write the site of ``data`` into ``out`` (created when missing)."""
+class Making:
+    """Groups made into a writer: each file given to it as it is made, a collection of cyclic
+    garbage every :data:`COLLECT_BYTES` made (the writing process's and a worker's alike)."""
+
+    def __init__(self, writer: _Writer) -> None:
+        self.writer = writer
+        self.made = 0  # bytes made since the last collection
+
+    def make(self, group: Group) -> dict[str, object]:
+        """Make ``group``'s files and give them to the writer: their {address: size}, in the
+        order made (the manifest's entry of a keyed group)."""
+        sizes: dict[str, object] = {}
+        for address, body in group.make():
+            self.writer.put(address, body)
+            sizes[address] = len(body)
+            self.made += len(body)
+        if self.made > COLLECT_BYTES:
+            gc.collect()
+            self.made = 0
+        return sizes
+
+
+def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
+    """Write the site of ``data`` into ``out`` (created when missing). ``jobs``: the processes
+    the write may use (:mod:`.month_workers`: the list months made by workers when there are
+    enough of them to make); the bytes, the manifest and what is reported are the same."""
+    from pipeline.site import month_workers  # it imports this module
+
     done = WrittenSite()
-    keep: set[str] = set()
     manifest = _manifest(out)
     # The site folders' files before the write: what a held group is checked against, and what
     # is removed after it unless the site still has it (a file written is kept).
     present = {a for folder in SITE_FOLDERS for a in _files_under(out, folder)}
     kept: dict[str, dict[str, object]] = {}
+    # Each address of the site -> its place (group, file): what is kept, and the order
+    # ``done.written`` is reported in whoever wrote it (the writing process or a worker).
+    order: dict[str, tuple[int, int]] = {}
+    away = _away(data, out, manifest, present, jobs)
+    wanted = {key for share in away for _, key in share}  # the groups workers make
+    there: dict[str, int] = {}  # such a group's key -> its place
+    workers = None
+    if away:
+        workers = month_workers.MonthWorkers(data.path, out, away, data.lists_kept)
+        done.workers = len(away)
     writer = _Writer(out, done)
-    made = 0  # bytes made since the last collection
+    making = Making(writer)
 
-    def put(address: str, body: bytes) -> None:
-        keep.add(address)
-        writer.put(address, body)
+    def place(n: int, addresses: Iterable[str]) -> None:
+        for i, address in enumerate(addresses):
+            order[address] = (n, i)
 
     try:
-        for group in site_groups(data):
+        for n, group in enumerate(site_groups(data)):
+            if workers is not None:
+                workers.check()  # a worker's error stops the write now, not at its end
+                if group.key in wanted:
+                    there[str(group.key)] = n
+                    continue
             if _held(out, group, manifest, present):
-                keep.update(group.addresses)
+                place(n, group.addresses)
                 done.unchanged += len(group.addresses)
                 kept[str(group.key)] = manifest[str(group.key)]
                 continue
-            sizes: dict[str, object] = {}
-            for address, body in group.make():
-                put(address, body)
-                sizes[address] = len(body)
-                made += len(body)
-            if made > COLLECT_BYTES:
-                gc.collect()
-                made = 0
+            sizes = making.make(group)
+            place(n, sizes)
             if group.key is not None:
                 kept[group.key] = sizes
+        for part in workers.parts() if workers is not None else ():
+            for key, sizes in part.sizes.items():
+                place(there[key], sizes)
+                kept[key] = sizes
+            done.written.extend(part.written)
+            done.unchanged += part.unchanged
+            done.bytes_written += part.bytes_written
         text = json.dumps(kept, sort_keys=True, separators=(",", ":")) + "\n"
-        put(MANIFEST, text.encode())
+        writer.put(MANIFEST, text.encode())
+        order[MANIFEST] = (sys.maxsize, 0)  # after every group
     finally:
-        writer.close()  # the files given are written (or the first error raised) either way
-    gone = present - keep
+        try:
+            writer.close()  # the files given are written (or the first error raised) either way
+        finally:
+            if workers is not None:
+                workers.stop()  # done by now, or stopped: the write failed
+    done.written.sort(key=order.__getitem__)
+    gone = present - order.keys()
     for address in sorted(gone, key=lambda a: (SITE_FOLDERS.index(a.split("/", 1)[0]), a)):
         out.joinpath(*address.split("/")).unlink()
         done.removed.append(address)
     return done
+
+
+def _away(
+    data: SiteData,
+    out: Path,
+    manifest: dict[str, dict[str, object]],
+    present: set[str],
+    jobs: int,
+) -> list[list[tuple[str, str]]]:
+    """The list months' groups to make (not held) in workers' shares ((kind, key) each), or
+    none when there are too few rows to make for a worker (:func:`month_workers.workers_for`)."""
+    from pipeline.site import month_workers
+
+    if jobs < 2:
+        return []
+    players = dict(data.con.execute("SELECT id, players FROM list_contents").fetchall())
+    groups: list[tuple[str, str, int]] = []
+    for kind in data.kinds():
+        by_name = {m.month: m for m in data.months_of(kind)}
+        for group in _month_groups(data, kind):
+            if group.key is None or _held(out, group, manifest, present):
+                continue
+            where = at.parse(group.addresses[0]) or at.parse_download(group.addresses[0])
+            month = by_name[where.month] if where is not None else None
+            groups.append((kind, group.key, players.get(month.content_id, 0) if month else 0))
+    count = month_workers.workers_for(sum(rows for _, _, rows in groups), jobs)
+    return month_workers.shares(groups, count) if count else []
 
 
 def _files_under(out: Path, folder: str) -> Iterator[str]:
