@@ -1,15 +1,22 @@
 """The site's list months (each month's page, its JSON and its four downloads: made from its
 list and the one before, independent of the profiles) made and written by worker processes
 while the writing process makes the rest (:func:`static_site.write_site`): at 10,000 players x
-24 months x 3 kinds the list months are about half of a full write's CPU.
+24 months x 3 kinds the list months are about two thirds of a full write's CPU.
+
+The months to make are one list (:class:`Months`, shared by the processes of the write): the
+workers take them from its front, one month (its page and downloads) at a time, and the
+writing process, once its own files are made, from its back, until none is left. So each
+process goes through consecutive months (a month's page reads the month before: each list is
+decoded about once) and none waits while another has a month left to make, however the work
+divides between the profiles and the lists.
 
 Portable: the workers are started the "spawn" way, a fresh interpreter as Windows and macOS
 start one (a fork would copy a process whose writer thread is running). A worker opens the
-history itself (read-only), builds its own :class:`SiteData`, makes the groups whose keys it is
-given and writes their files through the writer's own compare-and-rename
-(:class:`static_site._Writer`: a file under its final name is whole), then sends back what it
-did: each group's files' sizes (the manifest's), the addresses written, the files found
-unchanged. An error in a worker is sent back and raised in the writing process as it was.
+history itself (read-only), builds its own :class:`SiteData`, makes its months' groups and
+writes their files through the writer's own compare-and-rename (:class:`static_site._Writer`:
+a file under its final name is whole), then sends back what it did: each group's files' sizes
+(the manifest's), the addresses written, the files found unchanged. An error in a worker is
+sent back and raised in the writing process as it was.
 """
 
 from __future__ import annotations
@@ -21,9 +28,13 @@ import traceback
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import RunError
+
+if TYPE_CHECKING:
+    from pipeline.site.history_data import SiteData
+    from pipeline.site.site_files import Group
 
 # A worker is started per this many list rows of the groups to make (a month's page and its
 # downloads each read the month's list: 100,000 for a month of 50,000 players), and none below
@@ -33,9 +44,14 @@ from pipeline.errors import RunError
 # as before; a refresh of 50,000 players (three new months: 300,000) by two.
 ROWS_PER_WORKER = 200_000
 # The processes of a write at most, the writing one among them: each worker holds its own
-# decoded lists and the pages it makes (~300 MiB at 50,000 players), and more than three
-# workers would wait for the writing process anyway, which makes the profiles alone.
-MAX_PROCESSES = 4
+# decoded lists and the pages it makes (~300 MiB at 20,000 players), which the write's memory
+# (under 1.5 GB at 50,000 players) has room for few of.
+MAX_PROCESSES = 3
+# A worker gathers its cyclic garbage after each group (a month's page or downloads): what
+# a month leaves is megabytes in a few thousand objects, and the worker holds little else, so
+# a pass is cheap (its peak: 241 MiB at 10,000 players, 351 MiB with the writing process's
+# passes every 256 MB made).
+WORKER_COLLECT_BYTES = 0
 
 
 def default_jobs() -> int:
@@ -51,23 +67,39 @@ def workers_for(rows: int, jobs: int) -> int:
     return max(0, min(jobs - 1, rows // ROWS_PER_WORKER))
 
 
-def shares(groups: list[tuple[str, str, int]], workers: int) -> list[list[tuple[str, str]]]:
-    """``groups`` ((kind, key, rows), in the site's order) in ``workers`` runs of about equal
-    rows: a run of consecutive months decodes each list once (a month's page also reads the
-    month before)."""
-    total = sum(rows for _, _, rows in groups)
-    parts: list[list[tuple[str, str]]] = [[] for _ in range(workers)]
-    done = 0
-    for kind, key, rows in groups:
-        parts[min(workers - 1, done * workers // max(total, 1))].append((kind, key))
-        done += rows
-    return [part for part in parts if part]
+class Months:
+    """The list months a write has to make (each a list of (kind, key) of its groups), taken
+    once each: by the workers from the front, by the writing process from the back. Shared
+    between processes (an array of the two ends, under its lock)."""
+
+    def __init__(self, months: list[list[tuple[str, str]]], context: Any) -> None:
+        self.months = months
+        self.ends = context.Array("q", [0, len(months)])  # [the next front, one past the back]
+
+    def front(self) -> list[tuple[str, str]] | None:
+        """The first month no process took yet (None: all are taken)."""
+        with self.ends.get_lock():
+            first, end = self.ends[0], self.ends[1]
+            if first >= end:
+                return None
+            self.ends[0] = first + 1
+        return self.months[first]
+
+    def back(self) -> list[tuple[str, str]] | None:
+        """The last month no process took yet (None: all are taken)."""
+        with self.ends.get_lock():
+            first, end = self.ends[0], self.ends[1]
+            if first >= end:
+                return None
+            self.ends[1] = end - 1
+        return self.months[end - 1]
 
 
 @dataclass
 class Part:
-    """What a worker did: each group's {address: size} by key, in the order made; the
-    addresses it wrote (new or changed); the files it found unchanged; the bytes written."""
+    """What a process made of the months: each group's {address: size} by key, in the order
+    made; the addresses it wrote (new or changed); the files it found unchanged; the bytes
+    written."""
 
     sizes: dict[str, dict[str, object]] = field(default_factory=dict)
     written: list[str] = field(default_factory=list)
@@ -80,22 +112,28 @@ class WorkerTraceback(Exception):
 
 
 class MonthWorkers:
-    """Worker processes, each making and writing one share of the list months' groups.
+    """``count`` worker processes making the months of :attr:`months` from its front.
     :meth:`check` raises a worker's error as soon as it is known, :meth:`parts` waits for
     all, :meth:`stop` ends those still running (the write failed elsewhere)."""
 
     def __init__(
-        self, database: Path, out: Path, shares: list[list[tuple[str, str]]], lists_kept: int | None
+        self,
+        database: Path,
+        out: Path,
+        months: list[list[tuple[str, str]]],
+        count: int,
+        lists_kept: int | None,
     ) -> None:
         context = multiprocessing.get_context("spawn")
+        self.months = Months(months, context)
         self.running: list[tuple[Any, Connection]] = []
         self.received: dict[int, Part] = {}
         try:
-            for share in shares:
+            for _ in range(count):
                 here, there = context.Pipe(duplex=False)
                 process = context.Process(
                     target=work,
-                    args=(str(database), str(out), share, lists_kept, there),
+                    args=(str(database), str(out), self.months, lists_kept, there),
                     name="fiderate-site-months",
                     daemon=True,
                 )
@@ -150,15 +188,10 @@ class MonthWorkers:
 
 
 def work(
-    database: str,
-    out: str,
-    share: list[tuple[str, str]],
-    lists_kept: int | None,
-    answer: Connection,
+    database: str, out: str, months: Months, lists_kept: int | None, answer: Connection
 ) -> None:
-    """A worker's life (in its own process): make and write the groups of ``share`` ((kind,
-    key) of the list months' groups), answer ("done", :class:`Part`) or ("error", the error,
-    its traceback)."""
+    """A worker's life (in its own process): make and write the months it takes from the front
+    of ``months``, answer ("done", :class:`Part`) or ("error", the error, its traceback)."""
     from pipeline.resources.collector import hold_for_start_up, start_up_done
 
     hold_for_start_up()  # as the program's own start (pipeline.cli.main)
@@ -168,7 +201,7 @@ def work(
         data = SiteData.open(Path(database), lists_kept=lists_kept)
         try:
             start_up_done()
-            part = make_share(data, Path(out), share)
+            part = make_months(data, Path(out), months.front, WORKER_COLLECT_BYTES)
         finally:
             data.close()
         answer.send(("done", part))
@@ -178,36 +211,48 @@ def work(
         answer.close()
 
 
-def make_share(data: Any, out: Path, share: list[tuple[str, str]]) -> Part:
-    """Make and write the list months' groups of ``share`` from ``data`` into ``out``."""
-    # Imported here: static_site starts the workers (it imports this module).
+def month_groups(data: SiteData) -> dict[str, Group]:
+    """Every list month's groups of ``data`` by key (made only when asked)."""
     from pipeline.site.site_files import _month_groups
+
+    return {str(group.key): group for kind in data.kinds() for group in _month_groups(data, kind)}
+
+
+def make_months(data: SiteData, out: Path, take: Any, collect_bytes: int) -> Part:
+    """Make and write the months ``take()`` gives (until None) from ``data`` into ``out``
+    (a worker's own writer)."""
+    # Imported here: static_site starts the workers (it imports this module).
     from pipeline.site.static_site import Making, WrittenSite, _Writer
 
-    wanted: dict[str, set[str]] = {}
-    for kind, key in share:
-        wanted.setdefault(kind, set()).add(key)
     done = WrittenSite()
-    part = Part()
     writer = _Writer(out, done)
     try:
-        making = Making(writer)
-        for kind, keys in wanted.items():
-            for group in _month_groups(data, kind):
-                if group.key in keys:
-                    part.sizes[group.key] = making.make(group)
+        part = make_into(data, Making(writer, collect_bytes), take)
     finally:
         writer.close()
-    if len(part.sizes) < len(share):  # the history changed since the writing process read it
-        raise RunError(
-            f"the history {str(data.path)!r} changed while the site was written (a list month "
-            "to make is no longer there): run `fiderate site` again"
-        )
     part.written, part.unchanged, part.bytes_written = (
         done.written,
         done.unchanged,
         done.bytes_written,
     )
+    return part
+
+
+def make_into(data: SiteData, making: Any, take: Any) -> Part:
+    """The months ``take()`` gives (until None), each group made into ``making``
+    (:class:`static_site.Making`): their sizes by key (the writer counts what it wrote)."""
+    groups: dict[str, Group] | None = None
+    part = Part()
+    while (month := take()) is not None:
+        if groups is None:
+            groups = month_groups(data)
+        for _, key in month:
+            if key not in groups:  # the history changed since the writing process read it
+                raise RunError(
+                    f"the history {str(data.path)!r} changed while the site was written (a "
+                    "list month to make is no longer there): run `fiderate site` again"
+                )
+            part.sizes[key] = making.make(groups[key])
     return part
 
 

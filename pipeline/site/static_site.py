@@ -158,8 +158,8 @@ class Making:
     """Groups made into a writer: each file given to it as it is made, a collection of cyclic
     garbage every :data:`COLLECT_BYTES` made (the writing process's and a worker's alike)."""
 
-    def __init__(self, writer: _Writer) -> None:
-        self.writer = writer
+    def __init__(self, writer: _Writer, collect_bytes: int = COLLECT_BYTES) -> None:
+        self.writer, self.collect_bytes = writer, collect_bytes
         self.made = 0  # bytes made since the last collection
 
     def make(self, group: Group) -> dict[str, object]:
@@ -170,7 +170,7 @@ class Making:
             self.writer.put(address, body)
             sizes[address] = len(body)
             self.made += len(body)
-        if self.made > COLLECT_BYTES:
+        if self.made > self.collect_bytes:
             gc.collect()
             self.made = 0
         return sizes
@@ -189,15 +189,15 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     present = {a for folder in SITE_FOLDERS for a in _files_under(out, folder)}
     kept: dict[str, dict[str, object]] = {}
     # Each address of the site -> its place (group, file): what is kept, and the order
-    # ``done.written`` is reported in whoever wrote it (the writing process or a worker).
+    # ``done.written`` is reported in, whoever wrote it (the writing process or a worker).
     order: dict[str, tuple[int, int]] = {}
-    away = _away(data, out, manifest, present, jobs)
-    wanted = {key for share in away for _, key in share}  # the groups workers make
+    months, count = _months_away(data, out, manifest, present, jobs)
+    away = {key for month in months for _, key in month}  # the groups of those months
     there: dict[str, int] = {}  # such a group's key -> its place
     workers = None
-    if away:
-        workers = month_workers.MonthWorkers(data.path, out, away, data.lists_kept)
-        done.workers = len(away)
+    if count:
+        workers = month_workers.MonthWorkers(data.path, out, months, count, data.lists_kept)
+        done.workers = count
     writer = _Writer(out, done)
     making = Making(writer)
 
@@ -205,13 +205,18 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
         for i, address in enumerate(addresses):
             order[address] = (n, i)
 
+    def settle(part: month_workers.Part) -> None:  # months made elsewhere than the loop below
+        for key, sizes in part.sizes.items():
+            place(there[key], sizes)
+            kept[key] = sizes
+
     try:
         for n, group in enumerate(site_groups(data)):
             if workers is not None:
                 workers.check()  # a worker's error stops the write now, not at its end
-                if group.key in wanted:
-                    there[str(group.key)] = n
-                    continue
+            if group.key in away:
+                there[str(group.key)] = n
+                continue
             if _held(out, group, manifest, present):
                 place(n, group.addresses)
                 done.unchanged += len(group.addresses)
@@ -221,13 +226,15 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             place(n, sizes)
             if group.key is not None:
                 kept[group.key] = sizes
-        for part in workers.parts() if workers is not None else ():
-            for key, sizes in part.sizes.items():
-                place(there[key], sizes)
-                kept[key] = sizes
-            done.written.extend(part.written)
-            done.unchanged += part.unchanged
-            done.bytes_written += part.bytes_written
+        if workers is not None:
+            # This process's own files made, it makes the months no worker took yet, from the
+            # back (the workers take from the front), then waits for the workers.
+            settle(month_workers.make_into(data, making, workers.months.back))
+            for part in workers.parts():
+                settle(part)
+                done.written.extend(part.written)
+                done.unchanged += part.unchanged
+                done.bytes_written += part.bytes_written
         text = json.dumps(kept, sort_keys=True, separators=(",", ":")) + "\n"
         writer.put(MANIFEST, text.encode())
         order[MANIFEST] = (sys.maxsize, 0)  # after every group
@@ -245,31 +252,36 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     return done
 
 
-def _away(
+def _months_away(
     data: SiteData,
     out: Path,
     manifest: dict[str, dict[str, object]],
     present: set[str],
     jobs: int,
-) -> list[list[tuple[str, str]]]:
-    """The list months' groups to make (not held) in workers' shares ((kind, key) each), or
-    none when there are too few rows to make for a worker (:func:`month_workers.workers_for`)."""
+) -> tuple[list[list[tuple[str, str]]], int]:
+    """The list months to make (each the (kind, key) of its groups not held, in the site's
+    order) and how many workers to start for them: none when there are too few rows to make
+    (:func:`month_workers.workers_for`), and then no month either (this process makes them in
+    its order)."""
     from pipeline.site import month_workers
 
     if jobs < 2:
-        return []
+        return [], 0
     players = dict(data.con.execute("SELECT id, players FROM list_contents").fetchall())
-    groups: list[tuple[str, str, int]] = []
+    months: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    rows = 0
     for kind in data.kinds():
         by_name = {m.month: m for m in data.months_of(kind)}
         for group in _month_groups(data, kind):
             if group.key is None or _held(out, group, manifest, present):
                 continue
             where = at.parse(group.addresses[0]) or at.parse_download(group.addresses[0])
-            month = by_name[where.month] if where is not None else None
-            groups.append((kind, group.key, players.get(month.content_id, 0) if month else 0))
-    count = month_workers.workers_for(sum(rows for _, _, rows in groups), jobs)
-    return month_workers.shares(groups, count) if count else []
+            name = where.month if where is not None else ""
+            months.setdefault((kind, name), []).append((kind, group.key))
+            month = by_name.get(name)
+            rows += players.get(month.content_id, 0) if month is not None else 0
+    count = month_workers.workers_for(rows, jobs)
+    return (list(months.values()), count) if count else ([], 0)
 
 
 def _files_under(out: Path, folder: str) -> Iterator[str]:

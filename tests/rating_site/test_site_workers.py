@@ -6,6 +6,7 @@ clear error with nothing half-written; a small write starts no worker."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from benchmarks.bench_site import KINDS, _month, add_month, build
 from pipeline.site import month_workers
+from pipeline.site.history_data import SiteData
 from pipeline.site.job import SiteRequest, SiteResult, run_site
 from tests.conftest import run_cli
 from tests.rating_site.test_static_site import tree
@@ -78,14 +80,67 @@ def test_a_small_write_starts_no_worker(history, tmp_path):
     assert done.workers == 0
 
 
+def all_months(database: Path) -> list[list[tuple[str, str]]]:
+    """Every list month's group of the history, as a month of its own, in the site's order."""
+    data = SiteData.open(database)
+    try:
+        groups = month_workers.month_groups(data)
+    finally:
+        data.close()
+    # (kind, key) of each group: its addresses are lists/KIND/...
+    return [[(group.addresses[0].split("/")[1], key)] for key, group in groups.items()]
+
+
+def test_workers_alone_make_the_months_as_one_process_does(history, tmp_path):
+    """Two workers take every month (the writing process takes none): each file they write
+    is the one-process write's, and the sizes they report are its manifest's."""
+    database, _ = history
+    alone = tmp_path / "alone"
+    run_site(SiteRequest(database, alone, jobs=1))
+    months = all_months(database)
+    workers = month_workers.MonthWorkers(database, tmp_path / "www", months, 2, 3)
+    try:
+        parts = workers.parts()
+    finally:
+        workers.stop()
+    made = tree(tmp_path / "www")
+    assert made and all(tree(alone)[a] == digest for a, digest in made.items())
+    assert {a for a in made if a.startswith("lists/")} == {
+        a for a in tree(alone) if a.startswith("lists/")
+    }
+    sizes = {key: s for part in parts for key, s in part.sizes.items()}
+    assert sizes == {k: v for k, v in manifest_sizes(alone).items() if k in sizes}
+    assert len(sizes) == len(months)
+    assert sorted(a for part in parts for a in part.written) == sorted(made)
+
+
+def test_an_error_in_a_worker_reaches_the_writing_process_as_it_was(history, tmp_path):
+    database, _ = history
+    out = tmp_path / "www"
+    (out / "lists").mkdir(parents=True)
+    (out / "lists" / "rapid").write_text("not a folder", encoding="utf-8")
+    workers = month_workers.MonthWorkers(database, out, all_months(database), 1, 3)
+    try:
+        with pytest.raises(OSError) as raised:
+            workers.parts()
+    finally:
+        workers.stop()
+    failed = Path(raised.value.filename)  # the folder, or a file in it
+    assert out / "lists" / "rapid" in (failed, *failed.parents)
+    assert isinstance(raised.value.__cause__, month_workers.WorkerTraceback)
+    assert "Traceback" in str(raised.value.__cause__)  # the worker's, for --debug
+
+
 @pytest.mark.usefixtures("eager")
-def test_an_error_in_a_worker_is_a_clear_error_and_nothing_is_half_written(history, tmp_path):
+def test_an_error_while_writing_with_workers_is_a_clear_error_and_nothing_is_half_written(
+    history, tmp_path
+):
     database, _ = history
     good = tmp_path / "good"
     run_site(SiteRequest(database, good, jobs=1))
     blocked = tmp_path / "www"
     (blocked / "lists").mkdir(parents=True)
-    # A file where the rapid lists' folder goes: only a worker writes there.
+    # A file where the rapid lists' folder goes: a worker's or this process's month fails.
     (blocked / "lists" / "rapid").write_text("not a folder", encoding="utf-8")
     result = run_cli("site", "--db", database, "--out", blocked, "--jobs", "2")
     assert result.exit_code == 1, result.output
@@ -106,15 +161,23 @@ def test_an_error_in_a_worker_is_a_clear_error_and_nothing_is_half_written(histo
     assert tree(blocked) == tree(good)
 
 
-@given(
-    rows=st.lists(st.integers(0, 100_000), min_size=1, max_size=60),
-    workers=st.integers(1, 8),
-)
-def test_the_shares_keep_the_sites_order_in_runs(rows, workers):
-    groups = [("standard", f"key-{n}", r) for n, r in enumerate(rows)]
-    parts = month_workers.shares(groups, workers)
-    assert [key for part in parts for _, key in part] == [key for _, key, _ in groups]
-    assert 1 <= len(parts) <= workers and all(parts)
+@given(count=st.integers(0, 30), ends=st.lists(st.booleans(), max_size=40))
+def test_each_month_is_taken_once_from_the_front_or_the_back(count, ends):
+    """The workers take months from the front, the writing process from the back: every month
+    is made by one process, each end in its order."""
+    months = [[("standard", f"key-{n}")] for n in range(count)]
+    shared = month_workers.Months(months, multiprocessing.get_context("spawn"))
+    fronts: list[int] = []
+    backs: list[int] = []
+    for front in ends:
+        month = shared.front() if front else shared.back()
+        if month is not None:
+            (fronts if front else backs).append(months.index(month))
+    while (month := shared.front()) is not None:
+        fronts.append(months.index(month))
+    assert fronts == sorted(fronts) and backs == sorted(backs, reverse=True)
+    assert sorted(fronts + backs) == list(range(count))
+    assert shared.back() is None
 
 
 def test_workers_are_started_per_rows_to_make_up_to_the_jobs_given():
