@@ -222,10 +222,10 @@ def make_months(data: SiteData, out: Path, take: Any, collect_bytes: int) -> Par
     """Make and write the months ``take()`` gives (until None) from ``data`` into ``out``
     (a worker's own writer)."""
     # Imported here: static_site starts the workers (it imports this module).
-    from pipeline.site.static_site import Making, WrittenSite, _Writer
+    from pipeline.site.static_site import SHARED_WAITING_BYTES, Making, WrittenSite, _Writer
 
     done = WrittenSite()
-    writer = _Writer(out, done)
+    writer = _Writer(out, done, SHARED_WAITING_BYTES)
     try:
         part = make_into(data, Making(writer, collect_bytes), take)
     finally:

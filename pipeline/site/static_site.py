@@ -12,7 +12,6 @@ after one more month renders no old month again).
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import queue
@@ -22,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.resources.memory import release_memory
 from pipeline.site import addresses as at
 from pipeline.site.history_data import SiteData
 from pipeline.site.site_files import Group, _month_groups, site_groups
@@ -91,17 +91,20 @@ def _held(
 # 2.5 GB at 50,000 players x 24 months x 3 kinds, 1.1 GB with these passes).
 COLLECT_BYTES = 256 << 20
 WAITING_BYTES = 64 << 20  # what the pages made may hold waiting for the writer at most
+# ... in each process of a write with workers: their room together as one process's (room
+# for a 13 MB list page and its 12 MB JSON at 50,000 players, each).
+SHARED_WAITING_BYTES = 32 << 20
 
 
 class _Writer:
     """The site's files written in the order given, on a thread of its own: the next pages are
     made while the disk takes the ones before (a write waiting for the disk lets the other
-    thread run), instead of one after the other. At most ``WAITING_BYTES`` wait at once (a
-    list month's page is 13 MB at 50,000 players). The first error stops the writing; it is
-    raised to the caller at its next file or at :meth:`close`."""
+    thread run), instead of one after the other. At most ``room`` bytes wait at once
+    (:data:`WAITING_BYTES`; a list month's page is 13 MB at 50,000 players). The first error
+    stops the writing; it is raised to the caller at its next file or at :meth:`close`."""
 
-    def __init__(self, out: Path, done: WrittenSite) -> None:
-        self.out, self.done = out, done
+    def __init__(self, out: Path, done: WrittenSite, room: int = WAITING_BYTES) -> None:
+        self.out, self.done, self.room_bytes = out, done, room
         self.made: set[Path] = set()
         self.files: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
         self.waiting = 0
@@ -112,7 +115,7 @@ class _Writer:
 
     def put(self, address: str, body: bytes) -> None:
         with self.room:
-            while self.waiting and self.waiting + len(body) > WAITING_BYTES and not self.error:
+            while self.waiting and self.waiting + len(body) > self.room_bytes and not self.error:
                 self.room.wait()
             if self.error is not None:
                 raise self.error
@@ -155,8 +158,10 @@ class _Writer:
 
 
 class Making:
-    """Groups made into a writer: each file given to it as it is made, a collection of cyclic
-    garbage every :data:`COLLECT_BYTES` made (the writing process's and a worker's alike)."""
+    """Groups made into a writer: each file given to it as it is made; every ``collect_bytes``
+    made (:data:`COLLECT_BYTES`), the cyclic garbage collected and the memory freed given back
+    to the system (:func:`release_memory`: Arrow's pool and glibc's heap keep what a list
+    month's frames freed, 150 MiB of a worker's 280 at 20,000 players)."""
 
     def __init__(self, writer: _Writer, collect_bytes: int = COLLECT_BYTES) -> None:
         self.writer, self.collect_bytes = writer, collect_bytes
@@ -171,7 +176,7 @@ class Making:
             sizes[address] = len(body)
             self.made += len(body)
         if self.made > self.collect_bytes:
-            gc.collect()
+            release_memory()
             self.made = 0
         return sizes
 
@@ -198,7 +203,7 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     if count:
         workers = month_workers.MonthWorkers(data.path, out, months, count, data.lists_kept)
         done.workers = count
-    writer = _Writer(out, done)
+    writer = _Writer(out, done, SHARED_WAITING_BYTES if count else WAITING_BYTES)
     making = Making(writer)
 
     def place(n: int, addresses: Iterable[str]) -> None:
