@@ -91,9 +91,9 @@ def _held(
 # 2.5 GB at 50,000 players x 24 months x 3 kinds, 1.1 GB with these passes).
 COLLECT_BYTES = 256 << 20
 WAITING_BYTES = 64 << 20  # what the pages made may hold waiting for the writer at most
-# ... in each process of a write with workers: their room together as one process's (room
-# for a 13 MB list page and its 12 MB JSON at 50,000 players, each).
-SHARED_WAITING_BYTES = 32 << 20
+# ... in each process of a write with workers (room for a 13 MB list page at 50,000 players):
+# the processes' memory is counted together, and the other core makes pages meanwhile.
+SHARED_WAITING_BYTES = 16 << 20
 
 
 class _Writer:
