@@ -13,7 +13,7 @@ divides between the profiles and the lists.
 Portable: the workers are started the "spawn" way, a fresh interpreter as Windows and macOS
 start one (a fork would copy a process whose writer thread is running). A worker opens the
 history itself (read-only), builds its own :class:`SiteData`, makes its months' groups and
-writes their files through the writer's own compare-and-rename (:class:`static_site._Writer`:
+writes their files through the writer's own compare-and-rename (:class:`site_writer.Writer`:
 a file under its final name is whole), then sends back what it did: each group's files' sizes
 (the manifest's), the addresses written, the files found unchanged. An error in a worker is
 sent back and raised in the writing process as it was.
@@ -28,13 +28,13 @@ import traceback
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pipeline.errors import RunError
-
-if TYPE_CHECKING:
-    from pipeline.site.history_data import SiteData
-    from pipeline.site.site_files import Group
+from pipeline.resources.collector import hold_for_start_up, start_up_done
+from pipeline.site.history_data import SiteData
+from pipeline.site.site_files import Group, _month_groups
+from pipeline.site.site_writer import SHARED_WAITING_BYTES, Making, Writer, WrittenSite
 
 # A worker is started per this many list rows of the groups to make (a month's page and its
 # downloads each read the month's list: 100,000 for a month of 50,000 players), and none below
@@ -192,14 +192,12 @@ def work(
 ) -> None:
     """A worker's life (in its own process): make and write the months it takes from the front
     of ``months``, answer ("done", :class:`Part`) or ("error", the error, its traceback)."""
-    from pipeline.resources.collector import hold_for_start_up, start_up_done
-
-    hold_for_start_up()  # as the program's own start (pipeline.cli.main)
     try:
-        from pipeline.site.history_data import SiteData
-
         data = SiteData.open(Path(database), lists_kept=lists_kept)
         try:
+            # The modules are imported (this module's, as the worker started): frozen out of
+            # the collector's passes, which run with the program's thresholds from here.
+            hold_for_start_up()
             start_up_done()
             part = make_months(data, Path(out), months.front, WORKER_COLLECT_BYTES)
         finally:
@@ -213,19 +211,14 @@ def work(
 
 def month_groups(data: SiteData) -> dict[str, Group]:
     """Every list month's groups of ``data`` by key (made only when asked)."""
-    from pipeline.site.site_files import _month_groups
-
     return {str(group.key): group for kind in data.kinds() for group in _month_groups(data, kind)}
 
 
 def make_months(data: SiteData, out: Path, take: Any, collect_bytes: int) -> Part:
     """Make and write the months ``take()`` gives (until None) from ``data`` into ``out``
     (a worker's own writer)."""
-    # Imported here: static_site starts the workers (it imports this module).
-    from pipeline.site.static_site import SHARED_WAITING_BYTES, Making, WrittenSite, _Writer
-
     done = WrittenSite()
-    writer = _Writer(out, done, SHARED_WAITING_BYTES)
+    writer = Writer(out, done, SHARED_WAITING_BYTES)
     try:
         part = make_into(data, Making(writer, collect_bytes), take)
     finally:
@@ -238,9 +231,9 @@ def make_months(data: SiteData, out: Path, take: Any, collect_bytes: int) -> Par
     return part
 
 
-def make_into(data: SiteData, making: Any, take: Any) -> Part:
+def make_into(data: SiteData, making: Making, take: Any) -> Part:
     """The months ``take()`` gives (until None), each group made into ``making``
-    (:class:`static_site.Making`): their sizes by key (the writer counts what it wrote)."""
+    (:class:`site_writer.Making`): their sizes by key (the writer counts what it wrote)."""
     groups: dict[str, Group] | None = None
     part = Part()
     while (month := take()) is not None:
