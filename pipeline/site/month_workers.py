@@ -72,9 +72,10 @@ class Months:
     once each: by the workers from the front, by the writing process from the back. Shared
     between processes (an array of the two ends, under its lock)."""
 
-    def __init__(self, months: list[list[tuple[str, str]]], context: Any) -> None:
+    def __init__(self, months: list[list[tuple[str, str]]]) -> None:
         self.months = months
-        self.ends = context.Array("q", [0, len(months)])  # [the next front, one past the back]
+        # [the next front, one past the back], in memory the workers share (spawn's own kind)
+        self.ends = multiprocessing.get_context("spawn").Array("q", [0, len(months)])
 
     def front(self) -> list[tuple[str, str]] | None:
         """The first month no process took yet (None: all are taken)."""
@@ -112,20 +113,15 @@ class WorkerTraceback(Exception):
 
 
 class MonthWorkers:
-    """``count`` worker processes making the months of :attr:`months` from its front.
+    """``count`` worker processes making the months of ``months`` from its front.
     :meth:`check` raises a worker's error as soon as it is known, :meth:`parts` waits for
     all, :meth:`stop` ends those still running (the write failed elsewhere)."""
 
     def __init__(
-        self,
-        database: Path,
-        out: Path,
-        months: list[list[tuple[str, str]]],
-        count: int,
-        lists_kept: int | None,
+        self, database: Path, out: Path, months: Months, count: int, lists_kept: int | None
     ) -> None:
         context = multiprocessing.get_context("spawn")
-        self.months = Months(months, context)
+        self.months = months
         self.running: list[tuple[Any, Connection]] = []
         self.received: dict[int, Part] = {}
         try:

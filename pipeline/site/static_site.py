@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from pipeline.resources.memory import release_memory
 from pipeline.site import addresses as at
 from pipeline.site import month_workers
 from pipeline.site.history_data import SiteData
@@ -83,12 +84,10 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     # ``done.written`` is reported in, whoever wrote it (the writing process or a worker).
     order: dict[str, tuple[int, int]] = {}
     months, count = _months_away(data, out, manifest, present, jobs)
+    shared = month_workers.Months(months) if count else None
     away = {key for month in months for _, key in month}  # the groups of those months
     there: dict[str, int] = {}  # such a group's key -> its place
     workers = None
-    if count:
-        workers = month_workers.MonthWorkers(data.path, out, months, count, data.lists_kept)
-        done.workers = count
     writer = Writer(out, done, SHARED_WAITING_BYTES if count else WAITING_BYTES)
     making = Making(writer)
 
@@ -103,6 +102,14 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
 
     try:
         for n, group in enumerate(site_groups(data)):
+            if shared is not None and workers is None and _first_profile(group):
+                # The workers start once this process has read every player's runs (its
+                # largest tables, read before the first profile) and given back what reading
+                # them took: the write's peak is then this process's alone, not its peak and
+                # the workers' at once (they hold the months' pages meanwhile).
+                release_memory()
+                workers = month_workers.MonthWorkers(data.path, out, shared, count, data.lists_kept)
+                done.workers = count
             if workers is not None:
                 workers.check()  # a worker's error stops the write now, not at its end
             if group.key in away:
@@ -117,10 +124,12 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             place(n, sizes)
             if group.key is not None:
                 kept[group.key] = sizes
-        if workers is not None:
+        if shared is not None:
             # This process's own files made, it makes the months no worker took yet, from the
-            # back (the workers take from the front), then waits for the workers.
-            settle(month_workers.make_into(data, making, workers.months.back))
+            # back (the workers take from the front; all of them when none started: a history
+            # without profiles), then waits for the workers.
+            settle(month_workers.make_into(data, making, shared.back))
+        if workers is not None:
             for part in workers.parts():
                 settle(part)
                 done.written.extend(part.written)
@@ -141,6 +150,13 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
         out.joinpath(*address.split("/")).unlink()
         done.removed.append(address)
     return done
+
+
+def _first_profile(group: Group) -> bool:
+    """Whether ``group`` is a profile's (the first met: :func:`site_files._player_groups` reads
+    every player's runs before it)."""
+    where = at.parse(group.addresses[0]) if group.addresses else None
+    return where is not None and where.page == "player"
 
 
 def _months_away(

@@ -6,7 +6,6 @@ clear error with nothing half-written; a small write starts no worker."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 from pathlib import Path
 
 import pytest
@@ -98,7 +97,9 @@ def test_workers_alone_make_the_months_as_one_process_does(history, tmp_path):
     alone = tmp_path / "alone"
     run_site(SiteRequest(database, alone, jobs=1))
     months = all_months(database)
-    workers = month_workers.MonthWorkers(database, tmp_path / "www", months, 2, 3)
+    workers = month_workers.MonthWorkers(
+        database, tmp_path / "www", month_workers.Months(months), 2, 3
+    )
     try:
         parts = workers.parts()
     finally:
@@ -119,7 +120,8 @@ def test_an_error_in_a_worker_reaches_the_writing_process_as_it_was(history, tmp
     out = tmp_path / "www"
     (out / "lists").mkdir(parents=True)
     (out / "lists" / "rapid").write_text("not a folder", encoding="utf-8")
-    workers = month_workers.MonthWorkers(database, out, all_months(database), 1, 3)
+    months = month_workers.Months(all_months(database))
+    workers = month_workers.MonthWorkers(database, out, months, 1, 3)
     try:
         with pytest.raises(OSError) as raised:
             workers.parts()
@@ -166,7 +168,7 @@ def test_each_month_is_taken_once_from_the_front_or_the_back(count, ends):
     """The workers take months from the front, the writing process from the back: every month
     is made by one process, each end in its order."""
     months = [[("standard", f"key-{n}")] for n in range(count)]
-    shared = month_workers.Months(months, multiprocessing.get_context("spawn"))
+    shared = month_workers.Months(months)
     fronts: list[int] = []
     backs: list[int] = []
     for front in ends:
