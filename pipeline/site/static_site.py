@@ -127,7 +127,10 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
         if shared is not None:
             # This process's own files made, it makes the months no worker took yet, from the
             # back (the workers take from the front; all of them when none started: a history
-            # without profiles), then waits for the workers.
+            # without profiles), then waits for the workers. Every player's tables are dropped
+            # first: the months beside the workers' take no more than a worker's memory.
+            data.forget_tables()
+            release_memory()
             settle(month_workers.make_into(data, making, shared.back))
         if workers is not None:
             for part in workers.parts():
