@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benchmarks.bench_site import KINDS, _month, add_month, build
+from pipeline.errors import RunError
 from pipeline.site import month_workers
 from pipeline.site.history_data import SiteData
 from pipeline.site.job import SiteRequest, SiteResult, run_site
@@ -194,3 +195,24 @@ def _connect(database: Path):  # type: ignore[no-untyped-def]
     from pipeline.history.store import connect
 
     return connect(database)
+
+
+def test_a_worker_that_ends_without_a_word_is_a_clear_error(history, tmp_path):
+    """A worker killed (out of memory, by a person) sends nothing: the writing process says so
+    instead of waiting for it."""
+    database, _ = history
+    months = month_workers.Months(all_months(database))
+    workers = month_workers.MonthWorkers(database, tmp_path / "www", months, 1, 3)
+    try:
+        workers.running[0][0].terminate()  # long before its interpreter has even started
+        with pytest.raises(RunError, match="ended unexpectedly") as raised:
+            workers.parts()
+    finally:
+        workers.stop()
+    assert "--jobs 1" in str(raised.value)
+
+
+def test_jobs_must_be_a_count_of_processes(two_months, tmp_path):
+    result = run_cli("site", "--db", two_months, "--out", tmp_path / "www", "--jobs", "0")
+    assert result.exit_code == 2 and "--jobs" in result.stderr
+    assert not (tmp_path / "www").exists()
