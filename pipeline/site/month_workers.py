@@ -1,7 +1,8 @@
 """The site's list months (each month's page, its JSON and its four downloads: made from its
 list and the one before, independent of the profiles) made and written by worker processes
 while the writing process makes the rest (:func:`static_site.write_site`): at 10,000 players x
-24 months x 3 kinds the list months are about two thirds of a full write's CPU.
+24 months x 3 kinds the list months are about half of a full write's CPU (cProfile: their
+downloads 13 s and pages 9 s of 45 s), the profiles most of the rest.
 
 The months to make are one list (:class:`Months`, shared by the processes of the write): the
 workers take them from its front, one month (its page and downloads) at a time, and the
@@ -44,13 +45,14 @@ from pipeline.site.site_writer import SHARED_WAITING_BYTES, Making, Writer, Writ
 # as before; a refresh of 50,000 players (three new months: 300,000) by two.
 ROWS_PER_WORKER = 200_000
 # The processes of a write at most, the writing one among them: each worker holds its own
-# decoded lists and the pages it makes (~300 MiB at 20,000 players), which the write's memory
-# (under 1.5 GB at 50,000 players) has room for few of.
+# decoded lists and the pages it makes (295 MiB at 20,000 players, 454 at 50,000), which the
+# write's memory (under 1.5 GB at 50,000 players) has room for few of.
 MAX_PROCESSES = 3
-# A worker gathers its cyclic garbage after each group (a month's page or downloads): what
-# a month leaves is megabytes in a few thousand objects, and the worker holds little else, so
-# a pass is cheap (its peak: 241 MiB at 10,000 players, 351 MiB with the writing process's
-# passes every 256 MB made).
+# A worker gathers its cyclic garbage and gives freed memory back after each group (a month's
+# page or its downloads): what a month leaves is megabytes in a few thousand objects, and the
+# worker holds little else, so a pass is cheap (~7 ms). Its peak at 10,000 players: 351 MiB
+# with the writing process's passes every 256 MB made, 241 with a collection a group, 228
+# giving the memory back too.
 WORKER_COLLECT_BYTES = 0
 
 
