@@ -183,8 +183,8 @@ def _months_away(
     for kind in data.kinds():
         by_name = {m.month: m for m in data.months_of(kind)}
         for group in month_groups(data, kind, digest):
-            if group.key is None or _held(out, group, manifest, present):
-                continue
+            if group.key is None or not group.addresses or _held(out, group, manifest, present):
+                continue  # (a month's groups name their files: month_groups)
             where = at.parse(group.addresses[0]) or at.parse_download(group.addresses[0])
             name = where.month if where is not None else ""
             months.setdefault((kind, name), []).append((kind, group.key))
