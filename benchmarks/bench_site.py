@@ -29,12 +29,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import psutil
 
 from benchmarks.bench_history import list_in_force, published
 
@@ -112,7 +114,7 @@ def _env() -> dict[str, str]:
 
 def _children_cpu() -> float:
     """CPU seconds (user + system) of the finished child processes so far."""
-    import resource  # Unix only, as the peak memory below
+    import resource  # Unix only (the bench runs where the lead measures: Linux)
 
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
@@ -125,18 +127,60 @@ def settle() -> None:
         os.sync()
 
 
-def write_site(database: Path, out: Path) -> tuple[float, float, dict[str, object]]:
-    """Wall and CPU seconds of ``fiderate site`` (a process of its own) and its JSON summary.
-    The CPU seconds say what the work costs when the disk is shared (a busy machine's wall
-    time is mostly waiting for the disk, which the floor then waits for too)."""
+def tree_memory(process: psutil.Process) -> tuple[int, int]:
+    """The resident bytes of ``process`` and its descendants (its workers) summed, and the same
+    with the pages of files they map counted once (the libraries each worker loads again,
+    pandas', Arrow's, numpy's: shared by the system, ~70 MB a process; Linux says which pages
+    are of files, elsewhere both figures are the sum)."""
+    try:
+        family = [process, *process.children(recursive=True)]
+    except psutil.Error:  # the process ended while its children were listed
+        family = [process]
+    total, shared = 0, []
+    for member in family:
+        try:
+            info = member.memory_info()
+        except psutil.Error:
+            continue
+        total += info.rss
+        shared.append(getattr(info, "shared", 0))
+    return total, total - sum(shared) + max(shared, default=0)
+
+
+def write_site(
+    database: Path, out: Path, *options: str
+) -> tuple[float, float, tuple[int, int], dict[str, object]]:
+    """Wall and CPU seconds of ``fiderate site`` (a process of its own, with its workers), its
+    peak memory (bytes: :func:`tree_memory`'s two figures) and its JSON summary. The CPU seconds
+    say what the work costs when the disk is shared (a busy machine's wall time is mostly
+    waiting for the disk, which the floor then waits for too). The peak is the largest SUM of
+    the resident sizes of the process and its workers, sampled every 50 ms: the write's memory
+    is theirs together (``RUSAGE_CHILDREN``'s ru_maxrss would be the largest single process)."""
     settle()
     start, cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run(
+    process = psutil.Popen(
         [sys.executable, "-m", "pipeline", "site", "--db", str(database), "--out", str(out),
-         "--json"],
-        capture_output=True, text=True, check=True, env=_env(),
+         "--json", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
     )  # fmt: skip
-    return time.perf_counter() - start, _children_cpu() - cpu, json.loads(done.stdout)
+    peak, once = 0, 0
+    finished = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak, once
+        while not finished.wait(0.05):
+            total, counted_once = tree_memory(process)
+            peak, once = max(peak, total), max(once, counted_once)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stdout, stderr = process.communicate()
+    seconds = time.perf_counter() - start
+    finished.set()
+    sampler.join()
+    if process.returncode != 0:
+        raise RuntimeError(f"fiderate site failed ({process.returncode}):\n{stderr[-2000:]}")
+    return seconds, _children_cpu() - cpu, (peak, once), json.loads(stdout)
 
 
 def io_floor(sites: list[Path], folder: Path) -> tuple[float, int, int]:
@@ -268,11 +312,9 @@ def measure(players: int, months: int) -> None:
         built = time.perf_counter() - start
         print(f"  {players:,} players x {months} months x {len(KINDS)} kinds in one history "
               f"(built in {built:.1f} s)")  # fmt: skip
-        seconds, cpu, summary = write_site(database, folder / "www")
+        seconds, cpu, (peak_bytes, once), summary = write_site(database, folder / "www")
         written = len(summary["written"])  # type: ignore[arg-type]
-        import resource  # Unix only: the children's peak memory
-
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        peak = peak_bytes / 2**20
         floors = []
         for n in range(2):  # two fresh folders: the spread says how steady the disk is
             settle()
@@ -283,7 +325,9 @@ def measure(players: int, months: int) -> None:
         print(f"  full write: {seconds:.1f} s ({cpu:.1f} s CPU), {written:,} files, "
               f"{size / 2**20:,.0f} MiB; I/O floor {floor:.1f} s ({files:,} files; measured "
               f"{floors[0]:.1f} s and {floors[1]:.1f} s): {seconds / floor:.1f}x the floor "
-              f"(target <= 3x); peak memory {peak:,.0f} MiB (target < 1,536)")  # fmt: skip
+              f"(target <= 3x); peak memory {peak:,.0f} MiB, the process and its "
+              f"{summary.get('workers', 0)} workers' resident sizes summed (target < 1,536; "
+              f"{once / 2**20:,.0f} MiB with the libraries' pages counted once)")  # fmt: skip
         search_figures(database)
         from pipeline.history.store import connect
 
@@ -291,13 +335,14 @@ def measure(players: int, months: int) -> None:
         for kind in KINDS:
             add_month(con, kind, last[kind], _month("2025-01", months), seed=999)
         con.close()
-        refresh, refresh_cpu, summary = write_site(database, folder / "www")
+        refresh, refresh_cpu, (refresh_peak, _), summary = write_site(database, folder / "www")
         rewritten = len(summary["written"])  # type: ignore[arg-type]
         profiles = sum(1 for a in summary["written"] if a.startswith("players/"))  # type: ignore[union-attr]
         print(f"  refresh after one more month: {refresh:.1f} s ({refresh / seconds:.2f} of the "
               f"full write, target <= 0.20; {refresh_cpu:.1f} s CPU, {refresh_cpu / cpu:.2f} of "
               f"the full write's), {rewritten:,} files rewritten ({profiles:,} of them "
-              "profiles' pages and JSON: the players who played)")  # fmt: skip
+              "profiles' pages and JSON: the players who played); peak memory "
+              f"{refresh_peak / 2**20:,.0f} MiB ({summary.get('workers', 0)} workers)")  # fmt: skip
         serve_at_scale(folder, *((190_000, 3) if players < 50_000 else (1_900_000, 12)))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 # pandas 3's default string dtype ("str"): Arrow storage, NaN for missing.
 STR_DTYPE = pd.StringDtype("pyarrow", na_value=np.nan)
@@ -131,3 +132,41 @@ def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
     """``encode_together`` with the number of distinct values instead of the values."""
     codes, distinct = encode_together(*columns)
     return codes, len(distinct)
+
+
+def join_pieces(pieces: list[pa.Array | str]) -> pa.Array:
+    """Each row's pieces one after another (Arrow's element-wise join: columns of text and
+    literal texts, the same in every row). Each run of literals is one piece first: the join
+    handles every piece once per row."""
+    merged: list[pa.Array | str] = []
+    for piece in pieces:
+        if isinstance(piece, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    return pc.binary_join_element_wise(*merged, "")
+
+
+def replace_held(text: pa.Array, pairs: tuple[tuple[str, str], ...]) -> pa.Array:
+    """``text`` with each (ASCII character, replacement) of ``pairs`` replaced in turn by Arrow's
+    kernel, a pass only for a character some cell holds: one copy of the cells' bytes says
+    which (as :func:`may_contain`; most columns hold none). Exact when no replacement holds a
+    later pair's character (entities: ``&`` first, then ``<`` as ``&lt;``...), so what the
+    cells held at first is what each pass would find."""
+    data = b"".join(chunk.to_pybytes() for chunk in _data_buffers(text))
+    for raw, new in pairs:
+        if raw.encode() in data:
+            text = pc.replace_substring(text, raw, new)
+    return text
+
+
+def _data_buffers(text: pa.Array | pa.ChunkedArray) -> list[pa.Buffer]:
+    chunks = text.chunks if isinstance(text, pa.ChunkedArray) else [text]
+    return [c.buffers()[2] for c in chunks if c.buffers()[2] is not None]
+
+
+def string_array(text: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One array of ``string`` (32-bit offsets): Arrow's element-wise join takes one type."""
+    if isinstance(text, pa.ChunkedArray):
+        text = text.combine_chunks()
+    return text if text.type == pa.string() else text.cast(pa.string())

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from pipeline.cli.group import json_flag
+from pipeline.cli.options import WholeRange
 
 
 @click.command()
@@ -26,15 +27,23 @@ from pipeline.cli.group import json_flag
     required=True,
     help="The site's folder: put it on any web server, or open index.html from disk.",
 )
+@click.option(
+    "--jobs",
+    type=WholeRange(1, 64),
+    default=None,
+    help="Processes the write may use: the list months are made by workers beside the "
+    "profiles when there are enough to make. [default: the machine's cores, at most 4; "
+    "1: one process]",
+)
 @json_flag("Print what was written as JSON.")
-def site(db_path: Path, out: Path, as_json: bool) -> None:
+def site(db_path: Path, out: Path, jobs: int | None, as_json: bool) -> None:
     """Write the rating site of the history (home, a page per list month, top lists, a
     profile per player, each period's calculation, search, the lists to download) into OUT
     as static files. Files whose bytes did not change are not rewritten: run it after every
     `fiderate period` to refresh the site."""
     from pipeline.site.job import SiteRequest, run_site
 
-    done = run_site(SiteRequest(db_path, out))
+    done = run_site(SiteRequest(db_path, out, jobs))
     if as_json:
         summary = {
             "out": str(done.out),
@@ -43,6 +52,7 @@ def site(db_path: Path, out: Path, as_json: bool) -> None:
             "written": done.written,
             "unchanged": done.unchanged,
             "removed": done.removed,
+            "workers": done.workers,
         }
         click.echo(json.dumps(summary, indent=2))
         return

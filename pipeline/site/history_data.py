@@ -294,6 +294,13 @@ class SiteData:
         """What :meth:`kept` made for ``key``, None before."""
         return self._cache.get(key)
 
+    def forget_tables(self) -> None:
+        """Drop what :meth:`kept` made of every player (their runs, the ranks' tables: made
+        again when asked) and the search index: the static writer, its profiles, ranks and
+        search written, holds only what the list months it still makes read."""
+        self._cache.clear()
+        self._frames.pop(SEARCH_KEY, None)
+
 
 def _row_in(con: sqlite3.Connection, content_id: int, player_id: str) -> dict[str, Any] | None:
     """The player's row of the list stored as ``content_id`` (``LIST_TEXT_COLUMNS``), or None

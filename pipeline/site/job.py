@@ -10,6 +10,7 @@ from pathlib import Path
 from pipeline.errors import RunError
 from pipeline.history.database import translate
 from pipeline.site.history_data import SiteData
+from pipeline.site.month_workers import default_jobs
 from pipeline.site.static_site import WrittenSite, write_site
 
 # The decoded lists the writer keeps: a list month's page reads its list and the one before.
@@ -20,6 +21,9 @@ LISTS_KEPT = 3
 class SiteRequest:
     database: Path  # the history database written by ``fiderate period``
     out: Path  # the site's folder (created when missing)
+    # The processes the write may use (None: the machine's cores, at most
+    # month_workers.MAX_PROCESSES); 1 writes in this process alone.
+    jobs: int | None = None
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class SiteResult:
     unchanged: int
     removed: list[str]
     bytes_written: int
+    workers: int  # the worker processes that made list months (0: none was worth starting)
 
 
 def run_site(request: SiteRequest) -> SiteResult:
@@ -38,7 +43,8 @@ def run_site(request: SiteRequest) -> SiteResult:
 
     data = SiteData.open(request.database, lists_kept=LISTS_KEPT)
     try:
-        done: WrittenSite = write_site(data, request.out)
+        jobs = request.jobs if request.jobs is not None else default_jobs()
+        done: WrittenSite = write_site(data, request.out, jobs)
     except sqlite3.Error as exc:
         raise translate(request.database, exc) from None
     except OSError as exc:  # the folder cannot be written (permissions, a full disk)
@@ -58,4 +64,5 @@ def run_site(request: SiteRequest) -> SiteResult:
         done.unchanged,
         done.removed,
         done.bytes_written,
+        done.workers,
     )

@@ -22,11 +22,19 @@ import pyarrow.compute as pc
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
+from pipeline.arrays.arrow_text import join_pieces
 from pipeline.rules.sexes import sex_words
 from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site.profile_parts import ProfileKind
-from pipeline.site.row_table import RowTable, html_text, json_array, number_text
+from pipeline.site.row_table import (
+    RowTable,
+    html_text,
+    joined_text,
+    json_array_bytes,
+    number_text,
+)
+from pipeline.writers.text.csvtext import block_bytes
 
 HERE = Path(__file__).parent
 TEMPLATES = {
@@ -67,7 +75,7 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
     shown = pc.if_else(pc.is_null(change), words, text)
     new = pc.if_else(pa.array(frame["first_rating"] | frame["new"]), ' class="new"', "")
     cells = [
-        "<tr", new, '><td class="text name"><a href="', html_text(up + frame["href"]), '">',
+        "<tr", new, '><td class="text name"><a href="', up, html_text(frame["href"]), '">',
         html_text(frame["name"]), '</a></td><td class="wide">', html_text(frame["id"]),
         "</td><td>", html_text(frame["federation"]), '</td><td class="wide">',
         html_text(frame["title"]), "</td><td>", number_text(frame["rating"]), "</td><td>",
@@ -75,7 +83,28 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
         number_text(frame["k"]), '</td><td class="wide">', number_text(frame["birth_year"]),
         '</td><td class="wide">', html_text(frame["flags"]), "</td></tr>",
     ]  # fmt: skip
-    return Markup("".join(pc.binary_join_element_wise(*cells, "").to_pylist()))
+    # ``up`` apart from the link: escaping is character by character and "../" has nothing
+    # to escape, so this is the escape of the whole address.
+    return _block(context, join_pieces(cells))
+
+
+@pass_context
+def _new_items(context: Any, players: RowTable, first_rating: bool) -> Markup:
+    """A list page's new players as list items, made by columns as :func:`_list_rows`: the
+    link to the profile and the name, the id, and with ``first_rating`` the first rating
+    (a blank reads "None", as the template's ``{{ p.rating }}`` wrote it)."""
+    frame = players.frame
+    if len(frame) == 0:
+        return Markup("")
+    up = "../" * str(context["page"]).count("/")
+    pieces: list[pa.Array | str] = [
+        '<li><a href="', up, html_text(frame["href"]), '">', html_text(frame["name"]), "</a> ",
+        html_text(frame["id"]),
+    ]  # fmt: skip
+    if first_rating:
+        rating = pc.cast(pa.array(frame["rating"], pa.int64(), from_pandas=True), pa.string())
+        pieces += [", first rating ", pc.fill_null(rating, "None")]
+    return _block(context, join_pieces([*pieces, "</li>"]))
 
 
 @pass_context
@@ -114,6 +143,7 @@ def environment() -> Environment:
     env.filters["signed"] = signed  # a difference with its sign, as every face shows it
     env.filters["sex_words"] = sex_words  # "Female", "Male": FIDE's profile words
     env.filters["list_rows"] = _list_rows
+    env.filters["new_items"] = _new_items
     env.filters["period_rows"] = _period_rows
     return env
 
@@ -121,7 +151,35 @@ def environment() -> Environment:
 def html_bytes(template: str, context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> bytes:
     if template == "player":
         return _profile_html(context, face, kinds)
-    return _rendered(template, context, face, kinds).encode("utf-8")
+    page = environment().get_template(TEMPLATES[template])
+    blocks: list[bytes] = []
+    text = page.render(**context, face=face, site_kinds=kinds, row_blocks=blocks)
+    if not blocks:
+        return text.encode("utf-8")
+    # The blocks of rows go in as the UTF-8 Arrow made them, where their marks are (a list
+    # month's rows are most of its page: no text of them decoded, then encoded again).
+    parts = text.split(_BLOCK_MARK)
+    out = [parts[0].encode("utf-8")]
+    for block, part in zip(blocks, parts[1:], strict=True):
+        out += [block, part.encode("utf-8")]
+    return b"".join(out)
+
+
+# Where a block of rows goes in a page's text: markup no name can hold (autoescape writes a
+# "<" of a name as "&lt;") and no template writes.
+_BLOCK_MARK = "<fiderate-rows/>"
+
+
+def _block(context: Any, rows: pa.Array) -> Markup:
+    """Rows joined by Arrow (no blank) as a page's markup: in :func:`html_bytes`, a mark and
+    the rows' bytes kept aside; rendered elsewhere, their text."""
+    blocks = context.get("row_blocks")
+    if blocks is None:
+        return Markup(joined_text(rows))
+    if rows.null_count:
+        raise ValueError("a blank where every row has its text")
+    blocks.append(bytes(block_bytes(rows)))
+    return Markup(_BLOCK_MARK)
 
 
 def _rendered(template: str, context: dict[str, Any], face: str, kinds: tuple[str, ...]) -> str:
@@ -258,7 +316,7 @@ def _member(value: RowTable | list[ProfileKind]) -> bytes:
     """A member's value made by parts, as UTF-8 JSON (a profile's sections are bytes
     already)."""
     if isinstance(value, RowTable):
-        return json_array(value).encode()
+        return json_array_bytes(value)
     return b"[" + b",".join(v.json for v in value) + b"]"
 
 

@@ -18,13 +18,18 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.arrays.arrow_text import join_pieces, may_contain, replace_held, string_array
 from pipeline.site.addresses import id_token
+from pipeline.writers.text.csvtext import block_bytes
 
 # What json's encoder escapes in a string with ensure_ascii=False: the quote, the backslash and
 # the control characters. A value holding none of them is its text between quotes.
 _JSON_SPECIAL = '[\\\\"\\x00-\\x1f]'
 # Jinja's autoescape (markupsafe.escape) of a text: these five, ``&`` first.
 _HTML_ENTITIES = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
+# The same as bytes: a column none of whose cells holds one of these needs no escape. ASCII
+# bytes in UTF-8 stand only for themselves (arrow_text.may_contain's proof).
+_JSON_ESCAPED = bytes(range(0x20)) + b'"\\'
 _TOKEN_KEPT = "^[a-z0-9-]*$"  # an id that id_token keeps as it is
 
 
@@ -39,12 +44,6 @@ class RowTable:
         return len(self.frame)
 
 
-def _strings(column: pa.ChunkedArray | pa.Array) -> pa.Array:
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks()
-    return column.cast(pa.string()) if column.type != pa.string() else column
-
-
 def _json_values(column: pa.Array) -> pa.Array:
     """Each value of ``column`` as JSON text (``null`` for a blank)."""
     kind = column.type
@@ -55,7 +54,7 @@ def _json_values(column: pa.Array) -> pa.Array:
     elif pa.types.is_integer(kind):
         found = pc.cast(column, pa.string())
     elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
-        text = _strings(column)
+        text = string_array(column)
         found = pc.binary_join_element_wise('"', text, '"', "")
         special = pc.fill_null(pc.match_substring_regex(text, _JSON_SPECIAL), False)
         if pc.any(special).as_py():  # rare (a hostile name): json's own encoder for those
@@ -64,34 +63,60 @@ def _json_values(column: pa.Array) -> pa.Array:
             found = pc.replace_with_mask(found, special, texts)
     else:
         raise TypeError(f"no JSON text for a column of {kind}")
-    return pc.fill_null(_strings(found), "null")
+    return pc.fill_null(string_array(found), "null")
+
+
+def _json_pieces(column: pa.Array) -> list[pa.Array | str]:
+    """The pieces of a row's JSON text of ``column``'s value: a text column with no blank and
+    nothing json escapes (nearly every column) is its text between literal quotes, which join
+    the row's other literals (no quoted copy of the column made apart)."""
+    if (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)) and not (
+        column.null_count or may_contain(column, _JSON_ESCAPED)
+    ):
+        return ['"', string_array(column), '"']
+    return [_json_values(column)]
 
 
 def json_array(table: RowTable) -> str:
     """The rows as ``json.dumps`` writes a list of dicts (``separators=(",", ":")``)."""
+    return json_array_bytes(table).decode("utf-8")
+
+
+def json_array_bytes(table: RowTable) -> bytes:
+    """:func:`json_array` as UTF-8: the rows are joined by Arrow and taken from its buffer
+    (no Python string a row)."""
     arrow = pa.Table.from_pandas(table.frame, preserve_index=False)
     if arrow.num_rows == 0:
-        return "[]"
+        return b"[]"
     pieces: list[pa.Array | str] = []
     for n, name in enumerate(arrow.column_names):
         pieces.append(("{" if n == 0 else ",") + json.dumps(name) + ":")
-        pieces.append(_json_values(arrow.column(name).combine_chunks()))
-    pieces.append("}")
-    return "[" + ",".join(pc.binary_join_element_wise(*pieces, "").to_pylist()) + "]"
+        pieces += _json_pieces(arrow.column(name).combine_chunks())
+    rows = join_pieces([*pieces, "},"])  # every row with a comma after it: the last one cut
+    if rows.null_count:
+        raise ValueError("a blank JSON row")
+    return b"[" + bytes(block_bytes(rows))[:-1] + b"]"
 
 
 def html_text(values: pd.Series) -> pa.Array:
     """Text cells as Jinja's autoescape writes them (``markupsafe.escape``): the five
-    characters as entities; a blank as ``None``, which is what ``escape(None)`` writes."""
-    text = _strings(pa.array(values, from_pandas=True))
-    for raw, entity in _HTML_ENTITIES:
-        text = pc.replace_substring(text, raw, entity)
-    return pc.fill_null(text, "None")
+    characters as entities; a blank as ``None``, which is what ``escape(None)`` writes. A
+    character no cell holds costs no pass (most columns hold none of the five)."""
+    text = string_array(pa.array(values, from_pandas=True))
+    return pc.fill_null(replace_held(text, _HTML_ENTITIES), "None")
+
+
+def joined_text(rows: pa.Array) -> str:
+    """The cells of a string array with no blank, one after another, as one string (from
+    Arrow's buffer: no Python string a cell)."""
+    if rows.null_count:
+        raise ValueError("a blank where every row has its text")
+    return bytes(block_bytes(rows)).decode("utf-8")
 
 
 def number_text(values: pd.Series) -> pa.Array:
     """Whole numbers as text, a blank as nothing."""
-    return pc.fill_null(_strings(pc.cast(pa.array(values, from_pandas=True), pa.int64())), "")
+    return pc.fill_null(string_array(pc.cast(pa.array(values, from_pandas=True), pa.int64())), "")
 
 
 def player_pages(ids: pd.Series) -> pd.Series:

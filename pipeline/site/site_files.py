@@ -135,7 +135,7 @@ def site_groups(data: SiteData) -> Iterator[Group]:
     list, the home page, the search's index: made from the latest lists or every list)."""
     assets = [(address, path.read_bytes()) for address, path in ASSETS.items()]
     kinds = repr(data.kinds())  # every page's header links
-    digest = _ListDigests(data)
+    digest = ListDigests(data)
     yield Group(lambda: assets, page_key("assets"), tuple(ASSETS))
     yield Group(
         lambda: _page(data, at.Address("home"), at.home()),
@@ -148,7 +148,7 @@ def site_groups(data: SiteData) -> Iterator[Group]:
         (at.search_page(), at.json_of(at.search_page())),
     )
     for kind in data.kinds():
-        yield from _month_groups(data, kind, digest)
+        yield from month_groups(data, kind, digest)
         latest = digest.named(data.latest(kind))
         for top in (*at.TOPS, *pages.federations(data, kind)):
             where = at.Address("top", kind=kind, top=top)
@@ -166,7 +166,7 @@ def site_groups(data: SiteData) -> Iterator[Group]:
     yield Group(lambda: search_shards(data), page_key("search", kinds, *every), None)
 
 
-class _ListDigests:
+class ListDigests:
     """The digest of each list month's rows (:func:`page_keys.list_digest`, the store's sha;
     a list stored without one, decoded: :func:`page_keys.frame_digest`), each taken once."""
 
@@ -195,7 +195,7 @@ class _ListDigests:
         return f"{kind} [{months}] {self.named(latest)} {self.named(before)}"
 
 
-def _calculation_groups(data: SiteData, kind: str, lists: _ListDigests) -> Iterator[Group]:
+def _calculation_groups(data: SiteData, kind: str, lists: ListDigests) -> Iterator[Group]:
     """A calculation page per player and stored period of ``kind``, keyed by its period's
     games, changes and published list (:func:`page_keys.period_digest`): a refresh renders
     no old period's calculation page again."""
@@ -244,7 +244,7 @@ def _player_groups(data: SiteData) -> Iterator[Group]:
         )
 
 
-def _month_groups(data: SiteData, kind: str, digest: _ListDigests) -> Iterator[Group]:
+def month_groups(data: SiteData, kind: str, digest: ListDigests) -> Iterator[Group]:
     """Per list month of ``kind``: its page (made from its list, the list before and the
     site's kinds) and its downloads (from its list alone), each keyed."""
     for month in data.months_of(kind):

@@ -35,21 +35,35 @@ def write_list_text_files(
     CSV's sha256."""
     digest = hashlib.sha256()
     with csv_path.open("wb") as csv_fh, txt_path.open("wb") as txt_fh:
-        head = (",".join(columns) + "\n").encode("utf-8")  # plain names: no quotes
+        head = csv_head(columns)
         csv_fh.write(head)
         digest.update(head)
-        txt_fh.write((fide_txt_header(month_label) + "\r\n").encode("utf-8"))
+        txt_fh.write(fide_txt_head(month_label))
         for table in blocks:
             # The CSV's lines and the TXT's are independent: on both cores (Arrow kernels).
-            cells = {c: plain_text(arrow_text(table[c])) for c in columns}
             jobs: list[Callable[[], Any]] = [
-                partial(csv_lines, cells),
+                partial(csv_blocks, columns, table),
                 partial(fide_txt_body, table),
             ]
-            lines, body = each(jobs, len(table))
-            for chunk in lines.chunks:
-                block = block_bytes(chunk)
+            csv_pieces, body = each(jobs, len(table))
+            for block in csv_pieces:
                 csv_fh.write(block)
                 digest.update(block)
             txt_fh.write(block_bytes(body))
     return digest.hexdigest()
+
+
+def csv_head(columns: Sequence[str]) -> bytes:
+    """The CSV's header line: the plain names, no quotes."""
+    return (",".join(columns) + "\n").encode("utf-8")
+
+
+def fide_txt_head(month_label: str) -> bytes:
+    """The FIDE TXT's header line, CRLF."""
+    return (fide_txt_header(month_label) + "\r\n").encode("utf-8")
+
+
+def csv_blocks(columns: Sequence[str], table: pd.DataFrame) -> list[memoryview]:
+    """The CSV lines of the text table ``table`` (after the header), as blocks of bytes."""
+    cells = {c: plain_text(arrow_text(table[c])) for c in columns}
+    return [block_bytes(chunk) for chunk in csv_lines(cells).chunks]

@@ -26,4 +26,18 @@ CELL = st.one_of(st.none(), NUMBER, TEXT)
 def test_many_texts_tails_are_each_texts_own(cells):
     book = Book(io.BytesIO())
     expected = [_tail(book, c) for c in cells]
-    assert list(_tails(book, cells)) == expected
+    assert _tails(book, cells).to_pylist() == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(TEXT, min_size=MANY_TEXTS, max_size=MANY_TEXTS + 40), st.booleans())
+def test_a_column_of_texts_alone_has_each_texts_own_tail(texts, plain_only):
+    """Every distinct cell a text (a list's ids and names): the tails made by kernels are
+    returned as they are, unless some text is not plain (then each of those its own)."""
+    cells = [t for t in texts if t.isalnum() and t.isascii()] * MANY_TEXTS if plain_only else texts
+    book = Book(io.BytesIO())
+    expected = [_tail(book, c) for c in cells]
+    assert _tails(book, cells).to_pylist() == expected
+    assert _tails(book, cells, text_only=True).to_pylist() == expected
+    with_blank = [None, *cells]  # a text column's blank cell
+    assert _tails(book, with_blank, text_only=True).to_pylist() == [None, *expected]

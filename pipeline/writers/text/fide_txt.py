@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import arrow_text
+from pipeline.arrays.arrow_text import STR_DTYPE, arrow_text, str_series
 from pipeline.rules import sexes
 from pipeline.writers.text.csvtext import ROWS_PER_BLOCK, block_bytes
 
@@ -86,7 +86,12 @@ def fide_txt_header(month_label: str) -> str:
 def fide_txt_body(table: pd.DataFrame) -> pa.Array:
     """One line per player, each ending in CRLF, as one Arrow string array. ``table`` is the
     text table of the list (:func:`pipeline.writers.text.list_text.list_text_table`)."""
-    t = fide_txt_cells(table)
+    return fide_txt_body_of_cells(fide_txt_cells(table))
+
+
+def fide_txt_body_of_cells(t: pd.DataFrame) -> pa.Array:
+    """:func:`fide_txt_body` of the cells :func:`fide_txt_cells` made (the site's downloads
+    make them once for the TXT and the XML)."""
     fields = [
         _field(t[column], end - start, FEW_VALUES.get(column, True))
         for _, start, end, column in SINGLE_TYPE_FIELDS
@@ -146,20 +151,24 @@ def _fixed_width_lines(fields: list[pa.Array]) -> pa.Array | None:
 
 def fide_txt_cells(table: pd.DataFrame) -> pd.DataFrame:
     """The list's text table as FIDE prints it, a column per field of ``SINGLE_TYPE_FIELDS``:
-    titles split into Tit and WTit, sex as F or M, blank numbers as 0 (not yet cut to width)."""
-    t = table.copy()
-    titles = t["title"].astype(str)
+    titles split into Tit and WTit, sex as F or M, blank numbers as 0 (not yet cut to width).
+    The TXT and the XML of a list take the same cells: make them once for both."""
+    index = table.index
+    cells = {column: table[column] for column in table.columns}
+    titles = table["title"].astype(str)
     women = titles.str.upper().isin(WOMEN_TITLES)
     # FIDE prints a women's title in WTit and the open title in Tit.
-    t["w_title"] = titles.where(women, "")
-    t["title"] = titles.where(~women, "")
-    t["o_title"] = ""
-    t["foa_title"] = ""
-    sex = t["sex"].astype(str).str.lower()
-    t["sex"] = np.select([sex.isin(sexes.FEMALE), sex.isin(sexes.MALE)], ["F", "M"], "")
+    cells["title"] = titles.where(~women, "")
+    cells["w_title"] = titles.where(women, "")
+    cells["o_title"] = cells["foa_title"] = pd.Series("", index=index, dtype=STR_DTYPE)
+    sex = table["sex"].astype(str).str.lower()
+    known = [sex.isin(sexes.FEMALE), sex.isin(sexes.MALE)]
+    cells["sex"] = pd.Series(np.select(known, ["F", "M"], ""), index=index)
     for column in ("rating", "period_games", "k", "birth_year"):
-        t[column] = t[column].astype(str).replace("", "0")
-    return t
+        # A blank is 0: one kernel over the column (pandas' replace was most of this function).
+        text = arrow_text(table[column].astype(str))
+        cells[column] = str_series(pc.if_else(pc.equal(text, ""), "0", text), index)
+    return pd.DataFrame(cells, index=index)
 
 
 def fide_txt_lines(table: pd.DataFrame, month_label: str) -> list[str]:

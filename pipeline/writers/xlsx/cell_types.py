@@ -113,6 +113,12 @@ def number_format(decimals: int, signed: bool) -> str:
     return digits if decimals else ""
 
 
+def is_text_column(column: str) -> bool:
+    """Whether every cell of ``column`` is text (a blank aside): :func:`cell_value` of a text
+    ``t`` there is ``t`` itself, None for ``""``."""
+    return column != "result" and column not in WHOLE_COLUMNS and column not in NUMBER_COLUMNS
+
+
 @lru_cache(maxsize=1 << 16)
 def cell_value(column: str, text: str) -> str | Number | None:
     """A table's cell as written: None (blank), a ``Number`` or text (see the module's rule).

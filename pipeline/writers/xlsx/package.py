@@ -116,10 +116,11 @@ class Book:
     def save(self) -> None:
         with zipfile.ZipFile(self.path, "w", zipfile.ZIP_DEFLATED) as zf:
 
-            def put(name: str, text: str) -> None:
+            def put(name: str, text: str | bytes) -> None:
                 info = zipfile.ZipInfo(name, FIXED_DATE)
                 info.compress_type = zipfile.ZIP_DEFLATED
-                zf.writestr(info, text.encode("utf-8"), compresslevel=COMPRESS_LEVEL)
+                data = text if isinstance(text, bytes) else text.encode("utf-8")
+                zf.writestr(info, data, compresslevel=COMPRESS_LEVEL)
 
             put("[Content_Types].xml", self._content_types())
             put(
@@ -220,7 +221,8 @@ class Sheet:
         self.frozen_rows = 0
         self.autofilter: tuple[int, int, int, int] | None = None  # first/last row, column
         self.text_ids: list[str] = []  # ranges of ids written as text (see ``ignore_text_ids``)
-        self._rows: list[str] = []
+        # Rows of XML: text a row, or a block of rows already UTF-8 (``extend_block``).
+        self._rows: list[str | bytes] = []
 
     def set_width(self, column: int, width: float) -> None:
         self.widths[column] = width
@@ -241,6 +243,12 @@ class Sheet:
         self._rows.append(f'<row r="{self.row + 1}">{"".join(cells)}</row>')
         self.row += 1
 
+    def extend_block(self, rows: bytes, count: int) -> None:
+        """``count`` rows already written as XML and encoded (a rating list's rows, joined by
+        Arrow: no Python string a row), numbered from ``row + 1``."""
+        self._rows.append(rows)
+        self.row += count
+
     def extend_rows(self, rows: list[str]) -> None:
         """Rows already written as XML (``<row r="N">...</row>``, numbered from ``row + 1``)."""
         self._rows.extend(rows)
@@ -258,7 +266,7 @@ class Sheet:
             f"{d}{column_letter(last_col)}{d}{last_row + 1}"
         )
 
-    def xml(self) -> str:
+    def xml(self) -> bytes:
         view = '<sheetView workbookViewId="0"/>'
         if self.frozen_rows:
             top = f"A{self.frozen_rows + 1}"
@@ -284,8 +292,26 @@ class Sheet:
             if self.text_ids
             else ""
         )
-        return (
+        head = (
             f'{HEAD}<worksheet xmlns="{MAIN}" xmlns:r="{REL}"><sheetViews>{view}</sheetViews>'
-            f'<sheetFormatPr defaultRowHeight="15"/>{cols_xml}'
-            f"<sheetData>{''.join(self._rows)}</sheetData>{autofilter}{ignored}</worksheet>"
+            f'<sheetFormatPr defaultRowHeight="15"/>{cols_xml}<sheetData>'
         )
+        tail = f"</sheetData>{autofilter}{ignored}</worksheet>"
+        return b"".join([head.encode(), *_encoded_runs(self._rows), tail.encode()])
+
+
+def _encoded_runs(rows: list[str | bytes]) -> list[bytes]:
+    """``rows`` as UTF-8: each run of text rows joined and encoded once, blocks as they are."""
+    out: list[bytes] = []
+    run: list[str] = []
+    for row in rows:
+        if isinstance(row, str):
+            run.append(row)
+            continue
+        if run:
+            out.append("".join(run).encode("utf-8"))
+            run = []
+        out.append(row)
+    if run:
+        out.append("".join(run).encode("utf-8"))
+    return out

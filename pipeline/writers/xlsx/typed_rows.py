@@ -21,7 +21,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.writers.xlsx.cell_types import Number, cell_value
+from pipeline.arrays.arrow_text import join_pieces, replace_held
+from pipeline.writers.text.csvtext import block_bytes
+from pipeline.writers.xlsx.cell_types import Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
     Book,
     column_letter,
@@ -39,12 +41,14 @@ MIN_WIDTH, MAX_WIDTH = 6, 45
 
 class TypedColumn(NamedTuple):
     """A column as written: ``cells`` its distinct values typed, ``codes`` each row's index
-    into ``cells``, ``width`` its Excel column width."""
+    into ``cells``, ``width`` its Excel column width; ``text``: every cell is text or blank
+    (:func:`.cell_types.is_text_column`), so no cell needs a look at its type."""
 
     name: str
     cells: list[Cell]
     codes: np.ndarray
     width: int
+    text: bool = False
 
 
 def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
@@ -54,22 +58,28 @@ def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
     for column in table.columns:
         codes, uniques = pd.factorize(table[column], use_na_sentinel=False)
         texts = uniques.tolist()
-        cells = [cell_value(column, text) for text in texts]
-        typed.append(TypedColumn(column, cells, codes, _width(column, texts, codes)))
+        text = is_text_column(column)
+        if text:  # a list's ids and names: thousands of distinct texts
+            cells: list[Cell] = [None if value == "" else value for value in texts]
+        else:
+            cells = [cell_value(column, value) for value in texts]
+        typed.append(TypedColumn(column, cells, codes, _width(column, texts, codes), text))
     return typed
 
 
 def _width(column: str, texts: list[str], codes: np.ndarray) -> int:
-    """The column's width: its longest text (header included) among the first rows, plus 2."""
-    shown = np.unique(codes[:WIDTH_ROWS])
-    lengths = np.array([len(text) for text in texts] or [0], dtype=np.int64)
-    longest = max(len(column), int(lengths[shown].max())) if len(shown) else len(column)
+    """The column's width: its longest text (header included) among the first rows, plus 2
+    (only the texts of those rows measured: a list's ids are all distinct)."""
+    shown = np.unique(codes[:WIDTH_ROWS]).tolist()
+    longest = max([len(column), *(len(texts[i]) for i in shown)])
     return min(max(longest + 2, MIN_WIDTH), MAX_WIDTH)
 
 
 def _format_ids(column: TypedColumn, formats: dict[str, int]) -> np.ndarray:
     """Per distinct value of ``column``, the index of its number format in ``formats`` (added
     on first sight), -1 for text, blanks and General numbers (which need no style)."""
+    if column.text:
+        return np.full(len(column.cells), -1, dtype=np.int64)
     ids = [
         formats.setdefault(c.num_format, len(formats))
         if isinstance(c, Number) and c.num_format
@@ -104,20 +114,36 @@ def rows_xml(
     """The XML of table rows ``rows`` (positions in the columns), numbered ``numbers`` (the
     sheet's 1-based row numbers). Every number format they use must have its style already
     (:func:`first_uses`), so the styles keep their row-major numbering."""
+    return rows_array(book, columns, rows, numbers).to_pylist()
+
+
+def rows_block(
+    book: Book, columns: list[TypedColumn], rows: np.ndarray, numbers: np.ndarray
+) -> bytes:
+    """:func:`rows_xml` one after another, as UTF-8 (Arrow's buffer: no Python string a
+    row): a sheet that takes its rows whole."""
+    return bytes(block_bytes(rows_array(book, columns, rows, numbers)))
+
+
+def rows_array(
+    book: Book, columns: list[TypedColumn], rows: np.ndarray, numbers: np.ndarray
+) -> pa.Array:
+    """:func:`rows_xml` as an Arrow array of text, a row each."""
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
-    cells = []
+    pieces: list[pa.Array | str] = ['<row r="', number_text, '">']
     for j, column in enumerate(columns):
         # Each distinct value's tail made once (:func:`_tails`), taken for every row by Arrow
-        # (None: a blank, no cell).
-        tails = pa.array(_tails(book, column.cells), type=pa.string())
-        tail = tails.take(pa.array(column.codes[rows]))
+        # (null: a blank, no cell).
+        tail = _tails(book, column.cells, column.text).take(pa.array(column.codes[rows]))
         ref = f'<c r="{column_letter(j)}'
-        cell = pc.binary_join_element_wise(
-            ref, number_text, '"', tail, "", null_handling="emit_null"
-        )
-        cells.append(cell.fill_null(""))
-    row = pc.binary_join_element_wise('<row r="', number_text, '">', *cells, "</row>", "")
-    return row.to_pylist()
+        if tail.null_count:  # some cells blank: the column's cells made apart, "" for a blank
+            cell = pc.binary_join_element_wise(
+                ref, number_text, '"', tail, "", null_handling="emit_null"
+            )
+            pieces.append(cell.fill_null(""))
+        else:  # a cell in every row: its parts go straight into the row's join
+            pieces += [ref, number_text, '"', tail]
+    return join_pieces([*pieces, "</row>"])
 
 
 # A text whose tail is not the plain one (:func:`.package.string_cell_tail`): a first or last
@@ -127,26 +153,46 @@ _NOT_PLAIN = "^[^!-~]|[^!-~]$|^[=+@-]|[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x{fffe}
 MANY_TEXTS = 256  # distinct texts in a column from which their tails are made by kernels
 
 
-def _tails(book: Book, cells: list[Cell]) -> np.ndarray:
-    """:func:`_tail` of each distinct cell of a column (a blank: None). A column of many
+def _tails(book: Book, cells: list[Cell], text_only: bool = False) -> pa.Array:
+    """:func:`_tail` of each distinct cell of a column (a blank: null). A column of many
     distinct texts (a list's ids and names: a Python call each was most of a 50,000-player
     list's workbook) has its plain texts' tails made by Arrow kernels: escaped as
-    ``text_xml`` does (``&``, ``<``, ``>``) between the plain tail's fixed parts."""
-    tails = np.empty(max(len(cells), 1), dtype=object)
+    ``text_xml`` does (``&``, ``<``, ``>``) between the plain tail's fixed parts.
+    ``text_only``: every cell is text or None (a blank: null through the kernels)."""
+    if text_only and len(cells) >= MANY_TEXTS:
+        tails = _plain_tails(pa.array(cells, type=pa.string()))
+        if tails is not None:
+            return tails
     texts = [i for i, c in enumerate(cells) if type(c) is str]
+    if len(texts) < MANY_TEXTS:
+        return pa.array([_tail(book, c) for c in cells], type=pa.string())
+    text = pa.array([cells[i] for i in texts], type=pa.string())
+    odd = pc.match_substring_regex(text, _NOT_PLAIN)
+    made = _escaped_tails(text)
+    if len(texts) == len(cells) and not pc.any(odd).as_py():
+        return made  # every distinct cell a plain text (a list's ids and names)
+    tails = np.empty(len(cells), dtype=object)
     plain = np.zeros(len(cells), dtype=bool)
-    if len(texts) >= MANY_TEXTS:
-        text = pa.array([cells[i] for i in texts], type=pa.string())
-        odd = pc.match_substring_regex(text, _NOT_PLAIN).to_numpy(zero_copy_only=False)
-        for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")):
-            text = pc.replace_substring(text, raw, entity)
-        made = pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
-        at = np.array(texts, dtype=np.int64)[~odd]
-        tails[at] = np.array(made.filter(pa.array(~odd)).to_pylist(), dtype=object)
-        plain[at] = True
+    keep = ~odd.to_numpy(zero_copy_only=False)
+    at = np.array(texts, dtype=np.int64)[keep]
+    tails[at] = np.array(made.filter(pa.array(keep)).to_pylist(), dtype=object)
+    plain[at] = True
     for i in np.flatnonzero(~plain).tolist():
         tails[i] = _tail(book, cells[i])
-    return tails
+    return pa.array(tails, type=pa.string())
+
+
+def _escaped_tails(text: pa.Array) -> pa.Array:
+    """The plain tail of each text (a null: null): escaped as ``text_xml`` does."""
+    text = replace_held(text, (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")))
+    return pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
+
+
+def _plain_tails(text: pa.Array) -> pa.Array | None:
+    """The tails of texts (a null, a blank: null) when every one is plain, else None."""
+    if pc.any(pc.match_substring_regex(text, _NOT_PLAIN)).as_py():
+        return None
+    return _escaped_tails(text)
 
 
 def _tail(book: Book, value: Cell) -> str | None:

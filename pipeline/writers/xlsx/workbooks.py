@@ -26,7 +26,14 @@ from pipeline.rules.norm_labels import LEGEND
 from pipeline.writers.xlsx import package as xlsx_package
 from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value
 from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
-from pipeline.writers.xlsx.typed_rows import Cell, TypedColumn, first_uses, rows_xml, typed_columns
+from pipeline.writers.xlsx.typed_rows import (
+    Cell,
+    TypedColumn,
+    first_uses,
+    rows_block,
+    rows_xml,
+    typed_columns,
+)
 
 if TYPE_CHECKING:
     from pipeline.writers.text.norms_text import NormsText
@@ -72,26 +79,35 @@ def write_table(ws: Sheet, table: pd.DataFrame) -> None:
     rows = np.arange(len(table))
     for _, _, num_format in first_uses(columns, rows):
         ws.book.number_format(num_format)
-    body = rows_xml(ws.book, columns, rows, rows + ws.row + 2)
-    write_typed(ws, columns, body)
+    body: list[str] | bytes = []  # the rows as one block (no Python string a row)
+    if len(rows):
+        body = rows_block(ws.book, columns, rows, rows + ws.row + 2)
+    write_typed(ws, columns, body, len(rows))
 
 
-def write_typed(ws: Sheet, columns: list[TypedColumn], body: list[str]) -> None:
+def write_typed(
+    ws: Sheet, columns: list[TypedColumn], body: list[str] | bytes, count: int = 0
+) -> None:
     """``write_table`` with the rows already written as XML (:func:`.typed_rows.rows_xml`,
     numbered from ``ws.row + 2``): the per-player sheets write the whole breakdown at once and
-    take a slice of it each (their columns' widths: the whole breakdown's)."""
+    take a slice of it each (their columns' widths: the whole breakdown's). ``body``: a text
+    a row, or the ``count`` rows as one UTF-8 block (:func:`.typed_rows.rows_block`)."""
+    rows = len(body) if isinstance(body, list) else count
     first = ws.row
     for j, column in enumerate(columns):
         ws.set_width(j, column.width)
     ws.append_xml([_header_cells(tuple(column.name for column in columns), first + 1)])
     ws.freeze_rows(first + 1)
-    ws.extend_rows(body)
-    if body:
-        ws.set_autofilter(first, 0, first + len(body), len(columns) - 1)
+    if isinstance(body, list):
+        ws.extend_rows(body)
+    else:
+        ws.extend_block(body, rows)
+    if rows:
+        ws.set_autofilter(first, 0, first + rows, len(columns) - 1)
         for j, column in enumerate(columns):
             if column.name in ID_COLUMNS:
                 letter = column_letter(j)
-                ws.ignore_text_ids(f"{letter}{first + 2}:{letter}{first + 1 + len(body)}")
+                ws.ignore_text_ids(f"{letter}{first + 2}:{letter}{first + 1 + rows}")
 
 
 @lru_cache(maxsize=64)
