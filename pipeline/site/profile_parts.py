@@ -30,6 +30,7 @@ import pyarrow.compute as pc
 from jinja2.filters import do_urlencode
 from markupsafe import escape
 
+from pipeline.arrays.arrow_text import join_pieces
 from pipeline.site import addresses as at
 from pipeline.site.history_data import SiteData
 from pipeline.site.profile_runs import FACTS, LAST_FIELDS, KindRuns, kind_runs
@@ -111,10 +112,6 @@ def _html_text(column: pa.Array) -> pa.Array:
     return _per_value(html_text, column)
 
 
-def _join(pieces: list[pa.Array | str]) -> pa.Array:
-    return pc.binary_join_element_wise(*pieces, "")
-
-
 def _texts(values: pa.Array, counts: np.ndarray, separator: str) -> pa.Array:
     """Per player, their values (``counts`` consecutive ones each, in order) joined."""
     offsets = np.zeros(len(counts) + 1, dtype=np.int32)
@@ -138,7 +135,7 @@ def _calculation_links(runs: dict[str, pa.Array], kind: str, tokens: pa.Array) -
     for those alone (a history without stored calculations has none)."""
     calculated = runs["calculated"]
     period = runs["period"].filter(calculated)
-    return _where(calculated, _join([f"calculations/{kind}/", period, "/",
+    return _where(calculated, join_pieces([f"calculations/{kind}/", period, "/",
                                      tokens.filter(calculated), ".html"]))  # fmt: skip
 
 
@@ -163,24 +160,24 @@ def _period_cells(runs: dict[str, pa.Array], href: pa.Array) -> pa.Array:
     month, until = runs["month"], runs["until"]
     lists = pc.if_else(
         pc.is_null(until),
-        _join(["since ", month]),
-        pc.if_else(pc.equal(until, month), month, _join([month, " to ", until])),
+        join_pieces(["since ", month]),
+        pc.if_else(pc.equal(until, month), month, join_pieces([month, " to ", until])),
     )
     change = pc.coalesce(runs["change"], runs["difference"])
     shown = number_text(change)
     up = pc.fill_null(pc.greater(change, 0), False)
-    shown = _replaced(shown, up, _join(["+", shown.filter(up)]))
+    shown = _replaced(shown, up, join_pieces(["+", shown.filter(up)]))
     rated = pc.is_valid(runs["k_used"])
-    k = _replaced(pc.if_else(rated, "", ""), rated, _join([
+    k = _replaced(pc.if_else(rated, "", ""), rated, join_pieces([
         '<abbr title="', _html_text(runs["k_rule"].filter(rated)), '">',
         number_text(runs["k_used"].filter(rated)), "</abbr>",
     ]))  # fmt: skip
     period = _html_text(pc.fill_null(runs["period"], ""))
     linked = pc.is_valid(href)
-    period = _replaced(period, linked, _join([
+    period = _replaced(period, linked, join_pieces([
         '<a class="calculation" href="', href.filter(linked), '">', period.filter(linked), "</a>",
     ]))  # fmt: skip
-    return _join([
+    return join_pieces([
         '<tr><td class="text">', _html_text(lists), "</td><td>", number_text(runs["rating"]),
         "</td><td>", shown, "</td><td>", number_text(runs["games"]), "</td><td>",
         _html_text(pc.fill_null(runs["score"], "")), "</td><td>", k, '</td><td class="text">',
@@ -195,7 +192,7 @@ def _period_objects(runs: dict[str, pa.Array], links: pa.Array) -> pa.Array:
     for n, (key, column) in enumerate(zip(PERIOD_KEYS, columns, strict=True)):
         text = _json_text(column) if pa.types.is_string(column.type) else _json_values(column)
         pieces += [("{" if n == 0 else ",") + f'"{key}":', text]
-    return _join([*pieces, "}"])
+    return join_pieces([*pieces, "}"])
 
 
 def _kind_fields(last: dict[str, pa.Array]) -> dict[str, pa.Array]:
@@ -235,14 +232,14 @@ def make_parts(
             href = _live_links(runs, kind, [str(player_ids.iloc[o]) for o in owners])
         else:
             shown = runs["calculated"]
-            href = _where(shown, html_text(_join([UP, links.filter(shown)])))
+            href = _where(shown, html_text(join_pieces([UP, links.filter(shown)])))
         cells = _period_cells(runs, pc.if_else(pc.is_null(links), links, href))
         rows[face] = _utf8(_texts(cells.take(backwards), counts[::-1], ""))[::-1]
     rated = pc.is_valid(runs["rating"]).to_numpy(zero_copy_only=False)
     point_months = runs["month"].filter(pa.array(rated))
     point_ratings = runs["rating"].filter(pa.array(rated))
     point_counts = np.bincount(owners[rated], minlength=len(counts))
-    points = _join(["[", _json_text(point_months), ",", _json_values(point_ratings), "]"])
+    points = join_pieces(["[", _json_text(point_months), ",", _json_values(point_ratings), "]"])
     last_rows = _table(found.last.iloc[first:stop][list(LAST_FIELDS)])
     charts = _utf8(step_charts(point_months, _html_text(point_months), point_ratings.to_numpy(),
                                point_counts, last_rows["until"]))  # fmt: skip
@@ -250,7 +247,7 @@ def make_parts(
     head: list[pa.Array | str] = ['{"kind":' + json.dumps(kind, ensure_ascii=False)]
     for key, column in fields.items():
         head += [f',"{key}":', _json_values(column)]
-    objects_json = _join([
+    objects_json = join_pieces([
         *head, ',"periods":[', _texts(objects, counts, ","), '],"points":[',
         _texts(points, point_counts, ","), "]}",
     ])  # fmt: skip

@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from markupsafe import Markup, escape
 
+from pipeline.arrays.arrow_text import join_pieces
 from pipeline.site.row_table import html_text
 
 # The chart's own units: drawn 1:1 at about 400 px, so at 390 px (a phone) its 13-unit text is
@@ -168,32 +169,30 @@ def step_charts(
     opening = np.zeros(len(xs), dtype=bool)
     opening[starts[drawn]] = True
     steps = _placed(
-        pc.binary_join_element_wise("H", x_text, "V", y_text, ""), opening,
-        pc.binary_join_element_wise("M", _numbers(xs[opening]), ",", _numbers(ys[opening]), ""),
+        join_pieces(["H", x_text, "V", y_text]), opening,
+        join_pieces(["M", _numbers(xs[opening]), ",", _numbers(ys[opening])]),
     )  # fmt: skip
     shown = pa.array(labelled)
-    label = pc.binary_join_element_wise(
+    label = join_pieces([
         '<text x="', x_text.filter(shown), '" y="', _numbers(ys[labelled] - 10),
         '" text-anchor="middle">', _numbers(ratings[labelled]), '</text><text x="',
         x_text.filter(shown), f'" y="{HEIGHT - PAD + 18}" text-anchor="middle">',
-        month_text.filter(shown), "</text>", "",
-    )  # fmt: skip
-    dots = pc.binary_join_element_wise(
+        month_text.filter(shown), "</text>"])  # fmt: skip
+    dots = join_pieces([
         '<circle cx="', x_text, '" cy="', y_text, '" r="4" class="dot"/>',
-        _placed(pc.fill_null(pa.nulls(len(xs), pa.string()), ""), labelled, label), "",
-    )  # fmt: skip
+        _placed(pc.fill_null(pa.nulls(len(xs), pa.string()), ""), labelled, label),
+    ])  # fmt: skip
     charts = np.arange(len(counts))
-    flat_to = pc.binary_join_element_wise("H", _numbers(x(charts, until)), "")
+    flat_to = join_pieces(["H", _numbers(x(charts, until))])
     flat = pc.if_else(pa.array(later), flat_to, "")
     begin = month_text.take(pa.array(firsts))
     finish = pc.if_else(pa.array(later), html_text(pc.fill_null(untils, "")),
                         month_text.take(pa.array(lasts)))  # fmt: skip
-    svg = pc.binary_join_element_wise(
+    svg = join_pieces([
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         'aria-label="rating over time, ', begin, " to ", finish, '">', AXES, '<path d="',
         _per_chart(steps, counts), flat, '" class="line"/>', _per_chart(dots, counts),
-        "</svg>", "",
-    )  # fmt: skip
+        "</svg>"])  # fmt: skip
     return pc.if_else(pa.array(drawn), svg, "")
 
 
