@@ -206,20 +206,35 @@ def _kind_fields(last: dict[str, pa.Array]) -> dict[str, pa.Array]:
             "k": last["k"]}  # fmt: skip
 
 
+def _spans(found: KindRuns) -> np.ndarray:
+    """(start, stop) of each player's runs, in ``found.last``'s order (that of ``spans``)."""
+    return np.asarray(list(found.spans.values()), np.int64).reshape(-1, 2)
+
+
 def make_parts(
-    found: KindRuns, kind: str, first: int, stop: int, faces: tuple[str, ...]
+    found: KindRuns, kind: str, places: range | np.ndarray, faces: tuple[str, ...]
 ) -> tuple[list[ProfileKind], list[dict[str, Any]]]:
-    """The sections of ``kind`` of the players ``first`` to ``stop`` (their places in
-    ``found``, sorted by id), with the table bodies of ``faces``; and each one's ``NEWEST``
-    values of their newest row."""
-    spans = np.asarray(list(found.spans.values())[first:stop], dtype=np.int64).reshape(-1, 2)
-    low, high = int(spans[0, 0]), int(spans[-1, 1])
-    counts = spans[:, 1] - spans[:, 0]
-    frame = found.runs.iloc[low:high]
+    """The sections of ``kind`` of the players at ``places`` (ascending places in ``found``,
+    sorted by id: a range, or the players a refresh makes), with the table bodies of
+    ``faces``; and each one's ``NEWEST`` values of their newest row."""
+    if isinstance(places, range):
+        spans = np.asarray(list(found.spans.values())[places.start : places.stop], np.int64)
+        spans = spans.reshape(-1, 2)
+        counts = spans[:, 1] - spans[:, 0]
+        frame = found.runs.iloc[int(spans[0, 0]) : int(spans[-1, 1])]
+        player_ids = found.last["id"].iloc[places.start : places.stop]
+        last_frame = found.last.iloc[places.start : places.stop]
+    else:
+        spans = _spans(found)[places]
+        counts = spans[:, 1] - spans[:, 0]
+        # Each chosen player's runs, in order: the rows of their spans, one take.
+        starts = np.repeat(spans[:, 0] - (np.cumsum(counts) - counts), counts)
+        frame = found.runs.iloc[starts + np.arange(int(counts.sum()))]
+        player_ids = found.last["id"].iloc[places]
+        last_frame = found.last.iloc[places]
     runs = _table(frame)
     runs["calculated"] = pc.fill_null(runs["calculated"], False)
     owners = np.repeat(np.arange(len(counts)), counts)
-    player_ids = found.last["id"].iloc[first:stop]
     pages = player_pages(player_ids.astype(str).reset_index(drop=True))
     # The page's stem (p-1 of players/p-1.html): the calculation pages' file name too.
     stems = pc.utf8_slice_codeunits(pa.array(pages, pa.string()), len("players/"), -len(".html"))
@@ -240,7 +255,7 @@ def make_parts(
     point_ratings = runs["rating"].filter(pa.array(rated))
     point_counts = np.bincount(owners[rated], minlength=len(counts))
     points = join_pieces(["[", _json_text(point_months), ",", _json_values(point_ratings), "]"])
-    last_rows = _table(found.last.iloc[first:stop][list(LAST_FIELDS)])
+    last_rows = _table(last_frame[list(LAST_FIELDS)])
     charts = _utf8(step_charts(point_months, _html_text(point_months), point_ratings.to_numpy(),
                                point_counts, last_rows["until"]))  # fmt: skip
     fields = _kind_fields(last_rows)
@@ -266,26 +281,44 @@ def make_parts(
 class KindParts:
     """The sections of every player of a kind, made ``CHUNK`` players at a time as the static
     writer goes through the players in id order (the static face: the live server makes a
-    profile from the player's own runs)."""
+    profile from the player's own runs). ``wanted``: the ids of the players whose profiles the
+    writer will make (a refresh: those whose profile changed), None for every player; a chunk
+    is then made of wanted players alone (their runs taken apart), not of every player between
+    them."""
 
-    def __init__(self, found: KindRuns, kind: str) -> None:
+    def __init__(self, found: KindRuns, kind: str, wanted: frozenset[str] | None = None) -> None:
         self.found, self.kind = found, kind
-        self.held: tuple[int, int, list[ProfileKind], list[dict[str, Any]]] = (0, 0, [], [])
+        self.places: np.ndarray | None = None  # the wanted players' places, ascending
+        if wanted is not None:
+            ids = found.last["id"].astype(str)
+            self.places = np.flatnonzero(ids.isin(wanted).to_numpy(dtype=bool))
+        self.held: tuple[dict[int, int], list[ProfileKind], list[dict[str, Any]]] = ({}, [], [])
+
+    def _chunk(self, at_: int) -> range | np.ndarray:
+        """The chunk holding the player at place ``at_``: chunks on fixed bounds (a writer
+        going through the players in any order, several at once or back and forth, makes
+        each chunk as often as it leaves it), of every player or of the wanted ones."""
+        if self.places is not None:
+            n = int(np.searchsorted(self.places, at_))
+            if n < len(self.places) and self.places[n] == at_:
+                low = n - n % CHUNK
+                return self.places[low : low + CHUNK]
+        low = at_ - at_ % CHUNK  # every player's chunks (and a player not wanted: asked anyway)
+        return range(low, min(len(self.found.last), low + CHUNK))
 
     def section(self, player_id: str) -> tuple[ProfileKind, dict[str, Any]] | None:
         """The player's section and newest row; None when they are on no list of the kind."""
         at_ = self.found.last_at.get(player_id)
         if at_ is None:
             return None
-        low, high, sections, lasts = self.held
-        if not low <= at_ < high:
-            # Chunks on fixed bounds: a writer going through the players in any order (several
-            # at once, or back and forth) makes each chunk as often as it leaves it.
-            low = at_ - at_ % CHUNK
-            high = min(len(self.found.last), low + CHUNK)
-            sections, lasts = make_parts(self.found, self.kind, low, high, ("static",))
-            self.held = low, high, sections, lasts
-        return sections[at_ - low], lasts[at_ - low]
+        where, sections, lasts = self.held
+        if at_ not in where:
+            chunk = self._chunk(at_)
+            sections, lasts = make_parts(self.found, self.kind, chunk, ("static",))
+            where = {int(place): n for n, place in enumerate(chunk)}
+            self.held = where, sections, lasts
+        n = where[at_]
+        return sections[n], lasts[n]
 
 
 def kind_section(
@@ -301,7 +334,8 @@ def kind_section(
         if rows.empty:
             return None
         found = kind_runs(rows, data.changes(kind, player_id), data.months_of(kind))
-        sections, lasts = make_parts(found, kind, 0, 1, FACES)
+        sections, lasts = make_parts(found, kind, range(1), FACES)
         return sections[0], lasts[0]
-    parts: KindParts = data.kept(("profile parts", kind), lambda: KindParts(every, kind))
+    wanted = data.held(("profiles wanted",))
+    parts: KindParts = data.kept(("profile parts", kind), lambda: KindParts(every, kind, wanted))
     return parts.section(player_id)

@@ -129,7 +129,7 @@ def site_files(data: SiteData) -> Iterator[tuple[str, bytes]]:
         yield from group.make()
 
 
-def site_groups(data: SiteData) -> Iterator[Group]:
+def site_groups(data: SiteData, held: Callable[[Group], bool] | None = None) -> Iterator[Group]:
     """The files of :func:`site_files` as groups, in the same order, each keyed by what it is
     made from: a refresh after which a page's lists are the same makes no page again (a top
     list, the home page, the search's index: made from the latest lists or every list)."""
@@ -157,7 +157,7 @@ def site_groups(data: SiteData) -> Iterator[Group]:
             yield Group(
                 partial(_page, data, where, page), page_key("top", kinds, kind, top, latest), None
             )
-    yield from _player_groups(data)
+    yield from _player_groups(data, held)
     lists = (digest.named(data.latest(kind)) for kind in data.kinds())
     yield Group(lambda: rank_files(data), page_key("ranks", kinds, *lists), None)
     for kind in data.kinds():
@@ -228,20 +228,27 @@ def _calculation_groups(data: SiteData, kind: str, lists: ListDigests) -> Iterat
         )
 
 
-def _player_groups(data: SiteData) -> Iterator[Group]:
+def _player_groups(data: SiteData, held: Callable[[Group], bool] | None) -> Iterator[Group]:
     """A profile per player, keyed by the rows it is made from (:func:`profile_keys`): after
-    a month where a player did not play, their profile is not made again."""
+    a month where a player did not play, their profile is not made again. ``held``: whether
+    the writer holds a group already; the players whose profiles it will make are told to
+    :mod:`.profile_parts` (a refresh makes their sections alone, not every player's)."""
     by_kind = {kind: all_runs(data, kind) for kind in data.kinds()}
     players = sorted({p for runs in by_kind.values() for p in runs.spans})
     keys = profile_keys(by_kind, players)
     kinds = repr(data.kinds())  # the header's links
+    groups = []
     for player_id in players:
         page = at.player_page(player_id)
-        yield Group(
+        groups.append(Group(
             partial(_page, data, at.Address("player", player_id=player_id), page),
             page_key("player", kinds, keys[player_id]),
             (page, at.json_of(page)),
-        )
+        ))  # fmt: skip
+    if held is not None:
+        wanted = frozenset(p for p, group in zip(players, groups, strict=True) if not held(group))
+        data.kept(("profiles wanted",), lambda: wanted)
+    yield from groups
 
 
 def month_groups(data: SiteData, kind: str, digest: ListDigests) -> Iterator[Group]:

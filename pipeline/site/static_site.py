@@ -102,7 +102,7 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             kept[key] = sizes
 
     try:
-        for n, group in enumerate(site_groups(data)):
+        for n, group in enumerate(site_groups(data, lambda g: _held(out, g, manifest, present))):
             if shared is not None and workers is None and _first_profile(group):
                 # The workers start once this process has read every player's runs (its
                 # largest tables, read before the first profile) and given back what reading

@@ -194,7 +194,7 @@ def _kind(kind: str, pid: str, runs: list[dict[str, Any]], last: dict[str, Any])
 @given(st.lists(PLAYER, min_size=1, max_size=5), st.sampled_from(["standard", "rapid"]))
 def test_each_kinds_section_is_its_row_at_a_time_rendering(drawn, kind):
     players = _players(drawn)
-    sections, lasts = make_parts(_kind_runs(players), kind, 0, len(players), FACES)
+    sections, lasts = make_parts(_kind_runs(players), kind, range(len(players)), FACES)
     for (pid, runs, last), section, newest in zip(players, sections, lasts, strict=True):
         expected = _kind(kind, pid, runs, last)
         as_json = json.dumps(expected, ensure_ascii=False, separators=(",", ":"))
@@ -214,9 +214,9 @@ def test_each_kinds_section_is_its_row_at_a_time_rendering(drawn, kind):
 def test_a_chunk_of_players_is_each_made_alone(drawn):
     """The static writer makes 2,048 players at a time, the live server one: the same."""
     players = _players(drawn)
-    together, _ = make_parts(_kind_runs(players), "blitz", 0, len(players), ("static",))
+    together, _ = make_parts(_kind_runs(players), "blitz", range(len(players)), ("static",))
     for n, player in enumerate(players):
-        alone, _ = make_parts(_kind_runs([player]), "blitz", 0, 1, ("static",))
+        alone, _ = make_parts(_kind_runs([player]), "blitz", range(1), ("static",))
         assert alone == [together[n]]
 
 
@@ -237,7 +237,7 @@ def test_a_profile_page_joined_from_its_shape_is_jinjas_render(one, other, face)
     runs = _players([one])[0][1]
     for pid, last in ((one[0], one[2]), (other[0], _shaped(one[2], other[2]))):
         player = [(pid, runs, last)]
-        sections = [make_parts(_kind_runs(player), k, 0, 1, FACES)[0][0] for k in kinds[:2]]
+        sections = [make_parts(_kind_runs(player), k, range(1), FACES)[0][0] for k in kinds[:2]]
         pages.append(_context(pid, last, sections))
     render._shapes.clear()
     for context in pages:
@@ -256,7 +256,7 @@ def test_a_sex_code_like_a_slot_mark_is_shown_as_it_is():
             "birth_year": None, "month": "2025-01", "until": None, "rating": 1500, "k": 20,
             "flags": "", "current": True}  # fmt: skip
     player = [("7", [run], last)]
-    section = make_parts(_kind_runs(player), "standard", 0, 1, FACES)[0][0]
+    section = make_parts(_kind_runs(player), "standard", range(1), FACES)[0][0]
     context = _context("7", last, [section])
     for face in FACES:
         joined = render.html_bytes("player", context, face, ("standard",)).decode()
@@ -279,7 +279,7 @@ def test_a_writer_asking_in_any_order_gets_each_players_section(drawn, random):
     in, each is the player's section made with everyone's."""
     players = _players(drawn)
     found = _kind_runs(players)
-    every, _ = make_parts(found, "rapid", 0, len(players), ("static",))
+    every, _ = make_parts(found, "rapid", range(len(players)), ("static",))
     parts = KindParts(found, "rapid")
     order = list(range(len(players)))
     random.shuffle(order)
@@ -292,6 +292,40 @@ def test_a_writer_asking_in_any_order_gets_each_players_section(drawn, random):
     finally:
         profile_parts.CHUNK = saved
     assert parts.section("not a player \x00") is None
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(PLAYER, min_size=1, max_size=9), st.data())
+def test_a_refresh_makes_the_sections_of_the_players_it_wants_alone(drawn, data):
+    """A refresh's writer wants some players' profiles: their sections are made from their
+    own runs taken apart (chunks of 2 wanted players, not of everyone between them), each the
+    section made with everyone's; a player not wanted, asked anyway, is right too."""
+    players = _players(drawn)
+    found = _kind_runs(players)
+    every, _ = make_parts(found, "rapid", range(len(players)), ("static",))
+    ids = [p[0] for p in players]
+    wanted = data.draw(st.sets(st.sampled_from(ids)))
+    parts = KindParts(found, "rapid", frozenset(wanted))
+    made: list[int] = []
+    saved, make = profile_parts.CHUNK, profile_parts.make_parts
+
+    def counted(found, kind, places, faces):  # type: ignore[no-untyped-def]
+        made.extend(int(p) for p in places)
+        return make(found, kind, places, faces)
+
+    profile_parts.CHUNK, profile_parts.make_parts = 2, counted
+    try:
+        for n, player_id in enumerate(ids):
+            if player_id in wanted:
+                section = parts.section(player_id)
+                assert section is not None and section[0] == every[n]
+        assert sorted(made) == sorted(n for n, p in enumerate(ids) if p in wanted)
+        unwanted = [n for n, p in enumerate(ids) if p not in wanted]
+        for n in unwanted[:1]:
+            section = parts.section(ids[n])
+            assert section is not None and section[0] == every[n]
+    finally:
+        profile_parts.CHUNK, profile_parts.make_parts = saved, make
 
 
 PLAIN = st.recursive(
@@ -310,7 +344,7 @@ def test_a_pages_json_is_json_dumps_of_its_context(members, drawn, data):
     """A page's JSON made by parts (the profile's sections among plain members, anywhere) is
     ``json.dumps`` of the context with each section as the dict it stands for."""
     players = _players(drawn)
-    sections = make_parts(_kind_runs(players), "standard", 0, len(players), ("static",))[0]
+    sections = make_parts(_kind_runs(players), "standard", range(len(players)), ("static",))[0]
     keys = list(members)
     at_ = data.draw(st.integers(0, len(keys)))
     context = {**dict(list(members.items())[:at_]), "kinds \x00": sections,
@@ -332,7 +366,7 @@ def test_a_section_made_for_the_static_face_refuses_the_live_one():
     last = {"name": "Ann", "federation": "FRA", "title": "", "sex": "w", "birth_year": None,
             "month": "2025-01", "until": None, "rating": 1500, "k": 20, "flags": "",
             "current": True}  # fmt: skip
-    section = make_parts(_kind_runs([("7", [run], last)]), "blitz", 0, 1, ("static",))[0][0]
+    section = make_parts(_kind_runs([("7", [run], last)]), "blitz", range(1), ("static",))[0][0]
     assert section.table("static").startswith(b"<tr>")
     with pytest.raises(ValueError, match="blitz section was made without its live table"):
         render.html_bytes("player", _context("7", last, [section]), "live", ("blitz",))

@@ -492,7 +492,9 @@ def test_a_site_written_again_from_the_same_history_makes_no_file(
 
         return replace(group, make=make)
 
-    monkeypatch.setattr(static_site, "site_groups", lambda data: map(counted, site_groups(data)))
+    monkeypatch.setattr(
+        static_site, "site_groups", lambda data, held=None: map(counted, site_groups(data, held))
+    )
     again = run_site(SiteRequest(two_months, out))
     assert again.written == [] and again.removed == [] and made == []
     assert again.unchanged == len(tree(site))
