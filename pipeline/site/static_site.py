@@ -149,11 +149,15 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             if workers is not None:
                 workers.stop()  # done by now, or stopped: the write failed
     done.written.sort(key=order.__getitem__)
-    gone = present - order.keys()
+    _remove(out, present - order.keys(), done)
+    return done
+
+
+def _remove(out: Path, gone: set[str], done: WrittenSite) -> None:
+    """Remove the files of the site's folders that the site no longer has, folder by folder."""
     for address in sorted(gone, key=lambda a: (SITE_FOLDERS.index(a.split("/", 1)[0]), a)):
         out.joinpath(*address.split("/")).unlink()
         done.removed.append(address)
-    return done
 
 
 def _first_profile(group: Group) -> bool:
