@@ -101,7 +101,7 @@ def test_the_downloads_are_the_period_writers_files(tmp_path_factory, players):
     assert found["xml"] == _xml_reference(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -130,7 +130,7 @@ LOOPS = {
 }
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     st.lists(st.tuples(TEXT, st.one_of(st.none(), TEXT), NUMBER), max_size=6),
     st.booleans(),
@@ -151,7 +151,7 @@ def test_new_players_items_are_the_template_loops(rows, first_rating, page):
 COLUMNS = sorted({*NUMBER_COLUMNS, *WHOLE_COLUMNS, "result", "id", "name", "label", "flags"})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(COLUMNS), st.one_of(TEXT, st.sampled_from(["", "1", "-2.50", "½"])))
 def test_a_text_column_types_every_text_as_itself(column, text):
     if is_text_column(column):

@@ -190,7 +190,7 @@ def _kind(kind: str, pid: str, runs: list[dict[str, Any]], last: dict[str, Any])
                        if r["rating"] is not None]}  # fmt: skip
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.lists(PLAYER, min_size=1, max_size=5), st.sampled_from(["standard", "rapid"]))
 def test_each_kinds_section_is_its_row_at_a_time_rendering(drawn, kind):
     players = _players(drawn)
@@ -209,7 +209,7 @@ def test_each_kinds_section_is_its_row_at_a_time_rendering(drawn, kind):
         assert newest == {key: ({"id": pid} | last)[key] for key in NEWEST}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.lists(PLAYER, min_size=1, max_size=8))
 def test_a_chunk_of_players_is_each_made_alone(drawn):
     """The static writer makes 2,048 players at a time, the live server one: the same."""
@@ -227,7 +227,7 @@ def _context(pid: str, last: dict[str, Any], sections: list[Any]) -> dict[str, A
             "ranks": "ranks/buckets.json", "kinds": sections}  # fmt: skip
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(PLAYER, PLAYER, st.sampled_from(FACES))
 def test_a_profile_page_joined_from_its_shape_is_jinjas_render(one, other, face):
     """Two players of the same shape (the second made with the first one's shape, unchecked):
@@ -337,7 +337,7 @@ PLAIN = st.recursive(
 )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.dictionaries(TEXT, PLAIN, max_size=5), st.lists(PLAYER, min_size=1, max_size=2),
        st.data())  # fmt: skip
 def test_a_pages_json_is_json_dumps_of_its_context(members, drawn, data):
