@@ -138,6 +138,7 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
 
 
 RUN_COLUMNS = ("id", "rating", "period_games", "k", "flags")  # what runs are made of
+RUN_CHANGES = ("player_id", "k", "k_rule", "games", "score_h", "change")  # of stored changes
 
 
 def _every_row(data: SiteData, kind: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -191,7 +192,7 @@ def all_runs(data: SiteData, kind: str) -> KindRuns:
 
     def make() -> KindRuns:
         rows, facts = _every_row(data, kind)
-        found = kind_runs(rows, data.changes(kind), data.months_of(kind))
+        found = kind_runs(rows, data.changes(kind, columns=RUN_CHANGES), data.months_of(kind))
         if not found.last["id"].astype(str).equals(facts["id"].astype(str)):
             raise AssertionError("the newest rows' facts are not the players' of the runs")
         return _with_facts(found, facts)
