@@ -171,10 +171,21 @@ def _every_row(data: SiteData, kind: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     # column it added a list were a third of this): the lists oldest first, so a stable sort
     # by id leaves each player's rows in month order.
     rows = pa.concat_tables(parts[::-1])
-    rows = rows.take(pc.sort_indices(rows, [("id", "ascending")]))
+    rows = rows.take(_by_id(rows.column("id")))
     every = rows.to_pandas(types_mapper=_TYPES.get)
     found = pa.concat_tables(facts).to_pandas(types_mapper=_TYPES.get)
     return every, found.sort_values("id", kind="stable").reset_index(drop=True)
+
+
+def _by_id(ids: pa.ChunkedArray) -> np.ndarray:
+    """The stable order of ``ids`` (text, byte order as Arrow sorts it): each id replaced by
+    its place among the distinct ids, sorted as integers. A stable sort of 1.2 M texts took
+    five times as long; the rows are runs of lists each in id order, which numpy's stable
+    sort (a merge sort) merges rather than sorts afresh."""
+    distinct = pc.unique(ids)
+    distinct = distinct.take(pc.sort_indices(distinct))
+    places = pc.index_in(ids, value_set=distinct).to_numpy()
+    return np.argsort(places, kind="stable")
 
 
 _TYPES = {pa.int64(): pd.Int64Dtype()}  # integers as nullable Int64, as a decoded list's
