@@ -80,11 +80,11 @@ def _scores(score_h: pd.Series) -> pd.Series:
     return score_h.map(words, na_action="ignore").astype(object).where(score_h.notna(), None)
 
 
-def _month_map(months: pd.Series, mapping: dict[str, Any]) -> np.ndarray:
-    """``months.map(mapping)`` (NaN where a month is not in it) as an object array, looked up
-    once per distinct month (a list month's rows share a few dozen months; ``map`` looks up
-    each of 1.2 M rows at 50,000 players x 24 months)."""
-    codes, months_seen = pd.factorize(months)
+def _month_map(codes: np.ndarray, months_seen: pd.Index, mapping: dict[str, Any]) -> np.ndarray:
+    """The months factorized as ``codes`` into ``months_seen``, mapped by ``mapping`` (NaN
+    where a month is not in it) as an object array, looked up once per distinct month (a list
+    month's rows share a few dozen months; ``map`` looks up each of 1.2 M rows at 50,000
+    players x 24 months)."""
     return pd.Series(months_seen).map(mapping).to_numpy(dtype=object)[codes]
 
 
@@ -92,7 +92,8 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     """The runs of ``rows`` (the kind's list rows with ``month``, sorted by id then month) with
     the kind's stored ``changes`` (:meth:`SiteData.changes`) over its ``months``."""
     position = {m.month: i for i, m in enumerate(months)}
-    at = _month_map(rows["month"], position).astype(np.int64)
+    codes, months_seen = pd.factorize(rows["month"])
+    at = _month_map(codes, months_seen, position).astype(np.int64)
     periods = {m.month: m.period for m in months if m.published}
     # The keys joined as pandas' Arrow-backed text (as Python objects, the join took twice as
     # long: a third of the runs' time).
@@ -103,7 +104,8 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     frame = rows[["id", "month", "rating", "period_games"]].reset_index(drop=True)
     frame = frame.astype({"id": "str", "month": "str", "rating": "Int64",
                           "period_games": "Int64"})  # fmt: skip
-    frame.insert(2, "period", pd.array(_month_map(frame["month"], periods), dtype="str"))
+    period = pd.array(_month_map(np.arange(len(months_seen)), months_seen, periods), dtype="str")
+    frame.insert(2, "period", period.take(codes))  # made once a month, then taken
     frame = frame.merge(stored, on=["id", "period"], how="left", sort=False)
     first = _run_starts(frame["id"])
     gap = np.r_[True, at[1:] != at[:-1] + 1] if len(at) else first
@@ -114,14 +116,13 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     end = np.r_[start[1:], True] if len(start) else start
     current = at == len(months) - 1
     runs = frame.loc[start].reset_index(drop=True)
-    until = frame["month"].to_numpy(dtype=object)[end]
-    runs["until"] = np.where(current[end], None, until)
+    until = pd.Series(frame["month"].array.take(np.flatnonzero(end)))
+    runs["until"] = until.where(~current[end])  # text all along, no Python object a cell
     before = runs["rating"].shift(1)
     before[first[start]] = pd.NA  # a player's first run has no run before
     runs["difference"] = (runs["rating"] - before).astype("Int64")
     runs["score"] = _scores(runs["score_h"])
     runs["calculated"] = (runs["change"].notna() & runs["scale"].notna()).to_numpy(dtype=bool)
-    runs["k_rule"] = runs["k_rule"].astype(object).where(runs["k_rule"].notna(), None)
     # Text as pandas' compact strings, not a Python object a cell (1.2 M runs at 50,000
     # players x 24 months x 3 kinds: half a gigabyte less)
     text = {c: "str" for c in ("id", "month", "until", "period", "score", "k_rule")}
