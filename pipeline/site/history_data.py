@@ -324,13 +324,12 @@ def _change_columns(
     make a tuple and a cell object of each (1.2 M rows at 50,000 players x 24 months), and
     Arrow parses a text's integers in C. One scan aggregates every column, so the columns'
     cells come in the same row order; a NULL is an empty cell (``group_concat`` skips NULLs).
-    The cell counts are checked: a separator inside a text would fail loudly, not shift rows.
-    In key order because the scan of the table (``WITHOUT ROWID``, keyed by run and player)
-    is; checked, and sorted when not."""
+    A text holding the separator would shift the cells: the counts are checked, and then
+    the rows are read one by one (slower, the same table). In key order because the scan of
+    the table (``WITHOUT ROWID``, keyed by run and player) is; checked, and sorted when not."""
     cells = ", ".join(f"group_concat(ifnull(c.{n}, ''), ?)" for n in names)
     found = con.execute(
-        f"SELECT count(*), {cells} FROM period_changes c JOIN runs r ON r.id = c.run_id "
-        f"WHERE {where}",
+        f"SELECT count(*), {cells} {_CHANGES_FROM} WHERE {where}",
         (*(_CELLS,) * len(names), *params),
     ).fetchone()
     rows, texts = found[0], found[1:]
@@ -338,7 +337,7 @@ def _change_columns(
     for name, text in zip(names, texts, strict=True):
         pieces = pa.array(text.split(_CELLS) if rows else [], pa.string())
         if len(pieces) != rows:
-            raise ValueError(f"period_changes.{name}: a cell holds {_CELLS!r}; read it as rows")
+            return _change_rows(con, names, where, params)
         if _CHANGE_TYPES.get(name) != pa.string():
             blank = pc.equal(pieces, "")
             pieces = pc.if_else(blank, pa.scalar(None, pa.string()), pieces).cast(pa.int64())
@@ -347,6 +346,25 @@ def _change_columns(
     if not _in_key_order(table):
         table = table.sort_by([("run_id", "ascending"), ("player_id", "ascending")])
     return table
+
+
+_CHANGES_FROM = "FROM period_changes c JOIN runs r ON r.id = c.run_id"
+
+
+def _change_rows(
+    con: sqlite3.Connection, names: tuple[str, ...], where: str, params: tuple[Any, ...]
+) -> pa.Table:
+    """:func:`_change_columns` read row by row (a text holds its separator)."""
+    rows = con.execute(
+        f"SELECT {', '.join('c.' + n for n in names)} {_CHANGES_FROM} WHERE {where} "
+        "ORDER BY c.run_id, c.player_id",
+        params,
+    ).fetchall()
+    values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
+    arrays = [
+        pa.array(v, _CHANGE_TYPES.get(n, pa.int64())) for n, v in zip(names, values, strict=True)
+    ]
+    return pa.table(arrays, names=list(names))
 
 
 def _in_key_order(table: pa.Table) -> bool:
