@@ -254,12 +254,13 @@ class SiteData:
         same month. Only ``columns`` are read (the profiles' runs need six of ten)."""
         periods = live_periods(self.con, kind)
         # Every player's in the table's key order (run, player): SQLite scans the table, no
-        # sort. Ordered by player, it walked the player index and looked up each row: ten
-        # times the time at 50,000 players x 24 months.
-        where, params = "r.rating_kind = ?", (kind,)
+        # sort (:func:`_change_columns`). Ordered by player, it walked the player index and
+        # looked up each row: ten times the time at 50,000 players x 24 months.
+        where, params = "r.rating_kind = ?", [kind]
         if player_id is not None:
-            where, params = where + " AND c.player_id = ?", (kind, player_id)
-        frame = _change_columns(self.con, ("run_id", *columns), where, params).to_pandas()
+            where, params = where + " AND c.player_id = ?", [kind, player_id]
+        table = _change_columns(self.con, ("run_id", *columns), where, tuple(params))
+        frame = table.to_pandas()
         live = {p.run_id: p for p in periods.values()}
         keep = frame["run_id"].isin(list(live)).to_numpy(dtype=bool)
         if not keep.all():
