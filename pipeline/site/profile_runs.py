@@ -88,6 +88,35 @@ def _month_map(codes: np.ndarray, months_seen: pd.Index, mapping: dict[str, Any]
     return pd.Series(months_seen).map(mapping).to_numpy(dtype=object)[codes]
 
 
+def _stored_rows(first: np.ndarray, ids: pd.Series, periods: pd.Series, stored: pd.DataFrame
+                 ) -> np.ndarray:  # fmt: skip
+    """Per row (``ids`` sorted, ``first`` where each id's rows begin, each row's ``period``),
+    the row of ``stored`` (``id``, ``period``: one row a pair) with its id and period, -1 where
+    none. Matched as integers: an id's place among the rows' ids (in order: they are sorted)
+    and a period's among the periods, searched in the stored pairs sorted (pandas' join of
+    the two text keys was a fifth of the runs' time)."""
+    if stored.empty:
+        return np.full(len(ids), -1, dtype=np.int64)
+    place = np.cumsum(first) - 1
+    distinct = pa.array(ids.array, pa.string()).filter(pa.array(first))
+    stored_place = pc.index_in(pa.array(stored["id"].array, pa.string()), value_set=distinct)
+    stored_place = stored_place.fill_null(-1).to_numpy().astype(np.int64)
+    names = pd.Index(pd.unique(stored["period"].dropna()))
+    at = names.get_indexer(periods)  # -1: a month no stored change's period (or none)
+    stored_at = names.get_indexer(stored["period"])
+    width = max(len(names), 1)
+    keys = np.where((place >= 0) & (at >= 0), place * width + at, -1)
+    stored_keys = np.where((stored_place >= 0) & (stored_at >= 0),
+                           stored_place * width + stored_at, -2)  # fmt: skip
+    order = np.argsort(stored_keys, kind="stable")
+    sorted_keys = stored_keys[order]
+    pos = np.searchsorted(sorted_keys, keys)
+    inside = pos < len(sorted_keys)
+    hit = inside & (keys >= 0)
+    hit[hit] = sorted_keys[pos[hit]] == keys[hit]
+    return np.where(hit, order[np.minimum(pos, len(order) - 1)], -1)
+
+
 def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) -> KindRuns:
     """The runs of ``rows`` (the kind's list rows with ``month``, sorted by id then month) with
     the kind's stored ``changes`` (:meth:`SiteData.changes`) over its ``months``."""
@@ -106,8 +135,10 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
                           "period_games": "Int64"})  # fmt: skip
     period = pd.array(_month_map(np.arange(len(months_seen)), months_seen, periods), dtype="str")
     frame.insert(2, "period", period.take(codes))  # made once a month, then taken
-    frame = frame.merge(stored, on=["id", "period"], how="left", sort=False)
     first = _run_starts(frame["id"])
+    found = _stored_rows(first, frame["id"], period.take(codes), stored)
+    for column in stored.columns[2:]:  # a left join: blank where no change is stored
+        frame[column] = stored[column].array.take(found, allow_fill=True)
     gap = np.r_[True, at[1:] != at[:-1] + 1] if len(at) else first
     played = frame["change"].notna().to_numpy(dtype=bool) | (
         frame["period_games"].fillna(0).to_numpy(dtype=np.int64) > 0
