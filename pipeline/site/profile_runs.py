@@ -262,46 +262,25 @@ def newest_facts(lasts: list[pd.DataFrame]) -> pd.DataFrame:
     return every.drop_duplicates("id")[list(FACTS)].reset_index(drop=True)
 
 
-def _player_bytes(runs: KindRuns) -> tuple[bytes, dict[str, tuple[int, int]]]:
-    """The row hashes of a kind's runs and newest rows as one buffer, each player's runs
-    followed by their newest row, and per player where theirs begin and end: what
-    :func:`profile_keys` digests of the kind, one slice a player (a digest fed in pieces or
-    at once is the same digest). ``last`` has a row per player of the runs, in their order."""
-    run_rows = _row_hashes(runs.runs)
-    last_rows = _row_hashes(runs.last[list(SHOWN_LAST)])
-    ids = list(runs.spans)
-    if runs.last["id"].astype(str).tolist() != ids:
-        raise AssertionError("the newest rows are not one a player of the runs, in order")
-    stops = np.fromiter((stop for _, stop in runs.spans.values()), np.int64, len(ids))
-    at = np.arange(len(ids))
-    lasts = stops + at  # each newest row after the player's runs, shifted by those before
-    rows = np.empty((len(run_rows) + len(last_rows), 16), dtype=np.uint8)
-    is_last = np.zeros(len(rows), dtype=bool)
-    is_last[lasts] = True
-    rows[is_last] = last_rows
-    rows[~is_last] = run_rows
-    begins = np.r_[0, lasts[:-1] + 1] * 16 if len(ids) else lasts
-    where = dict(zip(ids, zip(begins.tolist(), ((lasts + 1) * 16).tolist(), strict=True),
-                     strict=True))  # fmt: skip
-    return rows.tobytes(), where
-
-
 def profile_keys(by_kind: dict[str, KindRuns], players: list[str]) -> dict[str, str]:
     """Per player, a digest of every row their profile is made from:
     each kind's runs and newest row as shown, and the facts chosen. A player who did not play
     in a month keeps the key."""
-    hashed = {kind.encode(): _player_bytes(r) for kind, r in by_kind.items()}
-    views = [(kind, memoryview(blob), where) for kind, (blob, where) in hashed.items()]
+    hashed = {
+        kind: (_row_hashes(r.runs), _row_hashes(r.last[list(SHOWN_LAST)]), r.spans, r.last_at)
+        for kind, r in by_kind.items()
+    }
     facts = newest_facts([r.last for r in by_kind.values()])
     chosen = dict(zip(facts["id"].tolist(), _row_hashes(facts), strict=True))
     keys = {}
     for player_id in players:
         digest = hashlib.blake2b(chosen[player_id].tobytes(), digest_size=16)
-        for kind, blob, where in views:
-            span = where.get(player_id)
+        for kind, (runs, last, spans, last_at) in hashed.items():
+            span = spans.get(player_id)
             if span is None:
                 continue
-            digest.update(kind)
-            digest.update(blob[span[0] : span[1]])
+            digest.update(kind.encode())
+            digest.update(runs[span[0] : span[1]].tobytes())
+            digest.update(last[last_at[player_id]].tobytes())
         keys[player_id] = digest.hexdigest()
     return keys
