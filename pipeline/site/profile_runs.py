@@ -52,9 +52,14 @@ class KindRuns:
     last_at: dict[str, int]
 
 
-def _run_starts(ids: np.ndarray) -> np.ndarray:
-    """Where a run of equal ids begins in ``ids`` (sorted): a boolean mask."""
-    return np.r_[True, ids[1:] != ids[:-1]] if len(ids) else np.zeros(0, dtype=bool)
+def _run_starts(ids: pd.Series) -> np.ndarray:
+    """Where a run of equal ids begins in ``ids`` (sorted text): a boolean mask. Compared in
+    Arrow (as Python objects, the ids' conversion alone was a sixth of the runs' time)."""
+    if len(ids) == 0:
+        return np.zeros(0, dtype=bool)
+    text = pa.array(ids.array, pa.string())
+    after = pc.not_equal(text.slice(1), text.slice(0, len(text) - 1))
+    return np.r_[True, after.to_numpy(zero_copy_only=False)]
 
 
 def _same(values: pd.Series) -> np.ndarray:
@@ -75,19 +80,49 @@ def _scores(score_h: pd.Series) -> pd.Series:
     return score_h.map(words, na_action="ignore").astype(object).where(score_h.notna(), None)
 
 
-def _month_map(months: pd.Series, mapping: dict[str, Any]) -> np.ndarray:
-    """``months.map(mapping)`` (NaN where a month is not in it) as an object array, looked up
-    once per distinct month (a list month's rows share a few dozen months; ``map`` looks up
-    each of 1.2 M rows at 50,000 players x 24 months)."""
-    codes, months_seen = pd.factorize(months)
+def _month_map(codes: np.ndarray, months_seen: pd.Index, mapping: dict[str, Any]) -> np.ndarray:
+    """The months factorized as ``codes`` into ``months_seen``, mapped by ``mapping`` (NaN
+    where a month is not in it) as an object array, looked up once per distinct month (a list
+    month's rows share a few dozen months; ``map`` looks up each of 1.2 M rows at 50,000
+    players x 24 months)."""
     return pd.Series(months_seen).map(mapping).to_numpy(dtype=object)[codes]
+
+
+def _stored_rows(first: np.ndarray, ids: pd.Series, periods: pd.Series, stored: pd.DataFrame
+                 ) -> np.ndarray:  # fmt: skip
+    """Per row (``ids`` sorted, ``first`` where each id's rows begin, each row's ``period``),
+    the row of ``stored`` (``id``, ``period``: one row a pair) with its id and period, -1 where
+    none. Matched as integers: an id's place among the rows' ids (in order: they are sorted)
+    and a period's among the periods, searched in the stored pairs sorted (pandas' join of
+    the two text keys was a fifth of the runs' time)."""
+    if stored.empty:
+        return np.full(len(ids), -1, dtype=np.int64)
+    place = np.cumsum(first) - 1
+    distinct = pa.array(ids.array, pa.string()).filter(pa.array(first))
+    stored_place = pc.index_in(pa.array(stored["id"].array, pa.string()), value_set=distinct)
+    stored_place = stored_place.fill_null(-1).to_numpy().astype(np.int64)
+    names = pd.Index(pd.unique(stored["period"].dropna()))
+    at = names.get_indexer(periods)  # -1: a month no stored change's period (or none)
+    stored_at = names.get_indexer(stored["period"])
+    width = max(len(names), 1)
+    keys = np.where((place >= 0) & (at >= 0), place * width + at, -1)
+    stored_keys = np.where((stored_place >= 0) & (stored_at >= 0),
+                           stored_place * width + stored_at, -2)  # fmt: skip
+    order = np.argsort(stored_keys, kind="stable")
+    sorted_keys = stored_keys[order]
+    pos = np.searchsorted(sorted_keys, keys)
+    inside = pos < len(sorted_keys)
+    hit = inside & (keys >= 0)
+    hit[hit] = sorted_keys[pos[hit]] == keys[hit]
+    return np.where(hit, order[np.minimum(pos, len(order) - 1)], -1)
 
 
 def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) -> KindRuns:
     """The runs of ``rows`` (the kind's list rows with ``month``, sorted by id then month) with
     the kind's stored ``changes`` (:meth:`SiteData.changes`) over its ``months``."""
     position = {m.month: i for i, m in enumerate(months)}
-    at = _month_map(rows["month"], position).astype(np.int64)
+    codes, months_seen = pd.factorize(rows["month"])
+    at = _month_map(codes, months_seen, position).astype(np.int64)
     periods = {m.month: m.period for m in months if m.published}
     # The keys joined as pandas' Arrow-backed text (as Python objects, the join took twice as
     # long: a third of the runs' time).
@@ -98,10 +133,12 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     frame = rows[["id", "month", "rating", "period_games"]].reset_index(drop=True)
     frame = frame.astype({"id": "str", "month": "str", "rating": "Int64",
                           "period_games": "Int64"})  # fmt: skip
-    frame.insert(2, "period", pd.array(_month_map(frame["month"], periods), dtype="str"))
-    frame = frame.merge(stored, on=["id", "period"], how="left", sort=False)
-    ids = frame["id"].to_numpy(dtype=object)
-    first = _run_starts(ids)
+    period = pd.array(_month_map(np.arange(len(months_seen)), months_seen, periods), dtype="str")
+    frame.insert(2, "period", period.take(codes))  # made once a month, then taken
+    first = _run_starts(frame["id"])
+    found = _stored_rows(first, frame["id"], period.take(codes), stored)
+    for column in stored.columns[2:]:  # a left join: blank where no change is stored
+        frame[column] = stored[column].array.take(found, allow_fill=True)
     gap = np.r_[True, at[1:] != at[:-1] + 1] if len(at) else first
     played = frame["change"].notna().to_numpy(dtype=bool) | (
         frame["period_games"].fillna(0).to_numpy(dtype=np.int64) > 0
@@ -110,14 +147,13 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     end = np.r_[start[1:], True] if len(start) else start
     current = at == len(months) - 1
     runs = frame.loc[start].reset_index(drop=True)
-    until = frame["month"].to_numpy(dtype=object)[end]
-    runs["until"] = np.where(current[end], None, until)
+    until = pd.Series(frame["month"].array.take(np.flatnonzero(end)))
+    runs["until"] = until.where(~current[end])  # text all along, no Python object a cell
     before = runs["rating"].shift(1)
     before[first[start]] = pd.NA  # a player's first run has no run before
     runs["difference"] = (runs["rating"] - before).astype("Int64")
     runs["score"] = _scores(runs["score_h"])
     runs["calculated"] = (runs["change"].notna() & runs["scale"].notna()).to_numpy(dtype=bool)
-    runs["k_rule"] = runs["k_rule"].astype(object).where(runs["k_rule"].notna(), None)
     # Text as pandas' compact strings, not a Python object a cell (1.2 M runs at 50,000
     # players x 24 months x 3 kinds: half a gigabyte less)
     text = {c: "str" for c in ("id", "month", "until", "period", "score", "k_rule")}
@@ -128,16 +164,16 @@ def kind_runs(rows: pd.DataFrame, changes: pd.DataFrame, months: list[Month]) ->
     last["current"] = current[newest]
     until = last["month"].astype(object).where(~last["current"], None)
     last.insert(last.columns.get_loc("month") + 1, "until", until)
-    run_ids = runs["id"].to_numpy(dtype=object)
-    starts = np.flatnonzero(_run_starts(run_ids))
-    stops = [*starts[1:].tolist(), len(run_ids)] if len(starts) else []
-    spans = dict(zip(run_ids[starts].tolist(), zip(starts.tolist(), stops, strict=True),
+    starts = np.flatnonzero(_run_starts(runs["id"]))
+    stops = [*starts[1:].tolist(), len(runs)] if len(starts) else []
+    spans = dict(zip(runs["id"].take(starts).tolist(), zip(starts.tolist(), stops, strict=True),
                      strict=True))  # fmt: skip
     last_at = {str(p): i for i, p in enumerate(last["id"].tolist())}
     return KindRuns(runs, last, spans, last_at)
 
 
 RUN_COLUMNS = ("id", "rating", "period_games", "k", "flags")  # what runs are made of
+RUN_CHANGES = ("player_id", "k", "k_rule", "games", "score_h", "change")  # of stored changes
 
 
 def _every_row(data: SiteData, kind: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -167,10 +203,21 @@ def _every_row(data: SiteData, kind: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     # column it added a list were a third of this): the lists oldest first, so a stable sort
     # by id leaves each player's rows in month order.
     rows = pa.concat_tables(parts[::-1])
-    rows = rows.take(pc.sort_indices(rows, [("id", "ascending")]))
+    rows = rows.take(_by_id(rows.column("id")))
     every = rows.to_pandas(types_mapper=_TYPES.get)
     found = pa.concat_tables(facts).to_pandas(types_mapper=_TYPES.get)
     return every, found.sort_values("id", kind="stable").reset_index(drop=True)
+
+
+def _by_id(ids: pa.ChunkedArray) -> np.ndarray:
+    """The stable order of ``ids`` (text, byte order as Arrow sorts it): each id replaced by
+    its place among the distinct ids, sorted as integers. A stable sort of 1.2 M texts took
+    five times as long; the rows are runs of lists each in id order, which numpy's stable
+    sort (a merge sort) merges rather than sorts afresh."""
+    distinct = pc.unique(ids)
+    distinct = distinct.take(pc.sort_indices(distinct))
+    places = pc.index_in(ids, value_set=distinct).to_numpy()
+    return np.argsort(places, kind="stable")
 
 
 _TYPES = {pa.int64(): pd.Int64Dtype()}  # integers as nullable Int64, as a decoded list's
@@ -191,7 +238,7 @@ def all_runs(data: SiteData, kind: str) -> KindRuns:
 
     def make() -> KindRuns:
         rows, facts = _every_row(data, kind)
-        found = kind_runs(rows, data.changes(kind), data.months_of(kind))
+        found = kind_runs(rows, data.changes(kind, columns=RUN_CHANGES), data.months_of(kind))
         if not found.last["id"].astype(str).equals(facts["id"].astype(str)):
             raise AssertionError("the newest rows' facts are not the players' of the runs")
         return _with_facts(found, facts)
