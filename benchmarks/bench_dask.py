@@ -10,15 +10,12 @@ run on the first part alone: the pandas engine on the same files.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-import psutil
-
+from benchmarks.process_tree import run_measured_tree
 from benchmarks.synthetic import write_period
 
 GAMES = 20_000_000
@@ -27,42 +24,10 @@ PLAYERS = 200_000  # a national federation's list; every worker holds it (broadc
 PART_GAMES = 250_000
 
 
-def tree_rss(process: psutil.Process) -> int:
-    total = 0
-    try:
-        children = process.children(recursive=True)
-    except psutil.Error:  # the process ended while its children were listed
-        children = []
-    for p in [process, *children]:
-        try:
-            total += p.memory_info().rss
-        except psutil.Error:
-            pass
-    return total
-
-
 def run_measured(command: list[str]) -> tuple[float, float]:
-    """(seconds, peak RSS of the whole process tree in MB)."""
-    start = time.perf_counter()
-    process = psutil.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, tree_rss(process))
-            time.sleep(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    _, err = process.communicate()
-    seconds = time.perf_counter() - start
-    done.set()
-    sampler.join()
-    if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed:\n{err.decode()[-2000:]}")
-    return seconds, peak / 2**20
+    """(seconds, peak resident size of the whole process tree in MiB, sampled every 0.1 s)."""
+    found = run_measured_tree(command, every=0.1)
+    return found.seconds, found.peak / 2**20
 
 
 def main(quick: bool) -> None:

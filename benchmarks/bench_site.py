@@ -26,19 +26,17 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import psutil
 
 from benchmarks.bench_history import list_in_force, published
+from benchmarks.process_tree import run_measured_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("standard", "rapid", "blitz")
@@ -127,60 +125,24 @@ def settle() -> None:
         os.sync()
 
 
-def tree_memory(process: psutil.Process) -> tuple[int, int]:
-    """The resident bytes of ``process`` and its descendants (its workers) summed, and the same
-    with the pages of files they map counted once (the libraries each worker loads again,
-    pandas', Arrow's, numpy's: shared by the system, ~70 MB a process; Linux says which pages
-    are of files, elsewhere both figures are the sum)."""
-    try:
-        family = [process, *process.children(recursive=True)]
-    except psutil.Error:  # the process ended while its children were listed
-        family = [process]
-    total, shared = 0, []
-    for member in family:
-        try:
-            info = member.memory_info()
-        except psutil.Error:
-            continue
-        total += info.rss
-        shared.append(getattr(info, "shared", 0))
-    return total, total - sum(shared) + max(shared, default=0)
-
-
 def write_site(
     database: Path, out: Path, *options: str
 ) -> tuple[float, float, tuple[int, int], dict[str, object]]:
-    """Wall and CPU seconds of ``fiderate site`` (a process of its own, with its workers), its
-    peak memory (bytes: :func:`tree_memory`'s two figures) and its JSON summary. The CPU seconds
-    say what the work costs when the disk is shared (a busy machine's wall time is mostly
-    waiting for the disk, which the floor then waits for too). The peak is the largest SUM of
-    the resident sizes of the process and its workers, sampled every 50 ms: the write's memory
-    is theirs together (``RUSAGE_CHILDREN``'s ru_maxrss would be the largest single process)."""
+    """Wall and CPU seconds of ``fiderate site`` (a process of its own, with its workers), its peak
+    memory (bytes: :func:`process_tree.tree_memory`'s two figures) and its JSON summary. The CPU
+    seconds say what the work costs when the disk is shared (a busy machine's wall time is mostly
+    waiting for the disk, which the floor then waits for too). The peak is the largest SUM of the
+    resident sizes of the process and its workers, sampled every 50 ms: the write's memory is theirs
+    together (``RUSAGE_CHILDREN``'s ru_maxrss would be the largest single process)."""
     settle()
-    start, cpu = time.perf_counter(), _children_cpu()
-    process = psutil.Popen(
+    cpu = _children_cpu()
+    found = run_measured_tree(
         [sys.executable, "-m", "pipeline", "site", "--db", str(database), "--out", str(out),
          "--json", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        env=_env(),
     )  # fmt: skip
-    peak, once = 0, 0
-    finished = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak, once
-        while not finished.wait(0.05):
-            total, counted_once = tree_memory(process)
-            peak, once = max(peak, total), max(once, counted_once)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    stdout, stderr = process.communicate()
-    seconds = time.perf_counter() - start
-    finished.set()
-    sampler.join()
-    if process.returncode != 0:
-        raise RuntimeError(f"fiderate site failed ({process.returncode}):\n{stderr[-2000:]}")
-    return seconds, _children_cpu() - cpu, (peak, once), json.loads(stdout)
+    peaks = (found.peak, found.peak_once)
+    return found.seconds, _children_cpu() - cpu, peaks, json.loads(found.stdout)
 
 
 def io_floor(sites: list[Path], folder: Path) -> tuple[float, int, int]:
