@@ -99,6 +99,16 @@ def rapid_december(work: Path) -> Path:
     return work / "out" / "ratings.db"
 
 
+@pytest.fixture(scope="module")
+def standard_and_rapid(tmp_path_factory) -> Path:
+    """A history of November's and December's standard periods and December's rapid period
+    (:func:`rapid_december`): a profile holds a standard and a rapid table."""
+    work = tmp_path_factory.mktemp("standard-and-rapid")
+    november(work)
+    december(work)
+    return rapid_december(work)
+
+
 def covering(periods: list[dict], month: str) -> dict:
     """The row of a profile's table that stands for the list of ``month``: a row stands for
     its first list (``month``) to its last (``until``; None: on to the latest list)."""

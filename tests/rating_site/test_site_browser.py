@@ -14,7 +14,6 @@ import pytest
 
 from pipeline.readers.lists.published_list import read_list
 from pipeline.site.job import SiteRequest, run_site
-from tests.rating_site.conftest import december, november, rapid_december
 from tests.web.conftest import Server
 from tests.web.test_browser import PHONE, WIDTHS, shoot, type_into, wait_for, wait_for_page
 
@@ -22,11 +21,8 @@ SEARCHED = "Garcia, Lucia"
 
 
 @pytest.fixture(scope="module")
-def history(tmp_path_factory) -> Path:
-    work = tmp_path_factory.mktemp("site-browser")
-    november(work)
-    december(work)
-    return rapid_december(work)
+def history(standard_and_rapid) -> Path:
+    return standard_and_rapid
 
 
 @pytest.fixture(scope="module")

@@ -15,16 +15,12 @@ import pytest
 from pipeline.history.period_calculations import CHANGE_COLUMNS, live_periods
 from pipeline.site.history_data import SiteData
 from pipeline.site.profile_runs import RUN_CHANGES
-from tests.rating_site.conftest import december, november, rapid_december
 
 
 @pytest.fixture(scope="module")
-def two_kinds(tmp_path_factory) -> Path:
+def two_kinds(standard_and_rapid) -> Path:
     """A standard history of two periods and a rapid period in it."""
-    work = tmp_path_factory.mktemp("stored-changes")
-    november(work)
-    december(work)
-    return rapid_december(work)
+    return standard_and_rapid
 
 
 def _as_sql_holds(db: Path, kind: str, columns: tuple[str, ...], player: str | None):
