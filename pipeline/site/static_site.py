@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from pipeline.resources.memory import release_memory
@@ -71,12 +71,26 @@ def _held(
     return True
 
 
+class _Holdings:
+    """What the folder holds: its ``manifest`` (:func:`_manifest`), and :func:`_held` asked
+    once a group (the months to share out, the profiles to make and the write's loop each ask
+    it; a key is one group's, a group without one is never held)."""
+
+    def __init__(self, out: Path, present: set[str]) -> None:
+        self.out, self.manifest, self.present = out, _manifest(out), present
+        self.verdicts: dict[str | None, bool] = {}  # a group's key -> whether it is held
+
+    def __call__(self, group: Group) -> bool:
+        if group.key not in self.verdicts:
+            self.verdicts[group.key] = _held(self.out, group, self.manifest, self.present)
+        return self.verdicts[group.key]
+
+
 def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     """Write the site of ``data`` into ``out`` (created when missing). ``jobs``: the processes
     the write may use (:mod:`.month_workers`: the list months made by workers when there are
     enough of them to make); the bytes, the manifest and what is reported are the same."""
     done = WrittenSite()
-    manifest = _manifest(out)
     # The site folders' files before the write: what a held group is checked against, and what
     # is removed after it unless the site still has it (a file written is kept).
     present = {a for folder in SITE_FOLDERS for a in _files_under(out, folder)}
@@ -84,7 +98,8 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     # Each address of the site -> its place (group, file): what is kept, and the order
     # ``done.written`` is reported in, whoever wrote it (the writing process or a worker).
     order: dict[str, tuple[int, int]] = {}
-    months, count = _months_away(data, out, manifest, present, jobs)
+    is_held = _Holdings(out, present)
+    months, count = _months_away(data, is_held, jobs)
     shared = month_workers.Months(months) if count else None
     away = {key for month in months for _, key in month}  # the groups of those months
     there: dict[str, int] = {}  # such a group's key -> its place
@@ -102,7 +117,7 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             kept[key] = sizes
 
     try:
-        for n, group in enumerate(site_groups(data, lambda g: _held(out, g, manifest, present))):
+        for n, group in enumerate(site_groups(data, is_held)):
             if shared is not None and workers is None and _first_profile(group):
                 # The workers start once this process has read every player's runs (its
                 # largest tables, read before the first profile) and given back what reading
@@ -116,8 +131,8 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             if group.key in away:
                 there[str(group.key)] = n
                 continue
-            if _held(out, group, manifest, present):
-                kept[str(group.key)] = held = manifest[str(group.key)]
+            if is_held(group):
+                kept[str(group.key)] = held = is_held.manifest[str(group.key)]
                 place(n, held)  # the files its key made, as the manifest lists them
                 done.unchanged += len(held)
                 continue
@@ -168,13 +183,9 @@ def _first_profile(group: Group) -> bool:
 
 
 def _months_away(
-    data: SiteData,
-    out: Path,
-    manifest: dict[str, dict[str, object]],
-    present: set[str],
-    jobs: int,
+    data: SiteData, held: Callable[[Group], bool], jobs: int
 ) -> tuple[list[list[tuple[str, str]]], int]:
-    """The list months to make (each the (kind, key) of its groups not held, in the site's
+    """The list months to make (each the (kind, key) of its groups not ``held``, in the site's
     order) and how many workers to start for them: none when there are too few rows to make
     (:func:`month_workers.workers_for`), and then no month either (this process makes them in
     its order)."""
@@ -187,7 +198,7 @@ def _months_away(
     for kind in data.kinds():
         by_name = {m.month: m for m in data.months_of(kind)}
         for group in month_groups(data, kind, digest):
-            if group.key is None or not group.addresses or _held(out, group, manifest, present):
+            if group.key is None or not group.addresses or held(group):
                 continue  # (a month's groups name their files: month_groups)
             where = at.parse(group.addresses[0]) or at.parse_download(group.addresses[0])
             name = where.month if where is not None else ""
