@@ -309,9 +309,9 @@ def test_a_refresh_makes_the_sections_of_the_players_it_wants_alone(drawn, data)
     made: list[int] = []
     saved, make = profile_parts.CHUNK, profile_parts.make_parts
 
-    def counted(found, kind, places, faces):  # type: ignore[no-untyped-def]
+    def counted(found, kind, places, faces, *spans):  # type: ignore[no-untyped-def]
         made.extend(int(p) for p in places)
-        return make(found, kind, places, faces)
+        return make(found, kind, places, faces, *spans)
 
     profile_parts.CHUNK, profile_parts.make_parts = 2, counted
     try:
