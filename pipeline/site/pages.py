@@ -249,12 +249,12 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
         found = kind_section(data, kind, player_id)
         if found is None:
             continue
-        section, last = found
+        section, (*shown, month) = found  # profile_parts.NEWEST: the facts, then the month
         # The facts of the newest list of any kind (a federation or title changed since the
         # last standard list shows as the later rapid list has it); on a tie, the first kind.
-        if facts is None or last["month"] > newest:
-            newest = last["month"]
-            facts = {k: last[k] for k in FACTS}
+        if facts is None or month > newest:
+            newest = month
+            facts = dict(zip(FACTS, shown, strict=True))
         kinds.append(section)
     if facts is None:
         return None

@@ -42,7 +42,7 @@ CHUNK = 2048  # players made at a time
 # A profile is one folder down from the root (players/p-1.html): its links start "../".
 UP = at.relative("", at.player_page("0"))
 # What a profile takes from a player's newest row of each kind besides the section: the facts
-# and the month (the newest list of any kind gives the facts shown).
+# (in FACTS' order) and the month last (the newest list of any kind gives the facts shown).
 NEWEST = (*FACTS, "month")
 # The JSON keys of a period row (profile_runs.RUN_FIELDS but ``calculated``, which becomes the
 # calculation's address) and of a kind's object, in the order the page's JSON has them.
@@ -50,7 +50,7 @@ PERIOD_KEYS = ("month", "until", "period", "rating", "difference", "period_games
                "score", "change", "k_used", "k_rule", "calculation_href")  # fmt: skip
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: 50,000 x 3 made, no dict each for the GC to scan
 class ProfileKind:
     """A kind's section of a profile: the values the template shows (``rating`` on the kind's
     latest list, None when the player is not on it; ``until`` the last list the player is on,
@@ -219,10 +219,10 @@ def make_parts(
     places: range | np.ndarray,
     faces: tuple[str, ...],
     spans: np.ndarray | None = None,
-) -> tuple[list[ProfileKind], list[dict[str, Any]]]:
+) -> tuple[list[ProfileKind], list[tuple[Any, ...]]]:
     """The sections of ``kind`` of the players at ``places`` (ascending places in ``found``,
     sorted by id: a range, or the players a refresh makes), with the table bodies of
-    ``faces``; and each one's ``NEWEST`` values of their newest row. ``spans``: every
+    ``faces``; and each one's ``NEWEST`` values of their newest row, in that order. ``spans``: every
     player's :func:`run_spans`, when the caller holds them."""
     if isinstance(places, range):
         if spans is None:
@@ -284,8 +284,9 @@ def make_parts(
                     charts[n], texts[n])
         for n in range(len(counts))
     ]  # fmt: skip
-    lasts = zip(*(last_rows[f].to_pylist() for f in NEWEST), strict=True)
-    return sections, [dict(zip(NEWEST, row, strict=True)) for row in lasts]
+    # A tuple a player (a dict each was a tenth of the sections' time): the page makes the
+    # dict of the facts it shows alone (pages.player).
+    return sections, list(zip(*(last_rows[f].to_pylist() for f in NEWEST), strict=True))
 
 
 class KindParts:
@@ -306,7 +307,7 @@ class KindParts:
             ids = pa.array(found.last["id"], pa.string(), from_pandas=True)
             chosen = pc.is_in(ids, value_set=pa.array(list(wanted), pa.string()))
             self.places = np.flatnonzero(chosen.to_numpy(zero_copy_only=False))
-        self.held: tuple[dict[int, int], list[ProfileKind], list[dict[str, Any]]] = ({}, [], [])
+        self.held: tuple[dict[int, int], list[ProfileKind], list[tuple[Any, ...]]] = ({}, [], [])
 
     def _chunk(self, at_: int) -> range | np.ndarray:
         """The chunk holding the player at place ``at_``: chunks on fixed bounds (a writer
@@ -323,7 +324,7 @@ class KindParts:
         low = at_ - at_ % CHUNK  # every player's chunks (and a player not wanted: asked anyway)
         return range(low, min(len(self.found.last), low + CHUNK))
 
-    def section(self, player_id: str) -> tuple[ProfileKind, dict[str, Any]] | None:
+    def section(self, player_id: str) -> tuple[ProfileKind, tuple[Any, ...]] | None:
         """The player's section and newest row; None when they are on no list of the kind."""
         at_ = self.found.last_at.get(player_id)
         if at_ is None:
@@ -340,7 +341,7 @@ class KindParts:
 
 def kind_section(
     data: SiteData, kind: str, player_id: str
-) -> tuple[ProfileKind, dict[str, Any]] | None:
+) -> tuple[ProfileKind, tuple[Any, ...]] | None:
     """The player's section of ``kind`` and the ``NEWEST`` values of their newest row; None
     when they are on no list of the kind. From every player's runs when the static writer made
     them (:func:`profile_runs.all_runs`), else from the player's own rows, with the table of

@@ -206,7 +206,7 @@ def test_each_kinds_section_is_its_row_at_a_time_rendering(drawn, kind):
             assert section.rows[face].decode() == _rows(kind, pid, expected["periods"], face)
         points = [(m, r) for m, r in expected["points"]]
         assert section.chart.decode() == _step_chart(points, last["until"])
-        assert newest == {key: ({"id": pid} | last)[key] for key in NEWEST}
+        assert newest == tuple(({"id": pid} | last)[key] for key in NEWEST)
 
 
 @settings(max_examples=40, deadline=None)
