@@ -186,11 +186,14 @@ def _period_cells(runs: dict[str, pa.Array], href: pa.Array) -> pa.Array:
 
 
 def _period_objects(runs: dict[str, pa.Array], links: pa.Array) -> pa.Array:
-    """Each run as the JSON object of the page's ``periods``."""
-    columns = [runs[key] for key in PERIOD_KEYS[:-1]] + [links]
+    """Each run as the JSON object of the page's ``periods``: the runs' text columns made
+    once per distinct value, the links (one a calculated run, none repeated) each."""
+    texts = [
+        _json_text(runs[key]) if pa.types.is_string(runs[key].type) else _json_values(runs[key])
+        for key in PERIOD_KEYS[:-1]
+    ]
     pieces: list[pa.Array | str] = []
-    for n, (key, column) in enumerate(zip(PERIOD_KEYS, columns, strict=True)):
-        text = _json_text(column) if pa.types.is_string(column.type) else _json_values(column)
+    for n, (key, text) in enumerate(zip(PERIOD_KEYS, [*texts, _json_values(links)], strict=True)):
         pieces += [("{" if n == 0 else ",") + f'"{key}":', text]
     return join_pieces([*pieces, "}"])
 

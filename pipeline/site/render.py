@@ -223,9 +223,20 @@ def _texts(values: list[Any]) -> list[bytes]:
     return texts
 
 
+# The characters markupsafe.escape replaces: a text holding none of them is itself escaped.
+_ESCAPED = re.compile("[&<>'\"]")
+
+
 def _text(value: Any) -> bytes:
-    """``escape(value)`` as UTF-8; a whole number is its digits (nothing to escape)."""
-    return b"%d" % value if type(value) is int else escape(value).encode()
+    """``escape(value)`` as UTF-8; a whole number is its digits and a text with nothing to
+    escape its own characters (a search of one pattern: escape makes a Markup of each, half
+    the slots' time of 50,000 profiles)."""
+    kind = type(value)
+    if kind is int:
+        return b"%d" % value
+    if kind is str and _ESCAPED.search(value) is None:
+        return value.encode()
+    return escape(value).encode()
 
 
 def _slotted(context: dict[str, Any], values: list[Any], face: str) -> dict[str, Any]:
@@ -260,7 +271,7 @@ def _profile_html(context: dict[str, Any], face: str, kinds: tuple[str, ...]) ->
         return _rendered("player", context, face, kinds).encode()  # a sex code as it is
     values = _profile_values(context, face)
     states = tuple((k.kind, k.inactive, k.ranked) for k in context["kinds"])
-    blanks = tuple(v is None for v in values)
+    blanks = tuple([v is None for v in values])
     shape = (face, kinds, context["ranks"], sex, states, blanks)
     found = _shapes.get(shape)
     if found is None:
