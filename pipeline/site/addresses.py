@@ -24,8 +24,15 @@ _FED = re.compile(r"[A-Z]{3}")
 ID_CHARS = 40  # the longest id the site takes (the history pages' limit)
 
 
+_ALL_KEPT = re.compile(r"[a-z0-9-]*")  # the characters of _KEPT (ASCII: a byte each in UTF-8)
+
+
 def id_token(player_id: str) -> str:
-    """``player_id`` as a file name's stem: ``p-`` and its bytes, unsafe ones as ``_hh``."""
+    """``player_id`` as a file name's stem: ``p-`` and its bytes, unsafe ones as ``_hh``. An
+    id of kept characters alone (every FIDE id: digits) is its own stem, found by one match
+    rather than a step per byte (a profile's address, 50,000 of them twice a write)."""
+    if _ALL_KEPT.fullmatch(player_id):
+        return "p-" + player_id
     return "p-" + "".join(chr(b) if b in _KEPT else f"_{b:02x}" for b in player_id.encode())
 
 

@@ -194,6 +194,14 @@ def test_an_id_encodes_to_one_file_name_in_its_folder_and_back(player_id):
     assert at.parse(at.player_page(player_id)) == at.Address("player", player_id=player_id)
 
 
+@given(st.text(alphabet=st.sampled_from("az09-_A.é/\x00"), max_size=at.ID_CHARS) | st.text())
+def test_an_ids_token_is_its_bytes_kept_or_written_as_hex(player_id):
+    """The rule byte by byte (the shortcut for an id of kept characters writes the same)."""
+    kept = b"abcdefghijklmnopqrstuvwxyz0123456789-"
+    spelled = "".join(chr(b) if b in kept else f"_{b:02x}" for b in player_id.encode())
+    assert at.id_token(player_id) == "p-" + spelled
+
+
 @given(
     st.text(min_size=1, max_size=at.ID_CHARS),
     st.sampled_from(at.KINDS),
