@@ -349,6 +349,9 @@ def kind_section(
     when they are on no list of the kind. From every player's runs when the static writer made
     them (:func:`profile_runs.all_runs`), else from the player's own rows, with the table of
     both faces (a live profile)."""
+    parts: KindParts | None = data.held(("profile parts", kind))
+    if parts is not None:  # every profile after the first of a write: one look-up
+        return parts.section(player_id)
     every: KindRuns | None = data.held(("runs", kind))
     if every is None:
         rows = data.player_rows(kind, player_id)
@@ -358,5 +361,5 @@ def kind_section(
         sections, lasts = make_parts(found, kind, range(1), FACES)
         return sections[0], lasts[0]
     wanted = data.held(("profiles wanted",))
-    parts: KindParts = data.kept(("profile parts", kind), lambda: KindParts(every, kind, wanted))
-    return parts.section(player_id)
+    made: KindParts = data.kept(("profile parts", kind), lambda: KindParts(every, kind, wanted))
+    return made.section(player_id)
