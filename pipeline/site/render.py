@@ -62,26 +62,26 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
     """A list page's table body, made by columns (:mod:`.row_table`): each column's cells
     escaped once as Jinja's autoescape does, then the rows joined element-wise (a list month
     of 50,000 players is the site's largest page, 72 of them at 24 months of three kinds)."""
-    frame = players.frame
-    if len(frame) == 0:
+    if len(players) == 0:
         return Markup("")
     up = "../" * str(context["page"]).count("/")
-    change = pa.array(frame["change"], pa.int64(), from_pandas=True)
+    column = players.column
+    change = column("change")
     # ``signed`` of a whole number: "+" before a positive one. A first rating has no change:
     # the change report's words ("first rating") instead.
     text = pc.cast(change, pa.string())
     text = pc.if_else(pc.greater(change, 0), pc.binary_join_element_wise("+", text, ""), text)
-    words = html_text(frame["change_words"])
+    words = html_text(column("change_words"))
     shown = pc.if_else(pc.is_null(change), words, text)
-    new = pc.if_else(pa.array(frame["first_rating"] | frame["new"]), ' class="new"', "")
+    new = pc.if_else(pc.or_(column("first_rating"), column("new")), ' class="new"', "")
     cells = [
-        "<tr", new, '><td class="text name"><a href="', up, html_text(frame["href"]), '">',
-        html_text(frame["name"]), '</a></td><td class="wide">', html_text(frame["id"]),
-        "</td><td>", html_text(frame["federation"]), '</td><td class="wide">',
-        html_text(frame["title"]), "</td><td>", number_text(frame["rating"]), "</td><td>",
-        shown, "</td><td>", number_text(frame["period_games"]), '</td><td class="wide">',
-        number_text(frame["k"]), '</td><td class="wide">', number_text(frame["birth_year"]),
-        '</td><td class="wide">', html_text(frame["flags"]), "</td></tr>",
+        "<tr", new, '><td class="text name"><a href="', up, html_text(column("href")), '">',
+        html_text(column("name")), '</a></td><td class="wide">', html_text(column("id")),
+        "</td><td>", html_text(column("federation")), '</td><td class="wide">',
+        html_text(column("title")), "</td><td>", number_text(column("rating")), "</td><td>",
+        shown, "</td><td>", number_text(column("period_games")), '</td><td class="wide">',
+        number_text(column("k")), '</td><td class="wide">', number_text(column("birth_year")),
+        '</td><td class="wide">', html_text(column("flags")), "</td></tr>",
     ]  # fmt: skip
     # ``up`` apart from the link: escaping is character by character and "../" has nothing
     # to escape, so this is the escape of the whole address.
@@ -93,16 +93,16 @@ def _new_items(context: Any, players: RowTable, first_rating: bool) -> Markup:
     """A list page's new players as list items, made by columns as :func:`_list_rows`: the
     link to the profile and the name, the id, and with ``first_rating`` the first rating
     (a blank reads "None", as the template's ``{{ p.rating }}`` wrote it)."""
-    frame = players.frame
-    if len(frame) == 0:
+    if len(players) == 0:
         return Markup("")
     up = "../" * str(context["page"]).count("/")
+    column = players.column
     pieces: list[pa.Array | str] = [
-        '<li><a href="', up, html_text(frame["href"]), '">', html_text(frame["name"]), "</a> ",
-        html_text(frame["id"]),
+        '<li><a href="', up, html_text(column("href")), '">', html_text(column("name")), "</a> ",
+        html_text(column("id")),
     ]  # fmt: skip
     if first_rating:
-        rating = pc.cast(pa.array(frame["rating"], pa.int64(), from_pandas=True), pa.string())
+        rating = pc.cast(column("rating"), pa.string())
         pieces += [", first rating ", pc.fill_null(rating, "None")]
     return _block(context, join_pieces([*pieces, "</li>"]))
 

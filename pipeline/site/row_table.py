@@ -35,13 +35,18 @@ _TOKEN_KEPT = "^[a-z0-9-]*$"  # an id that id_token keeps as it is
 
 @dataclass(frozen=True)
 class RowTable:
-    """Rows of a page's table: ``frame``'s columns are the rows' fields in the JSON objects'
-    key order (text, nullable integers, booleans); its length is the number of rows."""
+    """Rows of a page's table: ``table``'s columns are the rows' fields in the JSON objects'
+    key order (text, integers, booleans; a blank is a null); its length is the number of
+    rows."""
 
-    frame: pd.DataFrame
+    table: pa.Table
 
     def __len__(self) -> int:
-        return len(self.frame)
+        return self.table.num_rows
+
+    def column(self, name: str) -> pa.Array:
+        """One column as one array (the element-wise kernels take arrays of one chunk)."""
+        return self.table.column(name).combine_chunks()
 
 
 def _json_values(column: pa.Array) -> pa.Array:
@@ -85,13 +90,12 @@ def json_array(table: RowTable) -> str:
 def json_array_bytes(table: RowTable) -> bytes:
     """:func:`json_array` as UTF-8: the rows are joined by Arrow and taken from its buffer
     (no Python string a row)."""
-    arrow = pa.Table.from_pandas(table.frame, preserve_index=False)
-    if arrow.num_rows == 0:
+    if len(table) == 0:
         return b"[]"
     pieces: list[pa.Array | str] = []
-    for n, name in enumerate(arrow.column_names):
+    for n, name in enumerate(table.table.column_names):
         pieces.append(("{" if n == 0 else ",") + json.dumps(name) + ":")
-        pieces += _json_pieces(arrow.column(name).combine_chunks())
+        pieces += _json_pieces(table.column(name))
     rows = join_pieces([*pieces, "},"])  # every row with a comma after it: the last one cut
     if rows.null_count:
         raise ValueError("a blank JSON row")
@@ -120,13 +124,19 @@ def number_text(values: pd.Series) -> pa.Array:
 
 
 def player_pages(ids: pd.Series) -> pd.Series:
+    """:func:`page_array` of a Series of ids, as a Series on its index."""
+    tokens = page_array(pa.array(ids, pa.string(), from_pandas=True))
+    return pd.Series(tokens.to_pandas().array, index=ids.index)
+
+
+def page_array(ids: pa.Array | pa.ChunkedArray) -> pa.Array:
     """:func:`addresses.player_page` of each id: an id of the kept characters (the digits of
     every FIDE id) is its own token; any other through :func:`addresses.id_token`."""
-    text = pa.array(ids, pa.string(), from_pandas=True)
+    text = string_array(ids)
     plain = pc.fill_null(pc.match_substring_regex(text, _TOKEN_KEPT), False)
     tokens = pc.binary_join_element_wise("players/p-", text, ".html", "")
     if not pc.all(plain).as_py():
         odd = pc.filter(text, pc.invert(plain)).to_pylist()
         pages = pa.array([f"players/{id_token(v)}.html" for v in odd], pa.string())
         tokens = pc.replace_with_mask(tokens, pc.invert(plain), pages)
-    return pd.Series(tokens.to_pandas().array, index=ids.index)
+    return tokens
