@@ -31,7 +31,7 @@ from pipeline.site.row_table import (
     RowTable,
     html_text,
     joined_text,
-    json_array_bytes,
+    json_array_pieces,
     number_text,
 )
 from pipeline.writers.text.csvtext import block_bytes
@@ -152,14 +152,14 @@ def html_bytes(template: str, context: dict[str, Any], face: str, kinds: tuple[s
     if template == "player":
         return _profile_html(context, face, kinds)
     page = environment().get_template(TEMPLATES[template])
-    blocks: list[bytes] = []
+    blocks: list[memoryview] = []
     text = page.render(**context, face=face, site_kinds=kinds, row_blocks=blocks)
     if not blocks:
         return text.encode("utf-8")
     # The blocks of rows go in as the UTF-8 Arrow made them, where their marks are (a list
     # month's rows are most of its page: no text of them decoded, then encoded again).
     parts = text.split(_BLOCK_MARK)
-    out = [parts[0].encode("utf-8")]
+    out: list[bytes | memoryview] = [parts[0].encode("utf-8")]
     for block, part in zip(blocks, parts[1:], strict=True):
         out += [block, part.encode("utf-8")]
     return b"".join(out)
@@ -178,7 +178,7 @@ def _block(context: Any, rows: pa.Array) -> Markup:
         return Markup(joined_text(rows))
     if rows.null_count:
         raise ValueError("a blank where every row has its text")
-    blocks.append(bytes(block_bytes(rows)))
+    blocks.append(block_bytes(rows))  # a view of Arrow's buffer: copied once, by the page's join
     return Markup(_BLOCK_MARK)
 
 
@@ -284,20 +284,28 @@ def json_bytes(context: dict[str, Any]) -> bytes:
     """The context as JSON: keys in the context's order, UTF-8, one line (json's C encoder:
     an indented dump takes its pure-Python path, several times slower), a trailing newline;
     a :class:`RowTable` value as the list of its rows and a list of profile sections
-    (:class:`ProfileKind`) as their objects, both made by columns, the same text."""
-    members: list[bytes] = []
+    (:class:`ProfileKind`) as their objects, both made by columns, the same text. Its pieces
+    are joined once: a list month's rows are megabytes, which each concatenation copied."""
+    pieces: list[bytes | memoryview] = [b"{"]
     plain: dict[str, Any] = {}  # members in a row with no part: one dumps for them all
+
+    def member(*parts: bytes | memoryview) -> None:
+        if len(pieces) > 1:
+            pieces.append(b",")
+        pieces.extend(parts)
+
     for key, value in context.items():
         if not _by_parts(value):
             plain[key] = value
             continue
         if plain:
-            members.append(_dumps(plain)[1:-1].encode())
+            member(_dumps(plain)[1:-1].encode())
             plain = {}
-        members.append(_key(key) + _member(value))
+        member(_key(key), *_member(value))
     if plain:
-        members.append(_dumps(plain)[1:-1].encode())
-    return b"{" + b",".join(members) + b"}\n"
+        member(_dumps(plain)[1:-1].encode())
+    pieces.append(b"}\n")
+    return b"".join(pieces)
 
 
 def _by_parts(value: Any) -> bool:
@@ -312,12 +320,12 @@ def _key(key: str) -> bytes:
     return (_dumps(key) + ":").encode()
 
 
-def _member(value: RowTable | list[ProfileKind]) -> bytes:
-    """A member's value made by parts, as UTF-8 JSON (a profile's sections are bytes
+def _member(value: RowTable | list[ProfileKind]) -> list[bytes | memoryview]:
+    """A member's value made by parts, as pieces of UTF-8 JSON (a profile's sections are bytes
     already)."""
     if isinstance(value, RowTable):
-        return json_array_bytes(value)
-    return b"[" + b",".join(v.json for v in value) + b"]"
+        return json_array_pieces(value)
+    return [b"[" + b",".join(v.json for v in value) + b"]"]
 
 
 # json.dumps(value, ensure_ascii=False, separators=(",", ":")) without making an encoder a call

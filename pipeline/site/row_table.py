@@ -88,10 +88,15 @@ def json_array(table: RowTable) -> str:
 
 
 def json_array_bytes(table: RowTable) -> bytes:
-    """:func:`json_array` as UTF-8: the rows are joined by Arrow and taken from its buffer
-    (no Python string a row)."""
+    """:func:`json_array` as UTF-8."""
+    return b"".join(json_array_pieces(table))
+
+
+def json_array_pieces(table: RowTable) -> list[bytes | memoryview]:
+    """:func:`json_array` as pieces of UTF-8, to be joined: the rows are joined by Arrow and
+    its buffer is one piece, not copied (no Python string a row)."""
     if len(table) == 0:
-        return b"[]"
+        return [b"[]"]
     pieces: list[pa.Array | str] = []
     for n, name in enumerate(table.table.column_names):
         pieces.append(("{" if n == 0 else ",") + json.dumps(name) + ":")
@@ -99,7 +104,8 @@ def json_array_bytes(table: RowTable) -> bytes:
     rows = join_pieces([*pieces, "},"])  # every row with a comma after it: the last one cut
     if rows.null_count:
         raise ValueError("a blank JSON row")
-    return b"[" + bytes(block_bytes(rows))[:-1] + b"]"
+    text = block_bytes(rows)
+    return [b"[", text[: len(text) - 1], b"]"]
 
 
 def html_text(values: pd.Series) -> pa.Array:
