@@ -167,6 +167,6 @@ def _data_buffers(text: pa.Array | pa.ChunkedArray) -> list[pa.Buffer]:
 
 def string_array(text: pa.Array | pa.ChunkedArray) -> pa.Array:
     """One array of ``string`` (32-bit offsets): Arrow's element-wise join takes one type."""
-    if isinstance(text, pa.ChunkedArray):
-        text = text.combine_chunks()
+    if isinstance(text, pa.ChunkedArray):  # combine_chunks copies even a single chunk
+        text = text.chunk(0) if text.num_chunks == 1 else text.combine_chunks()
     return text if text.type == pa.string() else text.cast(pa.string())

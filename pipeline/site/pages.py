@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.arrays.arrow_text import string_array
 from pipeline.lists.next_list import STATUS_FIRST
 from pipeline.rules import sexes
 from pipeline.site import addresses as at
@@ -44,8 +45,14 @@ def _player_links(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _list_columns(frame: pd.DataFrame, columns: list[str]) -> pa.Table:
     """``columns`` of a decoded list as an Arrow table, column by column: pandas 3 keeps text
     in Arrow (no copy) and a nullable integer is its values and mask (pandas' own
-    ``Table.from_pandas`` of the page's rows was a third of its JSON's time)."""
-    return pa.table({name: pa.array(frame[name], from_pandas=True) for name in columns})
+    ``Table.from_pandas`` of the page's rows was a third of its JSON's time). Text with
+    32-bit offsets (pandas holds 64-bit): the type Arrow's element-wise join takes, so the
+    page's HTML and JSON cast none of its columns again."""
+    return pa.table({name: _narrow(pa.array(frame[name], from_pandas=True)) for name in columns})
+
+
+def _narrow(column: pa.Array) -> pa.Array:
+    return string_array(column) if pa.types.is_large_string(column.type) else column
 
 
 def _ids(table: pa.Table) -> pa.Array:

@@ -45,8 +45,10 @@ class RowTable:
         return self.table.num_rows
 
     def column(self, name: str) -> pa.Array:
-        """One column as one array (the element-wise kernels take arrays of one chunk)."""
-        return self.table.column(name).combine_chunks()
+        """One column as one array (the element-wise kernels take arrays of one chunk; Arrow's
+        ``combine_chunks`` copies even a single chunk)."""
+        column = self.table.column(name)
+        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
 
 def _json_values(column: pa.Array) -> pa.Array:
