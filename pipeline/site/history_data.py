@@ -65,20 +65,29 @@ def ranked(frame: pd.DataFrame) -> pd.DataFrame:
     """A list with ``world_rank`` and ``national_rank``: the rank among the rated active
     players (FIDE's top lists leave the inactive out), equal ratings sharing a rank; an
     inactive or unrated player has none, nor a national rank a player without a federation."""
-    active = frame["rating"].notna() & ~frame["flags"].fillna("").str.contains("i", regex=False)
-    on = active.to_numpy(dtype=bool)
-    rating = frame["rating"].to_numpy(dtype=np.int64, na_value=0)
+    rating = pa.array(frame["rating"], pa.int64(), from_pandas=True)
+    inactive = pc.match_substring(pa.array(frame["flags"], from_pandas=True), "i")
+    on = pc.and_(pc.is_valid(rating), pc.invert(pc.fill_null(inactive, False)))
+    on = on.to_numpy(zero_copy_only=False)
+    values = pc.fill_null(rating, 0).to_numpy()
     world = np.zeros(len(frame), dtype=np.int64)
-    world[on] = min_ranks(np.zeros(int(on.sum()), dtype=np.int64), rating[on])
+    world[on] = world_ranks(values[on])
     codes, _ = pd.factorize(frame["federation"])  # -1: no federation
     national = np.zeros(len(frame), dtype=np.int64)
     grouped = on & (codes >= 0)
-    national[grouped] = min_ranks(codes[grouped], rating[grouped])
+    national[grouped] = min_ranks(codes[grouped], values[grouped])
     return frame.assign(
         world_rank=pd.arrays.IntegerArray(world, ~on),  # the mask: blank
         national_rank=pd.arrays.IntegerArray(national, ~grouped),
         active=on,
     )
+
+
+def world_ranks(values: np.ndarray) -> np.ndarray:
+    """:func:`min_ranks` of one group: 1 + how many values are strictly higher, counted in
+    the sorted values by a binary search (everything after the value's last equal)."""
+    ordered = np.sort(values)
+    return len(values) - np.searchsorted(ordered, values, side="right") + 1
 
 
 def min_ranks(groups: np.ndarray, values: np.ndarray) -> np.ndarray:

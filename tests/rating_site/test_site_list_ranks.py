@@ -10,7 +10,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.site.history_data import min_ranks, ranked
+from pipeline.site.history_data import min_ranks, ranked, world_ranks
 
 
 def _pandas_ranked(frame: pd.DataFrame) -> pd.DataFrame:
@@ -33,6 +33,8 @@ def test_min_ranks_is_pandas_groupby_rank(rows):
     values = np.array([v for _, v in rows], dtype=np.int64)
     want = pd.Series(values).groupby(groups).rank(method="min", ascending=False)
     assert min_ranks(groups, values).tolist() == want.astype(np.int64).tolist()
+    alone = pd.Series(values).rank(method="min", ascending=False)
+    assert world_ranks(values).tolist() == alone.astype(np.int64).tolist()
 
 
 PLAYER = st.tuples(
