@@ -31,6 +31,7 @@ _HTML_ENTITIES = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), 
 # bytes in UTF-8 stand only for themselves (arrow_text.may_contain's proof).
 _JSON_ESCAPED = bytes(range(0x20)) + b'"\\'
 _TOKEN_KEPT = "^[a-z0-9-]*$"  # an id that id_token keeps as it is
+_TOKEN_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789-"  # the same characters, as bytes
 
 
 @dataclass(frozen=True)
@@ -137,12 +138,23 @@ def player_pages(ids: pd.Series) -> pd.Series:
     return pd.Series(tokens.to_pandas().array, index=ids.index)
 
 
+def _only(text: pa.Array, kept: bytes) -> bool:
+    """Whether every byte of ``text``'s character buffer is one of the ASCII ``kept`` (one
+    bytes.translate pass deleting them leaves nothing). Exact for the cells: a UTF-8
+    character beyond ASCII has only bytes >= 0x80, none kept; bytes of cells sliced away can
+    only make it False, which asks each cell."""
+    data = text.buffers()[2]
+    return data is None or not data.to_pybytes().translate(None, kept)
+
+
 def page_array(ids: pa.Array | pa.ChunkedArray) -> pa.Array:
     """:func:`addresses.player_page` of each id: an id of the kept characters (the digits of
     every FIDE id) is its own token; any other through :func:`addresses.id_token`."""
     text = string_array(ids)
-    plain = pc.fill_null(pc.match_substring_regex(text, _TOKEN_KEPT), False)
     tokens = pc.binary_join_element_wise("players/p-", text, ".html", "")
+    if not text.null_count and _only(text, _TOKEN_BYTES):
+        return tokens  # every id kept as it is (FIDE's: digits), no cell asked apart
+    plain = pc.fill_null(pc.match_substring_regex(text, _TOKEN_KEPT), False)
     if not pc.all(plain).as_py():
         odd = pc.filter(text, pc.invert(plain)).to_pylist()
         pages = pa.array([f"players/{id_token(v)}.html" for v in odd], pa.string())
