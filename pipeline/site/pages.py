@@ -75,13 +75,14 @@ def _with_previous(data: SiteData, kind: str, month: Month, columns: list[str]) 
         # Each player's row on the list before (null: not on it), by one hash of the ids; a
         # null index takes a null rating.
         prior = data.frame(before)
-        ids = pa.array(prior["id"], from_pandas=True)
+        ids = _narrow(pa.array(prior["id"], from_pandas=True))  # the type of the month's ids
         at_before = pc.index_in(table.column("id"), value_set=ids)
         old = pa.array(prior["rating"], pa.int64(), from_pandas=True).take(at_before)
         on_before = pc.is_valid(at_before)
-    first = pc.and_(pc.is_valid(rating), pc.is_null(old))
     if before is None:  # the first list: no player's rating is new on it
         first = pa.array(np.zeros(table.num_rows, dtype=bool))
+    else:
+        first = pc.and_(pc.is_valid(rating), pc.is_null(old))
     return (
         table.append_column("change", pc.subtract(rating, old))
         .append_column("new", pc.invert(on_before))
