@@ -104,7 +104,13 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     away = {key for month in months for _, key in month}  # the groups of those months
     there: dict[str, int] = {}  # such a group's key -> its place
     workers = None
-    writer = Writer(out, done, SHARED_WAITING_BYTES if count else WAITING_BYTES)
+    writer = Writer(
+        out,
+        done,
+        SHARED_WAITING_BYTES if count else WAITING_BYTES,
+        # a file of the site's folders not listed before the write has nothing to compare with
+        lambda address: address not in present and address.split("/", 1)[0] in SITE_FOLDERS,
+    )
     making = Making(writer)
 
     def place(n: int, addresses: Iterable[str]) -> None:
@@ -117,15 +123,15 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             kept[key] = sizes
 
     try:
+        if shared is not None:
+            # The workers start at once: the list months need nothing this process reads
+            # first, and its first seconds (the home page, the top lists, every player's runs:
+            # a sixth of a full write at 50,000 players) would leave the other core idle.
+            # Costs ~100 MiB at the peak (this process reading the runs while a worker holds a
+            # month), within the 1.5 GB the write is allowed (docs/web.md).
+            workers = month_workers.MonthWorkers(data.path, out, shared, count, data.lists_kept)
+            done.workers = count
         for n, group in enumerate(site_groups(data, is_held)):
-            if shared is not None and workers is None and _first_profile(group):
-                # The workers start once this process has read every player's runs (its
-                # largest tables, read before the first profile) and given back what reading
-                # them took: the write's peak is then this process's alone, not its peak and
-                # the workers' at once (they hold the months' pages meanwhile).
-                release_memory()
-                workers = month_workers.MonthWorkers(data.path, out, shared, count, data.lists_kept)
-                done.workers = count
             if workers is not None:
                 workers.check()  # a worker's error stops the write now, not at its end
             if group.key in away:
@@ -173,13 +179,6 @@ def _remove(out: Path, gone: set[str], done: WrittenSite) -> None:
     for address in sorted(gone, key=lambda a: (SITE_FOLDERS.index(a.split("/", 1)[0]), a)):
         out.joinpath(*address.split("/")).unlink()
         done.removed.append(address)
-
-
-def _first_profile(group: Group) -> bool:
-    """Whether ``group`` is a profile's (the first met: :func:`site_files._player_groups` reads
-    every player's runs before it)."""
-    where = at.parse(group.addresses[0]) if group.addresses else None
-    return where is not None and where.page == "player"
 
 
 def _months_away(
