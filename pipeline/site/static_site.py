@@ -104,13 +104,7 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     away = {key for month in months for _, key in month}  # the groups of those months
     there: dict[str, int] = {}  # such a group's key -> its place
     workers = None
-    writer = Writer(
-        out,
-        done,
-        SHARED_WAITING_BYTES if count else WAITING_BYTES,
-        # a file of the site's folders not listed before the write has nothing to compare with
-        lambda address: address not in present and address.split("/", 1)[0] in SITE_FOLDERS,
-    )
+    writer = _writer(out, done, present, count)
     making = Making(writer)
 
     def place(n: int, addresses: Iterable[str]) -> None:
@@ -123,12 +117,7 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             kept[key] = sizes
 
     try:
-        if shared is not None:
-            # The workers start at once: the list months need nothing this process reads
-            # first, and its first seconds (the home page, the top lists, every player's runs:
-            # a sixth of a full write at 50,000 players) would leave the other core idle.
-            # Costs ~100 MiB at the peak (this process reading the runs while a worker holds a
-            # month), within the 1.5 GB the write is allowed (docs/web.md).
+        if shared is not None:  # at once: see _months_away
             workers = month_workers.MonthWorkers(data.path, out, shared, count, data.lists_kept)
             done.workers = count
         for n, group in enumerate(site_groups(data, is_held)):
@@ -181,13 +170,29 @@ def _remove(out: Path, gone: set[str], done: WrittenSite) -> None:
         done.removed.append(address)
 
 
+def _writer(out: Path, done: WrittenSite, present: set[str], workers: int) -> Writer:
+    """The writing process's writer: less room for pages waiting when workers write beside it
+    (their memory counts with its own); a file of the site's folders not listed before the
+    write (``present``) is written with nothing to compare it with."""
+    return Writer(
+        out,
+        done,
+        SHARED_WAITING_BYTES if workers else WAITING_BYTES,
+        lambda address: address not in present and address.split("/", 1)[0] in SITE_FOLDERS,
+    )
+
+
 def _months_away(
     data: SiteData, held: Callable[[Group], bool], jobs: int
 ) -> tuple[list[list[tuple[str, str]]], int]:
     """The list months to make (each the (kind, key) of its groups not ``held``, in the site's
     order) and how many workers to start for them: none when there are too few rows to make
     (:func:`month_workers.workers_for`), and then no month either (this process makes them in
-    its order)."""
+    its order). The workers start with the write: the list months need nothing the writing
+    process reads first, and its first seconds (the home page, the top lists, every player's
+    runs: a sixth of a full write at 50,000 players) would leave the other core idle; ~100 MiB
+    more at the peak (a worker holding a month while the runs are read), within the 1.5 GB the
+    write is allowed (docs/web.md)."""
     if jobs < 2:
         return [], 0
     players = dict(data.con.execute("SELECT id, players FROM list_contents").fetchall())
