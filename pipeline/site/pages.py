@@ -15,13 +15,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.arrays.arrow_text import string_array
 from pipeline.lists.next_list import STATUS_FIRST
 from pipeline.rules import sexes
 from pipeline.site import addresses as at
 from pipeline.site.history_data import SEARCH_FACTS, Month, SiteData, plain
 from pipeline.site.name_search import SHOWN as SEARCH_SHOWN
 from pipeline.site.name_search import trimmed
-from pipeline.site.row_table import RowTable, player_pages
+from pipeline.site.row_table import RowTable, page_array
 
 SHOWN = 10  # new players, gains and losses on the home page
 TOP = 100  # players on a top list
@@ -41,73 +42,102 @@ def _player_links(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _among(ids: pd.Series | pd.Index, others: pd.Series | pd.Index) -> np.ndarray:
-    """Whether each of ``ids`` is among ``others`` (Arrow's kernel: pandas' ``isin`` on
-    Arrow-backed text goes through a Python list of every value)."""
-    found = pc.is_in(pa.array(ids, pa.string()), value_set=pa.array(others, pa.string()))
-    return found.to_numpy(zero_copy_only=False)
+def _list_columns(frame: pd.DataFrame, columns: list[str]) -> pa.Table:
+    """``columns`` of a decoded list as an Arrow table, column by column: pandas 3 keeps text
+    in Arrow (no copy) and a nullable integer is its values and mask (pandas' own
+    ``Table.from_pandas`` of the page's rows was a third of its JSON's time). Text with
+    32-bit offsets (pandas holds 64-bit): the type Arrow's element-wise join takes, so the
+    page's HTML and JSON cast none of its columns again."""
+    return pa.table({name: _narrow(pa.array(frame[name], from_pandas=True)) for name in columns})
 
 
-def _with_previous(data: SiteData, kind: str, month: Month) -> pd.DataFrame:
-    """The month's list with ``previous`` (the rating on the list before, blank when the player
-    was not on it or unrated there), ``change`` (rating - previous), ``new`` (not on the list
-    before) and ``first_rating`` (rated here, unrated or absent on the list before: what FIDE's
-    lists count as a new player, who enters the list with a first rating)."""
-    frame = data.frame(month)
+def _narrow(column: pa.Array) -> pa.Array:
+    return string_array(column) if pa.types.is_large_string(column.type) else column
+
+
+def _ids(table: pa.Table) -> pa.Array:
+    return table.column("id").combine_chunks()
+
+
+def _with_previous(data: SiteData, kind: str, month: Month, columns: list[str]) -> pa.Table:
+    """The month's list (its ``columns``, ``id`` and ``rating`` among them) with ``change``
+    (rating - the rating on the list before, blank when the player was not on it or unrated
+    there), ``new`` (not on the list before) and ``first_rating`` (rated here, unrated or
+    absent on the list before: what FIDE's lists count as a new player, who enters the list
+    with a first rating)."""
+    table = _list_columns(data.frame(month), columns)
+    rating = table.column("rating")
     before = data.previous(kind, month.month)
     if before is None:
-        old = pd.Series(pd.NA, index=frame.index, dtype="Int64")
-        on_before = pd.Series(False, index=frame.index)
+        old = pa.nulls(table.num_rows, pa.int64())
+        on_before = pa.array(np.zeros(table.num_rows, dtype=bool))
     else:
-        # Each player's row on the list before (null: not on it), by one hash of the ids.
+        # Each player's row on the list before (null: not on it), by one hash of the ids; a
+        # null index takes a null rating.
         prior = data.frame(before)
-        at_before = pc.index_in(pa.array(frame["id"], pa.string()),
-                                value_set=pa.array(prior["id"], pa.string()))  # fmt: skip
-        taken = at_before.fill_null(-1).to_numpy(zero_copy_only=False)
-        ratings = prior["rating"].astype("Int64").array.take(taken, allow_fill=True)
-        old = pd.Series(ratings, index=frame.index)
-        on_before = pd.Series(at_before.is_valid().to_numpy(zero_copy_only=False),
-                              index=frame.index)  # fmt: skip
-    first = frame["rating"].notna() & old.isna() & (before is not None)
-    return frame.assign(
-        previous=old,
-        change=(frame["rating"] - old).astype("Int64"),
-        new=~on_before,
-        first_rating=first,
+        ids = _narrow(pa.array(prior["id"], from_pandas=True))  # the type of the month's ids
+        at_before = pc.index_in(table.column("id"), value_set=ids)
+        old = pa.array(prior["rating"], pa.int64(), from_pandas=True).take(at_before)
+        on_before = pc.is_valid(at_before)
+    if before is None:  # the first list: no player's rating is new on it
+        first = pa.array(np.zeros(table.num_rows, dtype=bool))
+    else:
+        first = pc.and_(pc.is_valid(rating), pc.is_null(old))
+    return (
+        table.append_column("change", pc.subtract(rating, old))
+        .append_column("new", pc.invert(on_before))
+        .append_column("first_rating", first)
     )
 
 
 BY_RATING = [("rating", "descending"), ("name", "ascending"), ("id", "ascending")]
 
 
+def _rating_order(table: pa.Table) -> pa.Array:
+    """The order of ``table``'s rows by rating (highest first), name, id, blanks last in each:
+    pandas' ``sort_values`` of the three (stable, ``na_position="last"``) by Arrow's sort, a
+    third of its time (pandas makes a Categorical of each text key). The same order: Arrow's
+    sort is stable, compares text by its UTF-8 bytes, which is the order of code points that
+    Python compares ``str`` by, and puts nulls (pandas' NaN) at the end of each key (its
+    default in every version: the option moved from the call to each key in pyarrow 25)."""
+    return pc.sort_indices(table.select([key for key, _ in BY_RATING]), sort_keys=BY_RATING)
+
+
 def _by_rating(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` by rating (highest first), name, id, blanks last in each: pandas'
-    ``sort_values`` of the three (stable, ``na_position="last"``) by Arrow's sort, a third of
-    its time (pandas makes a Categorical of each text key). The same order: Arrow's sort is
-    stable, compares text by its UTF-8 bytes, which is the order of code points that Python
-    compares ``str`` by, and puts nulls (pandas' NaN) at the end of each key (its default in
-    every version: the option moved from the call to each key in pyarrow 25)."""
+    """``frame`` in :func:`_rating_order`."""
     keys = pa.table({key: pa.array(frame[key], from_pandas=True) for key, _ in BY_RATING})
-    order = pc.sort_indices(keys, sort_keys=BY_RATING)
-    return frame.take(order.to_numpy())
+    return frame.take(_rating_order(keys).to_numpy())
+
+
+def _player_rows(table: pa.Table) -> list[dict[str, Any]]:
+    """Rows of an Arrow table as plain dicts (blanks as None), each with its profile's
+    ``href``."""
+    return _player_links(table.to_pylist())
 
 
 def _list_summary(data: SiteData, kind: str, month: Month) -> dict[str, Any]:
-    frame = _with_previous(data, kind, month)
-    moved = frame[frame["change"].notna() & (frame["change"] != 0)]
-    gains = moved[moved["change"] > 0].sort_values(["change", "id"], ascending=[False, True])
-    losses = moved[moved["change"] < 0].sort_values(["change", "id"], ascending=[True, True])
-    columns = ["id", "name", "federation", "rating", "change"]
-    fresh = _by_rating(frame[frame["first_rating"]])
+    columns = ["id", "name", "federation", "rating"]
+    table = _with_previous(data, kind, month, columns)
+    change = table.column("change")
+    shown = [*columns, "change"]
+
+    def moved(up: bool) -> list[dict[str, Any]]:
+        part = table.filter(pc.fill_null((pc.greater if up else pc.less)(change, 0), False))
+        order = [("change", "descending" if up else "ascending"), ("id", "ascending")]
+        return _player_rows(part.take(pc.sort_indices(part, sort_keys=order)[:SHOWN])
+                            .select(shown))  # fmt: skip
+
+    fresh = table.filter(table.column("first_rating"))
+    fresh = fresh.take(_rating_order(fresh))
     return {
         "kind": kind,
         "month": month.month,
         "href": at.list_page(kind, month.month),
-        "players": len(frame),
-        "new_count": len(fresh),
-        "new_players": _player_links(plain(fresh.head(SHOWN), columns)),
-        "gains": _player_links(plain(gains.head(SHOWN), columns)),
-        "losses": _player_links(plain(losses.head(SHOWN), columns)),
+        "players": table.num_rows,
+        "new_count": fresh.num_rows,
+        "new_players": _player_rows(fresh.slice(0, SHOWN).select(shown)),
+        "gains": moved(True),
+        "losses": moved(False),
         "tops": [{"top": t, "title": TOP_TITLES[t], "href": at.top_page(kind, t)} for t in at.TOPS],
     }
 
@@ -132,26 +162,23 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
     month = data.month(kind, month_name)
     if month is None:
         return None
-    # The row's fields taken before the sort: it moves only them.
-    listed = _with_previous(data, kind, month)
-    frame = _by_rating(listed[[*ROW_FIELDS, "period_games", "change", "new", "first_rating"]])
+    # Every player of the list as Arrow columns (:mod:`.row_table`): a dict a row was most of
+    # the site's time. The fields of each row, in order; a first rating is no change, said in
+    # the changes files' words.
+    listed = _with_previous(data, kind, month, [*ROW_FIELDS, "period_games"])
+    listed = listed.take(_rating_order(listed))
+    first = listed.column("first_rating")
+    rows = listed.append_column("href", page_array(listed.column("id"))).append_column(
+        "change_words", pc.if_else(first, STATUS_FIRST, "")
+    )
     before = data.previous(kind, month_name)
     dropped: list[dict[str, Any]] = []
     if before is not None:
-        old = data.frame(before)
-        gone = old[~_among(old["id"], frame["id"])]
-        if len(gone):
-            dropped = _player_links(plain(_by_rating(gone), ["id", "name", "federation", "rating"]))
-    # Every player of the list as columns (:mod:`.row_table`): a dict a row was most of the
-    # site's time. The fields of each row, in order; a first rating is no change, said in the
-    # changes files' words.
-    first = frame["first_rating"].to_numpy(dtype=bool)
-    rows = frame.assign(
-        href=player_pages(frame["id"]),
-        change_words=pd.Series(np.where(first, STATUS_FIRST, ""), index=frame.index).astype(str),
-    )
-    fresh = rows[first]
-    unrated = rows[(rows["new"] & rows["rating"].isna()).to_numpy(dtype=bool)]
+        old = _list_columns(data.frame(before), ["id", "name", "federation", "rating"])
+        gone = old.filter(pc.invert(pc.is_in(old.column("id"), value_set=_ids(rows))))
+        dropped = _player_rows(gone.take(_rating_order(gone)))
+    fresh = rows.filter(first)
+    unrated = rows.filter(pc.and_(rows.column("new"), pc.is_null(rows.column("rating"))))
     return {
         "page": at.list_page(kind, month_name),
         "title": f"{kind.capitalize()} list {month_name}",
@@ -160,13 +187,13 @@ def list_month(data: SiteData, kind: str, month_name: str) -> dict[str, Any] | N
         "period": month.period,
         "previous": before.month if before else None,
         "previous_href": at.list_page(kind, before.month) if before else None,
-        "players": RowTable(rows.reset_index(drop=True)),
+        "players": RowTable(rows),
         # New players: rated for the first time on this list (FIDE's list of the month counts
         # them so); apart, the players new on the list who are not rated yet.
         # Rows as columns too (600 first ratings a month at 10,000 players: a dict and a
         # template loop each were a fourth of the page's time).
-        "new_players": RowTable(fresh.reset_index(drop=True)),
-        "new_unrated": RowTable(unrated.reset_index(drop=True)) if before is not None else [],
+        "new_players": RowTable(fresh),
+        "new_unrated": RowTable(unrated) if before is not None else [],
         "dropped": dropped,
         "downloads": [{"layout": x, "href": at.download(kind, month_name, x)} for x in LAYOUTS],
     }

@@ -31,7 +31,7 @@ from pipeline.site.row_table import (
     RowTable,
     html_text,
     joined_text,
-    json_array_bytes,
+    json_array_pieces,
     number_text,
 )
 from pipeline.writers.text.csvtext import block_bytes
@@ -62,26 +62,26 @@ def _list_rows(context: Any, players: RowTable) -> Markup:
     """A list page's table body, made by columns (:mod:`.row_table`): each column's cells
     escaped once as Jinja's autoescape does, then the rows joined element-wise (a list month
     of 50,000 players is the site's largest page, 72 of them at 24 months of three kinds)."""
-    frame = players.frame
-    if len(frame) == 0:
+    if len(players) == 0:
         return Markup("")
     up = "../" * str(context["page"]).count("/")
-    change = pa.array(frame["change"], pa.int64(), from_pandas=True)
+    column = players.column
+    change = column("change")
     # ``signed`` of a whole number: "+" before a positive one. A first rating has no change:
     # the change report's words ("first rating") instead.
     text = pc.cast(change, pa.string())
     text = pc.if_else(pc.greater(change, 0), pc.binary_join_element_wise("+", text, ""), text)
-    words = html_text(frame["change_words"])
+    words = html_text(column("change_words"))
     shown = pc.if_else(pc.is_null(change), words, text)
-    new = pc.if_else(pa.array(frame["first_rating"] | frame["new"]), ' class="new"', "")
+    new = pc.if_else(pc.or_(column("first_rating"), column("new")), ' class="new"', "")
     cells = [
-        "<tr", new, '><td class="text name"><a href="', up, html_text(frame["href"]), '">',
-        html_text(frame["name"]), '</a></td><td class="wide">', html_text(frame["id"]),
-        "</td><td>", html_text(frame["federation"]), '</td><td class="wide">',
-        html_text(frame["title"]), "</td><td>", number_text(frame["rating"]), "</td><td>",
-        shown, "</td><td>", number_text(frame["period_games"]), '</td><td class="wide">',
-        number_text(frame["k"]), '</td><td class="wide">', number_text(frame["birth_year"]),
-        '</td><td class="wide">', html_text(frame["flags"]), "</td></tr>",
+        "<tr", new, '><td class="text name"><a href="', up, html_text(column("href")), '">',
+        html_text(column("name")), '</a></td><td class="wide">', html_text(column("id")),
+        "</td><td>", html_text(column("federation")), '</td><td class="wide">',
+        html_text(column("title")), "</td><td>", number_text(column("rating")), "</td><td>",
+        shown, "</td><td>", number_text(column("period_games")), '</td><td class="wide">',
+        number_text(column("k")), '</td><td class="wide">', number_text(column("birth_year")),
+        '</td><td class="wide">', html_text(column("flags")), "</td></tr>",
     ]  # fmt: skip
     # ``up`` apart from the link: escaping is character by character and "../" has nothing
     # to escape, so this is the escape of the whole address.
@@ -93,16 +93,16 @@ def _new_items(context: Any, players: RowTable, first_rating: bool) -> Markup:
     """A list page's new players as list items, made by columns as :func:`_list_rows`: the
     link to the profile and the name, the id, and with ``first_rating`` the first rating
     (a blank reads "None", as the template's ``{{ p.rating }}`` wrote it)."""
-    frame = players.frame
-    if len(frame) == 0:
+    if len(players) == 0:
         return Markup("")
     up = "../" * str(context["page"]).count("/")
+    column = players.column
     pieces: list[pa.Array | str] = [
-        '<li><a href="', up, html_text(frame["href"]), '">', html_text(frame["name"]), "</a> ",
-        html_text(frame["id"]),
+        '<li><a href="', up, html_text(column("href")), '">', html_text(column("name")), "</a> ",
+        html_text(column("id")),
     ]  # fmt: skip
     if first_rating:
-        rating = pc.cast(pa.array(frame["rating"], pa.int64(), from_pandas=True), pa.string())
+        rating = pc.cast(column("rating"), pa.string())
         pieces += [", first rating ", pc.fill_null(rating, "None")]
     return _block(context, join_pieces([*pieces, "</li>"]))
 
@@ -152,14 +152,14 @@ def html_bytes(template: str, context: dict[str, Any], face: str, kinds: tuple[s
     if template == "player":
         return _profile_html(context, face, kinds)
     page = environment().get_template(TEMPLATES[template])
-    blocks: list[bytes] = []
+    blocks: list[memoryview] = []
     text = page.render(**context, face=face, site_kinds=kinds, row_blocks=blocks)
     if not blocks:
         return text.encode("utf-8")
     # The blocks of rows go in as the UTF-8 Arrow made them, where their marks are (a list
     # month's rows are most of its page: no text of them decoded, then encoded again).
     parts = text.split(_BLOCK_MARK)
-    out = [parts[0].encode("utf-8")]
+    out: list[bytes | memoryview] = [parts[0].encode("utf-8")]
     for block, part in zip(blocks, parts[1:], strict=True):
         out += [block, part.encode("utf-8")]
     return b"".join(out)
@@ -178,7 +178,7 @@ def _block(context: Any, rows: pa.Array) -> Markup:
         return Markup(joined_text(rows))
     if rows.null_count:
         raise ValueError("a blank where every row has its text")
-    blocks.append(bytes(block_bytes(rows)))
+    blocks.append(block_bytes(rows))  # a view of Arrow's buffer: copied once, by the page's join
     return Markup(_BLOCK_MARK)
 
 
@@ -295,20 +295,28 @@ def json_bytes(context: dict[str, Any]) -> bytes:
     """The context as JSON: keys in the context's order, UTF-8, one line (json's C encoder:
     an indented dump takes its pure-Python path, several times slower), a trailing newline;
     a :class:`RowTable` value as the list of its rows and a list of profile sections
-    (:class:`ProfileKind`) as their objects, both made by columns, the same text."""
-    members: list[bytes] = []
+    (:class:`ProfileKind`) as their objects, both made by columns, the same text. Its pieces
+    are joined once: a list month's rows are megabytes, which each concatenation copied."""
+    pieces: list[bytes | memoryview] = [b"{"]
     plain: dict[str, Any] = {}  # members in a row with no part: one dumps for them all
+
+    def member(*parts: bytes | memoryview) -> None:
+        if len(pieces) > 1:
+            pieces.append(b",")
+        pieces.extend(parts)
+
     for key, value in context.items():
         if not _by_parts(value):
             plain[key] = value
             continue
         if plain:
-            members.append(_dumps(plain)[1:-1].encode())
+            member(_dumps(plain)[1:-1].encode())
             plain = {}
-        members.append(_key(key) + _member(value))
+        member(_key(key), *_member(value))
     if plain:
-        members.append(_dumps(plain)[1:-1].encode())
-    return b"{" + b",".join(members) + b"}\n"
+        member(_dumps(plain)[1:-1].encode())
+    pieces.append(b"}\n")
+    return b"".join(pieces)
 
 
 def _by_parts(value: Any) -> bool:
@@ -323,12 +331,12 @@ def _key(key: str) -> bytes:
     return (_dumps(key) + ":").encode()
 
 
-def _member(value: RowTable | list[ProfileKind]) -> bytes:
-    """A member's value made by parts, as UTF-8 JSON (a profile's sections are bytes
+def _member(value: RowTable | list[ProfileKind]) -> list[bytes | memoryview]:
+    """A member's value made by parts, as pieces of UTF-8 JSON (a profile's sections are bytes
     already)."""
     if isinstance(value, RowTable):
-        return json_array_bytes(value)
-    return b"[" + b",".join(v.json for v in value) + b"]"
+        return json_array_pieces(value)
+    return [b"[" + b",".join(v.json for v in value) + b"]"]
 
 
 # json.dumps(value, ensure_ascii=False, separators=(",", ":")) without making an encoder a call

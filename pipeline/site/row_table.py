@@ -31,17 +31,25 @@ _HTML_ENTITIES = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), 
 # bytes in UTF-8 stand only for themselves (arrow_text.may_contain's proof).
 _JSON_ESCAPED = bytes(range(0x20)) + b'"\\'
 _TOKEN_KEPT = "^[a-z0-9-]*$"  # an id that id_token keeps as it is
+_TOKEN_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789-"  # the same characters, as bytes
 
 
 @dataclass(frozen=True)
 class RowTable:
-    """Rows of a page's table: ``frame``'s columns are the rows' fields in the JSON objects'
-    key order (text, nullable integers, booleans); its length is the number of rows."""
+    """Rows of a page's table: ``table``'s columns are the rows' fields in the JSON objects'
+    key order (text, integers, booleans; a blank is a null); its length is the number of
+    rows."""
 
-    frame: pd.DataFrame
+    table: pa.Table
 
     def __len__(self) -> int:
-        return len(self.frame)
+        return self.table.num_rows
+
+    def column(self, name: str) -> pa.Array:
+        """One column as one array (the element-wise kernels take arrays of one chunk; Arrow's
+        ``combine_chunks`` copies even a single chunk)."""
+        column = self.table.column(name)
+        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
 
 def _json_values(column: pa.Array) -> pa.Array:
@@ -83,19 +91,24 @@ def json_array(table: RowTable) -> str:
 
 
 def json_array_bytes(table: RowTable) -> bytes:
-    """:func:`json_array` as UTF-8: the rows are joined by Arrow and taken from its buffer
-    (no Python string a row)."""
-    arrow = pa.Table.from_pandas(table.frame, preserve_index=False)
-    if arrow.num_rows == 0:
-        return b"[]"
+    """:func:`json_array` as UTF-8."""
+    return b"".join(json_array_pieces(table))
+
+
+def json_array_pieces(table: RowTable) -> list[bytes | memoryview]:
+    """:func:`json_array` as pieces of UTF-8, to be joined: the rows are joined by Arrow and
+    its buffer is one piece, not copied (no Python string a row)."""
+    if len(table) == 0:
+        return [b"[]"]
     pieces: list[pa.Array | str] = []
-    for n, name in enumerate(arrow.column_names):
+    for n, name in enumerate(table.table.column_names):
         pieces.append(("{" if n == 0 else ",") + json.dumps(name) + ":")
-        pieces += _json_pieces(arrow.column(name).combine_chunks())
+        pieces += _json_pieces(table.column(name))
     rows = join_pieces([*pieces, "},"])  # every row with a comma after it: the last one cut
     if rows.null_count:
         raise ValueError("a blank JSON row")
-    return b"[" + bytes(block_bytes(rows))[:-1] + b"]"
+    text = block_bytes(rows)
+    return [b"[", text[: len(text) - 1], b"]"]
 
 
 def html_text(values: pd.Series) -> pa.Array:
@@ -120,13 +133,30 @@ def number_text(values: pd.Series) -> pa.Array:
 
 
 def player_pages(ids: pd.Series) -> pd.Series:
+    """:func:`page_array` of a Series of ids, as a Series on its index."""
+    tokens = page_array(pa.array(ids, pa.string(), from_pandas=True))
+    return pd.Series(tokens.to_pandas().array, index=ids.index)
+
+
+def _only(text: pa.Array, kept: bytes) -> bool:
+    """Whether every byte of ``text``'s character buffer is one of the ASCII ``kept`` (one
+    bytes.translate pass deleting them leaves nothing). Exact for the cells: a UTF-8
+    character beyond ASCII has only bytes >= 0x80, none kept; bytes of cells sliced away can
+    only make it False, which asks each cell."""
+    data = text.buffers()[2]
+    return data is None or not data.to_pybytes().translate(None, kept)
+
+
+def page_array(ids: pa.Array | pa.ChunkedArray) -> pa.Array:
     """:func:`addresses.player_page` of each id: an id of the kept characters (the digits of
     every FIDE id) is its own token; any other through :func:`addresses.id_token`."""
-    text = pa.array(ids, pa.string(), from_pandas=True)
-    plain = pc.fill_null(pc.match_substring_regex(text, _TOKEN_KEPT), False)
+    text = string_array(ids)
     tokens = pc.binary_join_element_wise("players/p-", text, ".html", "")
+    if not text.null_count and _only(text, _TOKEN_BYTES):
+        return tokens  # every id kept as it is (FIDE's: digits), no cell asked apart
+    plain = pc.fill_null(pc.match_substring_regex(text, _TOKEN_KEPT), False)
     if not pc.all(plain).as_py():
         odd = pc.filter(text, pc.invert(plain)).to_pylist()
         pages = pa.array([f"players/{id_token(v)}.html" for v in odd], pa.string())
         tokens = pc.replace_with_mask(tokens, pc.invert(plain), pages)
-    return pd.Series(tokens.to_pandas().array, index=ids.index)
+    return tokens

@@ -104,7 +104,7 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
     away = {key for month in months for _, key in month}  # the groups of those months
     there: dict[str, int] = {}  # such a group's key -> its place
     workers = None
-    writer = Writer(out, done, SHARED_WAITING_BYTES if count else WAITING_BYTES)
+    writer = _writer(out, done, present, count)
     making = Making(writer)
 
     def place(n: int, addresses: Iterable[str]) -> None:
@@ -117,15 +117,10 @@ def write_site(data: SiteData, out: Path, jobs: int = 1) -> WrittenSite:
             kept[key] = sizes
 
     try:
+        if shared is not None:  # at once: see _months_away
+            workers = month_workers.MonthWorkers(data.path, out, shared, count, data.lists_kept)
+            done.workers = count
         for n, group in enumerate(site_groups(data, is_held)):
-            if shared is not None and workers is None and _first_profile(group):
-                # The workers start once this process has read every player's runs (its
-                # largest tables, read before the first profile) and given back what reading
-                # them took: the write's peak is then this process's alone, not its peak and
-                # the workers' at once (they hold the months' pages meanwhile).
-                release_memory()
-                workers = month_workers.MonthWorkers(data.path, out, shared, count, data.lists_kept)
-                done.workers = count
             if workers is not None:
                 workers.check()  # a worker's error stops the write now, not at its end
             if group.key in away:
@@ -175,11 +170,16 @@ def _remove(out: Path, gone: set[str], done: WrittenSite) -> None:
         done.removed.append(address)
 
 
-def _first_profile(group: Group) -> bool:
-    """Whether ``group`` is a profile's (the first met: :func:`site_files._player_groups` reads
-    every player's runs before it)."""
-    where = at.parse(group.addresses[0]) if group.addresses else None
-    return where is not None and where.page == "player"
+def _writer(out: Path, done: WrittenSite, present: set[str], workers: int) -> Writer:
+    """The writing process's writer: less room for pages waiting when workers write beside it
+    (their memory counts with its own); a file of the site's folders not listed before the
+    write (``present``) is written with nothing to compare it with."""
+    return Writer(
+        out,
+        done,
+        SHARED_WAITING_BYTES if workers else WAITING_BYTES,
+        lambda address: address not in present and address.split("/", 1)[0] in SITE_FOLDERS,
+    )
 
 
 def _months_away(
@@ -188,7 +188,11 @@ def _months_away(
     """The list months to make (each the (kind, key) of its groups not ``held``, in the site's
     order) and how many workers to start for them: none when there are too few rows to make
     (:func:`month_workers.workers_for`), and then no month either (this process makes them in
-    its order)."""
+    its order). The workers start with the write: the list months need nothing the writing
+    process reads first, and its first seconds (the home page, the top lists, every player's
+    runs: a sixth of a full write at 50,000 players) would leave the other core idle; ~100 MiB
+    more at the peak (a worker holding a month while the runs are read), within the 1.5 GB the
+    write is allowed (docs/web.md)."""
     if jobs < 2:
         return [], 0
     players = dict(data.con.execute("SELECT id, players FROM list_contents").fetchall())

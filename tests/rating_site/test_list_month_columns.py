@@ -10,6 +10,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
 
 import pandas as pd
+import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment
@@ -144,7 +145,8 @@ def test_new_players_items_are_the_template_loops(rows, first_rating, page):
     env.filters["href"] = lambda target: relative(target, page)
     want = env.from_string(LOOPS[first_rating]).render(rows=plain(frame, list(frame.columns)))
     made = environment().from_string("{{ rows|new_items(first) }}")
-    assert made.render(rows=RowTable(frame), first=first_rating, page=page) == want
+    rows = RowTable(pa.Table.from_pandas(frame, preserve_index=False))
+    assert made.render(rows=rows, first=first_rating, page=page) == want
     assert all(href == player_page(i) for href, i in zip(frame["href"], frame["id"], strict=True))
 
 
