@@ -307,7 +307,7 @@ class KindParts:
         if wanted is not None:
             # Arrow's hash lookup: pandas' ``isin`` on Arrow-backed text goes through a
             # Python list of every id (0.7 s a full write at 50,000 players).
-            ids = pa.array(found.last["id"], pa.string(), from_pandas=True)
+            ids = pa.array(found.last["id"].astype(str), pa.string())
             chosen = pc.is_in(ids, value_set=pa.array(list(wanted), pa.string()))
             self.places = np.flatnonzero(chosen.to_numpy(zero_copy_only=False))
         self.held: tuple[dict[int, int], list[ProfileKind], list[tuple[Any, ...]]] = ({}, [], [])
