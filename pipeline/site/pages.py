@@ -22,6 +22,9 @@ from pipeline.site import addresses as at
 from pipeline.site.history_data import SEARCH_FACTS, Month, SiteData, plain
 from pipeline.site.name_search import SHOWN as SEARCH_SHOWN
 from pipeline.site.name_search import trimmed
+from pipeline.site.profile_parts import kind_section
+from pipeline.site.profile_runs import FACTS
+from pipeline.site.rank_files import COUNT_FILE
 from pipeline.site.row_table import RowTable, page_array
 
 SHOWN = 10  # new players, gains and losses on the home page
@@ -265,10 +268,6 @@ def player(data: SiteData, player_id: str) -> dict[str, Any] | None:
     section made by columns (:mod:`.profile_parts`). Every value is the player's own: a player
     who did not play keeps the same profile; the world and national ranks are loaded from the
     rank file it names (:mod:`.rank_files`)."""
-    from pipeline.site.profile_parts import kind_section
-    from pipeline.site.profile_runs import FACTS
-    from pipeline.site.rank_files import COUNT_FILE
-
     kinds = []
     facts: dict[str, Any] | None = None
     newest = ""
