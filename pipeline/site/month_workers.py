@@ -35,7 +35,7 @@ from typing import Any
 from pipeline.errors import RunError
 from pipeline.resources.collector import hold_for_start_up, start_up_done
 from pipeline.site.history_data import SiteData
-from pipeline.site.site_files import Group, ListDigests, month_groups
+from pipeline.site.site_files import Group, ListDigests, month_groups, search_group
 from pipeline.site.site_writer import SHARED_WAITING_BYTES, Making, Writer, WrittenSite
 
 # A worker is started per this many list rows of the groups to make (a month's page and its
@@ -220,11 +220,13 @@ def work(
 
 
 def groups_by_key(data: SiteData) -> dict[str, Group]:
-    """Every list month's groups of ``data`` by key (made only when asked)."""
+    """Every list month's groups of ``data`` and the search's by key (made only when asked)."""
     digest = ListDigests(data)
-    return {
+    found = {
         str(group.key): group for kind in data.kinds() for group in month_groups(data, kind, digest)
     }
+    search = search_group(data, digest)
+    return {**found, str(search.key): search}
 
 
 def make_months(data: SiteData, out: Path, take: Any, collect_bytes: int) -> Part:

@@ -162,8 +162,14 @@ def site_groups(data: SiteData, held: Callable[[Group], bool] | None = None) -> 
     yield Group(lambda: rank_files(data), page_key("ranks", kinds, *lists), None)
     for kind in data.kinds():
         yield from _calculation_groups(data, kind, digest)
+    yield search_group(data, digest)
+
+
+def search_group(data: SiteData, digest: ListDigests) -> Group:
+    """The static search's files (:func:`search_shards`), keyed by every list: made from the
+    lists alone, so a worker can make them as it makes list months (:mod:`.month_workers`)."""
     every = (digest.named(m) for kind in data.kinds() for m in data.months_of(kind))
-    yield Group(lambda: search_shards(data), page_key("search", kinds, *every), None)
+    return Group(lambda: search_shards(data), page_key("search", repr(data.kinds()), *every), None)
 
 
 class ListDigests:

@@ -22,7 +22,7 @@ from pipeline.resources.memory import release_memory
 from pipeline.site import addresses as at
 from pipeline.site import month_workers
 from pipeline.site.history_data import SiteData
-from pipeline.site.site_files import Group, ListDigests, month_groups, site_groups
+from pipeline.site.site_files import Group, ListDigests, month_groups, search_group, site_groups
 from pipeline.site.site_writer import (
     SHARED_WAITING_BYTES,
     WAITING_BYTES,
@@ -186,7 +186,7 @@ def _months_away(
     data: SiteData, held: Callable[[Group], bool], jobs: int
 ) -> tuple[list[list[tuple[str, str]]], int]:
     """The list months to make (each the (kind, key) of its groups not ``held``, in the site's
-    order) and how many workers to start for them: none when there are too few rows to make
+    order; the search's files first, when workers start) and how many workers to start for them: none when there are too few rows to make
     (:func:`month_workers.workers_for`), and then no month either (this process makes them in
     its order). The workers start with the write: the list months need nothing the writing
     process reads first, and its first seconds (the home page, the top lists, every player's
@@ -210,7 +210,14 @@ def _months_away(
             month = by_name.get(name)
             rows += players.get(month.content_id, 0) if month is not None else 0
     count = month_workers.workers_for(rows, jobs)
-    return (list(months.values()), count) if count else ([], 0)
+    if not count:
+        return [], 0
+    # The search's files first: made from the lists alone, as the months are (every player's
+    # name, the latest ratings: 2-3 s at 50,000 players), by a worker while the writing process
+    # reads every player's runs, which a refresh's profiles wait for.
+    search = search_group(data, digest)
+    first = [] if held(search) else [[("search", str(search.key))]]
+    return first + list(months.values()), count
 
 
 def _files_under(out: Path, folder: str) -> Iterator[str]:

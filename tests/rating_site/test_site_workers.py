@@ -81,14 +81,19 @@ def test_a_small_write_starts_no_worker(history, tmp_path):
 
 
 def all_months(database: Path) -> list[list[tuple[str, str]]]:
-    """Every list month's group of the history, as a month of its own, in the site's order."""
+    """Every list month's group of the history and the search's, each as a month of its own,
+    in the site's order."""
     data = SiteData.open(database)
     try:
         groups = month_workers.groups_by_key(data)
     finally:
         data.close()
-    # (kind, key) of each group: its addresses are lists/KIND/...
-    return [[(group.addresses[0].split("/")[1], key)] for key, group in groups.items()]
+    # (kind, key) of each group: a month's addresses are lists/KIND/..., the search's unknown
+    # before it is made
+    return [
+        [(group.addresses[0].split("/")[1] if group.addresses else "search", key)]
+        for key, group in groups.items()
+    ]
 
 
 def test_workers_alone_make_the_months_as_one_process_does(history, tmp_path):
@@ -107,9 +112,10 @@ def test_workers_alone_make_the_months_as_one_process_does(history, tmp_path):
         workers.stop()
     made = tree(tmp_path / "www")
     assert made and all(tree(alone)[a] == digest for a, digest in made.items())
-    assert {a for a in made if a.startswith("lists/")} == {
-        a for a in tree(alone) if a.startswith("lists/")
-    }
+    for folder in ("lists/", "search/"):  # the months' files and the search's, every one
+        assert {a for a in made if a.startswith(folder)} == {
+            a for a in tree(alone) if a.startswith(folder)
+        }
     sizes = {key: s for part in parts for key, s in part.sizes.items()}
     assert sizes == {k: v for k, v in manifest_sizes(alone).items() if k in sizes}
     assert len(sizes) == len(months)
