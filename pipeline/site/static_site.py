@@ -186,13 +186,13 @@ def _months_away(
     data: SiteData, held: Callable[[Group], bool], jobs: int
 ) -> tuple[list[list[tuple[str, str]]], int]:
     """The list months to make (each the (kind, key) of its groups not ``held``, in the site's
-    order; the search's files first, when workers start) and how many workers to start for them: none when there are too few rows to make
-    (:func:`month_workers.workers_for`), and then no month either (this process makes them in
-    its order). The workers start with the write: the list months need nothing the writing
-    process reads first, and its first seconds (the home page, the top lists, every player's
-    runs: a sixth of a full write at 50,000 players) would leave the other core idle; ~100 MiB
-    more at the peak (a worker holding a month while the runs are read), within the 1.5 GB the
-    write is allowed (docs/web.md)."""
+    order; the search's files first, when workers start) and how many workers to start for
+    them: none when there are too few rows to make (:func:`month_workers.workers_for`), and
+    then no month either (this process makes them in its order). The workers start with the
+    write: the list months need nothing the writing process reads first, and its first seconds
+    (the home page, the top lists, every player's runs: a sixth of a full write at 50,000
+    players) would leave the other core idle; ~100 MiB more at the peak (a worker holding a
+    month while the runs are read), within the 1.5 GB the write is allowed (docs/web.md)."""
     if jobs < 2:
         return [], 0
     players = dict(data.con.execute("SELECT id, players FROM list_contents").fetchall())

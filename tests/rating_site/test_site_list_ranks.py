@@ -1,4 +1,4 @@
-"""A decoded list's ranks (pipeline/site/history_data.py: ``ranked`` and its ``min_ranks``) are
+"""A decoded list's ranks (pipeline/site/list_ranks.py: ``ranked`` and its ``min_ranks``) are
 pandas' ``rank(method="min", ascending=False)`` of the rated active players, world-wide and by
 federation (a player without a federation has no national rank), on any ratings, flags and
 federations: ties, blanks, one player, none."""
@@ -10,7 +10,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.site.history_data import min_ranks, ranked, world_ranks
+from pipeline.site.list_ranks import min_ranks, ranked, world_ranks
 
 
 def _pandas_ranked(frame: pd.DataFrame) -> pd.DataFrame:
