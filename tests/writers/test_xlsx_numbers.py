@@ -127,10 +127,35 @@ def _sheet_xml(path: Path, sheet: str) -> tuple[str, list[str]]:
         return zf.read(f"xl/worksheets/sheet{names.index(sheet) + 1}.xml").decode(), names
 
 
+_ROW = re.compile(r'<row r="(\d+)">(.*?)</row>', re.S)
+_CELL = re.compile(r'<c(?: r="([A-Z]+)\d+")?(.*)', re.S)
+
+
+def _placed_cells(xml: str) -> list[tuple[str, str]]:
+    """(reference, the cell's XML after it) of each cell of a sheet. A cell carries its
+    reference only after a blank cell of its row: one without is the next column's, the
+    row's first in column A (as Excel, LibreOffice and openpyxl place it)."""
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    cells = []
+    for row, content in _ROW.findall(xml):
+        column = 0
+        for piece in content.split("</c>")[:-1]:  # text cells hold no "</c>": "<" is escaped
+            letter, rest = _CELL.fullmatch(piece).groups()
+            column = column_index_from_string(letter) if letter else column + 1
+            cells.append((f"{get_column_letter(column)}{row}", rest + "</c>"))
+    return cells
+
+
 def _written_numbers(path: Path, sheet: str) -> dict[str, str]:
     """Cell reference -> the text of its ``<v>``, for the sheet's number cells."""
     xml, _ = _sheet_xml(path, sheet)
-    return dict(re.findall(r'<c r="([A-Z]+\d+)"(?: s="\d+")?><v>([^<]*)</v></c>', xml))
+    numbers = {}
+    for ref, cell in _placed_cells(xml):
+        number = re.fullmatch(r'(?: s="\d+")?><v>([^<]*)</v></c>', cell)
+        if number:
+            numbers[ref] = number.group(1)
+    return numbers
 
 
 def _cells_in(sqref: str) -> set[str]:
@@ -159,10 +184,25 @@ def test_ids_as_text_are_not_flagged_as_numbers_stored_as_text(runs):
             if ignored:
                 assert xml.index("</sheetData>") < xml.index("<ignoredErrors>")
                 assert xml.endswith("</ignoredErrors></worksheet>")
-            digits = re.findall(r'<c r="([A-Z]+)(\d+)" t="inlineStr"><is><t>(\d+)</t>', xml)
-            header = dict(re.findall(r'<c r="([A-Z]+)1" s="\d+" t="inlineStr"><is><t>([^<]*)', xml))
+            cells = [
+                (re.fullmatch(r"([A-Z]+)(\d+)", ref).groups(), c) for ref, c in _placed_cells(xml)
+            ]
+            digits = [
+                (letter, row, text.group(1))
+                for (letter, row), cell in cells
+                if (text := re.match(r' t="inlineStr"><is><t>(\d+)</t>', cell))
+            ]
+            header = {
+                letter: text.group(1)
+                for (letter, row), cell in cells
+                if row == "1" and (text := re.match(r' s="\d+" t="inlineStr"><is><t>([^<]*)', cell))
+            }
             # A player sheet's totals: the id beside the label "player" (column B).
-            totals = set(re.findall(r'<c r="A(\d+)" t="inlineStr"><is><t>player</t>', xml))
+            totals = {
+                row
+                for (letter, row), cell in cells
+                if letter == "A" and cell.startswith(' t="inlineStr"><is><t>player</t>')
+            }
             for letter, row, text in digits:
                 label = header.get(letter, "")
                 if label in ID_COLUMNS or (letter == "B" and row in totals):

@@ -56,3 +56,48 @@ def test_columnar_report_is_the_cell_by_cell_bytes(tables, note):
     write_report_xlsx(summary, games, columnar, per_player=True, note=note)
     reference.write_report_xlsx(summary, games, cell_by_cell, note=note)
     assert columnar.getvalue() == cell_by_cell.getvalue()
+
+
+LIST_COLUMNS = ["id", "name", "title", "birth_year", "rating", "flags", "last_played"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {c: st.sampled_from(["", "2150", "x", "=y", "1.5"]) for c in LIST_COLUMNS}
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_a_cell_carries_its_reference_only_after_a_blank(rows):
+    """A rating list's sheet (the site writes 72 of them): a cell whose row's previous cell is
+    written needs no ``r="B7"`` (a reader places it next), so only the cells after a blank
+    carry one (a fifth of a list's XML was references). openpyxl places every cell where the
+    table has it, typed as its column types it."""
+    import zipfile
+
+    import openpyxl
+
+    from pipeline.writers.xlsx.cell_types import Number, cell_value
+    from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx
+
+    table = pd.DataFrame(rows, columns=LIST_COLUMNS, dtype=str)
+    out = io.BytesIO()
+    write_rating_list_xlsx(table, out)
+    xml = zipfile.ZipFile(out).read("xl/worksheets/sheet1.xml").decode()
+    after_blank = sum(
+        row[before] == "" and row[column] != ""
+        for row in rows
+        for before, column in zip(LIST_COLUMNS, LIST_COLUMNS[1:], strict=False)
+    )
+    assert xml.count("<c r=") == after_blank
+    sheet = openpyxl.load_workbook(out).active
+    assert [c.value for c in sheet[1]] == LIST_COLUMNS
+    for i, row in enumerate(rows, start=2):
+        for j, column in enumerate(LIST_COLUMNS, start=1):
+            want = cell_value(column, row[column])
+            if isinstance(want, Number):
+                want = float(want.text) if "." in want.text else int(want.text)
+            assert sheet.cell(i, j).value == want, (i, column)

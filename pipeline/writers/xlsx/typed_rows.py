@@ -25,6 +25,7 @@ from pipeline.arrays.arrow_text import join_pieces, replace_held
 from pipeline.writers.text.csvtext import block_bytes
 from pipeline.writers.xlsx.cell_types import Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
+    CELL,
     Book,
     column_letter,
     number_cell_tail,
@@ -131,18 +132,24 @@ def rows_array(
     """:func:`rows_xml` as an Arrow array of text, a row each."""
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
     pieces: list[pa.Array | str] = ['<row r="', number_text, '">']
+    after_blank: pa.Array | None = None  # per row: the previous column's cell is blank
     for j, column in enumerate(columns):
         # Each distinct value's tail made once (:func:`_tails`), taken for every row by Arrow
         # (null: a blank, no cell).
         tail = _tails(book, column.cells, column.text).take(pa.array(column.codes[rows]))
-        ref = f'<c r="{column_letter(j)}'
+        # The cell's reference only in the rows where the cell before it is blank
+        # (:func:`.package.cell_start`).
+        start: pa.Array | str = CELL
+        if after_blank is not None and after_blank.true_count:
+            ref = pc.binary_join_element_wise(f'{CELL} r="{column_letter(j)}', number_text, '"', "")
+            start = pc.if_else(after_blank, ref, CELL)
         if tail.null_count:  # some cells blank: the column's cells made apart, "" for a blank
-            cell = pc.binary_join_element_wise(
-                ref, number_text, '"', tail, "", null_handling="emit_null"
-            )
+            cell = pc.binary_join_element_wise(start, tail, "", null_handling="emit_null")
             pieces.append(cell.fill_null(""))
+            after_blank = tail.is_null()
         else:  # a cell in every row: its parts go straight into the row's join
-            pieces += [ref, number_text, '"', tail]
+            pieces += [start, tail]
+            after_blank = None
     return join_pieces([*pieces, "</row>"])
 
 

@@ -25,7 +25,13 @@ from pipeline.resources.atomic_files import Target
 from pipeline.rules.norm_labels import LEGEND
 from pipeline.writers.xlsx import package as xlsx_package
 from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value
-from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
+from pipeline.writers.xlsx.package import (
+    Book,
+    cell_ref,
+    column_letter,
+    number_cell,
+    string_cell,
+)
 from pipeline.writers.xlsx.typed_rows import (
     Cell,
     TypedColumn,
@@ -51,12 +57,12 @@ class Sheet(xlsx_package.Sheet):
     """A worksheet with ``append``: a row of values (text, ``Number``; None = blank)."""
 
     def append(self, values: Iterable[Cell]) -> None:
-        row = self.row + 1
-        self.append_xml(
-            _cell_xml(self.book, f"{column_letter(j)}{row}", value)
-            for j, value in enumerate(values)
-            if value is not None
-        )
+        row, cells, after_blank = self.row + 1, [], False
+        for j, value in enumerate(values):
+            if value is not None:
+                cells.append(_cell_xml(self.book, cell_ref(j, row, after_blank), value))
+            after_blank = value is None
+        self.append_xml(cells)
 
 
 def _cell_xml(book: Book, ref: str, value: str | Number) -> str:
@@ -96,7 +102,7 @@ def write_typed(
     first = ws.row
     for j, column in enumerate(columns):
         ws.set_width(j, column.width)
-    ws.append_xml([_header_cells(tuple(column.name for column in columns), first + 1)])
+    ws.append_xml([_header_cells(tuple(column.name for column in columns))])
     ws.freeze_rows(first + 1)
     if isinstance(body, list):
         ws.extend_rows(body)
@@ -111,13 +117,11 @@ def write_typed(
 
 
 @lru_cache(maxsize=64)
-def _header_cells(names: tuple[str, ...], row: int) -> str:
-    """The bold header cells of ``names`` on sheet row ``row`` (1-based): made once for the
-    few headers of a workbook (every player sheet has the same)."""
-    return "".join(
-        string_cell(f"{column_letter(j)}{row}", name, xlsx_package.BOLD_STYLE)
-        for j, name in enumerate(names)
-    )
+def _header_cells(names: tuple[str, ...]) -> str:
+    """The bold header cells of ``names`` (no blank among them: no reference needed, see
+    :func:`.package.cell_ref`): made once for the few headers of a workbook (every player
+    sheet has the same)."""
+    return "".join(string_cell("", name, xlsx_package.BOLD_STYLE) for name in names)
 
 
 def _cut(text: str, limit: int) -> str:
