@@ -132,25 +132,32 @@ def rows_array(
     """:func:`rows_xml` as an Arrow array of text, a row each."""
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
     pieces: list[pa.Array | str] = ['<row r="', number_text, '">']
-    after_blank: pa.Array | None = None  # per row: the previous column's cell is blank
+    after_blank: np.ndarray | None = None  # per row: the previous column's cell is blank
     for j, column in enumerate(columns):
-        # Each distinct value's tail made once (:func:`_tails`), taken for every row by Arrow
-        # (null: a blank, no cell).
-        tail = _tails(book, column.cells, column.text).take(pa.array(column.codes[rows]))
-        # The cell's reference only in the rows where the cell before it is blank
-        # (:func:`.package.cell_start`).
-        start: pa.Array | str = CELL
-        if after_blank is not None and after_blank.true_count:
-            ref = pc.binary_join_element_wise(f'{CELL} r="{column_letter(j)}', number_text, '"', "")
-            start = pc.if_else(after_blank, ref, CELL)
-        if tail.null_count:  # some cells blank: the column's cells made apart, "" for a blank
-            cell = pc.binary_join_element_wise(start, tail, "", null_handling="emit_null")
-            pieces.append(cell.fill_null(""))
-            after_blank = tail.is_null()
-        else:  # a cell in every row: its parts go straight into the row's join
-            pieces += [start, tail]
-            after_blank = None
+        # Each distinct value's cell made once (:func:`_tails`, without a reference; "" for a
+        # blank: no cell), taken for every row by Arrow: no per-row join but the row's own.
+        tails = _tails(book, column.cells, column.text)
+        codes = column.codes[rows]
+        cells = _no_ref_cells(tails).take(pa.array(codes))
+        blank = tails.is_null().to_numpy(zero_copy_only=False)[codes]
+        # The rows where the cell before is blank: there the cell carries its reference
+        # (:func:`.package.cell_ref`), made for those rows alone.
+        ref = after_blank & ~blank if after_blank is not None else None
+        if ref is not None and ref.any():
+            at = np.flatnonzero(ref)
+            start = f'{CELL} r="{column_letter(j)}'
+            with_ref = pc.binary_join_element_wise(
+                start, number_text.take(at), '"', tails.take(codes[at]), ""
+            )
+            cells = pc.replace_with_mask(cells, pa.array(ref), with_ref)
+        pieces.append(cells)
+        after_blank = blank if blank.any() else None
     return join_pieces([*pieces, "</row>"])
+
+
+def _no_ref_cells(tails: pa.Array) -> pa.Array:
+    """The cells of distinct ``tails`` (:func:`_tails`) without a reference; "" for a blank."""
+    return pc.binary_join_element_wise(CELL, tails, "", null_handling="emit_null").fill_null("")
 
 
 # A text whose tail is not the plain one (:func:`.package.string_cell_tail`): a first or last
