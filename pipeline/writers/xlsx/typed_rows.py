@@ -21,9 +21,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.arrays.arrow_text import join_pieces, replace_held
+from pipeline.arrays.arrow_text import arrow_text, join_pieces, replace_held, string_array
 from pipeline.writers.text.csvtext import block_bytes
-from pipeline.writers.xlsx.cell_types import Number, cell_value, is_text_column
+from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
     CELL,
     Book,
@@ -43,20 +43,35 @@ MIN_WIDTH, MAX_WIDTH = 6, 45
 class TypedColumn(NamedTuple):
     """A column as written: ``cells`` its distinct values typed, ``codes`` each row's index
     into ``cells``, ``width`` its Excel column width; ``text``: every cell is text or blank
-    (:func:`.cell_types.is_text_column`), so no cell needs a look at its type."""
+    (:func:`.cell_types.is_text_column`), so no cell needs a look at its type. ``row_texts``:
+    instead of ``cells`` and ``codes``, a column of ids or names as it is (Arrow strings, null
+    for a blank): nearly every value distinct, so nothing to share by factorizing it."""
 
     name: str
     cells: list[Cell]
     codes: np.ndarray
     width: int
     text: bool = False
+    row_texts: pa.Array | None = None
+
+
+# Columns whose values are nearly all distinct (a list's ids and names): taken a row each.
+DISTINCT_COLUMNS = ID_COLUMNS | {"name"}
 
 
 def typed_columns(table: pd.DataFrame) -> list[TypedColumn]:
     """Each column of a text table typed (:func:`.cell_types.cell_value`), once per distinct
-    text."""
+    text (ids and names of a long table: a row each, ``row_texts``)."""
     typed = []
     for column in table.columns:
+        if column in DISTINCT_COLUMNS and len(table) >= MANY_TEXTS:
+            texts = string_array(arrow_text(table[column]))
+            longest = pc.max(pc.utf8_length(texts.slice(0, WIDTH_ROWS))).as_py() or 0
+            width = _fitted(max(len(column), longest))
+            blank = pc.equal(texts, "")
+            row_texts = pc.if_else(blank, None, texts) if pc.any(blank).as_py() else texts
+            typed.append(TypedColumn(column, [], np.arange(0), width, True, row_texts))
+            continue
         codes, uniques = pd.factorize(table[column], use_na_sentinel=False)
         texts = uniques.tolist()
         text = is_text_column(column)
@@ -72,7 +87,11 @@ def _width(column: str, texts: list[str], codes: np.ndarray) -> int:
     """The column's width: its longest text (header included) among the first rows, plus 2
     (only the texts of those rows measured: a list's ids are all distinct)."""
     shown = np.unique(codes[:WIDTH_ROWS]).tolist()
-    longest = max([len(column), *(len(texts[i]) for i in shown)])
+    return _fitted(max([len(column), *(len(texts[i]) for i in shown)]))
+
+
+def _fitted(longest: int) -> int:
+    """The width of a column whose longest text (header included) has ``longest`` characters."""
     return min(max(longest + 2, MIN_WIDTH), MAX_WIDTH)
 
 
@@ -136,9 +155,15 @@ def rows_array(
     for j, column in enumerate(columns):
         # Each distinct value's cell made once (:func:`_tails`, without a reference; "" for a
         # blank: no cell), taken for every row by Arrow: no per-row join but the row's own.
-        tails = _tails(book, column.cells, column.text)
-        codes = column.codes[rows]
-        cells = _no_ref_cells(tails).take(pa.array(codes))
+        if column.row_texts is None:
+            tails = _tails(book, column.cells, column.text)
+            codes = column.codes[rows]
+        else:  # ids and names: their tails made a row each, by kernels
+            tails = _row_tails(book, column.row_texts.take(pa.array(rows)))
+            codes = np.arange(len(rows))
+        cells = _no_ref_cells(tails)
+        if column.row_texts is None:
+            cells = cells.take(pa.array(codes))
         blank = tails.is_null().to_numpy(zero_copy_only=False)[codes]
         # The rows where the cell before is blank: there the cell carries its reference
         # (:func:`.package.cell_ref`), made for those rows alone.
@@ -156,8 +181,16 @@ def rows_array(
 
 
 def _no_ref_cells(tails: pa.Array) -> pa.Array:
-    """The cells of distinct ``tails`` (:func:`_tails`) without a reference; "" for a blank."""
-    return pc.binary_join_element_wise(CELL, tails, "", null_handling="emit_null").fill_null("")
+    """The cells of ``tails`` (:func:`_tails`) without a reference; "" for a blank."""
+    cells = pc.binary_join_element_wise(CELL, tails, "", null_handling="emit_null")
+    return cells.fill_null("") if cells.null_count else cells
+
+
+def _row_tails(book: Book, texts: pa.Array) -> pa.Array:
+    """:func:`_tails` of a column's texts (null: a blank), a row each: by kernels when every
+    text is plain (nearly always), else through :func:`_tails`."""
+    tails = _plain_tails(texts) if len(texts) >= MANY_TEXTS else None
+    return tails if tails is not None else _tails(book, texts.to_pylist(), True)
 
 
 # A text whose tail is not the plain one (:func:`.package.string_cell_tail`): a first or last
