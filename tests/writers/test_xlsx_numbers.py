@@ -128,22 +128,20 @@ def _sheet_xml(path: Path, sheet: str) -> tuple[str, list[str]]:
 
 
 _ROW = re.compile(r'<row r="(\d+)">(.*?)</row>', re.S)
-_CELL = re.compile(r'<c(?: r="([A-Z]+)\d+")?(.*)', re.S)
+_CELLS = re.compile(r"<c/>|<c(.*?</c>)", re.S)  # text cells hold no "</c>": "<" is escaped
 
 
 def _placed_cells(xml: str) -> list[tuple[str, str]]:
-    """(reference, the cell's XML after it) of each cell of a sheet. A cell carries its
-    reference only after a blank cell of its row: one without is the next column's, the
-    row's first in column A (as Excel, LibreOffice and openpyxl place it)."""
-    from openpyxl.utils import column_index_from_string, get_column_letter
+    """(reference, the cell's XML after ``<c``) of each written cell of a sheet. Cells carry
+    no reference: each is the next column's, the row's first in column A, and a blank before
+    a written cell is an empty ``<c/>`` (as Excel, LibreOffice and openpyxl read them)."""
+    from openpyxl.utils import get_column_letter
 
     cells = []
     for row, content in _ROW.findall(xml):
-        column = 0
-        for piece in content.split("</c>")[:-1]:  # text cells hold no "</c>": "<" is escaped
-            letter, rest = _CELL.fullmatch(piece).groups()
-            column = column_index_from_string(letter) if letter else column + 1
-            cells.append((f"{get_column_letter(column)}{row}", rest + "</c>"))
+        for column, cell in enumerate(_CELLS.findall(content), start=1):
+            if cell:
+                cells.append((f"{get_column_letter(column)}{row}", cell))
     return cells
 
 

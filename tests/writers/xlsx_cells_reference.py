@@ -10,7 +10,7 @@ import pandas as pd
 
 from pipeline.writers.xlsx import package as xlsx_package
 from pipeline.writers.xlsx.cell_types import ID_COLUMNS, cell_value
-from pipeline.writers.xlsx.package import Book, cell_ref, column_letter, string_cell
+from pipeline.writers.xlsx.package import Book, column_letter, string_cell
 from pipeline.writers.xlsx.workbooks import CHART_COLUMNS, PLAYER_TOTALS, new_sheet, sheet_names
 
 
@@ -33,10 +33,7 @@ def write_typed(ws, columns: list[str], cells: list[list], widths: dict[str, flo
     first = ws.row
     for j, column in enumerate(columns):
         ws.set_width(j, widths[column])
-    ws.append_xml(  # a header has no blank: no cell needs its reference (package.cell_ref)
-        string_cell(cell_ref(j, first + 1, False), column, xlsx_package.BOLD_STYLE)
-        for j, column in enumerate(columns)
-    )
+    ws.append_xml(string_cell(column, xlsx_package.BOLD_STYLE) for column in columns)
     ws.freeze_rows(first + 1)
     rows = len(cells[0]) if cells else 0
     for values in zip(*cells, strict=True):

@@ -25,9 +25,9 @@ from pipeline.arrays.arrow_text import arrow_text, join_pieces, replace_held, st
 from pipeline.writers.text.csvtext import block_bytes
 from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
+    BLANK_CELL,
     CELL,
     Book,
-    column_letter,
     number_cell_tail,
     string_cell_tail,
 )
@@ -151,39 +151,25 @@ def rows_array(
     """:func:`rows_xml` as an Arrow array of text, a row each."""
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
     pieces: list[pa.Array | str] = ['<row r="', number_text, '">']
-    after_blank: np.ndarray | None = None  # per row: the previous column's cell is blank
+    last = len(columns) - 1
     for j, column in enumerate(columns):
-        # Each distinct value's cell made once (:func:`_tails`, without a reference; "" for a
-        # blank: no cell), taken for every row by Arrow: no per-row join but the row's own.
+        # Each distinct value's cell made once (:func:`_tails`; a blank: ``BLANK_CELL``, or
+        # nothing at the row's end) and taken for every row by Arrow; ids and names (nearly
+        # all distinct) made a row each by kernels.
+        blank = BLANK_CELL if j < last else ""
         if column.row_texts is None:
             tails = _tails(book, column.cells, column.text)
-            codes = column.codes[rows]
-        else:  # ids and names: their tails made a row each, by kernels
-            tails = _row_tails(book, column.row_texts.take(pa.array(rows)))
-            codes = np.arange(len(rows))
-        cells = _no_ref_cells(tails)
-        if column.row_texts is None:
-            cells = cells.take(pa.array(codes))
-        blank = tails.is_null().to_numpy(zero_copy_only=False)[codes]
-        # The rows where the cell before is blank: there the cell carries its reference
-        # (:func:`.package.cell_ref`), made for those rows alone.
-        ref = after_blank & ~blank if after_blank is not None else None
-        if ref is not None and ref.any():
-            at = np.flatnonzero(ref)
-            start = f'{CELL} r="{column_letter(j)}'
-            with_ref = pc.binary_join_element_wise(
-                start, number_text.take(at), '"', tails.take(codes[at]), ""
-            )
-            cells = pc.replace_with_mask(cells, pa.array(ref), with_ref)
-        pieces.append(cells)
-        after_blank = blank if blank.any() else None
+            pieces.append(_cells(tails, blank).take(pa.array(column.codes[rows])))
+        else:
+            texts = column.row_texts.take(pa.array(rows))
+            pieces.append(_cells(_row_tails(book, texts), blank))
     return join_pieces([*pieces, "</row>"])
 
 
-def _no_ref_cells(tails: pa.Array) -> pa.Array:
-    """The cells of ``tails`` (:func:`_tails`) without a reference; "" for a blank."""
+def _cells(tails: pa.Array, blank: str) -> pa.Array:
+    """The cells of ``tails`` (:func:`_tails`), ``blank`` for a blank (null)."""
     cells = pc.binary_join_element_wise(CELL, tails, "", null_handling="emit_null")
-    return cells.fill_null("") if cells.null_count else cells
+    return cells.fill_null(blank) if cells.null_count else cells
 
 
 def _row_tails(book: Book, texts: pa.Array) -> pa.Array:

@@ -26,8 +26,8 @@ from pipeline.rules.norm_labels import LEGEND
 from pipeline.writers.xlsx import package as xlsx_package
 from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value
 from pipeline.writers.xlsx.package import (
+    BLANK_CELL,
     Book,
-    cell_ref,
     column_letter,
     number_cell,
     string_cell,
@@ -57,19 +57,19 @@ class Sheet(xlsx_package.Sheet):
     """A worksheet with ``append``: a row of values (text, ``Number``; None = blank)."""
 
     def append(self, values: Iterable[Cell]) -> None:
-        row, cells, after_blank = self.row + 1, [], False
-        for j, value in enumerate(values):
-            if value is not None:
-                cells.append(_cell_xml(self.book, cell_ref(j, row, after_blank), value))
-            after_blank = value is None
+        """A row of ``values``: a blank keeps its place as ``BLANK_CELL``, but at the row's
+        end, where no cell follows it (:data:`.package.CELL`)."""
+        cells = [BLANK_CELL if value is None else _cell_xml(self.book, value) for value in values]
+        if cells and cells[-1] is BLANK_CELL:
+            cells.pop()
         self.append_xml(cells)
 
 
-def _cell_xml(book: Book, ref: str, value: str | Number) -> str:
+def _cell_xml(book: Book, value: str | Number) -> str:
     if isinstance(value, Number):
         style = book.number_format(value.num_format) if value.num_format else 0
-        return number_cell(ref, value.text, style)
-    return string_cell(ref, value)
+        return number_cell(value.text, style)
+    return string_cell(value)
 
 
 def new_sheet(book: Book, name: str) -> Sheet:
@@ -118,10 +118,9 @@ def write_typed(
 
 @lru_cache(maxsize=64)
 def _header_cells(names: tuple[str, ...]) -> str:
-    """The bold header cells of ``names`` (no blank among them: no reference needed, see
-    :func:`.package.cell_ref`): made once for the few headers of a workbook (every player
-    sheet has the same)."""
-    return "".join(string_cell("", name, xlsx_package.BOLD_STYLE) for name in names)
+    """The bold header cells of ``names``: made once for the few headers of a workbook (every
+    player sheet has the same)."""
+    return "".join(string_cell(name, xlsx_package.BOLD_STYLE) for name in names)
 
 
 def _cut(text: str, limit: int) -> str:
