@@ -226,7 +226,7 @@ class Sheet:
         self.autofilter: tuple[int, int, int, int] | None = None  # first/last row, column
         self.text_ids: list[str] = []  # ranges of ids written as text (see ``ignore_text_ids``)
         # Rows of XML: text a row, or a block of rows already UTF-8 (``extend_block``).
-        self._rows: list[str | bytes] = []
+        self._rows: list[str | bytes | memoryview] = []
 
     def set_width(self, column: int, width: float) -> None:
         self.widths[column] = width
@@ -247,7 +247,7 @@ class Sheet:
         self._rows.append(f'<row r="{self.row + 1}">{"".join(cells)}</row>')
         self.row += 1
 
-    def extend_block(self, rows: bytes, count: int) -> None:
+    def extend_block(self, rows: bytes | memoryview, count: int) -> None:
         """``count`` rows already written as XML and encoded (a rating list's rows, joined by
         Arrow: no Python string a row), numbered from ``row + 1``."""
         self._rows.append(rows)
@@ -304,9 +304,9 @@ class Sheet:
         return b"".join([head.encode(), *_encoded_runs(self._rows), tail.encode()])
 
 
-def _encoded_runs(rows: list[str | bytes]) -> list[bytes]:
+def _encoded_runs(rows: list[str | bytes | memoryview]) -> list[bytes | memoryview]:
     """``rows`` as UTF-8: each run of text rows joined and encoded once, blocks as they are."""
-    out: list[bytes] = []
+    out: list[bytes | memoryview] = []
     run: list[str] = []
     for row in rows:
         if isinstance(row, str):

@@ -142,10 +142,11 @@ def rows_xml(
 
 def rows_block(
     book: Book, columns: list[TypedColumn], rows: np.ndarray, numbers: np.ndarray
-) -> bytes:
-    """:func:`rows_xml` one after another, as UTF-8 (Arrow's buffer: no Python string a
-    row): a sheet that takes its rows whole."""
-    return bytes(block_bytes(rows_array(book, columns, rows, numbers)))
+) -> memoryview:
+    """:func:`rows_xml` one after another, as UTF-8: a view of Arrow's buffer (no Python
+    string a row, no copy: the sheet's XML is joined from it once), for a sheet that takes
+    its rows whole."""
+    return block_bytes(rows_array(book, columns, rows, numbers))
 
 
 def rows_array(
