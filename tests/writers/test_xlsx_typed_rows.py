@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -98,3 +99,37 @@ def test_no_cell_carries_a_reference_and_a_blank_holds_its_place(rows):
             if isinstance(want, Number):
                 want = float(want.text) if "." in want.text else int(want.text)
             assert sheet.cell(i, j).value == want, (i, column)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_long_report_is_the_cell_by_cell_bytes(seed):
+    """A report of more games than ``MANY_TEXTS``: the opponents' ids (and the summary's ids
+    and names) are made a row each and taken in the sheets' order, not the table's: still
+    the cell-by-cell writer's bytes."""
+    import random
+
+    from pipeline.writers.xlsx.typed_rows import MANY_TEXTS
+
+    rnd = random.Random(seed)
+    texts = ["", "=SUM(A1)", " x ", "a&b<c>", "1.10", "0042", "+", "½", "1", "0.5", "-3.25"]
+    players = 300
+    ids = [str(1000 + i) for i in range(players)]
+    summary = pd.DataFrame(
+        {
+            "id": ids,
+            "name": [rnd.choice(["", "Ann", "=Bob", " Cy"]) for _ in ids],
+            **{c: [rnd.choice(texts) for _ in ids] for c in SUMMARY_COLUMNS},
+        },
+        dtype=str,
+    )
+    games = MANY_TEXTS + 50
+    body = {
+        "player": [rnd.choice(ids[:20]) for _ in range(games)],
+        **{c: [rnd.choice(texts) for _ in range(games)] for c in BODY_COLUMNS},
+    }
+    body["opponent"] = [rnd.choice([*ids, "", " 7"]) for _ in range(games)]
+    games_table = pd.DataFrame(body, dtype=str)
+    columnar, cell_by_cell = io.BytesIO(), io.BytesIO()
+    write_report_xlsx(summary, games_table, columnar, per_player=True)
+    reference.write_report_xlsx(summary, games_table, cell_by_cell)
+    assert columnar.getvalue() == cell_by_cell.getvalue()
