@@ -57,10 +57,10 @@ class Sheet(xlsx_package.Sheet):
     """A worksheet with ``append``: a row of values (text, ``Number``; None = blank)."""
 
     def append(self, values: Iterable[Cell]) -> None:
-        """A row of ``values``: a blank keeps its place as ``BLANK_CELL``, but at the row's
-        end, where no cell follows it (:data:`.package.CELL`)."""
+        """A row of ``values``: a blank keeps its place as ``BLANK_CELL``, except the row's
+        last value, which no cell follows (:data:`.package.CELL`)."""
         cells = [BLANK_CELL if value is None else _cell_xml(self.book, value) for value in values]
-        if cells and cells[-1] is BLANK_CELL:
+        if cells and cells[-1] == BLANK_CELL:
             cells.pop()
         self.append_xml(cells)
 
