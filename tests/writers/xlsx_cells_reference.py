@@ -33,7 +33,10 @@ def write_typed(ws, columns: list[str], cells: list[list], widths: dict[str, flo
     first = ws.row
     for j, column in enumerate(columns):
         ws.set_width(j, widths[column])
-    ws.append_xml(string_cell(column, xlsx_package.BOLD_STYLE) for column in columns)
+    ws.append_xml(
+        string_cell(f"{column_letter(j)}{first + 1}", column, xlsx_package.BOLD_STYLE)
+        for j, column in enumerate(columns)
+    )
     ws.freeze_rows(first + 1)
     rows = len(cells[0]) if cells else 0
     for values in zip(*cells, strict=True):

@@ -28,9 +28,8 @@ from pipeline.arrays.arrow_text import arrow_text, join_pieces, replace_held, st
 from pipeline.writers.text.csvtext import block_bytes
 from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value, is_text_column
 from pipeline.writers.xlsx.package import (
-    BLANK_CELL,
-    CELL,
     Book,
+    column_letter,
     number_cell_tail,
     string_cell_tail,
 )
@@ -155,25 +154,31 @@ def rows_array(
     """:func:`rows_xml` as an Arrow array of text, a row each."""
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
     pieces: list[pa.Array | str] = ['<row r="', number_text, '">']
-    last = len(columns) - 1
     for j, column in enumerate(columns):
-        # Each distinct value's cell made once (:func:`_tails`; a blank: ``BLANK_CELL``, or
-        # nothing at the row's end) and taken for every row by Arrow; ids and names (nearly
-        # all distinct) made a row each by kernels.
-        blank = BLANK_CELL if j < last else ""
+        # Each distinct value's tail made once (:func:`_tails`) and taken for every row by
+        # Arrow; ids and names (nearly all distinct) made a row each by kernels.
         if column.row_texts is None:
-            tails = _tails(book, column.cells, column.text)
-            pieces.append(_cells(tails, blank).take(pa.array(column.codes[rows])))
+            tails = _tails(book, column.cells, column.text).take(pa.array(column.codes[rows]))
         else:
-            texts = column.row_texts.take(pa.array(rows))
-            pieces.append(_cells(_row_tails(book, texts), blank))
-    return join_pieces([*pieces, "</row>"])
+            tails = _row_tails(book, column.row_texts.take(pa.array(rows)))
+        pieces += _cell_pieces(f'<c r="{column_letter(j)}', number_text, tails)
+    return join_pieces([*pieces, "</row>"], skip_nulls=True)
 
 
-def _cells(tails: pa.Array, blank: str) -> pa.Array:
-    """The cells of ``tails`` (:func:`_tails`), ``blank`` for a blank (null)."""
-    cells = pc.binary_join_element_wise(CELL, tails, "", null_handling="emit_null")
-    return cells.fill_null(blank) if cells.null_count else cells
+def _cell_pieces(prefix: str, number_text: pa.Array, tails: pa.Array) -> list[pa.Array | str]:
+    """A column's cells as pieces of its rows' join: the reference's ``prefix``, the row's
+    number, ``"`` and the tail; a blank (null tail) has no cell: its prefix and number null
+    too, left out of the row's join."""
+    if not tails.null_count:
+        return [prefix, number_text, '"', tails]
+    written = pc.is_valid(tails)
+    blanked = pa.scalar(None, pa.string())
+    return [
+        pc.if_else(written, prefix, blanked),
+        pc.if_else(written, number_text, blanked),
+        pc.if_else(written, '"', blanked),
+        tails,
+    ]
 
 
 def _row_tails(book: Book, texts: pa.Array) -> pa.Array:

@@ -25,13 +25,7 @@ from pipeline.resources.atomic_files import Target
 from pipeline.rules.norm_labels import LEGEND
 from pipeline.writers.xlsx import package as xlsx_package
 from pipeline.writers.xlsx.cell_types import ID_COLUMNS, Number, cell_value
-from pipeline.writers.xlsx.package import (
-    BLANK_CELL,
-    Book,
-    column_letter,
-    number_cell,
-    string_cell,
-)
+from pipeline.writers.xlsx.package import Book, column_letter, number_cell, string_cell
 from pipeline.writers.xlsx.typed_rows import (
     Cell,
     TypedColumn,
@@ -57,19 +51,19 @@ class Sheet(xlsx_package.Sheet):
     """A worksheet with ``append``: a row of values (text, ``Number``; None = blank)."""
 
     def append(self, values: Iterable[Cell]) -> None:
-        """A row of ``values``: a blank keeps its place as ``BLANK_CELL``, except the row's
-        last value, which no cell follows (:data:`.package.CELL`)."""
-        cells = [BLANK_CELL if value is None else _cell_xml(self.book, value) for value in values]
-        if cells and cells[-1] == BLANK_CELL:
-            cells.pop()
-        self.append_xml(cells)
+        row = self.row + 1
+        self.append_xml(
+            _cell_xml(self.book, f"{column_letter(j)}{row}", value)
+            for j, value in enumerate(values)
+            if value is not None
+        )
 
 
-def _cell_xml(book: Book, value: str | Number) -> str:
+def _cell_xml(book: Book, ref: str, value: str | Number) -> str:
     if isinstance(value, Number):
         style = book.number_format(value.num_format) if value.num_format else 0
-        return number_cell(value.text, style)
-    return string_cell(value)
+        return number_cell(ref, value.text, style)
+    return string_cell(ref, value)
 
 
 def new_sheet(book: Book, name: str) -> Sheet:
@@ -102,7 +96,7 @@ def write_typed(
     first = ws.row
     for j, column in enumerate(columns):
         ws.set_width(j, column.width)
-    ws.append_xml([_header_cells(tuple(column.name for column in columns))])
+    ws.append_xml([_header_cells(tuple(column.name for column in columns), first + 1)])
     ws.freeze_rows(first + 1)
     if isinstance(body, list):
         ws.extend_rows(body)
@@ -117,10 +111,13 @@ def write_typed(
 
 
 @lru_cache(maxsize=64)
-def _header_cells(names: tuple[str, ...]) -> str:
-    """The bold header cells of ``names``: made once for the few headers of a workbook (every
-    player sheet has the same)."""
-    return "".join(string_cell(name, xlsx_package.BOLD_STYLE) for name in names)
+def _header_cells(names: tuple[str, ...], row: int) -> str:
+    """The bold header cells of ``names`` on sheet row ``row`` (1-based): made once for the
+    few headers of a workbook (every player sheet has the same)."""
+    return "".join(
+        string_cell(f"{column_letter(j)}{row}", name, xlsx_package.BOLD_STYLE)
+        for j, name in enumerate(names)
+    )
 
 
 def _cut(text: str, limit: int) -> str:
