@@ -151,41 +151,113 @@ def rows_block(
 def rows_array(
     book: Book, columns: list[TypedColumn], rows: np.ndarray, numbers: np.ndarray
 ) -> pa.Array:
-    """:func:`rows_xml` as an Arrow array of text, a row each."""
+    """:func:`rows_xml` as an Arrow array of text, a row each.
+
+    A row is joined from pieces by Arrow, and the join costs about the same for each piece
+    of each row, whatever its length (0.1 ms a piece at 10,000 rows), so a written cell is
+    two pieces: the row's number (its text made once a row and shared by the columns; null
+    where the cell is blank, so the join leaves it out) and the cell's "run": ``"``, its
+    tail, then the next cell's reference up to its row number (``<c r="C``), or ``</row>``
+    after the last column. Each distinct value's run is made once and taken (:func:`_runs`);
+    a next reference that a run cannot hold is a piece of its own."""
     number_text = pa.array(numbers, type=pa.int64()).cast(pa.string())
+    sources = [_source(column, rows) for column in columns]
+    written = [_written(column, source) for column, source in zip(columns, sources, strict=True)]
+    starts = [f'<c r="{column_letter(j)}' for j in range(len(columns))]
+    ends = [*starts[1:], "</row>"]
     pieces: list[pa.Array | str] = ['<row r="', number_text, '">']
+    started = False  # the cell's reference start already in the pieces (the previous run's)
     for j, column in enumerate(columns):
-        # Each distinct value's tail made once (:func:`_tails`) and taken for every row by
-        # Arrow; ids and names (nearly all distinct) made a row each by kernels.
-        if column.row_texts is None:
-            tails = _tails(book, column.cells, column.text).take(pa.array(column.codes[rows]))
-        else:
-            tails = _row_tails(book, column.row_texts.take(pa.array(rows)))
-        pieces += _cell_pieces(f'<c r="{column_letter(j)}', number_text, tails)
-    return join_pieces([*pieces, "</row>"], skip_nulls=True)
+        if not started:
+            pieces.append(_where_written(starts[j], written[j]))
+        pieces.append(_masked(number_text, written[j]))
+        following = written[j + 1] if j + 1 < len(columns) else None
+        run, started = _runs(book, column, sources[j], ends[j], following)
+        pieces.append(run)
+    if not started:
+        pieces.append("</row>")
+    return join_pieces(pieces, skip_nulls=True)
 
 
-def _cell_pieces(prefix: str, number_text: pa.Array, tails: pa.Array) -> list[pa.Array | str]:
-    """A column's cells as pieces of its rows' join: the reference's ``prefix``, the row's
-    number, ``"`` and the tail; a blank (null tail) has no cell: its prefix and number null
-    too, left out of the row's join."""
-    if not tails.null_count:
-        return [prefix, number_text, '"', tails]
-    written = pc.is_valid(tails)
-    blanked = pa.scalar(None, pa.string())
-    return [
-        pc.if_else(written, prefix, blanked),
-        pc.if_else(written, number_text, blanked),
-        pc.if_else(written, '"', blanked),
-        tails,
-    ]
+def _source(column: TypedColumn, rows: np.ndarray) -> pa.Array | np.ndarray:
+    """The column's values in ``rows``: codes into ``column.cells``, or ids and names as text."""
+    if column.row_texts is None:
+        return column.codes[rows]
+    return column.row_texts.take(pa.array(rows))
 
 
-def _row_tails(book: Book, texts: pa.Array) -> pa.Array:
-    """:func:`_tails` of a column's texts (null: a blank), a row each: by kernels when every
-    text is plain (nearly always), else through :func:`_tails`."""
-    tails = _plain_tails(texts) if len(texts) >= MANY_TEXTS else None
-    return tails if tails is not None else _tails(book, texts.to_pylist(), True)
+def _written(column: TypedColumn, source: pa.Array | np.ndarray) -> pa.BooleanArray | None:
+    """Which rows of ``source`` (:func:`_source`) have a cell written; None: all of them."""
+    if isinstance(source, pa.Array):
+        return pc.is_valid(source) if source.null_count else None
+    blank = np.array([cell is None for cell in column.cells], dtype=bool)
+    if not blank.any():
+        return None
+    written = ~blank[source]
+    return None if written.all() else pa.array(written)
+
+
+def _where_written(text: str, written: pa.BooleanArray | None) -> pa.Array | str:
+    """``text`` in each row where a cell is written, null elsewhere (the join leaves it out)."""
+    if written is None:
+        return text
+    return pc.if_else(written, text, pa.scalar(None, pa.string()))
+
+
+def _masked(text: pa.Array, written: pa.BooleanArray | None) -> pa.Array:
+    """``text`` made null where no cell is written, without a copy of its characters.
+
+    Proof: a boolean array with no nulls holds its values as a bitmap in buffer 1, bit i for
+    row i from its ``offset``; a string array's validity is a bitmap of the same layout in
+    buffer 0 (bit set: valid). ``text`` and ``written`` as made here start at offset 0 (a
+    cast and ``is_valid``/``pa.array`` make fresh arrays), so ``written``'s values buffer is
+    ``text``'s validity where a cell is written."""
+    if written is None:
+        return text
+    assert text.offset == 0 and written.offset == 0 and not text.null_count
+    assert not written.null_count
+    offsets, data = text.buffers()[1:]
+    return pa.StringArray.from_buffers(len(text), offsets, data, written.buffers()[1])
+
+
+def _runs(
+    book: Book,
+    column: TypedColumn,
+    source: pa.Array | np.ndarray,
+    end: str,
+    following: pa.BooleanArray | None,
+) -> tuple[pa.Array, bool]:
+    """The column's cells after the row number (``"`` and the tail; a blank: none), each with
+    ``end`` (the next cell's reference start, or ``</row>``) where it follows: in every row
+    when the next column's cells are all written (``following`` None), else where they are
+    (``following``). Returned with whether ``end`` is in the runs: a column of ids or names
+    holds it only when the next column's cells and its own are all written."""
+    if isinstance(source, pa.Array):  # ids and names, a row each
+        if source.null_count or following is not None:
+            return _row_tails(book, source, '"'), False
+        return _row_tails(book, source, '"', end), True
+    tails = _tails(book, column.cells, column.text)
+    ended = pc.binary_join_element_wise('"', tails, end, "", null_handling="emit_null")
+    ended = ended.fill_null(end)  # a blank: the next reference alone
+    if following is None:
+        return ended.take(pa.array(source)), True
+    unended = pc.binary_join_element_wise('"', tails, "", null_handling="emit_null")
+    both = pa.concat_arrays([unended, ended])
+    at = source + len(column.cells) * following.to_numpy(zero_copy_only=False)
+    return both.take(pa.array(at)), True
+
+
+def _row_tails(book: Book, texts: pa.Array, lead: str = "", trail: str = "") -> pa.Array:
+    """:func:`_tails` of a column's texts (null: a blank), a row each, each between ``lead``
+    and ``trail``: by kernels when every text is plain (nearly always), else through
+    :func:`_tails`."""
+    tails = _plain_tails(texts, lead, trail) if len(texts) >= MANY_TEXTS else None
+    if tails is not None:
+        return tails
+    tails = _tails(book, texts.to_pylist(), True)
+    if not lead and not trail:
+        return tails
+    return pc.binary_join_element_wise(lead, tails, trail, "", null_handling="emit_null")
 
 
 # A text whose tail is not the plain one (:func:`.package.string_cell_tail`): a first or last
@@ -224,17 +296,21 @@ def _tails(book: Book, cells: list[Cell], text_only: bool = False) -> pa.Array:
     return pa.array(tails, type=pa.string())
 
 
-def _escaped_tails(text: pa.Array) -> pa.Array:
-    """The plain tail of each text (a null: null): escaped as ``text_xml`` does."""
+def _escaped_tails(text: pa.Array, lead: str = "", trail: str = "") -> pa.Array:
+    """The plain tail of each text (a null: null), escaped as ``text_xml`` does, between
+    ``lead`` and ``trail``."""
     text = replace_held(text, (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;")))
-    return pc.binary_join_element_wise(' t="inlineStr"><is><t>', text, "</t></is></c>", "")
+    return pc.binary_join_element_wise(
+        lead + ' t="inlineStr"><is><t>', text, "</t></is></c>" + trail, ""
+    )
 
 
-def _plain_tails(text: pa.Array) -> pa.Array | None:
-    """The tails of texts (a null, a blank: null) when every one is plain, else None."""
+def _plain_tails(text: pa.Array, lead: str = "", trail: str = "") -> pa.Array | None:
+    """The tails of texts (a null, a blank: null) between ``lead`` and ``trail`` when every
+    one is plain, else None."""
     if pc.any(pc.match_substring_regex(text, _NOT_PLAIN)).as_py():
         return None
-    return _escaped_tails(text)
+    return _escaped_tails(text, lead, trail)
 
 
 def _tail(book: Book, value: Cell) -> str | None:
