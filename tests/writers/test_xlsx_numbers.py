@@ -127,33 +127,10 @@ def _sheet_xml(path: Path, sheet: str) -> tuple[str, list[str]]:
         return zf.read(f"xl/worksheets/sheet{names.index(sheet) + 1}.xml").decode(), names
 
 
-_ROW = re.compile(r'<row r="(\d+)">(.*?)</row>', re.S)
-_CELLS = re.compile(r"<c/>|<c(.*?</c>)", re.S)  # text cells hold no "</c>": "<" is escaped
-
-
-def _placed_cells(xml: str) -> list[tuple[str, str]]:
-    """(reference, the cell's XML after ``<c``) of each written cell of a sheet. Cells carry
-    no reference: each is the next column's, the row's first in column A, and a blank before
-    a written cell is an empty ``<c/>`` (as Excel, LibreOffice and openpyxl read them)."""
-    from openpyxl.utils import get_column_letter
-
-    cells = []
-    for row, content in _ROW.findall(xml):
-        for column, cell in enumerate(_CELLS.findall(content), start=1):
-            if cell:
-                cells.append((f"{get_column_letter(column)}{row}", cell))
-    return cells
-
-
 def _written_numbers(path: Path, sheet: str) -> dict[str, str]:
     """Cell reference -> the text of its ``<v>``, for the sheet's number cells."""
     xml, _ = _sheet_xml(path, sheet)
-    numbers = {}
-    for ref, cell in _placed_cells(xml):
-        number = re.fullmatch(r'(?: s="\d+")?><v>([^<]*)</v></c>', cell)
-        if number:
-            numbers[ref] = number.group(1)
-    return numbers
+    return dict(re.findall(r'<c r="([A-Z]+\d+)"(?: s="\d+")?><v>([^<]*)</v></c>', xml))
 
 
 def _cells_in(sqref: str) -> set[str]:
@@ -182,25 +159,10 @@ def test_ids_as_text_are_not_flagged_as_numbers_stored_as_text(runs):
             if ignored:
                 assert xml.index("</sheetData>") < xml.index("<ignoredErrors>")
                 assert xml.endswith("</ignoredErrors></worksheet>")
-            cells = [
-                (re.fullmatch(r"([A-Z]+)(\d+)", ref).groups(), c) for ref, c in _placed_cells(xml)
-            ]
-            digits = [
-                (letter, row, text.group(1))
-                for (letter, row), cell in cells
-                if (text := re.match(r' t="inlineStr"><is><t>(\d+)</t>', cell))
-            ]
-            header = {
-                letter: text.group(1)
-                for (letter, row), cell in cells
-                if row == "1" and (text := re.match(r' s="\d+" t="inlineStr"><is><t>([^<]*)', cell))
-            }
+            digits = re.findall(r'<c r="([A-Z]+)(\d+)" t="inlineStr"><is><t>(\d+)</t>', xml)
+            header = dict(re.findall(r'<c r="([A-Z]+)1" s="\d+" t="inlineStr"><is><t>([^<]*)', xml))
             # A player sheet's totals: the id beside the label "player" (column B).
-            totals = {
-                row
-                for (letter, row), cell in cells
-                if letter == "A" and cell.startswith(' t="inlineStr"><is><t>player</t>')
-            }
+            totals = set(re.findall(r'<c r="A(\d+)" t="inlineStr"><is><t>player</t>', xml))
             for letter, row, text in digits:
                 label = header.get(letter, "")
                 if label in ID_COLUMNS or (letter == "B" and row in totals):
