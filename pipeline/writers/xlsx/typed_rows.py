@@ -3,16 +3,16 @@
 A report's sheets hold tens of thousands of cells; building each cell's XML in a Python loop was
 most of report.xlsx's time (issue 35). Here a column is typed once per distinct text
 (:func:`.cell_types.cell_value`: a report's columns hold few distinct values: ratings, K, PD,
-results), each distinct value's cell XML is worked out once (its "tail" after ``<c``), taken for
-every row, and the rows are joined by Arrow's element-wise string kernels: per row only C code
-runs. Ids and names, nearly all distinct, are not factorized: their cells are made a row each
-by the same kernels.
+results), each distinct value's XML after its reference (the cell's "tail") is worked out once,
+taken for every row, and the rows are joined by Arrow's element-wise string kernels
+(:func:`rows_array`): per row only C code runs. Ids and names, nearly all distinct, are not
+factorized: their cells are made a row each by the same kernels.
 
-The bytes are those of writing the cells one by one (``workbooks.Sheet.append``): no cell
-carries a reference, a blank holds its place as ``<c/>`` but in the last column
-(:data:`.package.CELL`), and number formats get their style index on first use in row-major
-order (:func:`first_uses` gives that order, so a workbook's styles are numbered as if its cells
-had been written one by one).
+The bytes are those of writing the cells one by one (``workbooks.Sheet.append``): every written
+cell carries its reference (column letter and row number: some readers place a cell by it
+alone), a blank cell (None) is left out, and number formats get their style index on first use
+in row-major order (:func:`first_uses` gives that order, so a workbook's styles are numbered as
+if its cells had been written one by one).
 """
 
 from __future__ import annotations
