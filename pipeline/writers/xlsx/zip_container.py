@@ -1,17 +1,16 @@
 """A workbook's parts as a zip file, deflated by ISA-L: the container written here.
 
-A rating list's sheet is megabytes of XML (4.5 MB for 10,000 players) and the site writes one a
-list month. zlib's fastest level
-spent 15 ms on such a sheet and its CRC-32 2 ms; Intel's ISA-L (PyPI ``isal``, wheels for
-Linux, macOS and Windows) deflates it at its level 1 in 4.5 ms into a smaller stream (585 KB
-instead of 618 KB) and checks it in 0.2 ms. zipfile takes no other compressor, and the
-container is small and specified (PKWARE's APPNOTE.TXT, 4.3), so it is written here: for each
-part a local header and its deflated bytes, then the central directory and its end record.
-The fields are those zipfile writes for a part given as a ``ZipInfo``
-(tests/writers/test_xlsx_zip_container.py: the same bytes as zipfile's for the same deflate
-stream), with the system that "made" the file fixed (zipfile writes the running one's), so the
-same parts give the same bytes on every system with the same ISA-L (its deflate's output is its
-own: another version may pack the same parts into other, equally valid bytes).
+A rating list's sheet is megabytes of XML (4.5 MB for 10,000 players) and the site writes one a list
+month. zlib's fastest level spent 15 ms on such a sheet and its CRC-32 2 ms; Intel's ISA-L (PyPI
+``isal``, wheels for Linux, macOS and Windows) deflates it at its level 1 in 4.5 ms into a smaller
+stream (585 KB instead of 618 KB) and checks it in 0.2 ms. zipfile takes no other compressor, and
+the container is small and specified (PKWARE's APPNOTE.TXT, 4.3), so it is written here: for each
+part a local header and its deflated bytes, then the central directory and its end record. The
+fields are those zipfile writes for a part given as a ``ZipInfo``
+(tests/writers/test_xlsx_zip_container.py: the same bytes as zipfile's for the same deflate stream),
+with the system that "made" the file fixed (zipfile writes the running one's), so the same parts
+give the same bytes on every system with the same ISA-L (its deflate's output is its own: another
+version may pack the same parts into other, equally valid bytes).
 
 No ZIP64 (a workbook's parts stay far below 4 GiB: :func:`zip_pieces` refuses larger), no
 data descriptor (each part's sizes and CRC are known before its header is written), names in
