@@ -247,7 +247,7 @@ def _runs(
     return both.take(pa.array(at)), True
 
 
-def _row_tails(book: Book, texts: pa.Array, lead: str = "", trail: str = "") -> pa.Array:
+def _row_tails(book: Book, texts: pa.Array, lead: str, trail: str = "") -> pa.Array:
     """:func:`_tails` of a column's texts (null: a blank), a row each, each between ``lead``
     and ``trail``: by kernels when every text is plain (nearly always), else through
     :func:`_tails`."""
@@ -255,8 +255,6 @@ def _row_tails(book: Book, texts: pa.Array, lead: str = "", trail: str = "") -> 
     if tails is not None:
         return tails
     tails = _tails(book, texts.to_pylist(), True)
-    if not lead and not trail:
-        return tails
     return pc.binary_join_element_wise(lead, tails, trail, "", null_handling="emit_null")
 
 
