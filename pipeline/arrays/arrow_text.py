@@ -135,16 +135,19 @@ def factorize_together(*columns: pd.Series) -> tuple[list[np.ndarray], int]:
     return codes, len(distinct)
 
 
-def join_pieces(pieces: list[pa.Array | str]) -> pa.Array:
+def join_pieces(pieces: list[pa.Array | str], skip_nulls: bool = False) -> pa.Array:
     """Each row's pieces one after another (Arrow's element-wise join: columns of text and
     literal texts, the same in every row). Each run of literals is one piece first: the join
-    handles every piece once per row."""
+    handles every piece once per row. A null piece makes its row null, or with ``skip_nulls``
+    is left out of its row."""
     merged: list[pa.Array | str] = []
     for piece in pieces:
         if isinstance(piece, str) and merged and isinstance(merged[-1], str):
             merged[-1] += piece
         else:
             merged.append(piece)
+    if skip_nulls:
+        return pc.binary_join_element_wise(*merged, "", null_handling="replace")
     return pc.binary_join_element_wise(*merged, "")
 
 

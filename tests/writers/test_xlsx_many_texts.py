@@ -41,3 +41,30 @@ def test_a_column_of_texts_alone_has_each_texts_own_tail(texts, plain_only):
     assert _tails(book, cells, text_only=True).to_pylist() == expected
     with_blank = [None, *cells]  # a text column's blank cell
     assert _tails(book, with_blank, text_only=True).to_pylist() == [None, *expected]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    # Every text plain (kernels alone), or any text (some through ``_tail``).
+    st.sampled_from([st.text(alphabet="ab1&<>,.", max_size=6), TEXT]).flatmap(
+        lambda text: st.lists(
+            st.tuples(text, text, st.sampled_from(["", "2150", "x"])), min_size=MANY_TEXTS
+        )
+    )
+)
+def test_a_long_tables_ids_and_names_are_the_cell_by_cell_bytes(rows):
+    """A long table's ids and names are made a row each (``row_texts``, not factorized: a
+    list's are nearly all distinct): the workbook is the cell-by-cell writer's, byte for
+    byte, whatever they hold (blanks, spaces, formulas, characters XML cannot hold)."""
+    import pandas as pd
+
+    from pipeline.writers.xlsx.workbooks import new_sheet, write_rating_list_xlsx
+    from tests.writers import xlsx_cells_reference as reference
+
+    table = pd.DataFrame(rows, columns=["id", "name", "rating"], dtype=str)
+    columnar, cell_by_cell = io.BytesIO(), io.BytesIO()
+    write_rating_list_xlsx(table, columnar)
+    book = Book(cell_by_cell)
+    reference.write_table(new_sheet(book, "Rating list"), table)
+    book.save()
+    assert columnar.getvalue() == cell_by_cell.getvalue()

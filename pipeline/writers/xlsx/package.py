@@ -11,34 +11,29 @@ are shown as U+FFFD (both as :mod:`.text_cells` decides).
 
 Parts: ``[Content_Types].xml``, ``_rels/.rels``, ``xl/workbook.xml`` (sheets and the autofilter
 ranges as ``_xlnm._FilterDatabase``), ``xl/_rels/workbook.xml.rels``, ``xl/styles.xml`` and one
-``xl/worksheets/sheetN.xml`` per sheet. The zip entries carry a fixed date, so the same data
-gives the same bytes.
+``xl/worksheets/sheetN.xml`` per sheet, zipped by :mod:`.zip_container` (ISA-L's deflate; the
+entries carry a fixed date, so the same data gives the same bytes).
 """
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Iterable
 from functools import lru_cache
 from html import escape
 from pathlib import Path
 
-from pipeline.resources.atomic_files import Target
+from pipeline.resources.atomic_files import Target, opened
 from pipeline.writers.xlsx.text_cells import is_risky, xml_safe
+from pipeline.writers.xlsx.zip_container import zip_pieces
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 PACKAGE_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 SHEET_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
 HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-FIXED_DATE = (1980, 1, 1, 0, 0, 0)
 BOLD_STYLE = 1  # cellXfs index of the bold header
 QUOTED_STYLE = 2  # text with the quote prefix; number formats follow
 FIRST_CUSTOM_FORMAT = 164  # ids below are Excel's built-in number formats
-# zlib's fastest level: a report's parts are repetitive XML (3 MB for an event of 283 players),
-# which level 1 deflates in about 60% of the default level's (6) time into a file about 15%
-# larger (600 KB instead of 520 KB): a report is written on every run, and read once.
-COMPRESS_LEVEL = 1
 
 
 @lru_cache(maxsize=1 << 10)
@@ -114,25 +109,25 @@ class Book:
         return sheet
 
     def save(self) -> None:
-        with zipfile.ZipFile(self.path, "w", zipfile.ZIP_DEFLATED) as zf:
-
-            def put(name: str, text: str | bytes) -> None:
-                info = zipfile.ZipInfo(name, FIXED_DATE)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                data = text if isinstance(text, bytes) else text.encode("utf-8")
-                zf.writestr(info, data, compresslevel=COMPRESS_LEVEL)
-
-            put("[Content_Types].xml", self._content_types())
-            put(
+        parts = [
+            ("[Content_Types].xml", self._content_types()),
+            (
                 "_rels/.rels",
                 f'{HEAD}<Relationships xmlns="{PACKAGE_REL}"><Relationship Id="rId1" '
                 f'Type="{REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
-            )
-            put("xl/workbook.xml", self._workbook())
-            put("xl/_rels/workbook.xml.rels", self._workbook_rels())
-            put("xl/styles.xml", self._styles())
-            for i, sheet in enumerate(self.sheets, start=1):
-                put(f"xl/worksheets/sheet{i}.xml", sheet.xml())
+            ),
+            ("xl/workbook.xml", self._workbook()),
+            ("xl/_rels/workbook.xml.rels", self._workbook_rels()),
+            ("xl/styles.xml", self._styles()),
+        ]
+        sheets = [
+            (f"xl/worksheets/sheet{i}.xml", sheet.xml())
+            for i, sheet in enumerate(self.sheets, start=1)
+        ]
+        encoded = [(name, text.encode("utf-8")) for name, text in parts]
+        pieces = zip_pieces([*encoded, *sheets])  # made before the file is opened
+        with opened(self.path) as fh:
+            fh.writelines(pieces)
 
     def _content_types(self) -> str:
         ct = "application/vnd.openxmlformats-officedocument.spreadsheetml"
@@ -222,7 +217,7 @@ class Sheet:
         self.autofilter: tuple[int, int, int, int] | None = None  # first/last row, column
         self.text_ids: list[str] = []  # ranges of ids written as text (see ``ignore_text_ids``)
         # Rows of XML: text a row, or a block of rows already UTF-8 (``extend_block``).
-        self._rows: list[str | bytes] = []
+        self._rows: list[str | bytes | memoryview] = []
 
     def set_width(self, column: int, width: float) -> None:
         self.widths[column] = width
@@ -243,7 +238,7 @@ class Sheet:
         self._rows.append(f'<row r="{self.row + 1}">{"".join(cells)}</row>')
         self.row += 1
 
-    def extend_block(self, rows: bytes, count: int) -> None:
+    def extend_block(self, rows: bytes | memoryview, count: int) -> None:
         """``count`` rows already written as XML and encoded (a rating list's rows, joined by
         Arrow: no Python string a row), numbered from ``row + 1``."""
         self._rows.append(rows)
@@ -300,9 +295,9 @@ class Sheet:
         return b"".join([head.encode(), *_encoded_runs(self._rows), tail.encode()])
 
 
-def _encoded_runs(rows: list[str | bytes]) -> list[bytes]:
+def _encoded_runs(rows: list[str | bytes | memoryview]) -> list[bytes | memoryview]:
     """``rows`` as UTF-8: each run of text rows joined and encoded once, blocks as they are."""
-    out: list[bytes] = []
+    out: list[bytes | memoryview] = []
     run: list[str] = []
     for row in rows:
         if isinstance(row, str):

@@ -79,14 +79,14 @@ def write_table(ws: Sheet, table: pd.DataFrame) -> None:
     rows = np.arange(len(table))
     for _, _, num_format in first_uses(columns, rows):
         ws.book.number_format(num_format)
-    body: list[str] | bytes = []  # the rows as one block (no Python string a row)
+    body: list[str] | memoryview = []  # the rows as one block (no Python string a row)
     if len(rows):
         body = rows_block(ws.book, columns, rows, rows + ws.row + 2)
     write_typed(ws, columns, body, len(rows))
 
 
 def write_typed(
-    ws: Sheet, columns: list[TypedColumn], body: list[str] | bytes, count: int = 0
+    ws: Sheet, columns: list[TypedColumn], body: list[str] | memoryview, count: int = 0
 ) -> None:
     """``write_table`` with the rows already written as XML (:func:`.typed_rows.rows_xml`,
     numbered from ``ws.row + 2``): the per-player sheets write the whole breakdown at once and
