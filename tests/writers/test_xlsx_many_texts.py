@@ -58,13 +58,8 @@ def test_a_long_tables_ids_and_names_are_the_cell_by_cell_bytes(rows):
     byte, whatever they hold (blanks, spaces, formulas, characters XML cannot hold)."""
     import pandas as pd
 
-    from pipeline.writers.xlsx.workbooks import new_sheet, write_rating_list_xlsx
     from tests.writers import xlsx_cells_reference as reference
 
     table = pd.DataFrame(rows, columns=["id", "name", "rating"], dtype=str)
-    columnar, cell_by_cell = io.BytesIO(), io.BytesIO()
-    write_rating_list_xlsx(table, columnar)
-    book = Book(cell_by_cell)
-    reference.write_table(new_sheet(book, "Rating list"), table)
-    book.save()
-    assert columnar.getvalue() == cell_by_cell.getvalue()
+    columnar, cell_by_cell = reference.rating_list_both_ways(table)
+    assert columnar == cell_by_cell

@@ -90,3 +90,17 @@ def write_report_xlsx(summary, games, path, note: str = "") -> None:
         if note:
             ws.append(["NOTE", note])
     wb.save()
+
+
+def rating_list_both_ways(table: pd.DataFrame) -> tuple[bytes, bytes]:
+    """``table`` as a rating list's workbook by the columnar writer and by this oracle."""
+    import io
+
+    from pipeline.writers.xlsx.workbooks import write_rating_list_xlsx
+
+    columnar, cell_by_cell = io.BytesIO(), io.BytesIO()
+    write_rating_list_xlsx(table, columnar)
+    book = Book(cell_by_cell)
+    write_table(new_sheet(book, "Rating list"), table)
+    book.save()
+    return columnar.getvalue(), cell_by_cell.getvalue()
