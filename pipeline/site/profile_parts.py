@@ -78,16 +78,24 @@ class ProfileKind:
         return found
 
 
+# The Arrow type of each column of a run or a newest row, as every player's runs hold them
+# (profile_runs.all_runs: integers as Int64). One player's rows (a live profile) come as Python
+# values, and a column with no value at all (a player never rated: every rating blank) would
+# come as Arrow's null type, which the kernels below take for no number.
+_INTEGERS = ("birth_year", "rating", "k", "difference", "period_games", "games", "change", "k_used")
+_TYPES = {**dict.fromkeys(_INTEGERS, pa.int64()), "calculated": pa.bool_(), "current": pa.bool_()}
+
+
 def _table(frame: pd.DataFrame) -> dict[str, pa.Array]:
-    """``frame``'s columns as Arrow arrays, each one array and text as ``string`` (pandas' text
-    comes as ``large_string``, an object column of blanks alone as ``null``; the string
-    kernels' joins take one type)."""
+    """``frame``'s columns as Arrow arrays, each one array of its column's type (:data:`_TYPES`;
+    text as ``string``: pandas' text comes as ``large_string``, an object column of blanks
+    alone as ``null``, and the string kernels' joins take one type)."""
     table = pa.Table.from_pandas(frame, preserve_index=False, nthreads=1)  # a chunk: small
     columns = {}
     for name, column in zip(table.column_names, table.columns, strict=True):
         whole = column.combine_chunks()
-        text = pa.types.is_large_string(whole.type) or pa.types.is_null(whole.type)
-        columns[name] = whole.cast(pa.string()) if text else whole
+        wanted = _TYPES.get(name, pa.string())
+        columns[name] = whole if whole.type == wanted else whole.cast(wanted)
     return columns
 
 

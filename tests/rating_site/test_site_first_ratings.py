@@ -72,3 +72,25 @@ def test_new_players_are_the_first_ratings_on_home_and_list(runs):
     )
     assert sorted(p["id"] for p in listed["new_players"]) == firsts
     assert all(p["rating"] is None for p in listed["new_unrated"])
+
+
+def test_a_player_never_rated_has_the_live_profile_of_the_static_site(runs):
+    """5100134 keeps results for a first rating: every list row of theirs has no rating. The
+    live server makes a profile from the player's own rows (the static writer from every
+    player's runs); it was an internal error (a column with no value at all taken for text),
+    and must be the static site's page and JSON."""
+    from pipeline.site.history_data import SiteData
+    from pipeline.site.site_files import page_bytes
+
+    out, site = runs
+    address = at.player_page("5100134")
+    data = SiteData.open(out / "ratings.db")
+    try:
+        page = page_bytes(data, address, "static")
+        data_json = page_bytes(data, at.json_of(address), "live")
+    finally:
+        data.close()
+    assert page is not None and data_json is not None
+    assert page[0] == (site / address).read_bytes()
+    assert data_json[0] == (site / at.json_of(address)).read_bytes()
+    assert json.loads(data_json[0])["player"]["id"] == "5100134"
