@@ -17,14 +17,17 @@ from dataclasses import dataclass
 
 KINDS = ("standard", "rapid", "blitz")
 TOPS = ("open", "women", "juniors", "girls")
-_KEPT = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789-")
-_TOKEN = re.compile(r"p-((?:[a-z0-9-]|_[0-9a-f]{2})+)")
+# The characters of an id that its token keeps as they are (ASCII: a byte each in UTF-8); every
+# other byte is written _hh. One rule: the byte set, the regular expressions' class (this
+# module's and row_table's Arrow kernels) are made from it.
+KEPT = "abcdefghijklmnopqrstuvwxyz0123456789-"
+KEPT_CLASS = "[" + re.escape(KEPT) + "]"
+_KEPT = frozenset(KEPT.encode())
+_TOKEN = re.compile(f"p-((?:{KEPT_CLASS}|_[0-9a-f]{{2}})+)")
 _MONTH = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 _FED = re.compile(r"[A-Z]{3}")
 ID_CHARS = 40  # the longest id the site takes (the history pages' limit)
-
-
-_ALL_KEPT = re.compile(r"[a-z0-9-]*")  # the characters of _KEPT (ASCII: a byte each in UTF-8)
+_ALL_KEPT = re.compile(KEPT_CLASS + "*")
 
 
 def id_token(player_id: str) -> str:

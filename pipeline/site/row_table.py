@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.arrays.arrow_text import join_pieces, may_contain, replace_held, string_array
-from pipeline.site.addresses import id_token
+from pipeline.site.addresses import KEPT, KEPT_CLASS, id_token
 from pipeline.writers.text.csvtext import block_bytes
 
 # What json's encoder escapes in a string with ensure_ascii=False: the quote, the backslash and
@@ -30,8 +30,8 @@ _HTML_ENTITIES = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), 
 # The same as bytes: a column none of whose cells holds one of these needs no escape. ASCII
 # bytes in UTF-8 stand only for themselves (arrow_text.may_contain's proof).
 _JSON_ESCAPED = bytes(range(0x20)) + b'"\\'
-_TOKEN_KEPT = "^[a-z0-9-]*$"  # an id that id_token keeps as it is
-_TOKEN_BYTES = b"abcdefghijklmnopqrstuvwxyz0123456789-"  # the same characters, as bytes
+_TOKEN_KEPT = f"^{KEPT_CLASS}*$"  # an id that id_token keeps as it is
+_TOKEN_BYTES = KEPT.encode()  # the same characters, as bytes
 
 
 @dataclass(frozen=True)

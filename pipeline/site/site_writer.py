@@ -84,12 +84,12 @@ class Writer:
         room: int = WAITING_BYTES,
         absent: Callable[[str], bool] | None = None,
     ) -> None:
-        self.out, self.done, self.room_bytes = out, done, room
+        self.done, self.room_bytes = done, room
         # Whether an address is known to have no file before the write (the writing process
         # lists the site's folders once): such a file is written without a look at the disk
         # (a stat of each of 100,000 missing files, in a full write, for nothing).
         self.absent = absent or (lambda address: False)
-        self.root = str(out)
+        self.root = str(out)  # the folder, as the text os.path joins a file's name to
         self.made: set[str] = set()
         self.files: queue.Queue[tuple[str, bytes] | None] = queue.Queue()
         self.waiting = 0
