@@ -71,9 +71,9 @@ def _with_previous(data: SiteData, kind: str, month: Month, columns: list[str]) 
     table = _list_columns(data.frame(month), columns)
     rating = table.column("rating")
     before = data.previous(kind, month.month)
-    if before is None:
+    if before is None:  # the first list: no player was on a list before, no rating is new
         old = pa.nulls(table.num_rows, pa.int64())
-        on_before = pa.array(np.zeros(table.num_rows, dtype=bool))
+        on_before = first = pa.array(np.zeros(table.num_rows, dtype=bool))
     else:
         # Each player's row on the list before (null: not on it), by one hash of the ids; a
         # null index takes a null rating.
@@ -82,9 +82,6 @@ def _with_previous(data: SiteData, kind: str, month: Month, columns: list[str]) 
         at_before = pc.index_in(table.column("id"), value_set=ids)
         old = pa.array(prior["rating"], pa.int64(), from_pandas=True).take(at_before)
         on_before = pc.is_valid(at_before)
-    if before is None:  # the first list: no player's rating is new on it
-        first = pa.array(np.zeros(table.num_rows, dtype=bool))
-    else:
         first = pc.and_(pc.is_valid(rating), pc.is_null(old))
     return (
         table.append_column("change", pc.subtract(rating, old))

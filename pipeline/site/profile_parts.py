@@ -235,18 +235,15 @@ def make_parts(
     sorted by id: a range, or the players a refresh makes), with the table bodies of
     ``faces``; and each one's ``NEWEST`` values of their newest row, in that order. ``spans``: every
     player's :func:`run_spans`, when the caller holds them."""
+    every = run_spans(found) if spans is None else spans
     if isinstance(places, range):
-        if spans is None:
-            chosen = list(found.spans.values())[places.start : places.stop]
-            spans = np.asarray(chosen, np.int64).reshape(-1, 2)
-        else:
-            spans = spans[places.start : places.stop]
+        spans = every[places.start : places.stop]
         counts = spans[:, 1] - spans[:, 0]
         frame = found.runs.iloc[int(spans[0, 0]) : int(spans[-1, 1])]
         player_ids = found.last["id"].iloc[places.start : places.stop]
         last_frame = found.last.iloc[places.start : places.stop]
     else:
-        spans = (run_spans(found) if spans is None else spans)[places]
+        spans = every[places]
         counts = spans[:, 1] - spans[:, 0]
         # Each chosen player's runs, in order: the rows of their spans, one take.
         starts = np.repeat(spans[:, 0] - (np.cumsum(counts) - counts), counts)

@@ -28,6 +28,7 @@ from pipeline.rules.signs import signed
 from pipeline.site import addresses as at
 from pipeline.site.profile_parts import ProfileKind
 from pipeline.site.row_table import (
+    HTML_ENTITIES,
     RowTable,
     html_text,
     joined_text,
@@ -223,8 +224,9 @@ def _texts(values: list[Any]) -> list[bytes]:
     return texts
 
 
-# The characters markupsafe.escape replaces: a text holding none of them is itself escaped.
-_ESCAPED = re.compile("[&<>'\"]")
+# The characters markupsafe.escape replaces (row_table.HTML_ENTITIES): a text holding none of
+# them is itself escaped.
+_ESCAPED = re.compile("[" + re.escape("".join(c for c, _ in HTML_ENTITIES)) + "]")
 
 
 def _text(value: Any) -> bytes:

@@ -26,7 +26,7 @@ from pipeline.writers.text.csvtext import block_bytes
 # the control characters. A value holding none of them is its text between quotes.
 _JSON_SPECIAL = '[\\\\"\\x00-\\x1f]'
 # Jinja's autoescape (markupsafe.escape) of a text: these five, ``&`` first.
-_HTML_ENTITIES = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
+HTML_ENTITIES = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
 # The same as bytes: a column none of whose cells holds one of these needs no escape. ASCII
 # bytes in UTF-8 stand only for themselves (arrow_text.may_contain's proof).
 _JSON_ESCAPED = bytes(range(0x20)) + b'"\\'
@@ -116,7 +116,7 @@ def html_text(values: pd.Series) -> pa.Array:
     characters as entities; a blank as ``None``, which is what ``escape(None)`` writes. A
     character no cell holds costs no pass (most columns hold none of the five)."""
     text = string_array(pa.array(values, from_pandas=True))
-    return pc.fill_null(replace_held(text, _HTML_ENTITIES), "None")
+    return pc.fill_null(replace_held(text, HTML_ENTITIES), "None")
 
 
 def joined_text(rows: pa.Array) -> str:
